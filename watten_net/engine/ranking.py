@@ -1,0 +1,196 @@
+"""Card order under an announcement (RULES.md section 3) and which cards may be played (section 4).
+
+`Ranking` precomputes, once per (rules, Schlag, trump), each card's tier so that a trick winner is a
+few list look-ups. Strengths are plain ints: higher wins, equal strength means the first card played
+wins (the Schlag cards), 0 means "can only win by the led suit".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from .cards import RANKS, SUITS, WELI, Card, canonical_deck, deck_ranks
+from .errors import RuleViolation
+from .rules import Rules
+
+KRITISCH = 1000  # minus the index in the Kritische order
+GUATE = 900
+HAUPTSCHLAG = 800
+SCHLAG = 700
+TRUMP = 600  # plus the rank index
+LED_SUIT = 100  # plus the rank index; only for a trick led with a plain card
+
+
+class Ranking:
+    """Everything about a card that depends on the announcement."""
+
+    __slots__ = (
+        "deck", "guate", "hauptschlag", "kritische", "rules", "schlag", "schlag_cards", "strength",
+        "trump", "trump_cards",
+    )
+
+    def __init__(self, rules: Rules, schlag: str, trump: str) -> None:
+        validate_announcement(rules, schlag, trump)
+        self.rules = rules
+        self.schlag = schlag
+        self.trump = trump
+        self.deck = canonical_deck(rules.deck)
+        kritische = rules.kritische_cards
+        self.kritische = frozenset(kritische)
+        strength = [0] * (len(SUITS) * len(RANKS))
+        for i, card in enumerate(kritische):
+            strength[card.code] = KRITISCH - i
+        weli_schlag = rules.has_weli and schlag == "6"
+        weli = Card.parse(WELI) if rules.has_weli else None
+
+        def free(card: Card) -> bool:
+            return strength[card.code] == 0
+
+        # Guate: the trump card one rank above the Schlag (a Kritischer stays only that).
+        self.guate: Card | None = None
+        if rules.guate:
+            if weli_schlag:
+                guate_rank = "7" if rules.guate_on_weli_schlag == "trump7" else None
+            else:
+                cycle = deck_ranks(rules.deck)
+                guate_rank = cycle[(cycle.index(schlag) + 1) % len(cycle)]
+            if guate_rank is not None:
+                candidate = Card(trump, guate_rank)
+                if free(candidate):
+                    self.guate = candidate
+                    strength[candidate.code] = GUATE
+        # Hauptschlag and the other Schlag cards.
+        self.hauptschlag: Card | None = None
+        schlag_cards: list[Card] = []
+        if weli_schlag:
+            assert weli is not None
+            if free(weli):
+                self.hauptschlag = weli
+                strength[weli.code] = HAUPTSCHLAG
+                schlag_cards.append(weli)
+        else:
+            main = Card(trump, schlag)
+            if free(main):
+                self.hauptschlag = main
+                strength[main.code] = HAUPTSCHLAG
+                schlag_cards.append(main)
+            for suit in SUITS:
+                card = Card(suit, schlag)
+                if suit != trump and card in self.deck and free(card):
+                    strength[card.code] = SCHLAG
+                    schlag_cards.append(card)
+        self.schlag_cards = frozenset(schlag_cards)
+        # Trump-suit cards (tier 5), the Weli among them where its role says so.
+        trump_cards: set[Card] = set()
+        for card in self.deck:
+            is_trump_suit = card.suit == trump
+            if card is weli:
+                is_trump_suit = (rules.weli_role == "lowest-trump") or (
+                    rules.weli_role == "lowest-bell" and trump == "S"
+                )
+            if is_trump_suit:
+                trump_cards.add(card)
+                if free(card):
+                    # The Weli's rank index is 0, below every other trump: the lowest trump either way.
+                    strength[card.code] = TRUMP + card.rank_index
+        self.trump_cards = frozenset(trump_cards)
+        self.strength = strength
+
+    def is_plain(self, card: Card) -> bool:
+        return self.strength[card.code] == 0
+
+    def is_trump(self, card: Card) -> bool:
+        """A trump for the trump-lead rule: a trump-suit card, the Guate, the Hauptschlag, a trump Weli."""
+        return card in self.trump_cards or card is self.guate or card is self.hauptschlag
+
+    def winner(self, played: Sequence[Card]) -> int:
+        strength = self.strength
+        lead = played[0]
+        best = strength[lead.code]
+        if best == 0:
+            best = LED_SUIT + lead.rank_index
+        led_suit = lead.suit if strength[lead.code] == 0 else None
+        win = 0
+        for i in range(1, len(played)):
+            card = played[i]
+            value = strength[card.code]
+            if value == 0 and card.suit == led_suit:
+                value = LED_SUIT + card.rank_index
+            if value > best:
+                best = value
+                win = i
+        return win
+
+    def legal(
+        self,
+        hand: Sequence[Card],
+        trick: Sequence[Card],
+        *,
+        first_trick: bool,
+        announcer: bool = True,
+        released_allowed: bool = True,
+    ) -> frozenset[Card]:
+        """The playable cards; `released_allowed=False` after a `schadet?` (the obligation never ends)."""
+        follow = self.rules.follow
+        if not trick or not announcer or follow == "none":
+            return frozenset(hand)
+        if follow == "hauptschlag-lead":
+            if not first_trick or self.hauptschlag is None or trick[0] is not self.hauptschlag:
+                return frozenset(hand)
+            if released_allowed and self.rules.follow_released and any(c in self.kritische for c in trick[1:]):
+                return frozenset(hand)
+            forced = [c for c in hand if c in self.trump_cards or c in self.kritische]
+            return frozenset(forced) if forced else frozenset(hand)
+        # trump-lead
+        if not self.is_trump(trick[0]):
+            return frozenset(hand)
+        qualifying = [c for c in hand if c in self.trump_cards or c in self.schlag_cards or c is self.guate]
+        if any(c is not self.hauptschlag and c is not self.guate for c in qualifying):
+            return frozenset(qualifying)
+        return frozenset(hand)
+
+
+def validate_announcement(rules: Rules, schlag: str, trump: str) -> None:
+    if trump not in SUITS:
+        raise RuleViolation("bad-trump", f"the trump must be a suit (E, L, H or S), not {trump!r}")
+    if schlag not in schlag_choices(rules):
+        raise RuleViolation(
+            "bad-schlag",
+            f"the Schlag must be one of {' '.join(schlag_choices(rules))} with a {rules.deck}-card deck, "
+            f"not {schlag!r}",
+        )
+
+
+def schlag_choices(rules: Rules) -> tuple[str, ...]:
+    """Ranks that may be named as Schlag: the deck's ranks, and in a 33-card deck the Weli as '6'."""
+    return ("6", *deck_ranks(rules.deck)) if rules.deck == 33 else deck_ranks(rules.deck)
+
+
+@lru_cache(maxsize=4096)
+def ranking(rules: Rules, schlag: str, trump: str) -> Ranking:
+    return Ranking(rules, schlag, trump)
+
+
+def trick_winner(rules: Rules, schlag: str, trump: str, cards: Sequence[Card]) -> int:
+    """Index, in play order, of the card that wins the trick (1 to n cards)."""
+    if not cards:
+        raise ValueError("a trick needs at least one card")
+    return ranking(rules, schlag, trump).winner(cards)
+
+
+def legal_cards(
+    rules: Rules,
+    schlag: str,
+    trump: str,
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    *,
+    first_trick: bool,
+    announcer: bool = True,
+    schadet_asked: bool = False,
+) -> frozenset[Card]:
+    """The cards of `hand` that may be played to `trick` (the cards already played to it, in order)."""
+    return ranking(rules, schlag, trump).legal(
+        hand, trick, first_trick=first_trick, announcer=announcer, released_allowed=not schadet_asked
+    )
