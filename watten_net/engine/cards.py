@@ -69,11 +69,7 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self.text!r})"
 
-    def __hash__(self) -> int:
-        return self.code
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
+    # Equality and hashing are object identity (cards are interned): the C defaults, the fastest there is.
 
     def __lt__(self, other: Card) -> bool:
         return self.code < other.code

@@ -7,15 +7,15 @@ a narrow `to`, so that filtering a seat's view is just `seat in to`, for the hos
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
+    """One thing that happened. A named tuple: events are made on every action, so they must be cheap."""
+
     kind: str
     seat: int = -1
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = {}  # noqa: RUF012 - never mutated; every event that has data passes its own dict
     to: tuple[int, ...] | None = None
 
     def visible_to(self, seat: int) -> bool:

@@ -40,6 +40,7 @@ A_BESSERE = "bessere-answer"
 
 _PLAY = {card: "play " + card.text for card in canonical_deck(36)}
 _PLAY_BY_TEXT = {text: card for card, text in _PLAY.items()}
+_DECK_SETS = {size: frozenset(canonical_deck(size)) for size in (32, 33, 36)}
 
 Log = tuple[Any, ...] | None  # a persistent list: (item, previous) pairs, newest first
 
@@ -57,12 +58,12 @@ class Match:
     """One match to `rules.target`, one hand after another, plus the series' Bummerl."""
 
     __slots__ = (
-        "_legal", "actions", "announce_step", "announcer_turn", "attempt", "bessere_asked", "bluff", "bummerl",
+        "_legal", "actions", "announce_step", "announcer_turn", "aside", "attempt", "bessere_asked", "bluff", "bummerl",
         "cut_n", "cutter_played_kritisch", "dealer", "deck", "first_dealer", "gespannt", "hand_number",
         "hand_sides", "hands", "last_raise_side", "leader", "lifted", "log", "match_number", "phase",
-        "played_cards", "positions", "raise_pending", "ranking", "rest", "rules", "schadet_asked",
-        "schadet_pending", "schlag", "schlecken_seat", "scores", "seen_index", "series_over", "signals_sent",
-        "stack", "swap_asked", "swapped", "t", "taken", "trick", "trick_seats", "tricks", "tricks_won",
+        "played_cards", "raise_pending", "ranking", "rest", "rules", "schadet_asked",
+        "schadet_pending", "schlag", "schlecken_seat", "scores", "seen_index", "series_over", "side_slots",
+        "signals_sent", "stack", "swap_asked", "swapped", "t", "taken", "trick", "trick_seats", "tricks", "tricks_won",
         "trump", "turn", "value", "winners",
     )
 
@@ -77,7 +78,6 @@ class Match:
     dealer: int
     phase: str
     deck: tuple[Card, ...] | None
-    positions: dict[Card, int]
     cut_n: int
     lifted: tuple[Card, ...]
     rest: tuple[Card, ...]
@@ -86,8 +86,10 @@ class Match:
     taken: tuple[tuple[Card, ...], ...]
     bluff: bool
     stack: tuple[Card, ...]
+    aside: tuple[Card, ...]  # put aside at a Bessere: out of this hand, never shown
     hands: tuple[tuple[Card, ...], ...]
     hand_sides: tuple[int, ...]
+    side_slots: tuple[tuple[int, ...], ...]
     gespannt: tuple[bool, bool]
     announce_step: str
     announcer_turn: int
@@ -169,12 +171,8 @@ class Match:
         m.match_number = self.match_number + 1
         return m
 
-    def _clone(self) -> Match:
-        m = object.__new__(Match)
-        for name in Match.__slots__:
-            object.__setattr__(m, name, getattr(self, name))
-        m._legal = None
-        return m
+    def _clone(self) -> Match:  # replaced below by a generated straight-line copy (see _make_clone)
+        raise NotImplementedError
 
     def _emit(self, events: list[Event], event: Event) -> None:
         events.append(event)
@@ -191,15 +189,15 @@ class Match:
 
     @property
     def forehand(self) -> int:
-        return self.t.forehand(self.dealer)
+        return self.t.forehand_of[self.dealer]
 
     @property
     def cutter(self) -> int:
-        return self.t.cutter(self.dealer)
+        return self.t.cutter_of[self.dealer]
 
     @property
     def announcers(self) -> tuple[int, ...]:
-        return self.t.announcers(self.dealer)
+        return self.t.announcers_of[self.dealer]
 
     def score(self, seat: int) -> int:
         """Points of the side `seat` belongs to (of the seat itself with 2 or 3 players)."""
@@ -232,6 +230,11 @@ class Match:
             return self.t.partners[self.forehand]
         return (self.turn,)
 
+    def _position(self, card: Card) -> int:
+        """The card's position in this hand's shuffled deck (what the deal commitments are indexed by)."""
+        assert self.deck is not None
+        return self.deck.index(card)
+
     def _seat_order(self, start: int) -> list[int]:
         n = self.t.n
         return [(start + i) % n for i in range(n)]
@@ -258,7 +261,6 @@ class Match:
         rules, table = self.rules, self.t
         self.phase = DEAL
         self.deck = None
-        self.positions = {}
         self.cut_n = 0
         self.lifted = ()
         self.rest = ()
@@ -267,8 +269,10 @@ class Match:
         self.taken = ((),) * table.n
         self.bluff = False
         self.stack = ()
+        self.aside = ()
         self.hands = ((),) * table.n
-        self.hand_sides = table.hand_sides(self.dealer)
+        self.hand_sides = table.sides_of[self.dealer]
+        self.side_slots = table.side_slots_of[self.dealer]
         self.gespannt = (self._side_gespannt(0), self._side_gespannt(1))
         self.announce_step = A_SCHLAG
         self.announcer_turn = self.forehand
@@ -310,14 +314,11 @@ class Match:
     def _side_seats(self, side: int) -> list[int]:
         return [s for s in range(self.t.n) if self.hand_sides[s] == side]
 
-    def _side_slots(self, side: int) -> list[int]:
-        return sorted({self.t.slot_of[s] for s in self._side_seats(side)})
-
     def _side_gespannt(self, side: int) -> bool:
-        return any(self.scores[slot] >= self.rules.target - 2 for slot in self._side_slots(side))
+        return any(self.scores[slot] >= self.rules.target - 2 for slot in self.side_slots[side])
 
     def _side_needs(self, side: int) -> int:
-        return self.rules.target - max(self.scores[slot] for slot in self._side_slots(side))
+        return self.rules.target - max(self.scores[slot] for slot in self.side_slots[side])
 
     # ------------------------------------------------------------------ chance
     def apply_deck(self, order: Iterable[Card | str]) -> Match:
@@ -325,12 +326,11 @@ class Match:
         if self.phase != DEAL:
             raise RuleViolation("no-deck-needed", "the match is not waiting for a deck now")
         deck = tuple(c if isinstance(c, Card) else Card.parse(c) for c in order)
-        canonical = canonical_deck(self.rules.deck)
-        if len(deck) != len(canonical) or set(deck) != set(canonical):
+        canonical = _DECK_SETS[self.rules.deck]
+        if len(deck) != len(canonical) or not canonical.issuperset(deck) or len(set(deck)) != len(deck):
             raise ValueError(f"the deck must hold each of the {len(canonical)} cards exactly once")
         m = self._clone()
         m.deck = deck
-        m.positions = {card: k for k, card in enumerate(deck)}
         m.phase = CUT
         m.actions = (("deck", tuple(c.text for c in deck)), self.actions)
         return m
@@ -412,7 +412,7 @@ class Match:
         return ["signal " + name for name in SIGNAL_NAMES]
 
     def _hand_partners(self, seat: int) -> tuple[int, ...]:
-        return self.t.hand_partners(self.dealer)[seat]
+        return self.t.hand_partners_of[self.dealer][seat]
 
     def _can_raise(self, seat: int) -> bool:
         rules = self.rules
@@ -625,7 +625,7 @@ class Match:
 
     def _show_seen(self, events: list[Event]) -> None:
         card = self._seen_card()
-        position = self.positions[card]
+        position = self._position(card)
         self._emit(
             events,
             Event("see", self.schlecken_seat, {"card": card.text, "position": position}, (self.schlecken_seat,)),
@@ -642,7 +642,7 @@ class Match:
                 self.bluff = True
             self._emit(events, Event("take", seat))
             self._emit(
-                events, Event("took", seat, {"card": card.text, "position": self.positions[card]}, (seat,))
+                events, Event("took", seat, {"card": card.text, "position": self._position(card)}, (seat,))
             )
             self.seen_index -= 1
             if self.seen_index >= 0 and len(self.taken[seat]) < self.rules.hand_size:
@@ -687,13 +687,13 @@ class Match:
                 continue
             got = stack[top: top + count]
             top += count
-            hands[seat] = hands[seat] + got
+            hands[seat] = tuple(sorted(hands[seat] + got))
             self._emit(
                 events,
                 Event(
                     "deal", seat,
                     {"packet": packet + 1, "cards": [c.text for c in got],
-                     "positions": [self.positions[c] for c in got]},
+                     "positions": [self._position(c) for c in got]},
                     (seat,),
                 ),
             )
@@ -792,11 +792,12 @@ class Match:
             got = stack[:count]
             stack = stack[count:]
             self._emit(events, Event("aside", who, {"count": count}))
-            hands[who] = got
+            self.aside = self.aside + hands[who]
+            hands[who] = tuple(sorted(got))
             self._emit(
                 events,
                 Event("deal", who, {"packet": 0, "cards": [c.text for c in got],
-                                    "positions": [self.positions[c] for c in got]}, (who,)),
+                                    "positions": [self._position(c) for c in got]}, (who,)),
             )
         self.hands = tuple(hands)
         self.stack = stack
@@ -818,7 +819,7 @@ class Match:
         self.played_cards += 1
         if seat == self.cutter and card in self.rules.kritische_cards:
             self.cutter_played_kritisch = True
-        self._emit(events, Event("play", seat, {"card": card.text, "position": self.positions[card]}))
+        self._emit(events, Event("play", seat, {"card": card.text, "position": self._position(card)}))
         n = self.t.n
         if len(self.trick) < n:
             self.turn = (seat + 1) % n
@@ -883,7 +884,7 @@ class Match:
     # -- scoring
     def _add_points(self, side: int, points: int) -> None:
         scores = list(self.scores)
-        for slot in self._side_slots(side):
+        for slot in self.side_slots[side]:
             scores[slot] += points
         self.scores = tuple(scores)
 
@@ -956,10 +957,24 @@ class Match:
         for item in inputs:
             who, what = item
             if who == "deck":
-                m = m.apply_deck(what)  # type: ignore[arg-type]
+                m = m.apply_deck(what)
             else:
                 m, _ = m.apply(who, what)  # type: ignore[arg-type]
         return m
+
+
+def _make_clone() -> Any:
+    # One assignment per slot, generated once: several times faster than a getattr/setattr loop,
+    # and cloning is the price of immutability paid on every apply.
+    lines = ["def _clone(self):", "    m = _new(_Match)"]
+    lines += [f"    m.{name} = self.{name}" for name in Match.__slots__ if name != "_legal"]
+    lines += ["    m._legal = None", "    return m"]
+    namespace: dict[str, Any] = {"_new": object.__new__, "_Match": Match}
+    exec("\n".join(lines), namespace)
+    return namespace["_clone"]
+
+
+Match._clone = _make_clone()  # type: ignore[method-assign]
 
 
 def normalise_action(action: str) -> str:
@@ -974,8 +989,5 @@ def normalise_action(action: str) -> str:
             return "play " + Card.parse(args[0]).text
         except ValueError:
             return "play " + args[0]
-    if verb in ("schlag", "trump"):
-        args = [a.upper() for a in args]
-    else:
-        args = [a.lower() for a in args]
+    args = [a.upper() for a in args] if verb in ("schlag", "trump") else [a.lower() for a in args]
     return " ".join([verb, *args])

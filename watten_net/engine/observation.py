@@ -34,7 +34,7 @@ class Observation:
     partners: tuple[int, ...]  # who receives this seat's signals in this hand
     scores: tuple[int, ...]  # per side (per seat with 2 or 3 players)
     bummerl: tuple[int, ...]
-    hand: tuple[Card, ...]  # this seat's own cards, in the order received
+    hand: tuple[Card, ...]  # this seat's own cards (sorted by suit and rank)
     hand_counts: tuple[int, ...]  # cards held by each seat
     taken_counts: tuple[int, ...]  # cards each seat took at the cut (which ones is hidden)
     schlag: str | None  # None before it is named, or when Blind hides it from this seat
@@ -98,7 +98,7 @@ def build_observation(match: Match, seat: int) -> Observation:
         cutter=match.cutter,
         announcers=match.announcers,
         hand_sides=match.hand_sides,
-        partners=match.t.hand_partners(match.dealer)[seat],
+        partners=match.t.hand_partners_of[match.dealer][seat],
         scores=match.scores,
         bummerl=match.bummerl,
         hand=match.hands[seat],

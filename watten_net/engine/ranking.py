@@ -131,9 +131,14 @@ class Ranking:
         announcer: bool = True,
         released_allowed: bool = True,
     ) -> frozenset[Card]:
-        """The playable cards; `released_allowed=False` after a `schadet?` (the obligation never ends)."""
+        """The playable cards of `hand` for `trick` (the cards already played to it, in order).
+
+        `announcer` matters only with Blind. `released_allowed=False` after a `schadet?`: then the
+        Trumpf-oder-Kritische obligation is not released by a Kritischer.
+        """
         follow = self.rules.follow
-        if not trick or not announcer or follow == "none":
+        # With Blind only the two announcers know the announcement, so only they are bound.
+        if not trick or follow == "none" or (self.rules.blind and not announcer):
             return frozenset(hand)
         if follow == "hauptschlag-lead":
             if not first_trick or self.hauptschlag is None or trick[0] is not self.hauptschlag:

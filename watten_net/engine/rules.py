@@ -251,7 +251,7 @@ class Rules:
             raise bad("bummerl_limit must be 1 or more")
         if self.hand_size not in (3, 5):
             raise bad("hand_size must be 5 (packets of 3 and 2) or 3 (Wurf: packets of 2 and 1)")
-        if not (2 * self.tricks_to_win > self.hand_size and self.tricks_to_win <= self.hand_size):
+        if self.tricks_to_win != self.hand_size // 2 + 1:
             raise bad(
                 f"tricks_to_win={self.tricks_to_win} does not decide a {self.hand_size}-card hand; "
                 f"use {self.hand_size // 2 + 1}"

@@ -1,6 +1,7 @@
-"""Seating facts that follow from the player count alone: sides, partners, cutter, announcers.
+"""Seating facts that follow from the player count and the dealer: sides, partners, cutter, announcers.
 
-Computed once per `Rules` and shared by every state of a match.
+Computed once per player count, for every dealer, so the match state reads them by index instead of
+recomputing them on every action.
 """
 
 from __future__ import annotations
@@ -11,48 +12,44 @@ from .rules import Rules
 
 
 class Table:
-    __slots__ = ("n", "partners", "score_slots", "slot_of")
+    __slots__ = (
+        "announcers_of", "cutter_of", "forehand_of", "hand_partners_of", "n", "partners", "score_slots",
+        "side_slots_of", "sides_of", "slot_of",
+    )
 
     def __init__(self, players: int) -> None:
-        self.n = players
+        n = self.n = players
         # Score slots: one per side with 2, 4 or 6 players; one per seat with 3 (each keeps a score).
-        self.score_slots = 3 if players == 3 else 2
-        self.slot_of = tuple(seat if players == 3 else seat % 2 for seat in range(players))
-        if players in (4, 6):
+        self.score_slots = 3 if n == 3 else 2
+        self.slot_of = tuple(seat if n == 3 else seat % 2 for seat in range(n))
+        if n in (4, 6):
             self.partners = tuple(
-                tuple(s for s in range(players) if s % 2 == seat % 2 and s != seat) for seat in range(players)
+                tuple(s for s in range(n) if s % 2 == seat % 2 and s != seat) for seat in range(n)
             )
         else:
-            self.partners = tuple(() for _ in range(players))
-
-    def forehand(self, dealer: int) -> int:
-        return (dealer + 1) % self.n
-
-    def cutter(self, dealer: int) -> int:
-        """RULES.md section 1: the dealer's right neighbour with 4 or 6, the opponent with 2, forehand with 3."""
-        if self.n == 3:
-            return (dealer + 1) % self.n
-        return (dealer - 1) % self.n
-
-    def announcers(self, dealer: int) -> tuple[int, ...]:
-        forehand = self.forehand(dealer)
-        return (forehand,) if self.n == 3 else (forehand, dealer)
-
-    def hand_sides(self, dealer: int) -> tuple[int, ...]:
-        """Side (0 or 1) of each seat in this hand; with 3 players the forehand alone is side 0."""
-        if self.n == 3:
-            forehand = self.forehand(dealer)
-            return tuple(0 if seat == forehand else 1 for seat in range(self.n))
-        return tuple(seat % 2 for seat in range(self.n))
-
-    def hand_partners(self, dealer: int) -> tuple[tuple[int, ...], ...]:
-        """Who receives a seat's signals in this hand: the partners (the pair, with 3 players)."""
-        if self.n == 3:
-            sides = self.hand_sides(dealer)
-            return tuple(
-                tuple(s for s in range(3) if s != seat and sides[s] == sides[seat] == 1) for seat in range(3)
+            self.partners = tuple(() for _ in range(n))
+        dealers = range(n)
+        self.forehand_of = tuple((d + 1) % n for d in dealers)
+        # RULES.md section 1: the dealer's right neighbour with 4 or 6, the opponent with 2, forehand with 3.
+        self.cutter_of = tuple((d + 1) % n if n == 3 else (d - 1) % n for d in dealers)
+        self.announcers_of = tuple(((d + 1) % n,) if n == 3 else ((d + 1) % n, d) for d in dealers)
+        # Side (0 or 1) of each seat in a hand; with 3 players the forehand alone is side 0.
+        self.sides_of = tuple(
+            tuple(0 if s == (d + 1) % n else 1 for s in range(n)) if n == 3 else tuple(s % 2 for s in range(n))
+            for d in dealers
+        )
+        self.side_slots_of = tuple(
+            tuple(tuple(sorted({self.slot_of[s] for s in range(n) if sides[s] == side})) for side in (0, 1))
+            for sides in self.sides_of
+        )
+        # Who receives a seat's signals: the partners (the pair, with 3 players).
+        if n == 3:
+            self.hand_partners_of = tuple(
+                tuple(tuple(s for s in range(3) if s != seat and sides[s] == sides[seat] == 1) for seat in range(3))
+                for sides in self.sides_of
             )
-        return self.partners
+        else:
+            self.hand_partners_of = tuple(self.partners for _ in dealers)
 
 
 @lru_cache(maxsize=16)

@@ -1,0 +1,95 @@
+"""What an envelope signature covers, and the hash chain link.
+
+Protobuf serialisation is not canonical, so a verifier must never re-serialise a message to
+check it: the signature covers the header fields and the payload **bytes exactly as sent**,
+and the chain link is the hash of the envelope bytes exactly as received. Layouts::
+
+    signing_bytes = framed("envelope", game_id, u64 seq, prev_hash, u8 sender_seat, ascii(type_name), payload)
+    envelope_hash = SHA-256(raw envelope bytes)
+
+``framed`` is the preimage of ``H`` (``lp(b"watten/v1/envelope") || lp(field) ...``, each
+``lp`` a u32 big-endian length prefix), signed directly with Ed25519 (which hashes it
+itself). ``game_id`` and ``prev_hash`` are 32 bytes; the first envelope of a game uses
+:data:`GENESIS_PREV_HASH`. The host, which is not a seat, signs as :data:`HOST_SENDER`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from watten_net.deal import identity
+from watten_net.deal.hashing import DIGEST_LEN, framed, require_len, u8, u64
+
+GENESIS_PREV_HASH = bytes(DIGEST_LEN)
+"""``prev_hash`` of the first envelope of a game (32 zero bytes)."""
+
+HOST_SENDER = 255
+"""``sender_seat`` of envelopes the host signs with its own key."""
+
+_TYPE_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.]*")
+
+
+def signing_bytes(
+    game_id: bytes, seq: int, prev_hash: bytes, sender_seat: int, type_name: str, payload: bytes
+) -> bytes:
+    """Return the exact bytes an envelope's signature covers (see the module docstring).
+
+    ``type_name`` (e.g. ``"SeedCommit"``) is part of the signed input so a payload cannot be
+    reinterpreted as another message type.
+    """
+    if not isinstance(type_name, str) or not _TYPE_RE.fullmatch(type_name):
+        raise ValueError(f"envelope type {type_name!r} must be an ASCII identifier")
+    if not isinstance(payload, (bytes, bytearray)):
+        raise TypeError(f"payload must be bytes as sent, not {type(payload).__name__}")
+    return framed(
+        "envelope",
+        require_len("game id", game_id, DIGEST_LEN),
+        u64(seq),
+        require_len("prev_hash", prev_hash, DIGEST_LEN),
+        u8(sender_seat),
+        type_name.encode("ascii"),
+        bytes(payload),
+    )
+
+
+def envelope_hash(envelope_bytes: bytes) -> bytes:
+    """Return the chain link: SHA-256 of the raw envelope bytes as received (never re-serialised)."""
+    return hashlib.sha256(envelope_bytes).digest()
+
+
+def sign_envelope(
+    key: Ed25519PrivateKey,
+    game_id: bytes,
+    seq: int,
+    prev_hash: bytes,
+    sender_seat: int,
+    type_name: str,
+    payload: bytes,
+) -> bytes:
+    """Return the 64-byte signature of an envelope."""
+    return identity.sign(key, signing_bytes(game_id, seq, prev_hash, sender_seat, type_name, payload))
+
+
+def verify_envelope(
+    public_key: bytes,
+    signature: bytes,
+    game_id: bytes,
+    seq: int,
+    prev_hash: bytes,
+    sender_seat: int,
+    type_name: str,
+    payload: bytes,
+) -> bool:
+    """Return whether ``signature`` signs this envelope under ``public_key``.
+
+    Malformed header fields (a 31-byte hash, an out-of-range seat, a bad type name) make the
+    envelope invalid, so they return False rather than raise.
+    """
+    try:
+        message = signing_bytes(game_id, seq, prev_hash, sender_seat, type_name, payload)
+    except (TypeError, ValueError):
+        return False
+    return identity.verify(public_key, signature, message)

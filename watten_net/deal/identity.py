@@ -1,0 +1,166 @@
+"""Ed25519 identities, the game id and the game fingerprint.
+
+Each installation (and the host) keeps one long-lived Ed25519 key; every envelope it sends
+is signed with it, so no seat can deny its actions and nobody can act for it. The key file
+holds the raw 32-byte private seed (PEM PKCS#8 is also accepted on load), is created with
+mode 0600 atomically, and is refused when group or others may access it: a key someone
+else can read is no identity.
+
+Layouts::
+
+    game_id     = H("game-id", host_nonce, join_nonce_0, ..., join_nonce_{n-1})  (32-byte nonces, seat order)
+    fingerprint = hex(H("fingerprint", header_bytes))[0:16], as four space-separated groups of 4
+
+The fingerprint is read aloud in the room: it stops a host from showing each client a
+different roster, which signatures alone cannot (the host relays every key).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from watten_net.deal.hashing import SECRET_LEN, H, require_len
+
+PUBLIC_KEY_LEN = 32
+SIGNATURE_LEN = 64
+NONCE_LEN = SECRET_LEN
+_PEM_MARKER = b"-----BEGIN"
+
+
+class IdentityFileError(Exception):
+    """The key file is unsafe or unreadable; the message says what to do."""
+
+
+def load_or_create_identity(path: str | os.PathLike[str]) -> Ed25519PrivateKey:
+    """Load the Ed25519 key at ``path``, creating it (and its parent directories) if missing.
+
+    Creation writes a temporary file with mode 0600 in the same directory and hard-links it
+    into place, so a reader never sees a half-written key and two processes starting at once
+    end up with the same key (the loser loads the winner's; on filesystems without hard
+    links it falls back to an atomic rename, where the last writer wins).
+    """
+    p = Path(path)
+    try:
+        return load_identity(p)
+    except FileNotFoundError:
+        pass
+    p.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    key = Ed25519PrivateKey.generate()
+    _write_new_key(p, key.private_bytes_raw())
+    return load_identity(p)
+
+
+def load_identity(path: str | os.PathLike[str]) -> Ed25519PrivateKey:
+    """Load an existing key file (raw 32-byte seed or unencrypted PEM PKCS#8).
+
+    Raises FileNotFoundError if it does not exist and :class:`IdentityFileError` if it is
+    accessible by group or others, not a regular file, or not an Ed25519 key.
+    """
+    p = Path(path)
+    fd = os.open(p, os.O_RDONLY)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())  # the same file we read, not a name that may have changed
+        if not stat.S_ISREG(st.st_mode):
+            raise IdentityFileError(f"identity key {p} is not a regular file; move it away and start again")
+        if os.name == "posix" and st.st_mode & 0o077:
+            raise IdentityFileError(
+                f"identity key {p} is accessible by other users (mode {stat.S_IMODE(st.st_mode):04o}); "
+                f"run `chmod 600 {p}`, or delete it to make a new identity"
+            )
+        data = f.read()
+    return _parse_key(p, data)
+
+
+def _parse_key(p: Path, data: bytes) -> Ed25519PrivateKey:
+    if data.lstrip().startswith(_PEM_MARKER):
+        try:
+            key = serialization.load_pem_private_key(data, password=None)
+        except (ValueError, TypeError) as exc:
+            raise IdentityFileError(f"identity key {p} is not a readable unencrypted PEM key: {exc}") from exc
+        if not isinstance(key, Ed25519PrivateKey):
+            raise IdentityFileError(f"identity key {p} is a {type(key).__name__}, not an Ed25519 key")
+        return key
+    if len(data) != 32:
+        raise IdentityFileError(
+            f"identity key {p} holds {len(data)} bytes; expected a raw 32-byte Ed25519 seed or a PEM key"
+        )
+    return Ed25519PrivateKey.from_private_bytes(data)
+
+
+def _write_new_key(p: Path, seed: bytes) -> None:
+    tmp = p.with_name(f".{p.name}.{secrets.token_hex(8)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), 0o600)  # the umask can only narrow, but be explicit
+            f.write(seed)
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.link(tmp, p)  # atomic and never replaces a key another process just created
+        except FileExistsError:
+            pass
+        except OSError:
+            os.replace(tmp, p)  # filesystems without hard links: still atomic
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def public_key_bytes(key: Ed25519PrivateKey) -> bytes:
+    """Return the raw 32-byte public key, as it appears in the roster."""
+    return key.public_key().public_bytes_raw()
+
+
+def sign(key: Ed25519PrivateKey, message: bytes) -> bytes:
+    """Return the 64-byte Ed25519 signature of ``message``."""
+    return key.sign(message)
+
+
+def verify(public_key: bytes, signature: bytes, message: bytes) -> bool:
+    """Return whether ``signature`` is valid for ``message`` under the raw ``public_key``.
+
+    Never raises for bad input: a wrong signature, a wrong-length signature or an invalid
+    public key all return False, so a verifier reports a failure instead of crashing.
+    """
+    if (
+        not isinstance(public_key, bytes)
+        or not isinstance(signature, bytes)
+        or not isinstance(message, bytes)
+    ):
+        return False
+    if len(public_key) != PUBLIC_KEY_LEN or len(signature) != SIGNATURE_LEN:
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+def new_nonce() -> bytes:
+    """Return a fresh 32-byte host or join nonce."""
+    return secrets.token_bytes(NONCE_LEN)
+
+
+def game_id(host_nonce: bytes, join_nonces: Sequence[bytes]) -> bytes:
+    """Return ``H("game-id", host_nonce, *join_nonces)``: new for every game, chosen by no single party."""
+    fields = [require_len("host nonce", host_nonce, NONCE_LEN)]
+    fields += [require_len(f"join nonce of seat {i}", n, NONCE_LEN) for i, n in enumerate(join_nonces)]
+    return H("game-id", *fields)
+
+
+def game_fingerprint(header_bytes: bytes) -> str:
+    """Return the fingerprint people compare aloud, e.g. ``"3f2a 9c01 77de 0b4e"``."""
+    digits = H("fingerprint", header_bytes).hex()[:16]
+    return " ".join(digits[i : i + 4] for i in range(0, 16, 4))
