@@ -12,7 +12,8 @@ step replaces the few it changes. The legal actions of a state are computed once
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from operator import attrgetter
+from typing import Any, cast
 
 from .cards import Card, canonical_deck
 from .errors import RuleViolation
@@ -41,6 +42,8 @@ A_BESSERE = "bessere-answer"
 _PLAY = {card: "play " + card.text for card in canonical_deck(36)}
 _PLAY_BY_TEXT = {text: card for card, text in _PLAY.items()}
 _DECK_SETS = {size: frozenset(canonical_deck(size)) for size in (32, 33, 36)}
+_CODE = attrgetter("code")
+_CUTS = {size: [f"cut {n}" for n in range(4, size - 3)] for size in (32, 33, 36)}  # RULES.md: 4 <= N <= size-4
 
 Log = tuple[Any, ...] | None  # a persistent list: (item, previous) pairs, newest first
 
@@ -58,7 +61,8 @@ class Match:
     """One match to `rules.target`, one hand after another, plus the series' Bummerl."""
 
     __slots__ = (
-        "_legal", "actions", "announce_step", "announcer_turn", "aside", "attempt", "bessere_asked", "bluff", "bummerl",
+        "_legal", "_pos", "actions", "announce_step", "announcer_turn", "aside", "attempt", "bessere_asked", "bluff",
+        "bummerl",
         "cut_n", "cutter_played_kritisch", "dealer", "deck", "first_dealer", "gespannt", "hand_number",
         "hand_sides", "hands", "last_raise_side", "leader", "lifted", "log", "match_number", "phase",
         "played_cards", "raise_pending", "ranking", "rest", "rules", "schadet_asked",
@@ -118,6 +122,7 @@ class Match:
     log: Log
     actions: Log
     _legal: dict[int, list[str]] | None
+    _pos: list[int]  # deck position of each card, indexed by Card.code
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:
@@ -158,6 +163,7 @@ class Match:
         m.series_over = False
         m.log = None
         m.actions = None
+        m._pos = []
         m._start_attempt()
         return m
 
@@ -232,8 +238,7 @@ class Match:
 
     def _position(self, card: Card) -> int:
         """The card's position in this hand's shuffled deck (what the deal commitments are indexed by)."""
-        assert self.deck is not None
-        return self.deck.index(card)
+        return self._pos[card.code]
 
     def _seat_order(self, start: int) -> list[int]:
         n = self.t.n
@@ -325,12 +330,20 @@ class Match:
         """The shuffled deck for this hand (top card first), from the dealing protocol."""
         if self.phase != DEAL:
             raise RuleViolation("no-deck-needed", "the match is not waiting for a deck now")
-        deck = tuple(c if isinstance(c, Card) else Card.parse(c) for c in order)
+        given = tuple(order)
         canonical = _DECK_SETS[self.rules.deck]
+        if canonical.issuperset(given):
+            deck = cast(tuple[Card, ...], given)
+        else:  # strings, or cards of another deck
+            deck = tuple(c if isinstance(c, Card) else Card.parse(c) for c in given)
         if len(deck) != len(canonical) or not canonical.issuperset(deck) or len(set(deck)) != len(deck):
             raise ValueError(f"the deck must hold each of the {len(canonical)} cards exactly once")
         m = self._clone()
         m.deck = deck
+        pos = [-1] * 36
+        for k, card in enumerate(deck):
+            pos[card.code] = k
+        m._pos = pos
         m.phase = CUT
         m.actions = (("deck", tuple(c.text for c in deck)), self.actions)
         return m
@@ -362,8 +375,12 @@ class Match:
                 return ["schadet yes", "schadet no"] if seat in self.t.partners[self.forehand] else []
             out: list[str] = []
             if seat == self.turn:
-                legal = self._legal_cards(seat)
-                out = [_PLAY[c] for c in sorted(legal)]
+                hand = self.hands[seat]
+                if self.trick:
+                    legal = self._legal_cards(seat)
+                    out = [_PLAY[c] for c in hand if c in legal]  # hands are kept sorted
+                else:  # a lead: any card
+                    out = [_PLAY[c] for c in hand]
                 if (
                     rules.schadet and self.played_cards == 0 and not self.schadet_asked
                     and seat == self.forehand and self.ranking is not None
@@ -385,8 +402,7 @@ class Match:
         if phase == CUT:
             if seat != self.cutter:
                 return []
-            size = len(self.deck or ())
-            return [f"cut {n}" for n in range(4, size - 3)]
+            return _CUTS[self.rules.deck]
         if phase == SCHLECKEN:
             if seat != self.schlecken_seat:
                 return []
@@ -687,7 +703,7 @@ class Match:
                 continue
             got = stack[top: top + count]
             top += count
-            hands[seat] = tuple(sorted(hands[seat] + got))
+            hands[seat] = tuple(sorted(hands[seat] + got, key=_CODE))
             self._emit(
                 events,
                 Event(
@@ -793,7 +809,7 @@ class Match:
             stack = stack[count:]
             self._emit(events, Event("aside", who, {"count": count}))
             self.aside = self.aside + hands[who]
-            hands[who] = tuple(sorted(got))
+            hands[who] = tuple(sorted(got, key=_CODE))
             self._emit(
                 events,
                 Event("deal", who, {"packet": 0, "cards": [c.text for c in got],
@@ -811,13 +827,15 @@ class Match:
     def _play(self, seat: int, card: Card, events: list[Event]) -> None:
         hands = list(self.hands)
         hand = hands[seat]
-        i = hand.index(card)
+        i = 0
+        while hand[i] is not card:  # identity: cards are interned, and it avoids Python-level __eq__
+            i += 1
         hands[seat] = hand[:i] + hand[i + 1:]
         self.hands = tuple(hands)
         self.trick = (*self.trick, card)
         self.trick_seats = (*self.trick_seats, seat)
         self.played_cards += 1
-        if seat == self.cutter and card in self.rules.kritische_cards:
+        if seat == self.cutter and card in self.ranking.kritische:  # type: ignore[union-attr]
             self.cutter_played_kritisch = True
         self._emit(events, Event("play", seat, {"card": card.text, "position": self._position(card)}))
         n = self.t.n

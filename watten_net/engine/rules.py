@@ -74,6 +74,8 @@ class Rules:
             object.__setattr__(self, "kritische", tuple(self.kritische))
         self._validate()
         object.__setattr__(self, "_hash", hash(self._values()))
+        names = (("SU",) if self.bugl else ()) + self.kritische
+        object.__setattr__(self, "_kritische_cards", tuple(Card.parse(k) for k in names))
 
     def __hash__(self) -> int:
         # Cached: rules are looked up in caches on hot paths, and a frozen dataclass rehashes every field.
@@ -168,8 +170,11 @@ class Rules:
     @property
     def kritische_cards(self) -> tuple[Card, ...]:
         """The Kritische in order, highest first, the Bugl included when `bugl` is on."""
-        names = (("SU",) if self.bugl else ()) + self.kritische
-        return tuple(Card.parse(k) for k in names)
+        try:
+            return self._kritische_cards  # type: ignore[no-any-return,attr-defined]
+        except AttributeError:  # during validation, before __post_init__ has cached them
+            names = (("SU",) if self.bugl else ()) + self.kritische
+            return tuple(Card.parse(k) for k in names)
 
     @property
     def has_weli(self) -> bool:
