@@ -1,13 +1,399 @@
-"""`watten-verify RECORD`: not built yet (it needs the game record of the network issue)."""
+"""`watten-verify RECORD...`: prove from one party's record alone that the deals were fair and the rules kept.
+
+How: the record's chain is checked link by link (signatures, sequence, hashes; withheld envelopes
+resolved from the host's later disclosures). Then the game is replayed through the host's own
+protocol code (`HostGame`) and the rules engine, fed only with what the record holds: the seats'
+signed envelopes and the seeds the host revealed. At every position the record's envelope must carry
+exactly the payload an honest host sends there, so a deck that does not follow from the seeds, a
+card that does not open its commitment, a forged or illegal action, or a wrong score all show up as
+the first envelope where the record departs from the honest game.
+"""
 
 from __future__ import annotations
 
-import sys
+import argparse
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from watten_net.deal.envelope import GENESIS_PREV_HASH, envelope_hash
+from watten_net.deal.host_game import HostGame, Seat
+from watten_net.deal.identity import game_fingerprint
+from watten_net.deal.protocol import HOST_SEAT, ProtocolError, Signed, check_signature, parse_envelope
+from watten_net.engine import Match, Rules
+from watten_net.record import KIND_HOST, KIND_OWN, KIND_WITHHELD, Entry, RecordError, read_record
+from watten_net.v1 import watten_pb2 as pb
+
+# What it means when the record's envelope differs from the honest one, by envelope type.
+_MISMATCH = {
+    "GameHeader": ("header-mismatch", "the header is not consistent (its game id does not follow from the nonces)"),
+    "HandOpen": ("seed-mismatch", "the host's seed commitment does not open with the seed it revealed"),
+    "DeckSealed": ("deal-mismatch", "the card commitments do not follow from the revealed seeds"),
+    "CardDelivery": ("deal-mismatch", "the cards dealt are not those the seeds, the cut and the rules give"),
+    "PrivateEvent": ("deal-mismatch", "a card shown at the cut is not the one the seeds give"),
+    "ActionAccepted": ("replay-mismatch", "the accepted action or its result differs from the rules' replay"),
+    "HandEnd": ("score-mismatch", "the hand's result does not follow from the rules"),
+    "MatchEnd": ("score-mismatch", "the match result does not follow from the rules"),
+    "HostSeedReveal": ("seed-mismatch", "the revealed seed is not the one committed to"),
+    "Checkpoint": ("replay-mismatch", "the checkpoint does not name the chain head"),
+    "Disclosure": ("replay-mismatch", "the disclosure does not hold the withheld envelopes"),
+    "AttemptAborted": ("replay-mismatch", "the deal attempt was aborted without cause"),
+}
 
 
-def main(argv: list[str] | None = None) -> int:
-    print("watten-verify is coming with the game record (issue: Play over the network).", file=sys.stderr)
-    return 2
+@dataclass
+class Problem:
+    envelope: int  # chain seq; 0 = the record as a whole
+    type: str
+    reason: str
+    message: str
+
+    def sentence(self) -> str:
+        where = f"envelope {self.envelope} ({self.type})" if self.envelope else "record"
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class Report:
+    path: str
+    ok: bool = False
+    game_id: str = ""
+    fingerprint: str = ""
+    seat: int | None = None
+    hands: int = 0
+    final_scores: list[int] = field(default_factory=list)
+    errors: list[Problem] = field(default_factory=list)
+    match: Match | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path, "ok": self.ok, "game_id": self.game_id, "fingerprint": self.fingerprint,
+            "seat": self.seat, "hands": self.hands, "final_scores": self.final_scores,
+            "errors": [
+                {"envelope": p.envelope, "type": p.type, "reason": p.reason, "message": p.sentence()}
+                for p in self.errors
+            ],
+        }
+
+
+class _Stop(Exception):
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+
+
+@dataclass
+class _Slot:
+    seq: int
+    hash: bytes
+    signed: Signed | None  # None while withheld
+    stub_type: str = ""
+
+    @property
+    def type(self) -> str:
+        return self.signed.type if self.signed else self.stub_type
+
+
+def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[str, Any] | None = None) -> Report:
+    report = Report(path=path)
+    if meta and isinstance(meta.get("seat"), int):
+        report.seat = meta["seat"]
+    try:
+        slots = _read_chain(entries)
+        _resolve_disclosures(slots)
+        header = slots[0].signed
+        assert header is not None
+        report.game_id = bytes(header.payload.game_id).hex()
+        report.fingerprint = game_fingerprint(header.raw)
+        game, embedded = _replay(slots)
+        report.match = game.match
+        _check_own(entries, embedded)
+    except _Stop as stop:
+        report.errors.append(stop.problem)
+        return report
+    match = game.match
+    report.hands = sum(1 for s in slots if s.type == "HandEnd")
+    report.final_scores = list(match.scores) if match else []
+    report.ok = True
+    return report
+
+
+def _problem(seq: int, type_: str, reason: str, message: str) -> _Stop:
+    return _Stop(Problem(seq, type_, reason, message))
+
+
+def _read_chain(entries: Sequence[Entry]) -> list[_Slot]:
+    slots: list[_Slot] = []
+    host_key = b""
+    prev = GENESIS_PREV_HASH
+    for entry in entries:
+        if entry.kind not in (KIND_HOST, KIND_WITHHELD):
+            continue
+        seq = len(slots) + 1
+        if entry.kind == KIND_WITHHELD:
+            stub = pb.Withheld()
+            try:
+                stub.ParseFromString(entry.data)
+            except Exception:
+                raise _problem(seq, "?", "parse-error", "the withheld stub does not parse") from None
+            slots.append(_Slot(seq, bytes(stub.envelope_hash), None, str(stub.type)))
+            prev = bytes(stub.envelope_hash)
+            continue
+        try:
+            signed = parse_envelope(entry.data, host=True)
+        except ProtocolError as err:
+            raise _problem(seq, "?", "parse-error", f"the envelope does not parse ({err.message})") from None
+        if seq == 1:
+            if signed.type != "GameHeader":
+                raise _problem(seq, signed.type, "no-header", "the record does not start with the game header")
+            host_key = bytes(signed.payload.host_public_key)
+        if signed.sender != HOST_SEAT:
+            raise _problem(seq, signed.type, "chain-link", "a chain envelope that the host did not send")
+        if signed.seq != seq or signed.envelope.prev_hash != prev:
+            raise _problem(
+                seq, signed.type, "chain-link",
+                f"the chain is broken here: the envelope says seq {signed.seq} and does not link to envelope {seq - 1}"
+                " (an envelope was dropped, duplicated, reordered or changed)",
+            )
+        if not check_signature(signed, host_key):
+            raise _problem(seq, signed.type, "bad-signature", "the host's signature does not verify")
+        slots.append(_Slot(seq, signed.hash, signed))
+        prev = signed.hash
+    if not slots:
+        raise _problem(0, "", "empty", "the record holds no game")
+    return slots
+
+
+def _resolve_disclosures(slots: list[_Slot]) -> None:
+    by_hash = {s.hash: s for s in slots if s.signed is None}
+    header = slots[0].signed
+    assert header is not None
+    host_key = bytes(header.payload.host_public_key)
+    for slot in list(slots):
+        if slot.signed is None or slot.signed.type != "Disclosure":
+            continue
+        for raw in slot.signed.payload.envelopes:
+            target = by_hash.get(envelope_hash(raw))
+            if target is None:
+                continue
+            try:
+                signed = parse_envelope(raw, host=True)
+            except ProtocolError:
+                raise _problem(slot.seq, "Disclosure", "parse-error", "a disclosed envelope does not parse") from None
+            if signed.seq != target.seq or not check_signature(signed, host_key):
+                raise _problem(slot.seq, "Disclosure", "bad-signature", "a disclosed envelope is not the withheld one")
+            target.signed = signed
+    for slot in slots:
+        if slot.signed is None:
+            raise _problem(slot.seq, slot.stub_type, "withheld",
+                           "this envelope was withheld from the record's owner and never disclosed")
+
+
+def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
+    header_signed = slots[0].signed
+    assert header_signed is not None
+    header = header_signed.payload
+    try:
+        rules = Rules.from_json(header.rules_json)
+    except (ValueError, TypeError) as err:
+        raise _problem(1, "GameHeader", "bad-rules", f"the rules in the header are not valid: {err}") from None
+    if len(header.roster) != rules.players or len(header.join_nonces) != rules.players:
+        raise _problem(1, "GameHeader", "header-mismatch", "the roster does not match the number of players")
+    seats = [
+        Seat(bytes(r.public_key), str(r.name), bytes(nonce), bool(r.bot))
+        for r, nonce in zip(header.roster, header.join_nonces, strict=True)
+    ]
+    seeds: dict[tuple[int, int], bytes] = {}
+    opened: list[tuple[int, int]] = []
+    for slot in slots:
+        assert slot.signed is not None
+        if slot.type == "HostSeedReveal":
+            p = slot.signed.payload
+            seeds[(int(p.hand), int(p.attempt))] = bytes(p.seed)
+        elif slot.type == "HandOpen":
+            p = slot.signed.payload
+            opened.append((int(p.hand), int(p.attempt)))
+    draws = iter(opened)
+
+    def revealed_seed(size: int) -> bytes:
+        attempt = next(draws, None)
+        if attempt is None or attempt not in seeds:
+            h, a = attempt if attempt else (-1, -1)
+            raise _problem(0, "HostSeedReveal", "missing-seed",
+                           f"the host never revealed its seed of hand {h} attempt {a}, so that deal cannot be checked")
+        return seeds[attempt]
+
+    def adopt(seq: int, payload: Any) -> bytes:
+        type_name = payload.DESCRIPTOR.name
+        if seq > len(slots):
+            raise _problem(0, type_name, "incomplete",
+                           f"the record ends at envelope {len(slots)}; the game goes on with {type_name}")
+        slot = slots[seq - 1]
+        assert slot.signed is not None
+        if slot.type != type_name:
+            raise _problem(seq, slot.type, "unexpected-envelope",
+                           f"an honest host sends {type_name} here, not {slot.type}")
+        if slot.signed.envelope.payload != payload.SerializeToString(deterministic=True):
+            reason, message = _MISMATCH.get(type_name, ("replay-mismatch", "the envelope differs from the replay"))
+            detail = _differing_fields(slot.signed.payload, payload)
+            raise _problem(seq, type_name, reason, f"{message} (differs in: {detail})")
+        return slot.signed.raw
+
+    game = HostGame(
+        rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
+        preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint), host_nonce=bytes(header.host_nonce),
+        random_bytes=revealed_seed, envelope_source=adopt, host_public_key=bytes(header.host_public_key),
+    )
+    embedded: set[bytes] = set()
+    game.start()
+    while len(game.chain) < len(slots):
+        slot = slots[len(game.chain)]
+        assert slot.signed is not None
+        inputs = _inputs_of(slot.signed)
+        if not inputs:
+            raise _problem(slot.seq, slot.type, "unexpected-envelope",
+                           f"an honest host does not send {slot.type} here")
+        before = len(game.chain)
+        for seat, raw in inputs:
+            embedded.add(envelope_hash(raw))
+            try:
+                game.submit(seat, raw)
+            except ProtocolError as err:
+                inner = _inner_type(raw)
+                raise _problem(slot.seq, slot.type, err.reason,
+                               f"the embedded {inner} of seat {seat} is refused: {err.message}") from None
+        if len(game.chain) == before:
+            raise _problem(slot.seq, slot.type, "unexpected-envelope", "the embedded envelope changes nothing")
+    if not game.finished:
+        raise _problem(0, "", "incomplete", "the record ends before the match's final co-signed checkpoint")
+    return game, embedded
+
+
+def _inputs_of(signed: Signed) -> list[tuple[int, bytes]]:
+    p = signed.payload
+    if signed.type == "Relay":
+        return [(int(p.seat), bytes(p.envelope))]
+    if signed.type == "CommitSet":
+        return [(int(e.seat), bytes(e.envelope)) for e in p.commits]
+    if signed.type == "ActionAccepted" and p.action_envelope:
+        return [(int(p.seat), bytes(p.action_envelope))]
+    return []
+
+
+def _inner_type(raw: bytes) -> str:
+    env = pb.Envelope()
+    try:
+        env.ParseFromString(raw)
+    except Exception:
+        return "envelope"
+    return str(env.type) or "envelope"
+
+
+def _differing_fields(got: Any, want: Any) -> str:
+    names = [f.name for f in want.DESCRIPTOR.fields if getattr(got, f.name) != getattr(want, f.name)]
+    return ", ".join(names) or "encoding"
+
+
+def _check_own(entries: Sequence[Entry], embedded: set[bytes]) -> None:
+    for entry in entries:
+        if entry.kind == KIND_OWN and envelope_hash(entry.data) not in embedded:
+            raise _problem(0, _inner_type(entry.data), "own-envelope-missing",
+                           "an envelope this seat sent and the host accepted is missing from the host's chain")
+
+
+def verify_file(path: str) -> Report:
+    try:
+        meta, entries = read_record(path)
+    except (OSError, RecordError) as err:
+        report = Report(path=path)
+        report.errors.append(Problem(0, "", "unreadable", str(err)))
+        return report
+    return verify_entries(entries, path, meta)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# --show: the game hand by hand in words
+# ---------------------------------------------------------------------------------------------------------------
+
+def describe(match: Match) -> list[str]:
+    lines: list[str] = []
+    names = {"E": "Eichel", "L": "Laub", "H": "Herz", "S": "Schellen"}
+    for e in match.events():
+        d = e.data
+        if e.to is not None and e.kind not in ("schlag", "trump"):
+            continue
+        if e.kind == "hand-start":
+            lines.append(f"\nHand {d['hand'] + 1}" + (f" (deal {d['attempt'] + 1})" if d["attempt"] else "")
+                         + f": seat {d['dealer']} deals, seat {d['forehand']} leads, worth {d['value']}.")
+        elif e.kind == "cut":
+            lines.append(f"  Seat {e.seat} cuts {d['n']} cards.")
+        elif e.kind == "take":
+            lines.append(f"  Seat {e.seat} takes a card at the cut (Schlecken).")
+        elif e.kind == "schlag":
+            lines.append(f"  Seat {e.seat} names the Schlag {d['rank']}.")
+        elif e.kind == "trump":
+            lines.append(f"  Seat {e.seat} names trump {names[d['suit']]}.")
+        elif e.kind in ("swap?", "bessere?", "schadet?"):
+            lines.append(f"  Seat {e.seat} asks {e.kind}")
+        elif e.kind in ("swap", "bessere", "schadet"):
+            lines.append(f"  Seat {e.seat} answers {d['answer']}.")
+        elif e.kind == "raise":
+            lines.append(f"  Seat {e.seat} raises to {d['value']}.")
+        elif e.kind == "accept":
+            lines.append(f"  Seat {e.seat} accepts: the hand is worth {d['value']}.")
+        elif e.kind == "fold":
+            lines.append(f"  Seat {e.seat} folds.")
+        elif e.kind == "concede":
+            lines.append(f"  Seat {e.seat} concedes.")
+        elif e.kind == "maschine":
+            lines.append(f"  Seat {e.seat} shows a Maschine: {' '.join(d['cards'])}.")
+        elif e.kind == "trick":
+            lines.append(f"  Trick: {' '.join(d['cards'])} (led by seat {d['leader']}), won by seat {e.seat}.")
+        elif e.kind == "bluff-penalty":
+            lines.append(f"  Seat {e.seat} bluffed at the cut and never played a Kritischer: 2 to the others.")
+        elif e.kind == "hand-end":
+            lines.append(f"  Seats {', '.join(map(str, d['seats']))} win {d['points']} ({d['reason']}); "
+                         f"scores {'-'.join(map(str, d['scores']))}.")
+        elif e.kind == "match-end":
+            scores, marks = "-".join(map(str, d["scores"])), "-".join(map(str, d["bummerl"]))
+            lines.append(f"\nMatch over: {scores}; Bummerl {marks}.")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="watten-verify",
+        description="Check a watten-net game record: signatures, hash chain, commitments, the deck from the seeds, "
+        "the deal, every card played and a full replay of the rules. Exit 0 only when everything holds.",
+    )
+    parser.add_argument(
+        "records", nargs="+", metavar="RECORD", help="a .wrec file written by watten-host or watten-join"
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per record per line")
+    parser.add_argument("--show", action="store_true", help="print the game hand by hand in words")
+    args = parser.parse_args(argv)
+    all_ok = True
+    games: set[str] = set()
+    for path in args.records:
+        report = verify_file(path)
+        all_ok &= report.ok
+        if report.ok:
+            games.add(report.game_id)
+        if args.json:
+            print(json.dumps(report.to_json(), sort_keys=True))
+        else:
+            status = "verified ✓" if report.ok else "FAILED"
+            print(f"{path}: {status}")
+            if report.game_id:
+                print(f"  game {report.fingerprint}  ({report.hands} hands, final scores "
+                      f"{'-'.join(map(str, report.final_scores)) or 'none'})")
+            for problem in report.errors:
+                print(f"  {problem.sentence()}")
+        if args.show and report.match is not None:
+            print("\n".join(describe(report.match)))
+    return 0 if all_ok else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,531 @@
+"""The host's side of a verifiable game (PROTOCOL.md Level 1), without any I/O.
+
+`HostGame` owns the rules engine and the deal secrets. It takes client envelopes (bytes, exactly as
+submitted) and answers with the host envelopes they caused, each marked with who may see it. The
+gRPC service only moves these bytes; bots in the host process use the same path as remote seats.
+
+Flow per game: GameHeader, every seat signs it. Per deal attempt (h, a): HandOpen (commitment to S),
+every SeedCommit, CommitSet, every CommitSetSignature, every SeedReveal, DeckSealed, every
+DeckSealedSignature; then the cut from the cutter's committed extra, Schlecken, deliveries and play
+through the engine; HandEnd and a Checkpoint every seat signs. MatchEnd, then the seeds and every
+withheld envelope are revealed, and a last Checkpoint closes the record.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from watten_net.engine import Card, Match, Rules, RuleViolation, canonical_deck
+from watten_net.engine.events import Event
+from watten_net.v1 import watten_pb2 as pb
+
+from .commitments import (
+    DEALER_UNKNOWN,
+    CommitmentError,
+    card_salt,
+    check_client_seed,
+    host_seed_commitment,
+    parse_extra,
+    seal_deck,
+)
+from .deck import DECK_VERSION, deck_permutation, derive_deck_key, first_dealer
+from .envelope import GENESIS_PREV_HASH, envelope_hash
+from .identity import game_fingerprint, game_id, public_key_bytes
+from .protocol import (
+    HOST_SEAT,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    SenderChain,
+    Signed,
+    check_signature,
+    event_to_pb,
+    make_envelope,
+    parse_envelope,
+)
+
+REVEAL_MODES = ("match-end", "hand-end")
+
+EnvelopeSource = Callable[[int, Any], bytes]  # (chain seq, payload message) -> envelope bytes
+
+
+@dataclass(frozen=True)
+class Seat:
+    public_key: bytes
+    name: str
+    join_nonce: bytes
+    bot: bool = False
+
+
+@dataclass(frozen=True)
+class Posted:
+    """A host envelope the game appended to its chain, and who may see it (None = everybody)."""
+
+    raw: bytes
+    hash: bytes
+    seq: int
+    type: str
+    visible_to: tuple[int, ...] | None
+
+
+@dataclass
+class Attempt:
+    hand: int
+    attempt: int
+    dealer_field: int
+    secret: bytes
+    hand_open_hash: bytes = b""
+    commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (C_i, envelope bytes)
+    commit_set_hash: bytes = b""
+    commit_signed: set[int] = field(default_factory=set)
+    commit_head: bytes = b""
+    reveals: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (c_i, extra)
+    deck: tuple[Card, ...] = ()
+    deck_sealed_hash: bytes = b""
+    seal_signed: set[int] = field(default_factory=set)
+    revealed: bool = False
+
+    def salt(self, game: bytes, k: int) -> bytes:
+        return card_salt(self.secret, game, self.hand, self.attempt, k)
+
+
+class HostGame:
+    """Sans-I/O host of one match: `start()`, then `submit(seat, envelope_bytes)` until `finished`."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seats: Sequence[Seat],
+        host_key: Ed25519PrivateKey,
+        *,
+        reveal: str = "match-end",
+        preset: str = "",
+        tls_fingerprint: bytes = b"",
+        host_nonce: bytes | None = None,
+        random_bytes: Callable[[int], bytes] = os.urandom,
+        envelope_source: EnvelopeSource | None = None,
+        host_public_key: bytes | None = None,
+    ) -> None:
+        if len(seats) != rules.players:
+            raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
+        if reveal not in REVEAL_MODES:
+            raise ValueError(f"reveal must be one of {REVEAL_MODES}")
+        self.rules = rules
+        self.seats = list(seats)
+        self.n = rules.players
+        self.host_key = host_key
+        self.reveal = reveal
+        self.preset = preset
+        self.tls_fingerprint = tls_fingerprint
+        self.random_bytes = random_bytes
+        # Normally the host signs each envelope it posts. The verifier replays a record through this very
+        # class and, instead of signing, adopts the record's own envelope at each position after checking
+        # that it carries exactly the payload an honest host would send there.
+        self.envelope_source = envelope_source
+        self.host_public_key = host_public_key if host_public_key is not None else public_key_bytes(host_key)
+        self.host_nonce = host_nonce if host_nonce is not None else random_bytes(32)
+        self.game_id = game_id(self.host_nonce, [s.join_nonce for s in seats])
+        self.chain: list[Posted] = []
+        self.seat_chains = [SenderChain() for _ in range(self.n)]
+        self.phase = "new"  # new, header, commit, commit-sign, reveal, seal-sign, play, checkpoint, over
+        self.header_signed: set[int] = set()
+        self.match: Match | None = None
+        self.attempts: list[Attempt] = []
+        self.withheld: list[Posted] = []
+        self.checkpoint: tuple[int, int, bytes] | None = None  # (hand, chain seq, chain head)
+        self.checkpoint_signed: set[int] = set()
+        self.fingerprint = ""
+        self.finished = False
+        self.end_reason = ""
+
+    # ------------------------------------------------------------------ chain
+    def _post(self, payload: Any, visible_to: tuple[int, ...] | None = None) -> Posted:
+        seq = len(self.chain) + 1
+        prev = self.chain[-1].hash if self.chain else GENESIS_PREV_HASH
+        if self.envelope_source is not None:
+            raw = self.envelope_source(seq, payload)
+        else:
+            raw = make_envelope(self.host_key, self.game_id, seq, prev, HOST_SEAT, payload)
+        posted = Posted(raw, envelope_hash(raw), seq, payload.DESCRIPTOR.name, visible_to)
+        self.chain.append(posted)
+        if visible_to is not None:
+            self.withheld.append(posted)
+        return posted
+
+    @property
+    def head(self) -> Posted:
+        return self.chain[-1]
+
+    @property
+    def current(self) -> Attempt:
+        return self.attempts[-1]
+
+    # ------------------------------------------------------------------ start
+    def header_message(self) -> Any:
+        return pb.GameHeader(
+            protocol_version=PROTOCOL_VERSION,
+            deck_version=DECK_VERSION,
+            rules_json=self.rules.to_json(),
+            preset=self.preset,
+            settings=pb.TableSettings(deal="verified", reveal=self.reveal),
+            roster=[
+                pb.RosterEntry(seat=i, public_key=s.public_key, name=s.name, bot=s.bot)
+                for i, s in enumerate(self.seats)
+            ],
+            first_dealer_rule="deck-key",
+            host_tls_fingerprint=self.tls_fingerprint,
+            host_public_key=self.host_public_key,
+            host_nonce=self.host_nonce,
+            join_nonces=[s.join_nonce for s in self.seats],
+            game_id=self.game_id,
+        )
+
+    def start(self) -> list[Posted]:
+        if self.phase != "new":
+            raise ProtocolError("precondition", "game-started", "the game has already started")
+        out = [self._post(self.header_message())]
+        self.fingerprint = game_fingerprint(out[0].raw)
+        self.phase = "header"
+        return out
+
+    # ------------------------------------------------------------------ submissions
+    def submit(self, seat: int, raw: bytes) -> list[Posted]:
+        """Accept one client envelope from `seat`; returns the host envelopes it caused.
+
+        Raises ProtocolError (nothing changed) for anything malformed, out of turn or against the rules.
+        Resubmitting the bytes of an already accepted envelope returns [] (idempotent retries).
+        """
+        if not 0 <= seat < self.n:
+            raise ProtocolError("permission", "bad-seat", f"there is no seat {seat}")
+        signed = parse_envelope(raw, host=False)
+        if signed.sender != seat:
+            raise ProtocolError("permission", "wrong-seat", "the envelope names another seat as its sender")
+        if signed.envelope.game_id != self.game_id:
+            raise ProtocolError("precondition", "wrong-game", "the envelope belongs to another game")
+        if not check_signature(signed, self.seats[seat].public_key):
+            raise ProtocolError("invalid", "bad-signature", "the envelope's signature does not verify")
+        chain = self.seat_chains[seat]
+        if signed.hash in chain.accepted:
+            return []
+        chain.check_next(signed)
+        handler = getattr(self, "_on_" + signed.type)
+        out: list[Posted] = handler(seat, signed)
+        chain.advance(signed)
+        return out
+
+    def _expect(self, phase: str, signed: Signed) -> None:
+        if self.phase != phase:
+            raise ProtocolError(
+                "precondition", "unexpected-message", f"{signed.type} is not expected now (the game is at {self.phase})"
+            )
+
+    def _expect_attempt(self, payload: Any, seat: int) -> None:
+        att = self.current
+        if payload.hand != att.hand or payload.attempt != att.attempt or payload.seat != seat:
+            raise ProtocolError("precondition", "wrong-hand", "the message is for another hand, attempt or seat")
+
+    def _relay(self, seat: int, signed: Signed) -> Posted:
+        return self._post(pb.Relay(seat=seat, envelope=signed.raw))
+
+    def _on_HeaderSignature(self, seat: int, signed: Signed) -> list[Posted]:
+        self._expect("header", signed)
+        p = signed.payload
+        if p.seat != seat or p.header_hash != self.chain[0].hash:
+            raise ProtocolError("precondition", "wrong-hash", "the signature is not over this game's header")
+        if seat in self.header_signed:
+            raise ProtocolError("precondition", "unexpected-message", "you have signed the header already")
+        self.header_signed.add(seat)
+        out = [self._relay(seat, signed)]
+        if len(self.header_signed) == self.n:
+            out += self._open_attempt(0, 0)
+        return out
+
+    def _open_attempt(self, hand: int, attempt: int) -> list[Posted]:
+        secret = self.random_bytes(32)
+        dealer = DEALER_UNKNOWN if self.match is None else self.match.dealer
+        att = Attempt(hand, attempt, dealer, secret)
+        self.attempts.append(att)
+        commitment = host_seed_commitment(self.game_id, hand, attempt, dealer, secret)
+        posted = self._post(pb.HandOpen(hand=hand, attempt=attempt, dealer=dealer, host_seed_commitment=commitment))
+        att.hand_open_hash = posted.hash
+        self.phase = "commit"
+        return [posted]
+
+    def _on_SeedCommit(self, seat: int, signed: Signed) -> list[Posted]:
+        self._expect("commit", signed)
+        p = signed.payload
+        att = self.current
+        self._expect_attempt(p, seat)
+        if p.hand_open_hash != att.hand_open_hash or len(p.commitment) != 32:
+            raise ProtocolError("precondition", "wrong-hash", "the commitment does not answer the current HandOpen")
+        if seat in att.commits:
+            raise ProtocolError("precondition", "unexpected-message", "you have committed already")
+        att.commits[seat] = (bytes(p.commitment), signed.raw)
+        if len(att.commits) < self.n:
+            return []
+        entries = [
+            pb.SeedCommitEntry(seat=s, commitment=att.commits[s][0], envelope=att.commits[s][1]) for s in range(self.n)
+        ]
+        posted = self._post(pb.CommitSet(hand=att.hand, attempt=att.attempt, commits=entries))
+        att.commit_set_hash = posted.hash
+        self.phase = "commit-sign"
+        return [posted]
+
+    def _on_CommitSetSignature(self, seat: int, signed: Signed) -> list[Posted]:
+        self._expect("commit-sign", signed)
+        p = signed.payload
+        att = self.current
+        self._expect_attempt(p, seat)
+        if p.commit_set_hash != att.commit_set_hash:
+            raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current CommitSet")
+        if seat in att.commit_signed:
+            raise ProtocolError("precondition", "unexpected-message", "you have signed the CommitSet already")
+        att.commit_signed.add(seat)
+        posted = self._relay(seat, signed)
+        if len(att.commit_signed) == self.n:
+            # The deck key's salt: the transcript up to and including the all-signed CommitSet.
+            att.commit_head = posted.hash
+            self.phase = "reveal"
+        return [posted]
+
+    def _on_SeedReveal(self, seat: int, signed: Signed) -> list[Posted]:
+        self._expect("reveal", signed)
+        p = signed.payload
+        att = self.current
+        self._expect_attempt(p, seat)
+        if seat in att.reveals:
+            raise ProtocolError("precondition", "unexpected-message", "you have revealed already")
+        try:
+            check_client_seed(
+                att.commits[seat][0], self.game_id, att.hand, att.attempt, seat, att.hand_open_hash, p.seed, p.extra
+            )
+            parse_extra(p.extra, self.rules.deck)
+        except CommitmentError as err:
+            raise ProtocolError("precondition", "commitment-mismatch", str(err)) from None
+        att.reveals[seat] = (bytes(p.seed), bytes(p.extra))
+        out = [self._relay(seat, signed)]
+        if len(att.reveals) == self.n:
+            out += self._seal_deck()
+        return out
+
+    def _seal_deck(self) -> list[Posted]:
+        att = self.current
+        seeds = [att.reveals[s][0] for s in range(self.n)]
+        extras = [att.reveals[s][1] for s in range(self.n)]
+        key = derive_deck_key(att.secret, seeds, extras, att.commit_head)
+        canonical = canonical_deck(self.rules.deck)
+        att.deck = tuple(canonical[j] for j in deck_permutation(key, len(canonical)))
+        if self.match is None:
+            self.match = Match.new(self.rules, first_dealer=first_dealer(key, self.n))
+        sealed = seal_deck(att.secret, self.game_id, att.hand, att.attempt, [c.text for c in att.deck])
+        posted = self._post(pb.DeckSealed(hand=att.hand, attempt=att.attempt, card_commitments=sealed))
+        att.deck_sealed_hash = posted.hash
+        self.phase = "seal-sign"
+        return [posted]
+
+    def _on_DeckSealedSignature(self, seat: int, signed: Signed) -> list[Posted]:
+        self._expect("seal-sign", signed)
+        p = signed.payload
+        att = self.current
+        self._expect_attempt(p, seat)
+        if p.deck_sealed_hash != att.deck_sealed_hash:
+            raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current DeckSealed")
+        if seat in att.seal_signed:
+            raise ProtocolError("precondition", "unexpected-message", "you have signed the DeckSealed already")
+        att.seal_signed.add(seat)
+        out = [self._relay(seat, signed)]
+        if len(att.seal_signed) == self.n:
+            out += self._begin_play()
+        return out
+
+    def _begin_play(self) -> list[Posted]:
+        """The deck goes to the engine, and the cutter's committed cut position is applied."""
+        assert self.match is not None
+        att = self.current
+        self.match = self.match.apply_deck(att.deck)
+        cutter = self.match.cutter
+        cut = parse_extra(att.reveals[cutter][1], self.rules.deck).cut
+        self.phase = "play"
+        return self._apply(cutter, f"cut {cut}", None, actor="seed")
+
+    def _on_ActionRequest(self, seat: int, signed: Signed) -> list[Posted]:
+        self._expect("play", signed)
+        p = signed.payload
+        if not 1 <= p.chain_seq <= len(self.chain) or self.chain[p.chain_seq - 1].hash != p.chain_head:
+            raise ProtocolError("invalid", "bad-chain-head", "the action names a chain head this game does not have")
+        return self._apply(seat, p.action, signed, actor="")
+
+    # ------------------------------------------------------------------ engine steps
+    def _apply(self, seat: int, action: str, signed: Signed | None, *, actor: str) -> list[Posted]:
+        assert self.match is not None
+        before = self.match
+        try:
+            after, events = before.apply(seat, action)
+        except RuleViolation as err:
+            raise ProtocolError("precondition", err.reason, err.message) from None
+        self.match = after
+        att = self.current
+        text = str(after.history()[-1][1])  # the action as the engine spelled it
+        openings = []
+        public = [e for e in events if e.to is None]
+        for e in events:
+            if e.kind == "play" and e.seat == seat:
+                k = e.data["position"]
+                openings.append(pb.CardOpening(position=k, card=e.data["card"], salt=att.salt(self.game_id, k)))
+        visible = self._action_visibility(before, seat, text)
+        accepted = pb.ActionAccepted(
+            hand=att.hand, attempt=att.attempt, seat=seat, action=text,
+            action_envelope_hash=signed.hash if signed else b"", action_envelope=signed.raw if signed else b"",
+            actor=actor, openings=openings, events=[event_to_pb(e.kind, e.seat, e.data) for e in public],
+        )
+        out = [self._post(accepted, visible)]
+        out += self._route(events)
+        return out
+
+    def _action_visibility(self, before: Match, seat: int, action: str) -> tuple[int, ...] | None:
+        verb = action.split(" ", 1)[0]
+        if verb == "signal":
+            return tuple(sorted({seat, *before.observe(seat).partners}))
+        if self.rules.blind and verb in ("schlag", "trump"):
+            return tuple(sorted(before.announcers))
+        return None
+
+    def _route(self, events: list[Event]) -> list[Posted]:
+        """Turn the engine's hidden events into deliveries, and its hand and match ends into the protocol's."""
+        assert self.match is not None
+        att = self.current
+        out: list[Posted] = []
+        hand_ended = redeal = False
+        for e in events:
+            if e.kind in ("deal", "took"):
+                cards = e.data["cards"] if e.kind == "deal" else [e.data["card"]]
+                positions = e.data["positions"] if e.kind == "deal" else [e.data["position"]]
+                packet = e.data["packet"] if e.kind == "deal" else 0
+                openings = [
+                    pb.CardOpening(position=k, card=c, salt=att.salt(self.game_id, k))
+                    for c, k in zip(cards, positions, strict=True)
+                ]
+                delivery = pb.CardDelivery(hand=att.hand, attempt=att.attempt, seat=e.seat, packet=packet,
+                                           cards=openings)
+                out.append(self._post(delivery, (e.seat,)))
+            elif e.kind == "see":
+                k = e.data["position"]
+                data = {**e.data, "salt": att.salt(self.game_id, k).hex()}
+                private = pb.PrivateEvent(hand=att.hand, attempt=att.attempt, seat=e.seat,
+                                          events=[event_to_pb(e.kind, e.seat, data)])
+                out.append(self._post(private, (e.seat,)))
+            elif e.kind == "hand-end":
+                hand_ended = True
+                out.append(self._post(self._hand_end_message(e)))
+            elif e.kind == "redeal":
+                redeal = True
+        match = self.match
+        if match.is_over:
+            out += self._finish("target-reached")
+        elif hand_ended:
+            if self.reveal == "hand-end":
+                out += self._reveal_attempts()
+            else:
+                out += self._disclose(lambda p: p.type == "ActionAccepted" and self.rules.blind)
+            out += self._ask_checkpoint(att.hand)
+        elif redeal:
+            out.append(self._post(pb.AttemptAborted(hand=att.hand, attempt=att.attempt, reason="bessere-redeal",
+                                                    seat=-1)))
+            out += self._open_attempt(match.hand_number, match.attempt)
+        return out
+
+    def _hand_end_message(self, e: Event) -> Any:
+        assert self.match is not None
+        att = self.current
+        slots = len(self.match.scores)
+        points = [0] * slots
+        for seat in e.data["seats"]:
+            points[self.match.t.slot_of[seat]] = e.data["points"]
+        return pb.HandEnd(
+            hand=att.hand, attempt=att.attempt, winner_side=e.data["side"], points=points, reason=e.data["reason"],
+            scores=e.data["scores"], bummerl=list(self.match.bummerl),
+        )
+
+    def _reveal_attempts(self) -> list[Posted]:
+        out = []
+        for att in self.attempts:
+            if not att.revealed:
+                att.revealed = True
+                out.append(self._post(pb.HostSeedReveal(hand=att.hand, attempt=att.attempt, dealer=att.dealer_field,
+                                                        seed=att.secret)))
+        out += self._disclose(lambda p: True)
+        return out
+
+    def _disclose(self, which: Callable[[Posted], bool]) -> list[Posted]:
+        chosen = [p for p in self.withheld if which(p)]
+        if not chosen:
+            return []
+        self.withheld = [p for p in self.withheld if p not in chosen]
+        return [self._post(pb.Disclosure(envelopes=[p.raw for p in chosen]))]
+
+    def _ask_checkpoint(self, hand: int) -> list[Posted]:
+        head = self.head
+        self.checkpoint = (hand, head.seq, head.hash)
+        self.checkpoint_signed = set()
+        self.phase = "checkpoint"
+        return [self._post(pb.Checkpoint(hand=hand, chain_seq=head.seq, chain_head=head.hash))]
+
+    def _on_CheckpointSignature(self, seat: int, signed: Signed) -> list[Posted]:
+        self._expect("checkpoint", signed)
+        assert self.checkpoint is not None
+        p = signed.payload
+        hand, seq, head = self.checkpoint
+        if p.seat != seat or p.hand != hand or p.chain_seq != seq or p.chain_head != head:
+            raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current checkpoint")
+        if seat in self.checkpoint_signed:
+            raise ProtocolError("precondition", "unexpected-message", "you have signed this checkpoint already")
+        self.checkpoint_signed.add(seat)
+        out = [self._relay(seat, signed)]
+        if len(self.checkpoint_signed) == self.n:
+            if self.end_reason:
+                self.phase = "over"
+                self.finished = True
+            else:
+                assert self.match is not None
+                out += self._open_attempt(self.match.hand_number, self.match.attempt)
+        return out
+
+    # ------------------------------------------------------------------ the end
+    def _finish(self, reason: str) -> list[Posted]:
+        self.end_reason = reason
+        match = self.match
+        scores = list(match.scores) if match else []
+        winners = list(match.winners) if match else []
+        winner = winners[0] if len(winners) == 1 else -1
+        out = [self._post(pb.MatchEnd(scores=scores, bummerl=list(match.bummerl) if match else [],
+                                      winner_side=winner, reason=reason))]
+        out += self._reveal_attempts()
+        hand = match.hand_number if match else 0
+        out += self._ask_checkpoint(hand)
+        return out
+
+    def abandon(self, reason: str = "host-shutdown") -> list[Posted]:
+        """End the match early (shutdown, a seat gone for good): reveal every seed used, close the record."""
+        if self.finished or self.end_reason or self.phase in ("new",):
+            return []
+        return self._finish(reason)
+
+    # ------------------------------------------------------------------ views
+    def waiting_for(self) -> tuple[str, tuple[int, ...]]:
+        """What the game waits for: a protocol step and its seats, or ('play', seats with a move)."""
+        if self.phase == "header":
+            return "HeaderSignature", tuple(s for s in range(self.n) if s not in self.header_signed)
+        if self.phase in ("commit", "commit-sign", "reveal", "seal-sign"):
+            att = self.current
+            done = {"commit": att.commits, "commit-sign": att.commit_signed, "reveal": att.reveals,
+                    "seal-sign": att.seal_signed}[self.phase]
+            return self.phase, tuple(s for s in range(self.n) if s not in done)
+        if self.phase == "checkpoint":
+            return "checkpoint", tuple(s for s in range(self.n) if s not in self.checkpoint_signed)
+        if self.phase == "play" and self.match is not None:
+            return "play", self.match.waiting_for
+        return self.phase, ()

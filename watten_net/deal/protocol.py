@@ -1,0 +1,158 @@
+"""Level 1 envelopes over the wire contract: building, parsing and checking signed envelopes.
+
+Shared by the host, the seats and the verifier, so all three read and write the same bytes. An
+envelope is kept as the bytes its sender made (protobuf serialisation is not canonical): we parse
+to read, but hash and verify the original bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from google.protobuf.message import DecodeError, Message
+
+from watten_net.v1 import watten_pb2 as pb
+
+from .envelope import GENESIS_PREV_HASH, HOST_SENDER, envelope_hash, sign_envelope, verify_envelope
+
+PROTOCOL_VERSION = 1
+HOST_SEAT = -1  # Envelope.sender_seat of the host on the wire; signed as HOST_SENDER (255)
+
+HOST_TYPES = {
+    "GameHeader": pb.GameHeader, "Relay": pb.Relay, "HandOpen": pb.HandOpen, "CommitSet": pb.CommitSet,
+    "DeckSealed": pb.DeckSealed, "CardDelivery": pb.CardDelivery, "ActionAccepted": pb.ActionAccepted,
+    "PrivateEvent": pb.PrivateEvent, "HandEnd": pb.HandEnd, "Checkpoint": pb.Checkpoint,
+    "HostSeedReveal": pb.HostSeedReveal, "AttemptAborted": pb.AttemptAborted, "Disclosure": pb.Disclosure,
+    "MatchEnd": pb.MatchEnd,
+}
+CLIENT_TYPES = {
+    "HeaderSignature": pb.HeaderSignature, "SeedCommit": pb.SeedCommit,
+    "CommitSetSignature": pb.CommitSetSignature, "SeedReveal": pb.SeedReveal,
+    "DeckSealedSignature": pb.DeckSealedSignature, "ActionRequest": pb.ActionRequest,
+    "CheckpointSignature": pb.CheckpointSignature,
+}
+
+
+class ProtocolError(Exception):
+    """A message that breaks the protocol. `kind` says which gRPC status it maps to on the host:
+    'invalid' (malformed), 'precondition' (out of order / against the state), 'permission' (wrong seat),
+    'aborted' (stale sequence)."""
+
+    def __init__(self, kind: str, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.reason = reason
+        self.message = message
+
+
+def signing_seat(sender_seat: int) -> int:
+    return HOST_SENDER if sender_seat == HOST_SEAT else sender_seat
+
+
+@dataclass(frozen=True)
+class Signed:
+    """A parsed envelope together with the exact bytes it came in and their hash."""
+
+    raw: bytes
+    envelope: Any  # pb.Envelope
+    payload: Any  # the inner message named by envelope.type
+    hash: bytes
+
+    @property
+    def type(self) -> str:
+        return str(self.envelope.type)
+
+    @property
+    def seq(self) -> int:
+        return int(self.envelope.seq)
+
+    @property
+    def sender(self) -> int:
+        return int(self.envelope.sender_seat)
+
+
+def make_envelope(
+    key: Ed25519PrivateKey, game_id: bytes, seq: int, prev_hash: bytes, sender_seat: int, payload: Message
+) -> bytes:
+    type_name = payload.DESCRIPTOR.name
+    body = payload.SerializeToString(deterministic=True)
+    signature = sign_envelope(key, game_id, seq, prev_hash, signing_seat(sender_seat), type_name, body)
+    env = pb.Envelope(
+        game_id=game_id, seq=seq, prev_hash=prev_hash, sender_seat=sender_seat, type=type_name, payload=body,
+        signature=signature,
+    )
+    return bytes(env.SerializeToString(deterministic=True))
+
+
+def parse_envelope(raw: bytes, *, host: bool) -> Signed:
+    """Parse envelope bytes and their payload; raises ProtocolError('invalid', ...) when malformed."""
+    if not isinstance(raw, bytes | bytearray) or not raw:
+        raise ProtocolError("invalid", "bad-envelope", "an envelope must be non-empty bytes")
+    raw = bytes(raw)
+    env = pb.Envelope()
+    try:
+        env.ParseFromString(raw)
+    except DecodeError:
+        raise ProtocolError("invalid", "bad-envelope", "the envelope bytes do not parse") from None
+    types = HOST_TYPES if host else CLIENT_TYPES
+    kind = types.get(env.type)
+    if kind is None:
+        raise ProtocolError("invalid", "unknown-type", f"unknown or wrong-direction envelope type {env.type!r}")
+    if len(env.game_id) != 32 or len(env.prev_hash) != 32 or len(env.signature) != 64:
+        raise ProtocolError("invalid", "bad-envelope", "game id, prev_hash and signature have fixed lengths")
+    payload = kind()
+    try:
+        payload.ParseFromString(env.payload)
+    except DecodeError:
+        raise ProtocolError("invalid", "bad-payload", f"the {env.type} payload does not parse") from None
+    return Signed(raw, env, payload, envelope_hash(raw))
+
+
+def check_signature(signed: Signed, public_key: bytes) -> bool:
+    env = signed.envelope
+    sender = int(env.sender_seat)
+    if sender != HOST_SEAT and not 0 <= sender < 255:
+        return False
+    return verify_envelope(
+        public_key, env.signature, env.game_id, env.seq, env.prev_hash, signing_seat(sender), env.type, env.payload
+    )
+
+
+@dataclass
+class SenderChain:
+    """One sender's own chain of envelopes: seq counts up from 1, prev_hash links to the last one."""
+
+    seq: int = 0
+    head: bytes = GENESIS_PREV_HASH
+    accepted: dict[bytes, int] = field(default_factory=dict)  # envelope hash -> seq, for idempotent retries
+
+    def check_next(self, signed: Signed) -> None:
+        if signed.seq != self.seq + 1 or signed.envelope.prev_hash != self.head:
+            raise ProtocolError(
+                "aborted", "stale-envelope-seq",
+                f"expected envelope seq {self.seq + 1} linked to your previous envelope; refresh and resend",
+            )
+
+    def advance(self, signed: Signed) -> None:
+        self.seq = signed.seq
+        self.head = signed.hash
+        self.accepted[signed.hash] = signed.seq
+
+
+def event_to_pb(kind: str, seat: int, data: dict[str, Any]) -> Any:
+    """An engine event as a GameEvent: every field value is compact JSON (so "7" and 7 stay distinct)."""
+    fields = {k: json.dumps(v, separators=(",", ":"), sort_keys=True) for k, v in data.items()}
+    return pb.GameEvent(kind=kind, seat=seat, fields=fields)
+
+
+def event_from_pb(event: Any) -> tuple[str, int, dict[str, Any]]:
+    data: dict[str, Any] = {}
+    for key, value in event.fields.items():
+        try:
+            data[key] = json.loads(value)
+        except ValueError:
+            raise ProtocolError("invalid", "bad-payload", f"event field {key!r} is not JSON") from None
+    return str(event.kind), int(event.seat), data

@@ -1,0 +1,291 @@
+"""A seat's side of a verifiable game (PROTOCOL.md Level 1), without any I/O.
+
+`SeatGame` receives the host's chain entry by entry (whole envelopes, or stubs for envelopes
+withheld from this seat), checks every signature, link and card opening on arrival, answers the
+protocol's steps by itself (signatures, seed commitment and reveal) and builds the seat's game
+actions. It keeps the seat's record: every host entry and every envelope the seat sent, in order.
+The terminal client, remote bots, bots in the host process and the tests all use it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from watten_net.engine import Rules
+from watten_net.record import KIND_HOST as RECORD_HOST
+from watten_net.record import KIND_OWN as RECORD_OWN
+from watten_net.record import KIND_WITHHELD as RECORD_WITHHELD
+from watten_net.v1 import watten_pb2 as pb
+
+from .commitments import CommitmentError, card_matches, check_host_seed, client_seed_commitment, encode_extra
+from .commitments import random_cut as default_cut
+from .envelope import GENESIS_PREV_HASH
+from .identity import game_fingerprint, public_key_bytes
+from .protocol import (
+    HOST_SEAT,
+    ProtocolError,
+    Signed,
+    check_signature,
+    make_envelope,
+    parse_envelope,
+)
+
+
+@dataclass
+class RecordEntry:
+    kind: int
+    data: bytes  # envelope bytes, or a serialised pb.Withheld
+
+
+@dataclass
+class SeatGame:
+    """One seat's verified view of the chain; call `receive` for each chain entry in order."""
+
+    seat: int
+    key: Ed25519PrivateKey
+    random_bytes: Callable[[int], bytes] = os.urandom
+    choose_cut: Callable[[int], int] = default_cut
+    record: list[RecordEntry] = field(default_factory=list)
+    chain_seq: int = 0
+    chain_head: bytes = GENESIS_PREV_HASH
+    header: Any = None
+    header_hash: bytes = b""
+    rules: Rules | None = None
+    game_id: bytes = b""
+    fingerprint: str = ""
+    host_key: bytes = b""
+    roster_keys: list[bytes] = field(default_factory=list)
+    my_seq: int = 0
+    my_head: bytes = GENESIS_PREV_HASH
+    outbox: list[bytes] = field(default_factory=list)  # envelopes to submit, in order
+    hand: tuple[int, int] = (-1, -1)
+    hand_open_hash: bytes = b""
+    host_commitment: bytes = b""
+    my_seed: bytes = b""
+    my_extra: bytes = b""
+    commit_set_hash: bytes = b""
+    commit_signatures: set[int] = field(default_factory=set)
+    card_commitments: list[bytes] = field(default_factory=list)
+    my_positions: set[int] = field(default_factory=set)
+    played_positions: set[int] = field(default_factory=set)
+    cards: dict[int, str] = field(default_factory=dict)  # my cards this attempt: position -> card
+    problems: list[str] = field(default_factory=list)  # every failed check, in words
+    host_commitments: dict[tuple[int, int], tuple[int, bytes]] = field(default_factory=dict)
+    seeds_checked: int = 0
+    finished: bool = False
+
+    # ------------------------------------------------------------------ receiving
+    def receive(self, chain_seq: int, raw: bytes | None = None, withheld: Any = None) -> list[bytes]:
+        """Take the next chain entry; returns the envelopes this seat now wants to submit.
+
+        Raises ProtocolError when the host broke the protocol (bad signature, broken link, a card that
+        does not open its commitment); the failure is also kept in `problems`.
+        """
+        if chain_seq != self.chain_seq + 1:
+            raise self._fail("chain-gap", f"chain entry {chain_seq} arrived after {self.chain_seq}")
+        if withheld is not None:
+            if raw is not None:
+                raise ValueError("an entry is either an envelope or a withheld stub")
+            self.record.append(RecordEntry(RECORD_WITHHELD, withheld.SerializeToString(deterministic=True)))
+            self.chain_seq = chain_seq
+            self.chain_head = bytes(withheld.envelope_hash)
+            return []
+        assert raw is not None
+        signed = parse_envelope(raw, host=True)
+        env = signed.envelope
+        if env.sender_seat != HOST_SEAT or env.seq != chain_seq or env.prev_hash != self.chain_head:
+            raise self._fail("chain-link", f"host envelope {chain_seq} does not link to the chain head")
+        if signed.type == "GameHeader":
+            if chain_seq != 1:
+                raise self._fail("chain-link", "a second game header")
+            self.host_key = bytes(signed.payload.host_public_key)
+        if not check_signature(signed, self.host_key):
+            raise self._fail("bad-signature", f"host envelope {chain_seq} ({signed.type}) has a bad signature")
+        self.record.append(RecordEntry(RECORD_HOST, signed.raw))
+        self.chain_seq = chain_seq
+        self.chain_head = signed.hash
+        handler = getattr(self, "_on_" + signed.type, None)
+        before = len(self.outbox)
+        if handler is not None:
+            handler(signed)
+        return self.outbox[before:]
+
+    def _fail(self, reason: str, message: str) -> ProtocolError:
+        self.problems.append(message)
+        return ProtocolError("host", reason, message)
+
+    def _send(self, payload: Any) -> bytes:
+        raw = make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, payload)
+        self.outbox.append(raw)
+        return raw
+
+    def accepted(self, raw: bytes) -> None:
+        """The host accepted this envelope of ours: it becomes our chain head and part of our record."""
+        signed = parse_envelope(raw, host=False)
+        self.my_seq = signed.seq
+        self.my_head = signed.hash
+        self.record.append(RecordEntry(RECORD_OWN, raw))
+        if raw in self.outbox:
+            self.outbox.remove(raw)
+
+    def next_automatic(self) -> bytes | None:
+        """The oldest protocol envelope still to send, rebuilt on our current chain head."""
+        if not self.outbox:
+            return None
+        raw = self.outbox[0]
+        signed = parse_envelope(raw, host=False)
+        if signed.seq == self.my_seq + 1 and signed.envelope.prev_hash == self.my_head:
+            return raw
+        # Our chain moved (an action was accepted in between): sign the same payload again on the new head.
+        fresh = make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, signed.payload)
+        self.outbox[0] = fresh
+        return fresh
+
+    def action(self, text: str) -> bytes:
+        """A signed ActionRequest for `text` on the current chain head (not queued: the caller submits it)."""
+        request = pb.ActionRequest(action=text, chain_seq=self.chain_seq, chain_head=self.chain_head)
+        return make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, request)
+
+    # ------------------------------------------------------------------ protocol steps
+    def _on_GameHeader(self, signed: Signed) -> None:
+        h = signed.payload
+        self.header = h
+        self.header_hash = signed.hash
+        self.game_id = bytes(h.game_id)
+        self.fingerprint = game_fingerprint(signed.raw)
+        self.rules = Rules.from_json(h.rules_json)
+        self.roster_keys = [bytes(r.public_key) for r in h.roster]
+        if self.seat >= len(self.roster_keys) or self.roster_keys[self.seat] != public_key_bytes(self.key):
+            raise self._fail("not-in-roster", "the game header does not seat this client's key at its seat")
+        if signed.envelope.game_id != self.game_id:
+            raise self._fail("wrong-game", "the header's envelope names another game")
+        self._send(pb.HeaderSignature(seat=self.seat, header_hash=signed.hash))
+
+    def _on_HandOpen(self, signed: Signed) -> None:
+        p = signed.payload
+        self.hand = (int(p.hand), int(p.attempt))
+        self.hand_open_hash = signed.hash
+        self.host_commitment = bytes(p.host_seed_commitment)
+        self.host_commitments[self.hand] = (int(p.dealer), self.host_commitment)
+        self.commit_signatures = set()
+        self.card_commitments = []
+        self.my_positions = set()
+        self.played_positions = set()
+        self.cards = {}
+        assert self.rules is not None
+        self.my_seed = self.random_bytes(32)
+        self.my_extra = encode_extra(self.choose_cut(self.rules.deck))
+        commitment = client_seed_commitment(
+            self.game_id, p.hand, p.attempt, self.seat, signed.hash, self.my_seed, self.my_extra
+        )
+        self._send(pb.SeedCommit(hand=p.hand, attempt=p.attempt, seat=self.seat, hand_open_hash=signed.hash,
+                                 commitment=commitment))
+
+    def _on_CommitSet(self, signed: Signed) -> None:
+        p = signed.payload
+        assert self.rules is not None
+        if (p.hand, p.attempt) != self.hand or len(p.commits) != self.rules.players:
+            raise self._fail("bad-commit-set", "the CommitSet is not for this hand or lacks a seat")
+        for i, entry in enumerate(p.commits):
+            inner = parse_envelope(entry.envelope, host=False)
+            if entry.seat != i or inner.sender != i or not check_signature(inner, self.roster_keys[i]):
+                raise self._fail("bad-commit-set", f"the CommitSet's entry for seat {i} is not that seat's")
+            if inner.payload.commitment != entry.commitment or inner.payload.hand_open_hash != self.hand_open_hash:
+                raise self._fail("bad-commit-set", f"seat {i}'s commitment does not answer this HandOpen")
+        mine = parse_envelope(p.commits[self.seat].envelope, host=False)
+        expected = client_seed_commitment(self.game_id, p.hand, p.attempt, self.seat, self.hand_open_hash,
+                                          self.my_seed, self.my_extra)
+        if mine.payload.commitment != expected:
+            raise self._fail("bad-commit-set", "the CommitSet does not hold this seat's commitment")
+        self.commit_set_hash = signed.hash
+        self._send(pb.CommitSetSignature(hand=p.hand, attempt=p.attempt, seat=self.seat,
+                                         commit_set_hash=signed.hash))
+
+    def _on_Relay(self, signed: Signed) -> None:
+        inner = parse_envelope(signed.payload.envelope, host=False)
+        seat = inner.sender
+        if seat != signed.payload.seat or not 0 <= seat < len(self.roster_keys):
+            raise self._fail("bad-relay", "a relayed envelope names another seat")
+        if not check_signature(inner, self.roster_keys[seat]):
+            raise self._fail("bad-signature", f"a relayed envelope of seat {seat} has a bad signature")
+        if inner.type == "CommitSetSignature" and inner.payload.commit_set_hash == self.commit_set_hash:
+            self.commit_signatures.add(seat)
+            assert self.rules is not None
+            if len(self.commit_signatures) == self.rules.players:
+                # Everyone has signed the set of commitments: now, and only now, reveal.
+                h, a = self.hand
+                self._send(pb.SeedReveal(hand=h, attempt=a, seat=self.seat, seed=self.my_seed, extra=self.my_extra))
+
+    def _on_DeckSealed(self, signed: Signed) -> None:
+        p = signed.payload
+        assert self.rules is not None
+        if (p.hand, p.attempt) != self.hand or len(p.card_commitments) != self.rules.deck:
+            raise self._fail("bad-deck-sealed", "the DeckSealed list is not for this hand or has the wrong size")
+        self.card_commitments = [bytes(c) for c in p.card_commitments]
+        self._send(pb.DeckSealedSignature(hand=p.hand, attempt=p.attempt, seat=self.seat,
+                                          deck_sealed_hash=signed.hash))
+
+    def _check_opening(self, k: int, card: str, salt: bytes) -> None:
+        h, a = self.hand
+        if not 0 <= k < len(self.card_commitments) or not card_matches(
+            self.card_commitments[k], self.game_id, h, a, k, card, salt
+        ):
+            raise self._fail("card-commit-mismatch", f"card {card} at position {k} does not open its commitment")
+
+    def _on_CardDelivery(self, signed: Signed) -> None:
+        p = signed.payload
+        if p.seat != self.seat or (p.hand, p.attempt) != self.hand:
+            raise self._fail("bad-delivery", "a card delivery for another seat or hand reached this seat")
+        for opening in p.cards:
+            self._check_opening(opening.position, opening.card, opening.salt)
+            self.my_positions.add(int(opening.position))
+            self.cards[int(opening.position)] = str(opening.card)
+
+    def _on_PrivateEvent(self, signed: Signed) -> None:
+        from .protocol import event_from_pb
+
+        for event in signed.payload.events:
+            kind, _, data = event_from_pb(event)
+            if kind == "see":
+                self._check_opening(int(data["position"]), str(data["card"]), bytes.fromhex(str(data["salt"])))
+
+    def _on_ActionAccepted(self, signed: Signed) -> None:
+        p = signed.payload
+        for opening in p.openings:
+            k = int(opening.position)
+            self._check_opening(k, opening.card, opening.salt)
+            if k in self.played_positions:
+                raise self._fail("played-twice", f"the card at position {k} was played twice")
+            if k in self.my_positions and p.seat != self.seat:
+                raise self._fail("not-their-card", f"seat {p.seat} played {opening.card}, a card of this seat")
+            self.played_positions.add(k)
+            self.cards.pop(k, None)
+
+    def _on_Checkpoint(self, signed: Signed) -> None:
+        p = signed.payload
+        if p.chain_seq != self.chain_seq - 1 or not self._head_before(signed):
+            raise self._fail("bad-checkpoint", "the checkpoint does not name the chain head this seat holds")
+        self._send(pb.CheckpointSignature(hand=p.hand, seat=self.seat, chain_seq=p.chain_seq,
+                                          chain_head=p.chain_head))
+
+    def _head_before(self, signed: Signed) -> bool:
+        return bool(signed.envelope.prev_hash == signed.payload.chain_head)
+
+    def _on_HostSeedReveal(self, signed: Signed) -> None:
+        p = signed.payload
+        committed = self.host_commitments.get((int(p.hand), int(p.attempt)))
+        if committed is None:
+            raise self._fail("bad-reveal", "a seed reveal for a hand that was never opened")
+        try:
+            check_host_seed(committed[1], self.game_id, p.hand, p.attempt, committed[0], p.seed)
+        except CommitmentError as err:
+            raise self._fail("host-seed-mismatch", str(err)) from None
+        self.seeds_checked += 1
+
+    def _on_MatchEnd(self, signed: Signed) -> None:
+        self.finished = True
