@@ -1,17 +1,103 @@
-"""`watten-join`: the terminal client. Not built yet: it says so plainly instead of pretending."""
+"""`watten-join HOST[:PORT]`: take a seat at a watten-host table.
+
+    watten-join --bot random --insecure 127.0.0.1:47150     a bot plays the seat, without a screen, to the end
+"""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import logging
 import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import grpc
+
+from watten_net.bots import LEVELS, SeatView, make_bot
+from watten_net.paths import data_dir
+
+from .connection import Connection, HostBrokeProtocol, Refused, open_channel, parse_address
+from .pinning import CertificateChanged, CertificateFetchError, FingerprintMismatch
+
+DEFAULT_PORT = 47150
+FINISHED = (4, 5)  # TABLE_PHASE_MATCH_OVER, TABLE_PHASE_ABANDONED
 
 
-def main(argv: list[str] | None = None) -> int:
-    print(
-        "watten-join is coming: the terminal client follows the network issue.\n"
-        "What works today: the rules engine (watten_net.engine) and its tests: see README.md.",
-        file=sys.stderr,
-    )
-    return 2
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="watten-join", description="Join a game of Watten hosted with watten-host.")
+    p.add_argument("address", metavar="HOST[:PORT]", help=f"the host's address (port {DEFAULT_PORT} if not given)")
+    p.add_argument("--bot", metavar="LEVEL", choices=LEVELS, help=f"let a bot play this seat ({', '.join(LEVELS)})")
+    p.add_argument("--name", help="the name shown at the table")
+    p.add_argument("--seat", type=int, help="the seat you want (default: the first free one)")
+    p.add_argument("--record", type=Path, metavar="DIR", help="where to write this seat's game record")
+    security = p.add_mutually_exclusive_group()
+    security.add_argument("--insecure", action="store_true", help="plaintext connection (a host started --insecure)")
+    security.add_argument("--fingerprint", metavar="HEX", help="pin the host's certificate without asking")
+    p.add_argument("--seed", type=int, help="seed of the bot's choices (for reproducible runs)")
+    p.add_argument("--verbose", "-v", action="store_true")
+    return p
+
+
+async def play_as_bot(args: argparse.Namespace) -> int:
+    host, port = parse_address(args.address, DEFAULT_PORT)
+    record_dir = args.record if args.record is not None else data_dir() / "records"
+    channel = await open_channel(host, port, insecure=args.insecure, fingerprint=args.fingerprint)
+    conn = Connection(channel, record_dir=record_dir)
+    bot = make_bot(args.bot, args.seed)
+    try:
+        seat = await conn.join(args.name or f"{args.bot} bot", args.seat)
+        print(f"watten-join: seat {seat} at {host}:{port}, played by the {args.bot} bot", flush=True)
+        async for view in conn.updates():
+            if view is None:
+                continue
+            if view.table.phase in FINISHED:
+                break
+            if seat not in view.to_act or not view.legal_actions:
+                continue
+            action = bot.choose(SeatView(seat=seat, legal_actions=tuple(view.legal_actions),
+                                         hand=tuple(view.your_hand), schlag=view.schlag, trump=view.trump,
+                                         phase=view.hand_phase, stake=view.stake))
+            if action is None:
+                continue
+            try:
+                await conn.act(action)
+            except Refused as err:
+                if err.code != grpc.StatusCode.FAILED_PRECONDITION:
+                    raise
+                # The table moved on between our view and our action (another seat answered first): wait.
+        await conn.send_automatic()
+        game = conn.game
+        assert game is not None
+        print(f"watten-join: game {game.fingerprint} over; record: {conn.record_path}", flush=True)
+        return 0
+    finally:
+        await conn.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
+    if not args.bot:
+        print("watten-join: the terminal table is not built yet; use --bot LEVEL to let a bot play a seat",
+              file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(play_as_bot(args))
+    except (CertificateChanged, FingerprintMismatch, CertificateFetchError, PermissionError) as err:
+        print(f"watten-join: {err}", file=sys.stderr)
+        return 3
+    except Refused as err:
+        print(f"watten-join: the host refused: {err.message} ({err.reason})", file=sys.stderr)
+        return 4
+    except HostBrokeProtocol as err:
+        print(f"watten-join: the host broke the protocol: {err}; the game record keeps the evidence", file=sys.stderr)
+        return 5
+    except (OSError, ValueError) as err:
+        print(f"watten-join: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -396,5 +397,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0 if all_ok else 1
 
 
+def run() -> int:
+    """Console entry point: like main(), but a closed pipe (`watten-verify --show R | head`) is no error."""
+    try:
+        return main()
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run())

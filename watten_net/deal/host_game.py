@@ -139,6 +139,7 @@ class HostGame:
         self.checkpoint: tuple[int, int, bytes] | None = None  # (hand, chain seq, chain head)
         self.checkpoint_signed: set[int] = set()
         self.fingerprint = ""
+        self.engine_events: list[Event] = []  # engine events since the last `drain_events()` (for the views)
         self.finished = False
         self.end_reason = ""
 
@@ -368,6 +369,7 @@ class HostGame:
         except RuleViolation as err:
             raise ProtocolError("precondition", err.reason, err.message) from None
         self.match = after
+        self.engine_events.extend(events)
         att = self.current
         text = str(after.history()[-1][1])  # the action as the engine spelled it
         openings = []
@@ -515,6 +517,10 @@ class HostGame:
         return self._finish(reason)
 
     # ------------------------------------------------------------------ views
+    def drain_events(self) -> list[Event]:
+        events, self.engine_events = self.engine_events, []
+        return events
+
     def waiting_for(self) -> tuple[str, tuple[int, ...]]:
         """What the game waits for: a protocol step and its seats, or ('play', seats with a move)."""
         if self.phase == "header":

@@ -442,7 +442,8 @@ class Match:
                 return False
         elif self.gespannt[side]:
             return False
-        return not (rules.raise_cap == "target" and self.value >= self._side_needs(side))
+        # RULES.md: no raise "beyond the points it still needs": the proposed value may not exceed them.
+        return not (rules.raise_cap == "target" and self.value + rules.raise_step > self._side_needs(side))
 
     def _can_concede(self, seat: int) -> bool:
         return (
@@ -589,12 +590,21 @@ class Match:
                 raise RuleViolation("not-now", "raising starts once the trump is named")
             if self.raise_pending is not None:
                 raise RuleViolation("raise-pending", "a raise is already pending")
+            if self.schadet_pending:
+                raise RuleViolation("schadet-pending", "waiting for the partner's answer to 'schadet?'")
             side = self.hand_sides[seat]
             if side == self.last_raise_side:
                 raise RuleViolation("raise-twice", "your side raised last: the other side must raise next")
             if any(self.gespannt):
                 raise RuleViolation("gespannt", "a side is gespannt: no raising in this hand")
             raise RuleViolation("raise-cap", "the stake already covers the points your side needs")
+        if verb == "concede":
+            if self.rules.tight != "three-or-concede":
+                raise RuleViolation("no-concede", "conceding is not part of these rules (tight = base-two)")
+            if self.phase != PLAY or self.played_cards:
+                raise RuleViolation("not-now", "a gespannt side concedes after the trump and before the first lead")
+            if not self.gespannt[self.hand_sides[seat]]:
+                raise RuleViolation("not-gespannt", "only a gespannt side may concede")
         if verb in ("accept", "fold"):
             if self.raise_pending is None:
                 raise RuleViolation("no-raise", "there is no raise to answer")
@@ -822,6 +832,9 @@ class Match:
         self.swap_asked = False
         self.announce_step = A_SCHLAG
         self.announcer_turn = self.forehand
+        if self.rules.announce_after == self.rules.hand_size:
+            # Every card is dealt already, so the new cards may make a Maschine (shown before the first lead).
+            self._check_maschine(events)
 
     # -- play
     def _play(self, seat: int, card: Card, events: list[Event]) -> None:

@@ -1,0 +1,211 @@
+"""The Python client library: connect (TLS pinned on first use), join, follow the stream, act.
+
+The terminal client, remote bots (`watten-join --bot`) and the tests all use `Connection`. It owns the
+seat's `SeatGame`, so every host envelope is checked on arrival and the seat's own record is written
+as the game goes; protocol steps (signatures, seed commitment and reveal) are answered by themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+import grpc.aio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from watten_net.deal.identity import new_nonce, public_key_bytes
+from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError
+from watten_net.deal.seat import SeatGame
+from watten_net.record import RecordWriter
+from watten_net.v1 import watten_pb2 as pb
+from watten_net.v1 import watten_pb2_grpc as pb_grpc
+
+from . import pinning
+from .errors import refusal_from_error
+from .tls import secure_channel
+
+log = logging.getLogger("watten.client")
+CHANNEL_OPTIONS = [
+    ("grpc.max_receive_message_length", 16 << 20),
+    ("grpc.keepalive_time_ms", 20_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+]
+
+
+class Refused(Exception):
+    """The host refused a request: `code` (grpc.StatusCode), `reason` (machine-readable), `message` (words)."""
+
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.message = message
+
+
+class HostBrokeProtocol(Exception):
+    """The host sent something a correct host never sends (bad signature, a card that does not open, ...)."""
+
+
+def parse_address(text: str, default_port: int) -> tuple[str, int]:
+    """`HOST`, `HOST:PORT`, `[IPv6]:PORT` -> (host, port)."""
+    text = text.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        return host, int(rest[1:]) if rest.startswith(":") else default_port
+    if text.count(":") == 1:
+        host, _, port = text.partition(":")
+        return host, int(port)
+    return text, default_port
+
+
+@dataclass
+class TrustDecision:
+    host_port: str
+    fingerprint: str
+    verdict: str  # "new" or "match"
+
+
+async def open_channel(
+    host: str,
+    port: int,
+    *,
+    insecure: bool = False,
+    fingerprint: str | None = None,
+    confirm: Callable[[TrustDecision], bool] | None = None,
+) -> grpc.aio.Channel:
+    """A channel to the host. TLS: pinned to `fingerprint`, or trusted on first use (`confirm` asks the person)."""
+    target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    if insecure:
+        return grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS)
+    pem = await asyncio.to_thread(pinning.fetch_certificate, host, port)
+    if fingerprint:
+        pinning.verify_pinned(pem, fingerprint)
+    else:
+        where = pinning.host_port(host, port)
+        verdict = pinning.require_not_changed(where, pem)
+        if verdict == "new":
+            decision = TrustDecision(where, pinning.pem_fingerprint(pem), verdict)
+            if confirm is None or not confirm(decision):
+                raise PermissionError("the host's certificate was not confirmed; nothing was sent to it")
+            pinning.remember(where, pem)
+    return secure_channel(target, pem, CHANNEL_OPTIONS)
+
+
+class Connection:
+    """One seat's connection to a host."""
+
+    def __init__(self, channel: grpc.aio.Channel, key: Ed25519PrivateKey | None = None,
+                 record_dir: Path | None = None) -> None:
+        self.channel = channel
+        self.stub = pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
+        self.key = key or Ed25519PrivateKey.generate()
+        self.record_dir = record_dir
+        self.seat = -1
+        self.token = ""
+        self.game: SeatGame | None = None
+        self.view: Any = None
+        self.record: RecordWriter | None = None
+        self.record_path: Path | None = None
+        self._written = 0
+        self._send_lock = asyncio.Lock()
+
+    async def table(self, timeout: float = 5.0) -> Any:
+        return await self._call(self.stub.GetTable, pb.GetTableRequest(protocol_version=PROTOCOL_VERSION,
+                                                                        client="watten-join"), timeout)
+
+    async def join(self, name: str, seat: int | None = None, timeout: float = 5.0) -> int:
+        request = pb.JoinRequest(protocol_version=PROTOCOL_VERSION, name=name, public_key=public_key_bytes(self.key),
+                                 join_nonce=new_nonce())
+        if seat is not None:
+            request.seat = seat
+        response = await self._call(self.stub.Join, request, timeout)
+        self.seat = int(response.seat)
+        self.token = str(response.token)
+        self.game = SeatGame(self.seat, self.key)
+        return self.seat
+
+    async def start(self, timeout: float = 5.0) -> None:
+        await self._call(self.stub.Start, pb.StartRequest(token=self.token), timeout)
+
+    async def _call(self, method: Any, request: Any, timeout: float) -> Any:
+        try:
+            return await method(request, timeout=timeout)
+        except grpc.aio.AioRpcError as err:
+            info = refusal_from_error(err)
+            raise Refused(info.code, info.reason, info.message) from None
+
+    # ------------------------------------------------------------------ the stream
+    async def updates(self) -> AsyncIterator[Any]:
+        """Follow the table: yields the seat's TableView after every change, until the game's stream ends."""
+        request = pb.SubscribeRequest(token=self.token, from_seq=0, known_chain_seq=0)
+        try:
+            async for update in self.stub.Subscribe(request):
+                if update.HasField("snapshot"):
+                    entries, view = update.snapshot.chain, update.snapshot.view
+                else:
+                    entries, view = update.event.chain, update.event.view
+                for entry in entries:
+                    self._receive(entry)
+                if view.ByteSize():
+                    self.view = view
+                await self.send_automatic()
+                yield self.view
+        except grpc.aio.AioRpcError as err:
+            info = refusal_from_error(err)
+            raise Refused(info.code, info.reason, info.message) from None
+
+    def _receive(self, entry: Any) -> None:
+        assert self.game is not None
+        try:
+            if entry.HasField("withheld"):
+                self.game.receive(int(entry.chain_seq), withheld=entry.withheld)
+            else:
+                self.game.receive(int(entry.chain_seq), bytes(entry.envelope))
+        except ProtocolError as err:
+            self._flush_record()
+            raise HostBrokeProtocol(err.message) from None
+        if self.record is None and self.game.game_id and self.record_dir is not None:
+            name = f"watten-{self.game.game_id.hex()[:12]}-seat{self.seat}.wrec"
+            self.record_path = self.record_dir / name
+            self.record = RecordWriter(self.record_path, {"written_by": "watten-join", "seat": self.seat})
+        self._flush_record()
+
+    def _flush_record(self) -> None:
+        if self.record is None or self.game is None:
+            return
+        for entry in self.game.record[self._written:]:
+            self.record.append(entry.kind, entry.data)
+        self._written = len(self.game.record)
+
+    async def send_automatic(self) -> None:
+        """Submit the protocol's own steps (signatures, commitment, reveal) that this seat owes."""
+        assert self.game is not None
+        async with self._send_lock:
+            while (raw := self.game.next_automatic()) is not None:
+                await self._submit(raw)
+
+    async def act(self, action: str, timeout: float = 10.0) -> None:
+        """Send one game action (RULES.md notation). Raises Refused with the host's reason when refused."""
+        assert self.game is not None
+        async with self._send_lock:
+            while (raw := self.game.next_automatic()) is not None:
+                await self._submit(raw)
+            await self._submit(self.game.action(action), timeout)
+
+    async def _submit(self, raw: bytes, timeout: float = 10.0) -> None:
+        assert self.game is not None
+        await self._call(self.stub.SubmitEnvelope, pb.SubmitEnvelopeRequest(token=self.token, envelope=raw), timeout)
+        self.game.accepted(raw)
+        self._flush_record()
+
+    async def close(self) -> None:
+        self._flush_record()
+        if self.record is not None:
+            self.record.close()
+            self.record = None
+        await self.channel.close()

@@ -1,0 +1,36 @@
+"""Channel credentials that trust exactly one pinned host certificate, reached by any address.
+
+gRPC Python has no "skip verification" and no verification callback, and it checks that the address dialled is
+named in the certificate. A LAN host's address changes, so instead of naming addresses the host's certificate is
+made out to "watten-host" (host/tls.py) and every channel checks that name
+(`grpc.ssl_target_name_override`). With the pinned PEM as the only root, the handshake itself is the pin check: a
+different certificate fails to connect, and there is no window between checking and using.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import grpc
+import grpc.aio
+
+from host.tls import TLS_NAME
+
+TARGET_NAME_OPTION: tuple[str, str] = ("grpc.ssl_target_name_override", TLS_NAME)
+"""Add to every TLS channel's options: makes gRPC check the certificate for "watten-host", not the address."""
+
+
+def channel_credentials(pem: bytes) -> grpc.ChannelCredentials:
+    """Credentials that accept only the certificate `pem` (the one pinned for this host)."""
+    return grpc.ssl_channel_credentials(root_certificates=pem)
+
+
+def channel_options(extra: Sequence[tuple[str, Any]] = ()) -> list[tuple[str, Any]]:
+    """`extra` plus the name override; the override comes last so a caller cannot switch it off by accident."""
+    return [option for option in extra if option[0] != TARGET_NAME_OPTION[0]] + [TARGET_NAME_OPTION]
+
+
+def secure_channel(target: str, pem: bytes, options: Sequence[tuple[str, Any]] = ()) -> grpc.aio.Channel:
+    """An aio channel to `target` ("ip:port") that trusts only `pem`. Create it inside the running event loop."""
+    return grpc.aio.secure_channel(target, channel_credentials(pem), options=channel_options(options))

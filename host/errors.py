@@ -1,0 +1,203 @@
+"""Refusals as gRPC statuses with rich details, and a guard so nothing a client sends ends as UNKNOWN.
+
+The contract (proto/watten_net/v1/watten.proto, header): every refusal a client can cause carries an
+`ErrorDetail{reason, message}` packed into a `google.rpc.Status` in the `grpc-status-details-bin` trailer. The
+`reason` is for programs (kebab-case, e.g. `not-your-turn`), the `message` a sentence for the screen. Handlers raise
+`Refusal` (or the engine's `RuleViolation`) wherever they notice the problem, instead of threading a context around;
+`refusals_to_status` (per method) or `RefusalInterceptor` (whole server) turns it into the status.
+
+Why a guard at all: grpc.aio answers an exception escaping a handler with UNKNOWN and the exception's text, which
+tells the client nothing it can act on and may leak internals. With the guard a client sees its refusal, and only a
+genuine host bug becomes INTERNAL (logged here with its traceback, shown to the client as one sentence).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, NoReturn, TypeVar, cast
+
+import grpc
+import grpc.aio
+from google.protobuf import any_pb2
+from google.rpc import status_pb2  # type: ignore[import-untyped, unused-ignore]
+from grpc_status import rpc_status  # type: ignore[import-untyped, unused-ignore]
+
+from watten_net.engine import RuleViolation
+from watten_net.v1 import watten_pb2
+
+log = logging.getLogger(__name__)
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+NOT_A_REFUSAL = frozenset({grpc.StatusCode.OK, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL})
+"""Codes a Refusal may not carry: OK is no refusal, and UNKNOWN/INTERNAL are reserved for host bugs (DESIGN.md)."""
+
+INTERNAL_REASON = "internal-error"
+INTERNAL_MESSAGE = (
+    "The host ran into an error of its own (a bug in watten-host, not something you did); its log has the details. "
+    "Try again; if it keeps happening, the host should restart."
+)
+UNIMPLEMENTED_REASON = "unimplemented"
+UNIMPLEMENTED_MESSAGE = "This host does not offer that call; it may be an older version of watten-host."
+
+
+class Refusal(Exception):
+    """A request refused for a reason the client caused; becomes `code` with an ErrorDetail{reason, message}."""
+
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
+        if code in NOT_A_REFUSAL:
+            raise ValueError(f"{code} is not a refusal code: OK means success, UNKNOWN and INTERNAL mean a host bug")
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.code.name}, {self.reason!r}, {self.message!r})"
+
+
+def invalid_argument(reason: str, message: str) -> Refusal:
+    """Malformed whatever the table's state (bad card, bad envelope, bad name)."""
+    return Refusal(grpc.StatusCode.INVALID_ARGUMENT, reason, message)
+
+
+def failed_precondition(reason: str, message: str) -> Refusal:
+    """Well-formed but against the rules or the table's state; not worth retrying until the state changes."""
+    return Refusal(grpc.StatusCode.FAILED_PRECONDITION, reason, message)
+
+
+def permission_denied(reason: str, message: str) -> Refusal:
+    """An identified caller who may not do this (wrong seat, spectator, host-only)."""
+    return Refusal(grpc.StatusCode.PERMISSION_DENIED, reason, message)
+
+
+def unauthenticated(reason: str, message: str) -> Refusal:
+    """A caller who could not be identified (no or unknown seat token)."""
+    return Refusal(grpc.StatusCode.UNAUTHENTICATED, reason, message)
+
+
+def aborted(reason: str, message: str) -> Refusal:
+    """A stale sequence: refresh the state, then act again."""
+    return Refusal(grpc.StatusCode.ABORTED, reason, message)
+
+
+def from_rule_violation(violation: RuleViolation) -> Refusal:
+    """The engine's refusal, as FAILED_PRECONDITION with its reason verbatim (the proto header promises that)."""
+    return failed_precondition(violation.reason, violation.message)
+
+
+def rich_status(code: grpc.StatusCode, reason: str, message: str) -> grpc.Status:
+    """A grpc.Status whose trailer carries `google.rpc.Status{code, message, details=[Any(ErrorDetail)]}`."""
+    detail = any_pb2.Any()
+    detail.Pack(watten_pb2.ErrorDetail(reason=reason, message=message))
+    return rpc_status.to_status(status_pb2.Status(code=code.value[0], message=message, details=[detail]))
+
+
+async def abort_with(context: grpc.aio.ServicerContext, refusal: Refusal) -> NoReturn:
+    """End the call with `refusal`'s status and details. Never returns (grpc raises AbortError to end the handler)."""
+    await _abort(context, rich_status(refusal.code, refusal.reason, refusal.message))
+
+
+async def _abort(context: grpc.aio.ServicerContext, status: grpc.Status) -> NoReturn:
+    # grpc.aio has no abort_with_status that works from coroutines on every version; abort takes the same parts.
+    await context.abort(status.code, status.details, status.trailing_metadata)
+    raise AssertionError("grpc.aio context.abort returned instead of raising")  # pragma: no cover
+
+
+async def _refuse(context: grpc.aio.ServicerContext, error: Exception, where: str) -> NoReturn:
+    """Turn an exception that escaped a handler into the status the client should see."""
+    if isinstance(error, Refusal):
+        await abort_with(context, error)
+    if isinstance(error, RuleViolation):
+        await abort_with(context, from_rule_violation(error))
+    if isinstance(error, NotImplementedError):
+        # The generated servicer base raises this for methods the host has not implemented.
+        await _abort(context, rich_status(grpc.StatusCode.UNIMPLEMENTED, UNIMPLEMENTED_REASON, UNIMPLEMENTED_MESSAGE))
+    log.error("unexpected error in %s; the client gets INTERNAL", where, exc_info=error)
+    await _abort(context, rich_status(grpc.StatusCode.INTERNAL, INTERNAL_REASON, INTERNAL_MESSAGE))
+
+
+def _guard(method: Callable[..., Any], where: str, streaming: bool) -> Callable[..., Any]:
+    """Wrap a handler (context is its last argument) so every exception it raises becomes a proper status.
+
+    Handlers may be coroutines, async generators, or plain functions/generators (the generated servicer base has
+    plain ones); the wrapper is a coroutine, or an async generator for streamed responses that are not written
+    with `context.write`, so grpc.aio drives it the same way as the original.
+    """
+    if streaming and not inspect.iscoroutinefunction(method):
+
+        @functools.wraps(method)
+        async def guarded_stream(*args: Any) -> AsyncIterator[Any]:
+            context = args[-1]
+            try:
+                produced = method(*args)
+                if hasattr(produced, "__aiter__"):
+                    async with contextlib.aclosing(produced) as responses:
+                        async for response in responses:
+                            yield response
+                elif inspect.isawaitable(produced):
+                    await produced
+                elif produced is not None:
+                    for response in produced:
+                        yield response
+            except grpc.aio.AbortError:
+                raise
+            except Exception as error:
+                await _refuse(context, error, where)
+
+        return guarded_stream
+
+    @functools.wraps(method)
+    async def guarded(*args: Any) -> Any:
+        context = args[-1]
+        try:
+            result = method(*args)
+            if inspect.isawaitable(result):
+                result = await result
+            return result
+        except grpc.aio.AbortError:
+            raise
+        except Exception as error:
+            await _refuse(context, error, where)
+
+    return guarded
+
+
+def refusals_to_status(method: _F) -> _F:
+    """Decorate a servicer method `(self, request, context)`: Refusal/RuleViolation become their status, any other
+    exception a logged INTERNAL. Works for unary methods and for async-generator (streaming) methods alike."""
+    streaming = inspect.isasyncgenfunction(method) or inspect.isgeneratorfunction(method)
+    return cast(_F, _guard(method, method.__qualname__, streaming))
+
+
+class RefusalInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc, unused-ignore]
+    """Apply the same guard to every method of a grpc.aio server, decorated or not.
+
+    Installing it (`grpc.aio.server(interceptors=[RefusalInterceptor()])`) means a method someone forgot to decorate
+    still cannot answer UNKNOWN. Decorated methods are unaffected: the inner guard has already aborted.
+    """
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler | None]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler | None:
+        handler = await continuation(handler_call_details)
+        if handler is None:
+            return None
+        where = str(handler_call_details.method)
+        serializers = {
+            "request_deserializer": handler.request_deserializer,
+            "response_serializer": handler.response_serializer,
+        }
+        if handler.request_streaming and handler.response_streaming:
+            return grpc.stream_stream_rpc_method_handler(_guard(handler.stream_stream, where, True), **serializers)
+        if handler.request_streaming:
+            return grpc.stream_unary_rpc_method_handler(_guard(handler.stream_unary, where, False), **serializers)
+        if handler.response_streaming:
+            return grpc.unary_stream_rpc_method_handler(_guard(handler.unary_stream, where, True), **serializers)
+        return grpc.unary_unary_rpc_method_handler(_guard(handler.unary_unary, where, False), **serializers)

@@ -1,0 +1,182 @@
+"""The gRPC service (grpc.aio): translates calls to the Table and the Table's log to per-seat streams."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+import grpc.aio
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from watten_net.v1 import watten_pb2 as pb
+from watten_net.v1 import watten_pb2_grpc as pb_grpc
+
+from .errors import Refusal, RefusalInterceptor, refusals_to_status
+from .table import LogItem, Table, TableRefusal
+from .views import chain_entry, game_events, table_view
+
+log = logging.getLogger("watten.host")
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["WattenTable"].full_name
+MAX_MESSAGE = 1 << 20  # 1 MiB: a whole record's worth of chain entries fits; anything bigger is refused
+_CODES = {
+    "invalid": grpc.StatusCode.INVALID_ARGUMENT,
+    "precondition": grpc.StatusCode.FAILED_PRECONDITION,
+    "permission": grpc.StatusCode.PERMISSION_DENIED,
+    "unauthenticated": grpc.StatusCode.UNAUTHENTICATED,
+    "aborted": grpc.StatusCode.ABORTED,
+}
+
+
+def refusal(err: TableRefusal) -> Refusal:
+    return Refusal(_CODES.get(err.kind, grpc.StatusCode.FAILED_PRECONDITION), err.reason, err.message)
+
+
+class WattenTableService(pb_grpc.WattenTableServicer):
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    @refusals_to_status
+    async def GetTable(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        return self.table.info()
+
+    @refusals_to_status
+    async def Join(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            seat, token = await self.table.join(request)
+        except TableRefusal as err:
+            raise refusal(err) from None
+        return pb.JoinResponse(seat=seat, token=token, table=self.table.info())
+
+    @refusals_to_status
+    async def ChooseSeat(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        raise refusal(TableRefusal("precondition", "not-supported", "moving seats is not offered yet; rejoin"))
+
+    @refusals_to_status
+    async def SetName(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        raise refusal(TableRefusal("precondition", "not-supported", "renaming is not offered yet; rejoin"))
+
+    @refusals_to_status
+    async def Ready(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            seat = self.table.seat_of(request.token)
+        except TableRefusal as err:
+            raise refusal(err) from None
+        slot = self.table.seats[seat]
+        assert slot is not None
+        slot.ready = bool(request.ready)
+        return pb.Ack(seq=len(self.table.log), seat=seat)
+
+    @refusals_to_status
+    async def Start(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            seat = self.table.seat_of(request.token)
+            await self.table.start()
+        except TableRefusal as err:
+            raise refusal(err) from None
+        return pb.Ack(seq=len(self.table.log), seat=seat)
+
+    @refusals_to_status
+    async def SubmitEnvelope(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            seq, chain_seq, digest = await self.table.submit(request.token, bytes(request.envelope))
+        except TableRefusal as err:
+            raise refusal(err) from None
+        return pb.SubmitEnvelopeResponse(seq=seq, chain_seq=chain_seq, envelope_hash=digest)
+
+    @refusals_to_status
+    async def Leave(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            seat = self.table.seat_of(request.token)
+        except TableRefusal as err:
+            raise refusal(err) from None
+        await self.table.set_online(seat, False)
+        return pb.Ack(seq=len(self.table.log), seat=-1)
+
+    @refusals_to_status
+    async def Subscribe(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        table = self.table
+        try:
+            seat = table.seat_of(request.token)
+        except TableRefusal as err:
+            raise refusal(err) from None
+        await table.set_online(seat, True)
+        try:
+            cursor = len(table.log)
+            if 0 < request.from_seq <= cursor:
+                yield pb.TableUpdate(snapshot=pb.Snapshot(seq=request.from_seq, resumed=True))
+                cursor = int(request.from_seq)
+            else:
+                yield pb.TableUpdate(snapshot=self._snapshot(seat, cursor, int(request.known_chain_seq)))
+            while True:
+                while cursor < len(table.log):
+                    item = table.log[cursor]
+                    cursor += 1
+                    yield pb.TableUpdate(event=self._event(item, seat))
+                if table.finished.is_set() and cursor >= len(table.log):
+                    return
+                async with table.changed:
+                    if cursor >= len(table.log):
+                        await table.changed.wait()
+        finally:
+            await table.set_online(seat, False)
+
+    def _snapshot(self, seat: int, seq: int, known_chain_seq: int) -> Any:
+        table = self.table
+        snap = pb.Snapshot(seq=seq, resumed=False, view=table_view(table, seat))
+        game = table.game
+        if game is not None:
+            for posted in game.chain[known_chain_seq:]:
+                snap.chain.append(chain_entry(posted, seat))
+            own = game.seat_chains[seat]
+            snap.your_envelope_seq = own.seq
+            snap.your_envelope_hash = own.head
+            if game.match is not None:
+                hand_events = game.match.events()
+                starts = [i for i, e in enumerate(hand_events) if e.kind == "hand-start"]
+                recent = hand_events[starts[-1]:] if starts else hand_events
+                snap.recent_events.extend(game_events(recent, seat))
+        return snap
+
+    def _event(self, item: LogItem, seat: int) -> Any:
+        event = pb.Event(seq=item.seq)
+        event.events.extend(item.lobby)
+        event.events.extend(game_events(item.events, seat))
+        for posted in item.posted:
+            event.chain.append(chain_entry(posted, seat))
+        event.view.CopyFrom(table_view(self.table, seat))
+        return event
+
+
+async def start_server(table: Table, port: int, credentials: grpc.ServerCredentials | None,
+                       bind: str = "0.0.0.0") -> tuple[grpc.aio.Server, int]:
+    """Serve `table` on `bind:port` (port 0 picks a free one); returns the server and the port it got."""
+    options = [
+        ("grpc.max_receive_message_length", MAX_MESSAGE),
+        ("grpc.max_send_message_length", 16 * MAX_MESSAGE),
+        ("grpc.keepalive_time_ms", 20_000),
+        ("grpc.keepalive_timeout_ms", 10_000),
+        ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+        ("grpc.keepalive_permit_without_calls", 1),
+    ]
+    server = grpc.aio.server(interceptors=[RefusalInterceptor()], options=options)
+    pb_grpc.add_WattenTableServicer_to_server(WattenTableService(table), server)  # type: ignore[no-untyped-call]
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    address = f"{bind}:{port}"
+    got = server.add_secure_port(address, credentials) if credentials else server.add_insecure_port(address)
+    if got == 0:
+        raise OSError(f"cannot listen on {address} (is another host running there?)")
+    await server.start()
+    for name in ("", SERVICE_NAME):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return server, got
+
+
+async def stop_server(server: grpc.aio.Server, grace: float = 1.0) -> None:
+    await asyncio.shield(server.stop(grace))

@@ -1,0 +1,360 @@
+"""One table on the host: lobby, seats and tokens, the game, host-run bots, the event log and records.
+
+Everything that changes the table runs under one asyncio lock, in this order: check, change,
+append to the log, wake the streams. The gRPC servicer (`server.py`) only translates calls; the rules
+live in the engine and the deal protocol in `HostGame`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import secrets
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from watten_net.bots import Bot, SeatView, make_bot
+from watten_net.deal.host_game import HostGame, Posted, Seat
+from watten_net.deal.identity import public_key_bytes
+from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_pb
+from watten_net.deal.seat import SeatGame
+from watten_net.engine import Rules
+from watten_net.engine.events import Event
+from watten_net.record import KIND_HOST, RecordWriter
+from watten_net.v1 import watten_pb2 as pb
+
+log = logging.getLogger("watten.host")
+MAX_NAME = 32
+
+
+class TableRefusal(Exception):
+    """A request the table refuses; `kind` maps to a gRPC status (see server.py)."""
+
+    def __init__(self, kind: str, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.reason = reason
+        self.message = message
+
+
+@dataclass
+class SeatSlot:
+    name: str
+    public_key: bytes
+    join_nonce: bytes
+    token: str
+    bot: bool = False
+    online: bool = False
+    ready: bool = False
+
+
+@dataclass
+class HostBot:
+    """A seat played inside the host process: its own key, its own SeatGame, a policy seeing only its view."""
+
+    seat: int
+    key: Ed25519PrivateKey
+    policy: Bot
+    game: SeatGame | None = None
+
+
+@dataclass
+class LogItem:
+    seq: int
+    posted: list[Posted] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)  # engine events (filtered per seat when sent)
+    lobby: list[Any] = field(default_factory=list)  # public pb.GameEvent of the lobby
+
+
+def clean_name(name: str) -> str:
+    """Names are shown on everyone's screen: no control characters, trimmed, at most 32 characters."""
+    if not isinstance(name, str):
+        raise TableRefusal("invalid", "bad-name", "the name must be text")
+    text = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
+    text = unicodedata.normalize("NFC", text)[:MAX_NAME].strip()
+    if not text:
+        raise TableRefusal("invalid", "bad-name", "choose a name of 1 to 32 printable characters")
+    return text
+
+
+class Table:
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        preset: str = "",
+        reveal: str = "match-end",
+        host_key: Ed25519PrivateKey | None = None,
+        tls_fingerprint: bytes = b"",
+        record_dir: Path | None = None,
+        host_name: str = "watten-host",
+        bot_delay: float = 0.0,
+    ) -> None:
+        self.rules = rules
+        self.n = rules.players
+        self.preset = preset
+        self.reveal = reveal
+        self.host_key = host_key or Ed25519PrivateKey.generate()
+        self.tls_fingerprint = tls_fingerprint
+        self.record_dir = record_dir
+        self.host_name = host_name
+        self.bot_delay = bot_delay
+        self.table_id = secrets.token_hex(8)
+        self.seats: list[SeatSlot | None] = [None] * self.n
+        self.bots: dict[int, HostBot] = {}
+        self.game: HostGame | None = None
+        self.log: list[LogItem] = []
+        self.lock = asyncio.Lock()
+        self.changed = asyncio.Condition()
+        self.record: RecordWriter | None = None
+        self.record_path: Path | None = None
+        self.finished = asyncio.Event()
+        self.on_finished: Callable[[], None] | None = None
+        self.autostart = False
+
+    # ------------------------------------------------------------------ public info
+    def phase(self) -> Any:
+        if self.game is None:
+            return pb.TABLE_PHASE_LOBBY
+        if self.game.finished:
+            return pb.TABLE_PHASE_MATCH_OVER if self.game.end_reason == "target-reached" else pb.TABLE_PHASE_ABANDONED
+        if self.game.phase == "header":
+            return pb.TABLE_PHASE_STARTING
+        return pb.TABLE_PHASE_PLAYING
+
+    def info(self) -> Any:
+        seats = []
+        for s in range(self.n):
+            slot = self.seats[s]
+            seats.append(pb.SeatInfo(
+                seat=s, occupied=slot is not None, name=slot.name if slot else "",
+                side=-1 if self.n == 3 else s % 2, ready=bool(slot and slot.ready), online=bool(slot and slot.online),
+                bot=bool(slot and slot.bot), public_key=slot.public_key if slot else b"",
+            ))
+        return pb.TableInfo(
+            protocol_version=PROTOCOL_VERSION, table_id=self.table_id, host_name=self.host_name,
+            preset=self.preset, rules_json=self.rules.to_json(),
+            settings=pb.TableSettings(deal="verified", reveal=self.reveal), player_count=self.n, seats=seats,
+            phase=self.phase(), seq=len(self.log), host_tls_fingerprint=self.tls_fingerprint,
+            host_public_key=public_key_bytes(self.host_key),
+            game_id=self.game.game_id if self.game else b"",
+            game_fingerprint=self.game.fingerprint if self.game else "",
+        )
+
+    def seat_of(self, token: str) -> int:
+        if not token:
+            raise TableRefusal("unauthenticated", "no-token", "this call needs your seat token: join first")
+        for s, slot in enumerate(self.seats):
+            if slot is not None and not slot.bot and hmac.compare_digest(slot.token, token):
+                return s
+        raise TableRefusal("unauthenticated", "bad-token", "unknown seat token: join the table again")
+
+    # ------------------------------------------------------------------ log and streams
+    async def _append(self, item: LogItem) -> None:
+        self.log.append(item)
+        async with self.changed:
+            self.changed.notify_all()
+
+    def _new_item(self) -> LogItem:
+        return LogItem(seq=len(self.log) + 1)
+
+    # ------------------------------------------------------------------ lobby
+    async def join(self, request: Any) -> tuple[int, str]:
+        async with self.lock:
+            if request.protocol_version not in (0, PROTOCOL_VERSION):
+                raise TableRefusal("precondition", "protocol-version",
+                                   f"this host speaks protocol {PROTOCOL_VERSION}; update watten-join")
+            if request.spectate:
+                raise TableRefusal("precondition", "no-spectators", "this table takes no spectators yet")
+            name = clean_name(request.name)
+            key, nonce = bytes(request.public_key), bytes(request.join_nonce)
+            if len(key) != 32:
+                raise TableRefusal("invalid", "bad-public-key", "the public key must be 32 bytes")
+            if len(nonce) != 32:
+                raise TableRefusal("invalid", "bad-nonce", "the join nonce must be 32 bytes")
+            # A key that already holds a seat gets it back with a fresh token (a client that restarted).
+            for s, slot in enumerate(self.seats):
+                if slot is not None and not slot.bot and slot.public_key == key:
+                    slot.token = secrets.token_urlsafe(24)
+                    return s, slot.token
+            if self.game is not None:
+                raise TableRefusal("precondition", "game-started", "the game has started: every seat is taken")
+            wanted = request.seat if request.HasField("seat") else None
+            if wanted is not None:
+                if not 0 <= wanted < self.n:
+                    raise TableRefusal("invalid", "bad-seat", f"seats are numbered 0 to {self.n - 1}")
+                if self.seats[wanted] is not None:
+                    raise TableRefusal("precondition", "seat-taken", f"seat {wanted} is taken; choose another")
+                seat = wanted
+            else:
+                free = [s for s in range(self.n) if self.seats[s] is None]
+                if not free:
+                    raise TableRefusal("precondition", "table-full", "every seat at this table is taken")
+                seat = free[0]
+            token = secrets.token_urlsafe(24)  # 192 bits
+            self.seats[seat] = SeatSlot(name, key, nonce, token)
+            item = self._new_item()
+            item.lobby.append(event_to_pb("seat-taken", seat, {"name": name, "bot": False}))
+            await self._append(item)
+            log.info("seat %d taken by %s", seat, name)
+        await self._maybe_autostart()
+        return seat, token
+
+    async def add_bots(self, count: int, level: str) -> None:
+        async with self.lock:
+            free = [s for s in range(self.n) if self.seats[s] is None]
+            if count > len(free):
+                raise TableRefusal("precondition", "table-full", f"only {len(free)} seats are free for bots")
+            item = self._new_item()
+            for seat in free[:count]:
+                key = Ed25519PrivateKey.generate()
+                name = f"Bot {seat + 1} ({level})"
+                self.seats[seat] = SeatSlot(name, public_key_bytes(key), secrets.token_bytes(32), "", bot=True,
+                                            online=True, ready=True)
+                self.bots[seat] = HostBot(seat, key, make_bot(level))
+                item.lobby.append(event_to_pb("seat-taken", seat, {"name": name, "bot": True}))
+            await self._append(item)
+        await self._maybe_autostart()
+
+    async def set_online(self, seat: int, online: bool) -> None:
+        slot = self.seats[seat]
+        if slot is None or slot.online == online:
+            return
+        slot.online = online
+        item = self._new_item()
+        item.lobby.append(event_to_pb("online" if online else "offline", seat, {}))
+        await self._append(item)
+
+    async def _maybe_autostart(self) -> None:
+        if self.autostart and self.game is None and all(s is not None for s in self.seats):
+            await self.start()
+
+    # ------------------------------------------------------------------ the game
+    async def start(self) -> None:
+        async with self.lock:
+            if self.game is not None:
+                raise TableRefusal("precondition", "game-started", "the game has already started")
+            if any(s is None for s in self.seats):
+                raise TableRefusal("precondition", "not-enough-players", "wait until every seat is taken")
+            seats = [Seat(s.public_key, s.name, s.join_nonce, s.bot) for s in self.seats if s is not None]
+            self.game = HostGame(self.rules, seats, self.host_key, reveal=self.reveal, preset=self.preset,
+                                 tls_fingerprint=self.tls_fingerprint)
+            if self.record_dir is not None:
+                self.record_path = self.record_dir / f"watten-{self.game.game_id.hex()[:12]}-host.wrec"
+                self.record = RecordWriter(self.record_path, {"written_by": "watten-host", "seat": None})
+            for bot in self.bots.values():
+                bot.game = SeatGame(bot.seat, bot.key)
+            posted = self.game.start()
+            log.info("game %s started, fingerprint %s", self.game.game_id.hex()[:12], self.game.fingerprint)
+            await self._publish(posted)
+            await self._run_bots()
+
+    async def _publish(self, posted: list[Posted]) -> None:
+        assert self.game is not None
+        item = self._new_item()
+        item.posted = posted
+        item.events = self.game.drain_events()
+        if self.record is not None:
+            for p in posted:
+                self.record.append(KIND_HOST, p.raw)
+        for bot in self.bots.values():
+            assert bot.game is not None
+            for p in posted:
+                if p.visible_to is None or bot.seat in p.visible_to:
+                    bot.game.receive(p.seq, p.raw)
+                else:
+                    bot.game.receive(p.seq, withheld=pb.Withheld(envelope_hash=p.hash, type=p.type,
+                                                                 visible_to=list(p.visible_to)))
+        await self._append(item)
+        if self.game.finished:
+            self._close_records()
+            self.finished.set()
+
+    def _close_records(self) -> None:
+        if self.record is not None:
+            self.record.close()
+            self.record = None
+
+    async def submit(self, token: str, raw: bytes) -> tuple[int, int, bytes]:
+        seat = self.seat_of(token)
+        async with self.lock:
+            if self.game is None:
+                raise TableRefusal("precondition", "game-not-started", "the game has not started yet")
+            try:
+                posted = self.game.submit(seat, raw)
+            except ProtocolError as err:
+                raise TableRefusal(err.kind, err.reason, err.message) from None
+            from watten_net.deal.envelope import envelope_hash
+
+            digest = envelope_hash(raw)
+            chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted") else 0
+            if posted:
+                await self._publish(posted)
+            await self._run_bots()
+            return len(self.log), chain_seq, digest
+
+    async def _run_bots(self) -> None:
+        """Let the host-run bots answer the protocol and make their moves, until the game waits for a person."""
+        game = self.game
+        assert game is not None
+        for _ in range(10_000):
+            moved = False
+            for bot in self.bots.values():
+                assert bot.game is not None
+                while (raw := bot.game.next_automatic()) is not None:
+                    posted = game.submit(bot.seat, raw)
+                    bot.game.accepted(raw)
+                    await self._publish(posted)
+                    moved = True
+            if moved:
+                continue
+            phase, waiting = game.waiting_for()
+            if phase != "play" or game.match is None:
+                return
+            for seat in waiting:
+                if seat not in self.bots:
+                    continue
+                bot = self.bots[seat]
+                obs = game.match.observe(seat)
+                view = SeatView(seat=seat, legal_actions=obs.legal_actions, hand=tuple(c.text for c in obs.hand),
+                                schlag=obs.schlag or "", trump=obs.trump or "", phase=obs.phase, stake=obs.value)
+                action = bot.policy.choose(view)
+                if action is None:
+                    continue
+                if self.bot_delay:
+                    self.lock.release()
+                    try:
+                        await asyncio.sleep(self.bot_delay)
+                    finally:
+                        await self.lock.acquire()
+                    if game.waiting_for() != (phase, waiting):
+                        moved = True
+                        break
+                assert bot.game is not None
+                raw = bot.game.action(action)
+                posted = game.submit(seat, raw)
+                bot.game.accepted(raw)
+                await self._publish(posted)
+                moved = True
+                break
+            if not moved:
+                return
+        log.warning("bots made 10,000 moves without the game waiting for a person")
+
+    async def shutdown(self) -> None:
+        """Ctrl-C / SIGTERM: end the match early, reveal every seed used, close the records."""
+        async with self.lock:
+            if self.game is not None and not self.game.finished:
+                posted = self.game.abandon("host-shutdown")
+                if posted:
+                    await self._publish(posted)
+                with contextlib.suppress(ProtocolError):
+                    await self._run_bots()
+            self._close_records()

@@ -1,0 +1,132 @@
+"""Per-seat projections: what one subscriber may see of the table, built on the host for that seat only.
+
+Nothing is "sent to everyone and hidden client-side": a seat's TableView holds its own cards and the
+public state, its chain entries replace envelopes it may not see by stubs, and its events are the
+engine events visible to it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from watten_net.deal.host_game import HostGame, Posted
+from watten_net.deal.protocol import event_to_pb
+from watten_net.engine.events import Event
+from watten_net.v1 import watten_pb2 as pb
+
+if TYPE_CHECKING:
+    from .table import Table
+
+DEAL_NOTE = "Verified deal: the host can see all cards"
+_STEPS = {
+    "header": "header", "commit": "commit", "commit-sign": "commit-set", "reveal": "reveal", "seal-sign": "sealed",
+    "play": "dealt", "checkpoint": "checkpoint", "over": "revealed",
+}
+
+
+def chain_entry(posted: Posted, seat: int) -> Any:
+    if posted.visible_to is None or seat in posted.visible_to:
+        return pb.ChainEntry(chain_seq=posted.seq, envelope=posted.raw)
+    stub = pb.Withheld(envelope_hash=posted.hash, type=posted.type, visible_to=list(posted.visible_to))
+    return pb.ChainEntry(chain_seq=posted.seq, withheld=stub)
+
+
+def game_events(events: list[Event], seat: int) -> list[Any]:
+    return [event_to_pb(e.kind, e.seat, e.data) for e in events if e.visible_to(seat)]
+
+
+def table_view(table: Table, seat: int) -> Any:
+    view = pb.TableView(table=table.info(), your_seat=seat, target=table.rules.target)
+    game: HostGame | None = table.game
+    if game is None:
+        for s in range(table.n):
+            slot = table.seats[s]
+            view.seats.append(pb.SeatView(
+                seat=s, name=slot.name if slot else "", side=_lobby_side(table.n, s), online=bool(slot and slot.online),
+                bot=bool(slot and slot.bot), ready=bool(slot and slot.ready), you=(s == seat),
+            ))
+        return view
+    view.game_fingerprint = game.fingerprint
+    view.chain_seq = len(game.chain)
+    view.chain_head = game.chain[-1].hash if game.chain else b""
+    step, waiting = game.waiting_for()
+    view.deal.CopyFrom(pb.DealStatus(mode="verified", step=_STEPS.get(game.phase, game.phase),
+                                     waiting_for=list(waiting) if step != "play" else [], note=DEAL_NOTE))
+    match = game.match
+    if match is None:
+        _seat_rows(view, table, seat, None)
+        return view
+    obs = match.observe(seat) if 0 <= seat < table.n else match.observe(0)
+    spectator = not 0 <= seat < table.n
+    view.hand_phase = "raise-pending" if match.raise_pending is not None else match.phase
+    view.announce_step = obs.announce_step or ""
+    view.match_number = match.match_number
+    view.winners.extend(match.winners)
+    view.series_over = match.series_over
+    view.hand = match.hand_number
+    view.attempt = match.attempt
+    view.announcers.extend(match.announcers)
+    if not spectator:
+        view.partners.extend(obs.partners)
+    view.dealer = match.dealer
+    view.forehand = match.forehand
+    view.cutter = match.cutter
+    in_protocol = game.phase != "play"
+    view.to_act.extend([] if in_protocol else match.waiting_for)
+    if not spectator:
+        view.your_hand.extend(c.text for c in obs.hand)
+        if not in_protocol:
+            view.legal_actions.extend(obs.legal_actions)
+    if match.trick:
+        view.current_trick.CopyFrom(pb.Trick(
+            leader=match.leader, winner=-1,
+            cards=[pb.TrickCard(seat=s, card=c.text) for s, c in zip(match.trick_seats, match.trick, strict=True)],
+        ))
+    n = table.n
+    for leader, cards, winner in match.tricks:
+        view.tricks.append(pb.Trick(
+            leader=leader, winner=winner,
+            cards=[pb.TrickCard(seat=(leader + i) % n, card=c.text) for i, c in enumerate(cards)],
+        ))
+    view.stake = match.value
+    if match.raise_pending is not None:
+        proposed, raiser = match.raise_pending
+        view.pending_raise.CopyFrom(pb.PendingRaise(seat=raiser, side=match.hand_sides[raiser],
+                                                    proposed_value=proposed))
+    hidden = match.rules.blind and (spectator or seat not in match.announcers)
+    view.schlag = "" if hidden else (match.schlag or "")
+    view.trump = "" if hidden else (match.trump or "")
+    view.announcement_hidden = hidden and match.schlag is not None
+    view.tricks_per_side.extend(match.tricks_won)
+    view.tight_per_side.extend(match.gespannt)
+    view.last_raise_side = match.last_raise_side
+    _seat_rows(view, table, seat, match)
+    if not spectator and match.phase == "schlecken" and match.schlecken_seat == seat:
+        view.extra["schlecken_card"] = match._seen_card().text
+    return view
+
+
+def _lobby_side(n: int, seat: int) -> int:
+    return -1 if n == 3 else seat % 2
+
+
+def _seat_rows(view: Any, table: Table, seat: int, match: Any) -> None:
+    n = table.n
+    for s in range(n):
+        slot = table.seats[s]
+        view.seats.append(pb.SeatView(
+            seat=s, name=slot.name if slot else "",
+            side=match.hand_sides[s] if match is not None else _lobby_side(n, s),
+            online=bool(slot and slot.online), bot=bool(slot and slot.bot), ready=bool(slot and slot.ready),
+            hand_size=len(match.hands[s]) if match is not None else 0, you=(s == seat),
+            taken=len(match.taken[s]) if match is not None else 0,
+        ))
+    scores = match.scores if match is not None else ()
+    marks = match.bummerl if match is not None else ()
+    t = match.t if match is not None else None
+    if t is not None:
+        for slot_index in range(t.score_slots):
+            view.sides.append(pb.SideView(
+                side=slot_index, seats=[s for s in range(n) if t.slot_of[s] == slot_index],
+                score=scores[slot_index], bummerl=marks[slot_index],
+            ))
