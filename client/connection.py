@@ -113,6 +113,7 @@ class Connection:
         self.record_path: Path | None = None
         self._written = 0
         self._send_lock = asyncio.Lock()
+        self.on_update: Callable[[Any], None] | None = None  # sees every raw TableUpdate (tests, diagnostics)
 
     async def table(self, timeout: float = 5.0) -> Any:
         return await self._call(self.stub.GetTable, pb.GetTableRequest(protocol_version=PROTOCOL_VERSION,
@@ -145,6 +146,8 @@ class Connection:
         request = pb.SubscribeRequest(token=self.token, from_seq=0, known_chain_seq=0)
         try:
             async for update in self.stub.Subscribe(request):
+                if self.on_update is not None:
+                    self.on_update(update)
                 if update.HasField("snapshot"):
                     entries, view = update.snapshot.chain, update.snapshot.view
                 else:

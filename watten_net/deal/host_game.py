@@ -367,7 +367,9 @@ class HostGame:
         try:
             after, events = before.apply(seat, action)
         except RuleViolation as err:
-            raise ProtocolError("precondition", err.reason, err.message) from None
+            # Not an action at all (bad grammar, no such card) is malformed; anything else is against the rules.
+            kind = "invalid" if err.reason == "malformed" else "precondition"
+            raise ProtocolError(kind, err.reason, err.message) from None
         self.match = after
         self.engine_events.extend(events)
         att = self.current
