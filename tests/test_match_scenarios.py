@@ -15,9 +15,10 @@ import dataclasses
 from typing import Any
 
 import pytest
-from stacking import cutter_seat, packet_sizes, play_script, stacked_deck
 
 from watten_net.engine import Card, Event, Match, Rules, RuleViolation, canonical_deck, cards
+
+from stacking import cutter_seat, packet_sizes, play_script, stacked_deck
 
 # --------------------------------------------------------------------------------------------------
 # Helpers

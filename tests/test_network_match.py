@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from netutil import isolated_env, start, start_host
 from watten_net.verify import verify_file
+
+from netutil import isolated_env, start, start_host
 
 
 def _play(tmp_path: Path, host_args: list[str], join_args: list[str], joiners: int) -> list[Path]:

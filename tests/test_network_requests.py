@@ -16,11 +16,12 @@ import grpc
 import pytest
 
 from client.connection import Connection, Refused, open_channel
-from netutil import start_host
 from watten_net.deal.protocol import make_envelope, parse_envelope
 from watten_net.record import KIND_HOST, read_record
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
+
+from netutil import start_host
 
 NEVER = {grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
 
