@@ -113,6 +113,7 @@ class Connection:
         self.record_path: Path | None = None
         self._written = 0
         self._send_lock = asyncio.Lock()
+        self.last_seq = 0  # the last table event applied (to resume the stream after a drop)
         self.on_update: Callable[[Any], None] | None = None  # sees every raw TableUpdate (tests, diagnostics)
 
     async def table(self, timeout: float = 5.0) -> Any:
@@ -141,17 +142,57 @@ class Connection:
             raise Refused(info.code, info.reason, info.message) from None
 
     # ------------------------------------------------------------------ the stream
+    async def follow(self, on_state: Callable[[str], None] | None = None,
+                     give_up_after: float = 120.0) -> AsyncIterator[Any]:
+        """Like `updates()`, but a dropped connection is resumed from the last event seen, with backoff.
+
+        `on_state("reconnecting")` / `on_state("connected")` tell the screen; after `give_up_after` seconds
+        without the host the last error is raised (nothing waits forever).
+        """
+        delay = 0.2
+        lost_since: float | None = None
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                async for view in self.updates():
+                    if lost_since is not None:
+                        lost_since, delay = None, 0.2
+                        if on_state is not None:
+                            on_state("connected")
+                    yield view
+                return
+            except Refused as err:
+                if err.code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
+                                    grpc.StatusCode.CANCELLED):
+                    raise
+                now = loop.time()
+                if lost_since is None:
+                    lost_since = now
+                    if on_state is not None:
+                        on_state("reconnecting")
+                if now - lost_since > give_up_after:
+                    raise
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
     async def updates(self) -> AsyncIterator[Any]:
-        """Follow the table: yields the seat's TableView after every change, until the game's stream ends."""
-        request = pb.SubscribeRequest(token=self.token, from_seq=0, known_chain_seq=0)
+        """Follow the table: yields the seat's TableView after every change, until the game's stream ends.
+
+        Called again after a drop, it resumes from the last event this connection applied.
+        """
+        known = self.game.chain_seq if self.game is not None else 0
+        request = pb.SubscribeRequest(token=self.token, from_seq=self.last_seq, known_chain_seq=known)
         try:
             async for update in self.stub.Subscribe(request):
                 if self.on_update is not None:
                     self.on_update(update)
                 if update.HasField("snapshot"):
                     entries, view = update.snapshot.chain, update.snapshot.view
+                    if not update.snapshot.resumed:
+                        self.last_seq = int(update.snapshot.seq)
                 else:
                     entries, view = update.event.chain, update.event.view
+                    self.last_seq = int(update.event.seq)
                 for entry in entries:
                     self._receive(entry)
                 if view.ByteSize():

@@ -1,5 +1,6 @@
 """`watten-join HOST[:PORT]`: take a seat at a watten-host table.
 
+    watten-join 192.168.1.20                               sit down at the table (full-screen terminal)
     watten-join --bot random --insecure 127.0.0.1:47150     a bot plays the seat, without a screen, to the end
 """
 
@@ -8,16 +9,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import grpc
 
+from host.tls import pretty_fingerprint
 from watten_net.bots import LEVELS, SeatView, make_bot
-from watten_net.paths import data_dir
+from watten_net.deal.identity import load_or_create_identity
+from watten_net.paths import config_dir, data_dir
 
-from .connection import Connection, HostBrokeProtocol, Refused, open_channel, parse_address
+from .app import TableApp
+from .connection import Connection, HostBrokeProtocol, Refused, TrustDecision, open_channel, parse_address
+from .i18n import LANGS, Words, default_lang
 from .pinning import CertificateChanged, CertificateFetchError, FingerprintMismatch
 
 DEFAULT_PORT = 47150
@@ -35,6 +41,9 @@ def parser() -> argparse.ArgumentParser:
     security.add_argument("--insecure", action="store_true", help="plaintext connection (a host started --insecure)")
     security.add_argument("--fingerprint", metavar="HEX", help="pin the host's certificate without asking")
     p.add_argument("--seed", type=int, help="seed of the bot's choices (for reproducible runs)")
+    p.add_argument("--lang", choices=LANGS, help="language of the screen (default: from the locale)")
+    p.add_argument("--suits", choices=("french", "german"), default="french",
+                   help="suit marks: french ♣♠♥♦ (default) or german Ei La He Sc")
     p.add_argument("--verbose", "-v", action="store_true")
     return p
 
@@ -48,16 +57,14 @@ async def play_as_bot(args: argparse.Namespace) -> int:
     try:
         seat = await conn.join(args.name or f"{args.bot} bot", args.seat)
         print(f"watten-join: seat {seat} at {host}:{port}, played by the {args.bot} bot", flush=True)
-        async for view in conn.updates():
+        async for view in conn.follow():
             if view is None:
                 continue
             if view.table.phase in FINISHED:
                 break
             if seat not in view.to_act or not view.legal_actions:
                 continue
-            action = bot.choose(SeatView(seat=seat, legal_actions=tuple(view.legal_actions),
-                                         hand=tuple(view.your_hand), schlag=view.schlag, trump=view.trump,
-                                         phase=view.hand_phase, stake=view.stake))
+            action = bot.choose(SeatView.from_table_view(view))
             if action is None:
                 continue
             try:
@@ -75,15 +82,53 @@ async def play_as_bot(args: argparse.Namespace) -> int:
         await conn.close()
 
 
+def _ask_trust(decision: TrustDecision) -> bool:
+    """Trust on first use: the person compares the fingerprint with the one on the host's screen."""
+    print(f"First connection to {decision.host_port}. Its certificate fingerprint is:\n\n"
+          f"    {pretty_fingerprint(decision.fingerprint)}\n\n"
+          "Compare it with the fingerprint on the host's screen (watten-host prints it when it starts).")
+    try:
+        answer = input("Does it match? [y/N] ").strip().lower()
+    except EOFError:
+        return False
+    return answer in ("y", "yes", "j", "ja", "是")
+
+
+def _ask(prompt: str, default: str) -> str:
+    try:
+        answer = input(f"{prompt} [{default}]: ").strip()
+    except EOFError:
+        answer = ""
+    return answer or default
+
+
+async def play_at_the_table(args: argparse.Namespace) -> int:
+    host, port = parse_address(args.address, DEFAULT_PORT)
+    record_dir = args.record if args.record is not None else data_dir() / "records"
+    channel = await open_channel(host, port, insecure=args.insecure, fingerprint=args.fingerprint,
+                                 confirm=_ask_trust)
+    key = load_or_create_identity(config_dir() / "identity.key")
+    conn = Connection(channel, key=key, record_dir=record_dir)
+    try:
+        info = await conn.table()
+        free = [s.seat for s in info.seats if not s.occupied]
+        name = args.name or _ask("Your name", os.environ.get("USER", "") or "Player")
+        seat = args.seat
+        if seat is None and len(free) > 1:
+            choice = _ask(f"Seat ({', '.join(map(str, free))})", str(free[0]))
+            seat = int(choice) if choice.isdigit() else free[0]
+        await conn.join(name, seat)
+        words = Words(args.lang or default_lang(), args.suits)
+        return await TableApp(conn, words).run()
+    finally:
+        await conn.close()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
-    if not args.bot:
-        print("watten-join: the terminal table is not built yet; use --bot LEVEL to let a bot play a seat",
-              file=sys.stderr)
-        return 2
     try:
-        return asyncio.run(play_as_bot(args))
+        return asyncio.run(play_as_bot(args) if args.bot else play_at_the_table(args))
     except (CertificateChanged, FingerprintMismatch, CertificateFetchError, PermissionError) as err:
         print(f"watten-join: {err}", file=sys.stderr)
         return 3

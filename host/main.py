@@ -10,14 +10,16 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from watten_net.engine import Rules
-from watten_net.paths import data_dir
+from watten_net.paths import config_dir, data_dir
 
 DEFAULT_PORT = 47150
 
@@ -69,6 +71,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--autostart", action="store_true", help="start as soon as every seat is taken")
     p.add_argument("--record", type=Path, metavar="DIR", help="where to write the host's game record")
     p.add_argument("--insecure", action="store_true", help="serve plaintext instead of TLS (the LAN can read it)")
+    p.add_argument("--name", help="your name at the table (default: your user name)")
+    p.add_argument("--lang", choices=("de", "en", "zh"), help="language of the screen (default: from the locale)")
+    p.add_argument("--suits", choices=("french", "german"), default="french", help="suit marks on the cards")
+    p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
+                   help="pause between bot moves (default 0.7 with a person at the table, 0 headless)")
     p.add_argument("--verbose", "-v", action="store_true", help="log what happens")
     return p
 
@@ -90,8 +97,9 @@ async def run(args: argparse.Namespace) -> int:
         credentials = tls.server_credentials(cert)
         tls_fp = bytes.fromhex(cert.fingerprint)
         fingerprint_text = tls.pretty_fingerprint(cert.fingerprint)
+    delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.7)
     table = Table(rules, preset=args.rules, reveal=settings["reveal"], tls_fingerprint=tls_fp, record_dir=record_dir,
-                  host_name=socket.gethostname())
+                  host_name=socket.gethostname(), bot_delay=delay)
     table.autostart = args.autostart or args.headless
     server, port = await start_server(table, args.port, credentials, args.bind)
     print(f"watten-host: serving {args.rules} for {args.players} players on port {port}", flush=True)
@@ -100,21 +108,22 @@ async def run(args: argparse.Namespace) -> int:
     else:
         print(f"watten-host: TLS certificate fingerprint {fingerprint_text}", flush=True)
     print(f"watten-host: join with: watten-join {_lan_address()}:{port}", flush=True)
+    if not args.headless and not args.bots and args.players > 1:
+        print("watten-host: tip: --bots N fills empty seats with bots ([b] in the lobby adds one)", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
     try:
+        if not args.headless:
+            return await _play_at_the_host(args, table, port, credentials is not None, fingerprint_text)
         if args.bots:
             try:
                 await table.add_bots(args.bots, args.bot_level)
             except (TableRefusal, ValueError) as err:
                 print(f"watten-host: {getattr(err, 'message', err)}", file=sys.stderr)
                 return 2
-        if not args.headless:
-            print("watten-host: the host's own seat at the terminal table is not built yet; "
-                  "this host serves only (as with --headless). Press Ctrl-C to stop.", flush=True)
         finished = asyncio.ensure_future(table.finished.wait())
         stopping = asyncio.ensure_future(stop.wait())
         await asyncio.wait({finished, stopping}, return_when=asyncio.FIRST_COMPLETED)
@@ -128,6 +137,61 @@ async def run(args: argparse.Namespace) -> int:
         return 130
     finally:
         await stop_server(server, 0.5)
+
+
+async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls: bool, fingerprint: str) -> int:
+    """The host's own person: a seat at this table, over loopback, in the same full-screen client."""
+    from client.app import HostControls, TableApp
+    from client.connection import Connection
+    from client.i18n import Words, default_lang
+    from client.tls import secure_channel
+    from host import tls as host_tls
+    from host.table import TableRefusal
+    from watten_net.deal.identity import load_or_create_identity
+
+    target = f"127.0.0.1:{port}"
+    if tls:
+        channel = secure_channel(target, host_tls.load_or_create().cert_pem)
+    else:
+        import grpc.aio
+
+        channel = grpc.aio.insecure_channel(target)
+    key = load_or_create_identity(config_dir() / "identity.key")
+    conn = Connection(channel, key=key, record_dir=None)
+    name = args.name or os.environ.get("USER", "") or "Host"
+    try:
+        await conn.join(name, 0 if table.seats[0] is None else None)
+    except Exception as err:
+        print(f"watten-host: cannot take a seat: {getattr(err, 'message', err)}", file=sys.stderr)
+        return 2
+
+    if args.bots:
+        try:
+            await table.add_bots(args.bots, args.bot_level)
+        except (TableRefusal, ValueError) as err:
+            await conn.close()
+            print(f"watten-host: {getattr(err, 'message', err)}", file=sys.stderr)
+            return 2
+
+    async def add_bot() -> None:
+        try:
+            await table.add_bots(1, args.bot_level)
+        except TableRefusal as err:
+            raise ValueError(err.message) from None
+
+    lines = [
+        f"  watten-join {_lan_address()}:{port}" + ("  (--insecure)" if not tls else ""),
+        f"  TLS {fingerprint}" if tls else "  plaintext (--insecure): anyone on the network can read the game",
+        "",
+    ]
+    words = Words(args.lang or default_lang(), args.suits)
+    app = TableApp(conn, words, host_controls=HostControls(add_bot, table.start), lobby_lines=lines)
+    try:
+        result = await app.run()
+    finally:
+        await table.shutdown()
+        await conn.close()
+    return result
 
 
 def _lan_address() -> str:

@@ -116,6 +116,8 @@ class Table:
         self.record: RecordWriter | None = None
         self.record_path: Path | None = None
         self.finished = asyncio.Event()
+        self._bots_wake = asyncio.Event()
+        self._bot_task: asyncio.Future[None] | None = None
         self.on_finished: Callable[[], None] | None = None
         self.autostart = False
 
@@ -254,7 +256,7 @@ class Table:
             posted = self.game.start()
             log.info("game %s started, fingerprint %s", self.game.game_id.hex()[:12], self.game.fingerprint)
             await self._publish(posted)
-            await self._run_bots()
+            self._bot_task = asyncio.ensure_future(self._bot_worker())
 
     async def _publish(self, posted: list[Posted]) -> None:
         assert self.game is not None
@@ -273,6 +275,7 @@ class Table:
                     bot.game.receive(p.seq, withheld=pb.Withheld(envelope_hash=p.hash, type=p.type,
                                                                  visible_to=list(p.visible_to)))
         await self._append(item)
+        self._wake_bots()
         if self.game.finished:
             self._close_records()
             self.finished.set()
@@ -297,56 +300,56 @@ class Table:
             chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted") else 0
             if posted:
                 await self._publish(posted)
-            await self._run_bots()
             return len(self.log), chain_seq, digest
 
-    async def _run_bots(self) -> None:
-        """Let the host-run bots answer the protocol and make their moves, until the game waits for a person."""
+    def _wake_bots(self) -> None:
+        self._bots_wake.set()
+
+    async def _bot_worker(self) -> None:
+        """Host-run bots answer the protocol at once and make their game moves one by one (with `bot_delay`
+        between moves so that people at the table can follow), each step under the table's lock."""
+        while self.game is not None and not self.game.finished:
+            self._bots_wake.clear()
+            async with self.lock:
+                moved = await self._bot_step()
+            if moved == "move" and self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            elif not moved:
+                await self._bots_wake.wait()
+
+    async def _bot_step(self) -> str:
+        """One step: every automatic protocol envelope the bots owe ('protocol'), or one game move ('move')."""
         game = self.game
-        assert game is not None
-        for _ in range(10_000):
-            moved = False
-            for bot in self.bots.values():
-                assert bot.game is not None
-                while (raw := bot.game.next_automatic()) is not None:
-                    posted = game.submit(bot.seat, raw)
-                    bot.game.accepted(raw)
-                    await self._publish(posted)
-                    moved = True
-            if moved:
-                continue
-            phase, waiting = game.waiting_for()
-            if phase != "play" or game.match is None:
-                return
-            for seat in waiting:
-                if seat not in self.bots:
-                    continue
-                bot = self.bots[seat]
-                obs = game.match.observe(seat)
-                view = SeatView(seat=seat, legal_actions=obs.legal_actions, hand=tuple(c.text for c in obs.hand),
-                                schlag=obs.schlag or "", trump=obs.trump or "", phase=obs.phase, stake=obs.value)
-                action = bot.policy.choose(view)
-                if action is None:
-                    continue
-                if self.bot_delay:
-                    self.lock.release()
-                    try:
-                        await asyncio.sleep(self.bot_delay)
-                    finally:
-                        await self.lock.acquire()
-                    if game.waiting_for() != (phase, waiting):
-                        moved = True
-                        break
-                assert bot.game is not None
-                raw = bot.game.action(action)
-                posted = game.submit(seat, raw)
+        if game is None or game.finished:
+            return ""
+        moved = ""
+        for bot in self.bots.values():
+            assert bot.game is not None
+            while (raw := bot.game.next_automatic()) is not None:
+                posted = game.submit(bot.seat, raw)
                 bot.game.accepted(raw)
                 await self._publish(posted)
-                moved = True
-                break
-            if not moved:
-                return
-        log.warning("bots made 10,000 moves without the game waiting for a person")
+                moved = "protocol"
+        if moved:
+            return moved
+        phase, waiting = game.waiting_for()
+        if phase != "play" or game.match is None:
+            return ""
+        for seat in waiting:
+            if seat not in self.bots:
+                continue
+            bot = self.bots[seat]
+            obs = game.match.observe(seat)
+            action = bot.policy.choose(SeatView.from_observation(obs))
+            if action is None:
+                continue
+            assert bot.game is not None
+            raw = bot.game.action(action)
+            posted = game.submit(seat, raw)
+            bot.game.accepted(raw)
+            await self._publish(posted)
+            return "move"
+        return ""
 
     async def shutdown(self) -> None:
         """Ctrl-C / SIGTERM: end the match early, reveal every seed used, close the records."""
@@ -356,5 +359,7 @@ class Table:
                 if posted:
                     await self._publish(posted)
                 with contextlib.suppress(ProtocolError):
-                    await self._run_bots()
+                    await self._bot_step()  # the bots co-sign the closing checkpoint
             self._close_records()
+        if self._bot_task is not None:
+            self._bot_task.cancel()

@@ -1,0 +1,669 @@
+"""Action latency over the network: one action, until all four seats have it; against a bare grpc.aio fan-out.
+
+A real `watten-host` runs in a subprocess (plaintext, 127.0.0.1, a free port, bavarian to 21, records in a
+temporary directory). Four `client.connection.Connection`s in this process join it, follow `updates()` (which
+checks every host envelope and answers the protocol's own steps) and play whole matches: whenever the table
+waits for a seat, that seat plays a random legal action (fixed seed). For every action the clock runs from just
+before `Connection.act()` until all four clients have the resulting ActionAccepted chain entry:
+
+  act() returns          the SubmitEnvelope call came back to the acting seat
+  first of 4 received    gRPC handed the first seat's stream the event holding that chain seq
+  all 4 received         ... and the last seat's (the four share this process's event loop, so a seat's event
+                         is read only after the seats before it have been handled)
+  all 4 checked          each seat's `SeatGame` checked the entry (`conn.game.chain_seq` reached it): the figure
+  all 4 views            each seat's `updates()` yielded the view after it (later at a hand's end: the seat first
+                         submits its CheckpointSignature)
+
+The baseline, measured in the same run and the same way: a bare grpc.aio server in a subprocess with one unary
+method that appends the request to a list and one server-stream method that sends every appended item to each
+of 4 subscribers (bytes, no protobuf, no work), with the request, reply and stream message sizes the real run
+measured. Also printed: the host process's CPU (all threads, from /proc) per action and per deal, actions/s, and
+how many stream events carried a view newer than their own chain entries. Only figures are printed, with the
+targets beside them; nothing passes or fails on time. Takes about 10 s with the defaults.
+
+Run: ``.venv/bin/python bench/latency.py [--actions 600] [--matches M] [--seed 1]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import platform
+import random
+import statistics
+import struct
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import grpc
+import grpc.aio
+
+from client.connection import CHANNEL_OPTIONS, Connection, Refused, open_channel
+from watten_net.v1 import watten_pb2 as pb
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = 4
+TARGET_POINTS = 21
+FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
+WAIT = 20.0  # seconds: no single wait of the benchmark lasts longer (a stuck table ends the run, not the machine)
+MAX_MATCHES = 10
+TARGET_RATIO = 2.0
+TARGET_P99_MS = 10.0
+EDGE = 100  # actions at the start and at the end of a match, compared
+BASELINE_SERVICE = "/bench.Fanout/"
+BASELINE_LIFETIME = 120.0  # the baseline server stops by itself after this long even if nobody tells it to
+_HEADER = struct.Struct(">III")  # baseline request: item index, stream message size, reply size
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# measuring one action at a time
+# ---------------------------------------------------------------------------------------------------------------
+
+@dataclass
+class Probe:
+    """The chain seq being waited for, and when each seat got it (perf_counter seconds)."""
+
+    n: int
+    target: int = 0
+    arrived: dict[int, float] = field(default_factory=dict)
+    checked: dict[int, float] = field(default_factory=dict)
+    viewed: dict[int, float] = field(default_factory=dict)
+    update_sizes: list[int] = field(default_factory=list)
+    wrong_type: int = 0
+    events_with_view: int = 0
+    views_ahead: int = 0  # events whose view shows a chain longer than the event's own entries reach
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def arm(self, target: int) -> None:
+        self.target = target
+        self.arrived, self.checked, self.viewed = {}, {}, {}
+        self.done.clear()
+
+    def disarm(self) -> None:
+        self.target = 0
+
+    def check_done(self) -> None:
+        if self.target and len(self.arrived) == len(self.checked) == len(self.viewed) == self.n:
+            self.done.set()
+
+
+class _TimedStub:
+    """The generated stub, with each seat's stream timed as gRPC hands over the messages and requests measured."""
+
+    def __init__(self, stub: Any, seat_index: int, probe: Probe, request_sizes: list[int],
+                 reply_sizes: list[int]) -> None:
+        self._stub = stub
+        self._index = seat_index
+        self._probe = probe
+        self._request_sizes = request_sizes
+        self._reply_sizes = reply_sizes
+        self._chain_seq = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stub, name)
+
+    def Subscribe(self, request: Any) -> AsyncIterator[Any]:
+        return self._follow(request)
+
+    async def SubmitEnvelope(self, request: Any, timeout: float | None = None) -> Any:
+        reply = await self._stub.SubmitEnvelope(request, timeout=timeout)
+        if self._probe.target:
+            envelope = pb.Envelope()
+            envelope.ParseFromString(request.envelope)
+            if envelope.type == "ActionRequest":
+                self._request_sizes.append(request.ByteSize())
+                self._reply_sizes.append(reply.ByteSize())
+        return reply
+
+    async def _follow(self, request: Any) -> AsyncIterator[Any]:
+        call = self._stub.Subscribe(request)
+        try:
+            async for update in call:
+                now = time.perf_counter()
+                probe = self._probe
+                body = update.event if update.HasField("event") else update.snapshot
+                entries = body.chain
+                if (probe.target and self._index not in probe.arrived and entries
+                        and entries[-1].chain_seq >= probe.target):
+                    probe.arrived[self._index] = now
+                    probe.update_sizes.append(update.ByteSize())
+                if entries:
+                    self._chain_seq = int(entries[-1].chain_seq)
+                if update.HasField("event") and body.HasField("view") and body.view.chain_seq:
+                    probe.events_with_view += 1
+                    probe.views_ahead += body.view.chain_seq > self._chain_seq
+                yield update
+        finally:
+            call.cancel()
+
+
+class BenchConnection(Connection):
+    """A `Connection` that notes when its SeatGame has checked the chain entry the probe waits for."""
+
+    def __init__(self, channel: grpc.aio.Channel, index: int, probe: Probe, request_sizes: list[int],
+                 reply_sizes: list[int], record_dir: Path) -> None:
+        super().__init__(channel, record_dir=record_dir)
+        self.index = index
+        self.probe = probe
+        self.stub = _TimedStub(self.stub, index, probe, request_sizes, reply_sizes)
+        self.stream_over = False
+
+    def _receive(self, entry: Any) -> None:
+        super()._receive(entry)
+        probe = self.probe
+        if probe.target and int(entry.chain_seq) == probe.target:
+            probe.checked[self.index] = time.perf_counter()
+            if entry.HasField("withheld"):
+                kind = entry.withheld.type
+            else:
+                envelope = pb.Envelope()
+                envelope.ParseFromString(entry.envelope)
+                kind = envelope.type
+            if kind != "ActionAccepted":
+                probe.wrong_type += 1
+
+
+@dataclass
+class RealRun:
+    act_ms: list[float] = field(default_factory=list)
+    first_ms: list[float] = field(default_factory=list)
+    arrived_ms: list[float] = field(default_factory=list)
+    checked_ms: list[float] = field(default_factory=list)
+    viewed_ms: list[float] = field(default_factory=list)
+    position: list[int] = field(default_factory=list)  # each measured action's index within its match
+    deal_ms: list[float] = field(default_factory=list)  # from a deal's last action until the next deal's first
+    request_sizes: list[int] = field(default_factory=list)
+    reply_sizes: list[int] = field(default_factory=list)
+    update_sizes: list[int] = field(default_factory=list)
+    matches: int = 0
+    whole_matches: int = 0
+    wall_s: float = 0.0  # the matches from first action to last, deal set-up included
+    host_cpu_s: float = 0.0
+    host_action_cpu_s: float = 0.0  # host CPU inside the measured windows (act() until all 4 have it)
+    client_cpu_s: float = 0.0
+    refused: int = 0
+    events_with_view: int = 0
+    views_ahead: int = 0
+    timeouts: int = 0
+    wrong_type: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def _proc_cpu_s(pid: int) -> float | None:
+    """CPU seconds a process used so far, all its threads (None where there is no /proc).
+
+    From /proc/PID/task/*/schedstat (nanoseconds) where the kernel has it, else /proc/PID/stat (clock ticks).
+    """
+    total = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(FileNotFoundError):  # a thread that just ended
+                total += int((task / "schedstat").read_text().split()[0])
+        return total / 1e9
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _host_command(record_dir: str) -> list[str]:
+    script = Path(sys.executable).parent / "watten-host"
+    if not script.exists():
+        script = ROOT / ".venv" / "bin" / "watten-host"
+    return [str(script), "--headless", "--insecure", "--bind", "127.0.0.1", "--port", "0",
+            "--players", str(PLAYERS), "--rules", "bavarian", "--record", record_dir,
+            "--set", f"target={TARGET_POINTS}"]
+
+
+async def _read_port(stream: asyncio.StreamReader, marker: str) -> int:
+    while True:
+        line = (await stream.readline()).decode(errors="replace")
+        if not line:
+            raise RuntimeError(f"the server exited before printing {marker!r}")
+        if marker in line:
+            return int(line.rsplit(marker, 1)[1].split()[0])
+
+
+async def _drain(stream: asyncio.StreamReader) -> None:
+    while await stream.readline():
+        pass
+
+
+async def _stop_process(proc: asyncio.subprocess.Process, grace: float) -> None:
+    """Wait up to `grace` seconds for the process to end by itself; then terminate, then kill it."""
+    if proc.returncode is None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), grace)
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            proc.terminate()
+        try:
+            await asyncio.wait_for(proc.wait(), 3.0)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+
+
+async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
+    """Start a host, seat four clients, play one whole match, measuring every action."""
+    run.matches += 1
+    record_dir = tempfile.mkdtemp(prefix="host-", dir=workdir)
+    stderr_path = workdir / f"host-{run.matches}.stderr"
+    with open(stderr_path, "wb") as stderr:
+        proc = await asyncio.create_subprocess_exec(*_host_command(record_dir), stdout=asyncio.subprocess.PIPE,
+                                                    stderr=stderr)
+    assert proc.stdout is not None
+    drain: asyncio.Task[None] | None = None
+    conns: list[BenchConnection] = []
+    followers: list[asyncio.Task[None]] = []
+    probe = Probe(PLAYERS)
+    try:
+        port = await asyncio.wait_for(_read_port(proc.stdout, " on port "), WAIT)
+        drain = asyncio.create_task(_drain(proc.stdout))
+        changed = asyncio.Condition()
+        for i in range(PLAYERS):
+            channel = await open_channel("127.0.0.1", port, insecure=True)
+            conns.append(BenchConnection(channel, i, probe, run.request_sizes, run.reply_sizes,
+                                         Path(tempfile.mkdtemp(prefix=f"seat{i}-", dir=workdir))))
+        for i, conn in enumerate(conns):
+            await conn.join(f"bench {i}")
+
+        async def follow(conn: BenchConnection) -> None:
+            try:
+                async for _view in conn.updates():
+                    game = conn.game
+                    if probe.target and game is not None and game.chain_seq >= probe.target:
+                        probe.viewed.setdefault(conn.index, time.perf_counter())
+                        probe.check_done()
+                    async with changed:
+                        changed.notify_all()
+            except Exception as err:
+                run.problems.append(f"seat {conn.index}'s stream: {type(err).__name__}: {err}")
+            finally:
+                conn.stream_over = True
+                async with changed:
+                    changed.notify_all()
+
+        followers = [asyncio.create_task(follow(c)) for c in conns]
+
+        def next_move() -> tuple[BenchConnection, Any] | bool | None:
+            """(seat, its view) when the table waits for that seat and every seat is up to date; True at the end."""
+            if any(c.stream_over for c in conns):
+                return True
+            games = [c.game for c in conns]
+            if any(g is None or g.outbox for g in games):
+                return None
+            seqs = {g.chain_seq for g in games if g is not None}
+            if len(seqs) != 1:
+                return None
+            for c in conns:
+                v = c.view
+                if (v is not None and v.chain_seq in seqs and c.seat in v.to_act and v.legal_actions
+                        and v.table.phase not in FINISHED):
+                    return c, v
+            return None
+
+        host_cpu0 = _proc_cpu_s(proc.pid)
+        client_cpu0 = time.process_time()
+        started = ended = 0.0
+        deal: tuple[int, int] | None = None
+        last_action_end = 0.0
+        measured = 0
+        while True:
+            async with changed:
+                try:
+                    move = await asyncio.wait_for(changed.wait_for(next_move), WAIT)
+                except TimeoutError:
+                    run.timeouts += 1
+                    run.problems.append(f"match {run.matches}: the table stopped moving (no seat to act for {WAIT} s)")
+                    break
+            if move is True:
+                break
+            assert isinstance(move, tuple)
+            conn, view = move
+            this_deal = (int(view.hand), int(view.attempt))
+            if deal is not None and this_deal != deal:
+                run.deal_ms.append((time.perf_counter() - last_action_end) * 1000)
+            deal = this_deal
+            action = rng.choice(list(view.legal_actions))
+            probe.arm(int(view.chain_seq) + 1)
+            cpu_before = _proc_cpu_s(proc.pid)
+            t0 = time.perf_counter()
+            if not started:
+                started = t0
+            try:
+                await conn.act(action)
+            except Refused as err:
+                run.refused += 1
+                run.problems.append(f"action {action!r} of seat {conn.seat} refused: {err.reason}")
+                probe.disarm()
+                continue
+            returned = time.perf_counter()
+            try:
+                await asyncio.wait_for(probe.done.wait(), WAIT)
+            except TimeoutError:
+                run.timeouts += 1
+                run.problems.append(f"chain seq {probe.target} did not reach all four seats within {WAIT} s")
+                probe.disarm()
+                break
+            cpu_after = _proc_cpu_s(proc.pid)
+            if cpu_before is not None and cpu_after is not None:
+                run.host_action_cpu_s += cpu_after - cpu_before
+            run.act_ms.append((returned - t0) * 1000)
+            run.first_ms.append((min(probe.arrived.values()) - t0) * 1000)
+            run.arrived_ms.append((max(probe.arrived.values()) - t0) * 1000)
+            run.checked_ms.append((max(probe.checked.values()) - t0) * 1000)
+            run.viewed_ms.append((max(probe.viewed.values()) - t0) * 1000)
+            run.position.append(measured)
+            probe.disarm()
+            last_action_end = ended = time.perf_counter()
+            measured += 1
+        host_cpu1 = _proc_cpu_s(proc.pid)
+        if host_cpu0 is not None and host_cpu1 is not None:
+            run.host_cpu_s += host_cpu1 - host_cpu0
+        run.client_cpu_s += time.process_time() - client_cpu0
+        run.wall_s += ended - started
+        run.wrong_type += probe.wrong_type
+        run.events_with_view += probe.events_with_view
+        run.views_ahead += probe.views_ahead
+        run.update_sizes.extend(probe.update_sizes)
+        await asyncio.wait_for(asyncio.gather(*followers, return_exceptions=True), WAIT)
+        finished = [c.view is not None and c.view.table.phase == pb.TABLE_PHASE_MATCH_OVER for c in conns]
+        if all(finished):
+            run.whole_matches += 1
+        elif measured:
+            run.problems.append(f"match {run.matches} did not end with MATCH_OVER on every seat")
+    finally:
+        for task in followers:
+            task.cancel()
+        await asyncio.gather(*followers, return_exceptions=True)
+        for conn in conns:
+            with contextlib.suppress(Exception):
+                await conn.close()
+        await _stop_process(proc, 10.0)
+        if drain is not None:
+            drain.cancel()
+            await asyncio.gather(drain, return_exceptions=True)
+        if proc.returncode not in (0, None):
+            tail = stderr_path.read_text(errors="replace").strip().splitlines()[-5:]
+            run.problems.append(f"host of match {run.matches} exited {proc.returncode}: {' | '.join(tail)}")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the baseline: a bare grpc.aio append-and-fan-out server
+# ---------------------------------------------------------------------------------------------------------------
+
+async def serve_baseline() -> None:
+    """The baseline server (run in a subprocess): Submit appends, Follow streams every appended item."""
+    items: list[bytes] = []
+    changed = asyncio.Condition()
+
+    async def submit(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        _index, stream_size, reply_size = _HEADER.unpack_from(request)
+        items.append(request[:_HEADER.size] + bytes(max(0, stream_size - _HEADER.size)))
+        async with changed:
+            changed.notify_all()
+        return bytes(reply_size)
+
+    async def follow(request: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[bytes]:
+        cursor = len(items)
+        while True:
+            while cursor < len(items):
+                item = items[cursor]
+                cursor += 1
+                yield item
+            async with changed:
+                if cursor >= len(items):
+                    await changed.wait()
+
+    handler = grpc.method_handlers_generic_handler(BASELINE_SERVICE.strip("/"), {
+        "Submit": grpc.unary_unary_rpc_method_handler(submit),
+        "Follow": grpc.unary_stream_rpc_method_handler(follow),
+    })
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    print(f"baseline: serving on port {port}", flush=True)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(reader.read(), BASELINE_LIFETIME)  # until the parent closes our stdin
+    await server.stop(0.2)
+
+
+@dataclass
+class BaselineRun:
+    submit_ms: list[float] = field(default_factory=list)
+    arrived_ms: list[float] = field(default_factory=list)
+    wall_s: float = 0.0
+    server_cpu_s: float = 0.0
+    client_cpu_s: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+
+async def run_baseline(count: int, request_size: int, reply_size: int, stream_size: int) -> BaselineRun:
+    result = BaselineRun()
+    proc = await asyncio.create_subprocess_exec(sys.executable, str(Path(__file__).resolve()), "--serve-baseline",
+                                                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdin is not None
+    channels: list[grpc.aio.Channel] = []
+    subscribers: list[asyncio.Task[None]] = []
+    drain: asyncio.Task[None] | None = None
+    try:
+        port = await asyncio.wait_for(_read_port(proc.stdout, " on port "), WAIT)
+        drain = asyncio.create_task(_drain(proc.stdout))
+        channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) for _ in range(PLAYERS)]
+        submits = [ch.unary_unary(BASELINE_SERVICE + "Submit") for ch in channels]
+        want = -1
+        arrivals: dict[int, float] = {}
+        done = asyncio.Event()
+
+        async def subscribe(index: int, channel: grpc.aio.Channel) -> None:
+            async for item in channel.unary_stream(BASELINE_SERVICE + "Follow")(b""):
+                now = time.perf_counter()
+                if _HEADER.unpack_from(item)[0] == want and index not in arrivals:
+                    arrivals[index] = now
+                    if len(arrivals) == PLAYERS:
+                        done.set()
+
+        subscribers = [asyncio.create_task(subscribe(i, ch)) for i, ch in enumerate(channels)]
+        padding = bytes(max(0, request_size - _HEADER.size))
+
+        async def one(index: int, wait: float = WAIT) -> tuple[float, float] | None:
+            nonlocal want
+            want = index
+            arrivals.clear()
+            done.clear()
+            request = _HEADER.pack(index, stream_size, reply_size) + padding
+            t0 = time.perf_counter()
+            await submits[index % PLAYERS](request, timeout=WAIT)
+            returned = time.perf_counter()
+            try:
+                await asyncio.wait_for(done.wait(), wait)
+            except TimeoutError:
+                return None
+            return (returned - t0) * 1000, (max(arrivals.values()) - t0) * 1000
+
+        # Warm up: until all four streams are open and have carried an item, then 50 more.
+        for attempt in range(100):
+            if await one(10_000_000 + attempt, 0.1) is not None:
+                break
+        else:
+            result.problems.append("the baseline subscribers never all received an item")
+            return result
+        for i in range(50):
+            await one(20_000_000 + i)
+        cpu0, server0 = time.process_time(), _proc_cpu_s(proc.pid)
+        started = time.perf_counter()
+        for i in range(count):
+            got = await one(i)
+            if got is None:
+                result.problems.append(f"baseline item {i} did not reach all four subscribers within {WAIT} s")
+                break
+            result.submit_ms.append(got[0])
+            result.arrived_ms.append(got[1])
+        result.wall_s = time.perf_counter() - started
+        result.client_cpu_s = time.process_time() - cpu0
+        server1 = _proc_cpu_s(proc.pid)
+        if server0 is not None and server1 is not None:
+            result.server_cpu_s = server1 - server0
+        return result
+    finally:
+        for task in subscribers:
+            task.cancel()
+        await asyncio.gather(*subscribers, return_exceptions=True)
+        for ch in channels:
+            await ch.close()
+        proc.stdin.close()
+        await _stop_process(proc, 5.0)
+        if drain is not None:
+            drain.cancel()
+            await asyncio.gather(drain, return_exceptions=True)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# report
+# ---------------------------------------------------------------------------------------------------------------
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def row(name: str, values: list[float]) -> str:
+    if not values:
+        return f"  {name:<36} {'-':>6}"
+    figures = [percentile(values, q) for q in (50, 90, 99)] + [max(values)]
+    return f"  {name:<36} {len(values):6d} " + " ".join(f"{v:8.2f}" for v in figures)
+
+
+def _lengths(positions: list[int]) -> list[int]:
+    """For each action, the number of actions measured in its match (positions restart at 0 with each match)."""
+    out: list[int] = []
+    start = 0
+    for i in range(1, len(positions) + 1):
+        if i == len(positions) or positions[i] == 0:
+            out += [i - start] * (i - start)
+            start = i
+    return out
+
+
+def median_or(values: list[int], default: int) -> int:
+    return int(statistics.median(values)) if values else default
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    print(f"watten-net action latency: 4 clients in this process, the host in a subprocess, 127.0.0.1 "
+          f"(Python {platform.python_version()}, grpcio {grpc.__version__}, {os.cpu_count()} CPUs)")
+    rng = random.Random(args.seed)
+    run = RealRun()
+    max_matches = args.matches or MAX_MATCHES
+    with tempfile.TemporaryDirectory(prefix="watten-latency-") as tmp:
+        while run.matches < max_matches and (args.matches or len(run.checked_ms) < args.actions):
+            before = len(run.checked_ms)
+            try:
+                await play_match(run, rng, Path(tmp))
+            except Exception as err:
+                run.problems.append(f"match {run.matches}: {type(err).__name__}: {err}")
+            if len(run.checked_ms) == before:
+                break  # no progress: report what there is rather than start host after host
+    count = len(run.checked_ms)
+    request_size = median_or(run.request_sizes, 300)
+    reply_size = median_or(run.reply_sizes, 40)
+    stream_size = median_or(run.update_sizes, 2500)
+    try:
+        base = await run_baseline(max(count, 50), request_size, reply_size, stream_size)
+    except Exception as err:
+        base = BaselineRun(problems=[f"baseline: {type(err).__name__}: {err}"])
+
+    header = f"  {'(ms)':<36} {'count':>6} {'p50':>8} {'p90':>8} {'p99':>8} {'max':>8}"
+    print()
+    print(f"watten-host, bavarian to {TARGET_POINTS}: {run.whole_matches} whole matches of {run.matches} "
+          f"(random legal actions, seed {args.seed}); messages per action: request {request_size} B, "
+          f"reply {reply_size} B, stream event {stream_size} B (medians)")
+    print(header)
+    print(row("act() returns", run.act_ms))
+    print(row("first of 4 received (gRPC)", run.first_ms))
+    print(row("all 4 received (gRPC)", run.arrived_ms))
+    print(row("all 4 checked (conn.game.chain_seq)", run.checked_ms))
+    print(row("all 4 views yielded (updates())", run.viewed_ms))
+    print(row("deal set-up (last action to next)", run.deal_ms))
+    print("baseline, bare grpc.aio append + fan-out to 4 (bytes of the same sizes, server in a subprocess):")
+    print(header)
+    print(row("submit returns", base.submit_ms))
+    print(row("all 4 received", base.arrived_ms))
+    print()
+    if count:
+        rate = count / run.wall_s if run.wall_s else 0.0
+        busy = count / (sum(run.checked_ms) / 1000)
+        deals = len(run.deal_ms) + run.matches
+        print(f"  actions/s: {rate:.0f} over whole matches (deal set-up included), {busy:.0f} back to back "
+              f"(1 / mean latency)")
+        print(f"  host CPU: {run.host_action_cpu_s / count * 1000:.2f} ms per action (inside the measured windows), "
+              f"{(run.host_cpu_s - run.host_action_cpu_s) / deals * 1000:.1f} ms per deal outside them (protocol "
+              f"steps, ~{deals} deals); client process CPU {run.client_cpu_s / count * 1000:.2f} ms per action "
+              f"(4 seats, everything included)")
+    if base.arrived_ms:
+        brate = len(base.arrived_ms) / base.wall_s
+        print(f"  baseline items/s: {brate:.0f}; server CPU {base.server_cpu_s / len(base.arrived_ms) * 1000:.2f} ms "
+              f"per item, client process CPU {base.client_cpu_s / len(base.arrived_ms) * 1000:.2f} ms per item")
+    if count and base.arrived_ms:
+        p50, p50_base = percentile(run.checked_ms, 50), percentile(base.arrived_ms, 50)
+        p50_recv = percentile(run.arrived_ms, 50)
+        p99 = percentile(run.checked_ms, 99)
+        ratio = p50 / p50_base
+        early = [v for v, i in zip(run.checked_ms, run.position, strict=True) if i < EDGE]
+        late = [v for v, i, n in zip(run.checked_ms, run.position, _lengths(run.position), strict=True)
+                if i >= n - EDGE]
+        if early and late:
+            print(f"  all 4 checked, p50 of the first {EDGE} actions of each match: {percentile(early, 50):.2f} ms; "
+                  f"of the last {EDGE}: {percentile(late, 50):.2f} ms")
+        print(f"  ratio p50/p50_baseline: {ratio:.2f}x  (checked; {p50_recv / p50_base:.2f}x on gRPC receipt)   "
+              f"target: within {TARGET_RATIO:.0f}x -> {'met' if ratio <= TARGET_RATIO else 'NOT met'}")
+        print(f"  p99: {p99:.2f} ms   target: under {TARGET_P99_MS:.0f} ms -> "
+              f"{'met' if p99 < TARGET_P99_MS else 'NOT met'}")
+    if run.views_ahead:
+        print(f"  note: {run.views_ahead} of {run.events_with_view} stream events carried a view of a longer chain "
+              f"than their own entries reach (the host builds each event's view when it sends it, not at the event)")
+    problems = run.problems + base.problems
+    if run.wrong_type:
+        problems.append(f"{run.wrong_type} measured chain entries were not ActionAccepted")
+    for problem in problems:
+        print(f"  problem: {problem}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--actions", type=int, default=600, help="play whole matches until this many actions "
+                        "are measured (default 600)")
+    parser.add_argument("--matches", type=int, default=0, help="play exactly this many whole matches instead "
+                        f"(at most {MAX_MATCHES} either way)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random legal actions (default 1)")
+    parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_baseline:
+        asyncio.run(serve_baseline())
+        return
+    args.matches = min(max(args.matches, 0), MAX_MATCHES)
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()

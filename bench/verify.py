@@ -1,0 +1,308 @@
+"""Verifying a whole match's record, against the floor of parsing it and checking its signatures; host cost per hand.
+
+One 4-player bavarian match to 15 is played in this process with `tests/local_table.py`'s LocalTable (HostGame
+and four SeatGames, no network, random legal actions from a fixed seed). Then:
+
+  * `watten_net.verify.verify_entries` is timed on the host's record and on seat 0's record (5 runs each: best
+    and median). The baseline, in the same run: merely parsing every envelope of the record (host envelopes, the
+    envelopes disclosed later, the seats' envelopes embedded in Relay, CommitSet and ActionAccepted) and checking
+    every Ed25519 signature once, the floor any verifier of such a record pays; and the Ed25519 verifications
+    alone. Target: under 0.3 s for a whole match to 15.
+  * The host's protocol cost per hand: the CPU time of `HostGame.submit` for every envelope of the hand (the
+    checkpoint signatures closing the hand included; the header signatures at the start counted apart), beside
+    PROTOCOL.md's budget of 5 ms of CPU per hand per party; the same for seat 0's SeatGame, for comparison.
+
+Only the figures are printed, with the targets beside them; nothing passes or fails on time.
+
+Run: ``.venv/bin/python bench/verify.py [--seed 1] [--target 15] [--runs 5]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import cryptography
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from watten_net.deal.envelope import envelope_hash, signing_bytes
+from watten_net.deal.identity import public_key_bytes
+from watten_net.deal.protocol import check_signature, parse_envelope, signing_seat
+from watten_net.engine import Rules
+from watten_net.record import KIND_HOST, KIND_OWN, KIND_WITHHELD, Entry
+from watten_net.v1 import watten_pb2 as pb
+from watten_net.verify import verify_entries
+
+import local_table
+from local_table import LocalTable
+
+TARGET_S = 0.3
+BUDGET_MS = 5.0
+HEADER = -1  # the hand key of the game header's signatures (before the first hand)
+
+
+class SeededKeys:
+    """Stands in for Ed25519PrivateKey inside local_table so the keys, hence the transcript and the deals, and so
+    the whole match, follow from --seed (LocalTable draws its keys with Ed25519PrivateKey.generate())."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(f"keys {seed}")
+
+    def generate(self) -> Ed25519PrivateKey:
+        return Ed25519PrivateKey.from_private_bytes(self.rng.randbytes(32))
+
+
+def timed_runs(fn: Callable[[], object], runs: int) -> tuple[float, float, float]:
+    """(best, median) wall seconds and median CPU seconds of `runs` calls (CPU: less moved by other processes)."""
+    wall, cpu = [], []
+    for _ in range(runs):
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        fn()
+        cpu.append(time.thread_time() - start_cpu)
+        wall.append(time.perf_counter() - start)
+    return min(wall), statistics.median(wall), statistics.median(cpu)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the floor: parse every envelope and check every signature once
+# ---------------------------------------------------------------------------------------------------------------
+
+def _embedded(signed: Any) -> list[bytes]:
+    """The seats' envelopes a host envelope carries."""
+    p = signed.payload
+    if signed.type == "Relay":
+        return [bytes(p.envelope)]
+    if signed.type == "CommitSet":
+        return [bytes(e.envelope) for e in p.commits]
+    if signed.type == "ActionAccepted" and p.action_envelope:
+        return [bytes(p.action_envelope)]
+    return []
+
+
+def parse_and_check(entries: Sequence[Entry]) -> int:
+    """Parse every envelope in the record and check every signature once; returns how many were checked."""
+    host_key = b""
+    roster: list[bytes] = []
+    checked: set[bytes] = set()
+    withheld: set[bytes] = set()
+    count = 0
+
+    def host_envelope(raw: bytes) -> None:
+        nonlocal host_key, roster, count
+        signed = parse_envelope(raw, host=True)
+        if signed.type == "GameHeader":
+            host_key = bytes(signed.payload.host_public_key)
+            roster = [bytes(r.public_key) for r in signed.payload.roster]
+        if not check_signature(signed, host_key):
+            raise AssertionError(f"host envelope {signed.seq} does not verify")
+        checked.add(signed.hash)
+        count += 1
+        for inner in _embedded(signed):
+            seat_envelope = parse_envelope(inner, host=False)
+            if not check_signature(seat_envelope, roster[seat_envelope.sender]):
+                raise AssertionError(f"an envelope of seat {seat_envelope.sender} does not verify")
+            count += 1
+        if signed.type == "Disclosure":
+            for disclosed in signed.payload.envelopes:
+                raw_disclosed = bytes(disclosed)
+                digest = envelope_hash(raw_disclosed)
+                if digest in withheld and digest not in checked:
+                    host_envelope(raw_disclosed)
+
+    for entry in entries:
+        if entry.kind == KIND_HOST:
+            host_envelope(entry.data)
+        elif entry.kind == KIND_WITHHELD:
+            stub = pb.Withheld()
+            stub.ParseFromString(entry.data)
+            withheld.add(bytes(stub.envelope_hash))
+    return count
+
+
+def signature_inputs(entries: Sequence[Entry]) -> list[tuple[Ed25519PublicKey, bytes, bytes]]:
+    """(public key, signature, signed bytes) of every signature `parse_and_check` checks, prepared beforehand."""
+    out: list[tuple[Ed25519PublicKey, bytes, bytes]] = []
+    keys: dict[bytes, Ed25519PublicKey] = {}
+    host_key = b""
+    roster: list[bytes] = []
+    withheld: set[bytes] = set()
+    seen: set[bytes] = set()
+
+    def add(signed: Any, raw_key: bytes) -> None:
+        env = signed.envelope
+        message = signing_bytes(env.game_id, env.seq, env.prev_hash, signing_seat(env.sender_seat), env.type,
+                                env.payload)
+        key = keys.setdefault(raw_key, Ed25519PublicKey.from_public_bytes(raw_key))
+        out.append((key, bytes(env.signature), message))
+
+    def host_envelope(raw: bytes) -> None:
+        nonlocal host_key, roster
+        signed = parse_envelope(raw, host=True)
+        if signed.type == "GameHeader":
+            host_key = bytes(signed.payload.host_public_key)
+            roster = [bytes(r.public_key) for r in signed.payload.roster]
+        add(signed, host_key)
+        seen.add(signed.hash)
+        for inner in _embedded(signed):
+            seat_envelope = parse_envelope(inner, host=False)
+            add(seat_envelope, roster[seat_envelope.sender])
+        if signed.type == "Disclosure":
+            for disclosed in signed.payload.envelopes:
+                digest = envelope_hash(bytes(disclosed))
+                if digest in withheld and digest not in seen:
+                    host_envelope(bytes(disclosed))
+
+    for entry in entries:
+        if entry.kind == KIND_HOST:
+            host_envelope(entry.data)
+        elif entry.kind == KIND_WITHHELD:
+            stub = pb.Withheld()
+            stub.ParseFromString(entry.data)
+            withheld.add(bytes(stub.envelope_hash))
+    return out
+
+
+def ed25519_only(inputs: list[tuple[Ed25519PublicKey, bytes, bytes]]) -> None:
+    for key, signature, message in inputs:
+        key.verify(signature, message)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# per-hand protocol cost
+# ---------------------------------------------------------------------------------------------------------------
+
+class HandMeter:
+    """CPU nanoseconds and calls per hand, with the hand read from the game when the call starts."""
+
+    def __init__(self, hand_of: Callable[[], int]) -> None:
+        self.hand_of = hand_of
+        self.cpu_ns: dict[int, int] = defaultdict(int)
+        self.calls: dict[int, int] = defaultdict(int)
+
+    def wrap(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            hand = self.hand_of()
+            start = time.thread_time_ns()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.cpu_ns[hand] += time.thread_time_ns() - start
+                self.calls[hand] += 1
+        return timed
+
+    def hands_ms(self) -> list[float]:
+        return [self.cpu_ns[h] / 1e6 for h in sorted(self.cpu_ns) if h != HEADER]
+
+
+def per_call_us(fn: Callable[[], object], number: int, rounds: int = 5) -> float:
+    """Median over `rounds` of the mean CPU time of `number` calls, in microseconds."""
+    samples = []
+    for _ in range(rounds):
+        start = time.thread_time_ns()
+        for _ in range(number):
+            fn()
+        samples.append((time.thread_time_ns() - start) / number / 1000)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--seed", type=int, default=1, help="seed of the match's random actions (default 1)")
+    parser.add_argument("--target", type=int, default=15, help="points to win the match (default 15)")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs of each verification (default 5)")
+    parser.add_argument("--seat", type=int, default=0, help="the seat whose record is verified (default 0)")
+    args = parser.parse_args()
+    runs = max(1, args.runs)
+
+    print(f"watten-net record verification (Python {platform.python_version()}, cryptography "
+          f"{cryptography.__version__}, {platform.machine()}, {os.cpu_count()} CPUs)")
+    rules = Rules.preset("bavarian", 4).with_flag("target", str(args.target))
+    local_table.Ed25519PrivateKey = SeededKeys(args.seed)  # type: ignore[attr-defined, assignment]
+    table = LocalTable(rules, seed=args.seed)
+    host = table.host
+    host_meter = HandMeter(lambda: host.current.hand if host.attempts else HEADER)
+    host.submit = host_meter.wrap(host.submit)  # type: ignore[method-assign]
+    seat = table.seats[args.seat]
+    seat_meter = HandMeter(lambda: seat.hand[0] if seat.hand[0] >= 0 else HEADER)
+    for name in ("receive", "next_automatic", "accepted", "action"):
+        setattr(seat, name, seat_meter.wrap(getattr(seat, name)))
+    started = time.perf_counter()
+    table.play()
+    play_s = time.perf_counter() - started
+
+    records = {"host": table.host_entries(), f"seat {args.seat}": table.seat_entries(args.seat)}
+    print(f"\nbavarian, 4 players, to {args.target} (seed {args.seed}): {len(host.chain)} host envelopes, "
+          f"played in {play_s:.2f} s in one process")
+    for name, entries in records.items():
+        report = verify_entries(entries, name)
+        if not report.ok:
+            print(f"  {name} record does NOT verify: {[p.sentence() for p in report.errors]}")
+            continue
+        kinds = {k: sum(1 for e in entries if e.kind == k) for k in (KIND_HOST, KIND_WITHHELD, KIND_OWN)}
+        signatures = parse_and_check(entries)
+        inputs = signature_inputs(entries)
+        verify_best, verify_median, verify_cpu = timed_runs(lambda entries=entries: verify_entries(entries), runs)
+        floor_best, floor_median, floor_cpu = timed_runs(lambda entries=entries: parse_and_check(entries), runs)
+        ed_best, ed_median, ed_cpu = timed_runs(lambda inputs=inputs: ed25519_only(inputs), runs)
+        print(f"\n  {name} record: {len(entries)} entries ({kinds[KIND_HOST]} host envelopes, {kinds[KIND_WITHHELD]} "
+              f"withheld stubs, {kinds[KIND_OWN]} own), {report.hands} hands, final scores "
+              f"{'-'.join(map(str, report.final_scores))}, {signatures} signatures")
+        print(f"    {'(seconds, ' + str(runs) + ' runs)':<44} {'best':>8} {'median':>8} {'CPU med':>8}")
+        print(f"    {'verify_entries':<44} {verify_best:8.3f} {verify_median:8.3f} {verify_cpu:8.3f}")
+        print(f"    {'baseline: parse all + check each signature':<44} {floor_best:8.3f} {floor_median:8.3f} "
+              f"{floor_cpu:8.3f}")
+        print(f"    {'  of which Ed25519 verifications alone':<44} {ed_best:8.3f} {ed_median:8.3f} {ed_cpu:8.3f}")
+        print(f"    ratio verify/baseline (medians): {verify_median / floor_median:.2f}x wall, "
+              f"{verify_cpu / floor_cpu:.2f}x CPU; "
+              f"{verify_median / max(report.hands, 1) * 1000:.1f} ms per hand; target: under {TARGET_S} s for "
+              f"the match -> {'met' if verify_median < TARGET_S else 'NOT met'}")
+
+    # Unit costs of the signatures, to read the per-hand figures against.
+    key = Ed25519PrivateKey.generate()
+    message = bytes(200)
+    signature = key.sign(message)
+    public = Ed25519PublicKey.from_public_bytes(public_key_bytes(key))
+    sign_us = per_call_us(lambda: key.sign(message), 200)
+    verify_us = per_call_us(lambda: public.verify(signature, message), 200)
+
+    hands = host_meter.hands_ms()
+    hand_keys = [h for h in sorted(host_meter.cpu_ns) if h != HEADER]
+    submits = [host_meter.calls[h] for h in hand_keys]
+    posted_per_hand: dict[int, int] = defaultdict(int)
+    hand = HEADER
+    for p in host.chain:
+        if p.type == "HandOpen":
+            hand = parse_envelope(p.raw, host=True).payload.hand
+        posted_per_hand[hand] += 1
+    signs = statistics.mean(posted_per_hand[h] for h in hand_keys)
+    verifies = statistics.mean(submits)
+    print(f"\n  host protocol cost per hand (HostGame.submit of every envelope of the hand, CPU), {len(hands)} hands:")
+    print(f"    median {statistics.median(hands):.2f} ms, mean {statistics.mean(hands):.2f} ms, "
+          f"min {min(hands):.2f} ms, max {max(hands):.2f} ms; budget {BUDGET_MS:.0f} ms per hand per party -> "
+          f"{'within' if statistics.median(hands) <= BUDGET_MS else 'OVER'} "
+          f"({statistics.median(hands) / BUDGET_MS * 100:.0f}% of it)")
+    print(f"    per hand on average: {verifies:.0f} envelopes submitted (one signature check each), "
+          f"{signs:.0f} host envelopes posted (one signature each); at {verify_us:.0f} µs a check and "
+          f"{sign_us:.0f} µs a signature here that is {(verifies * verify_us + signs * sign_us) / 1000:.2f} ms of "
+          f"Ed25519 per hand")
+    print(f"    the last hand (with MatchEnd, the seed reveals and the Disclosure): {hands[-1]:.2f} ms; game start "
+          f"(header signatures, before the first hand): {host_meter.cpu_ns[HEADER] / 1e6:.2f} ms")
+    seat_hands = seat_meter.hands_ms()
+    print(f"  seat {args.seat}'s protocol cost per hand (SeatGame receive/next_automatic/accepted/action, CPU): "
+          f"median {statistics.median(seat_hands):.2f} ms, max {max(seat_hands):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

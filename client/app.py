@@ -1,0 +1,278 @@
+"""The full-screen table (prompt-toolkit): what a person sees and presses, on top of a `Connection`.
+
+The screen reads the seat's TableView through `viewmodel` at render time; key handlers only change the
+screen's own state or send an action. The stream runs as a background task of the application and
+reconnects by itself; a refused action shows the host's reason in words and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, cast
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.filters import Condition, has_focus
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import ConditionalContainer, Float, FloatContainer, HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame, TextArea
+
+from watten_net.engine import normalise_action
+from watten_net.verify import verify_entries
+
+from . import viewmodel as vm
+from .connection import Connection, HostBrokeProtocol, Refused
+from .i18n import Words
+
+STYLE = Style.from_dict({
+    "title": "bold reverse", "fingerprint": "bold", "ok": "ansigreen bold", "error": "ansired bold",
+    "dim": "ansibrightblack", "heading": "bold underline", "active": "ansiyellow bold", "you": "bold",
+    "alert": "ansimagenta bold", "label": "", "value": "bold", "score": "", "key": "ansicyan",
+    "suit.h": "ansired", "suit.s": "ansiyellow", "suit.e": "ansibrightblack", "suit.l": "ansigreen",
+    "seat": "",
+})
+CONFIRM = {"fold", "concede"}
+
+
+class HostControls:
+    """What the host's own person may do in the lobby (add a bot, start): calls into the Table directly."""
+
+    def __init__(self, add_bot: Callable[[], Awaitable[None]], start: Callable[[], Awaitable[None]]) -> None:
+        self.add_bot = add_bot
+        self.start = start
+
+
+class TableApp:
+    def __init__(self, conn: Connection, words: Words, *, host_controls: HostControls | None = None,
+                 lobby_lines: list[str] | None = None) -> None:
+        self.conn = conn
+        self.words = words
+        self.host_controls = host_controls
+        self.state = vm.ScreenState(lobby_lines=lobby_lines or [], host_controls=host_controls is not None)
+        self.command = TextArea(height=1, prompt="> ", multiline=False, accept_handler=self._command)
+        self.app: Application[int] = Application(
+            layout=self._layout(), key_bindings=self._keys(), style=STYLE, full_screen=True, mouse_support=False,
+        )
+        self.finished = False
+
+    # ------------------------------------------------------------------ layout
+    def _pane(self, render: Callable[[], vm.Fragments], **window: Any) -> Window:
+        # Each pane is as tall as its content; what is left over stays empty at the bottom.
+        window.setdefault("dont_extend_height", True)
+        return Window(FormattedTextControl(cast(Any, render)), wrap_lines=True, **window)
+
+    def _layout(self) -> Layout:
+        s, w = self.state, self.words
+        in_game = Condition(lambda: s.view is not None and bool(s.view.game_fingerprint) and s.view.dealer >= 0)
+        in_lobby = ~in_game
+
+        def need_view(render: Callable[[Any], vm.Fragments]) -> Callable[[], vm.Fragments]:
+            return lambda: render(s.view) if s.view is not None else []
+
+        table = HSplit([
+            self._pane(need_view(lambda v: vm.seats_pane(v, w))),
+            Window(height=1),
+            self._pane(need_view(lambda v: vm.trick_pane(v, s, w))),
+            Window(height=1),
+            self._pane(need_view(lambda v: vm.status_pane(v, w))),
+            self._pane(need_view(lambda v: vm.scores_pane(v, w))),
+        ])
+        lobby = self._pane(lambda: vm.lobby(s, w) if s.view is not None else [("", "…")])
+        # The hand is where the keyboard is when the command line is not: it holds the focus.
+        self.hand_window = Window(
+            FormattedTextControl(cast(Any, need_view(lambda v: vm.hand_pane(v, s, w) if v.your_hand else [])),
+                                 focusable=True, show_cursor=False),
+            height=2, wrap_lines=True,
+        )
+        body = HSplit([
+            self._pane(lambda: vm.header(s, w)),
+            ConditionalContainer(table, filter=in_game),
+            ConditionalContainer(lobby, filter=in_lobby),
+            Window(),  # the space left over
+            self.hand_window,
+            self._pane(need_view(lambda v: vm.prompt_line(v, s, w)), height=1),
+            self._pane(lambda: [("class:error", s.message)] if s.message else [("class:dim", w["help_hint"])],
+                       height=1),
+            self.command,
+        ])
+        help_box = Frame(self._pane(lambda: [("", w.help())]), title="?")
+        return Layout(FloatContainer(body, floats=[
+            Float(ConditionalContainer(help_box, filter=Condition(lambda: s.show_help)), top=2, left=2),
+        ]), focused_element=self.hand_window)
+
+    # ------------------------------------------------------------------ keys
+    def _keys(self) -> KeyBindings:
+        kb = KeyBindings()
+        s = self.state
+        typing = has_focus(self.command)
+        playing = ~typing
+
+        @kb.add("c-c")
+        def _quit_now(event: KeyPressEvent) -> None:
+            """Leave at once."""
+            event.app.exit(result=130)
+
+        @kb.add("escape", eager=True)
+        def _escape(event: KeyPressEvent) -> None:
+            """Close help, cancel a question, leave the command line."""
+            s.show_help = False
+            s.confirm = ""
+            self.command.text = ""
+            event.app.layout.focus(self.hand_window)
+
+        @kb.add("left", filter=playing)
+        def _left(event: KeyPressEvent) -> None:
+            """Previous card."""
+            s.cursor = max(0, s.cursor - 1)
+
+        @kb.add("right", filter=playing)
+        def _right(event: KeyPressEvent) -> None:
+            """Next card."""
+            if s.view is not None:
+                s.cursor = min(len(s.view.your_hand) - 1, s.cursor + 1)
+
+        @kb.add("enter", filter=playing)
+        @kb.add("space", filter=playing)
+        def _play(event: KeyPressEvent) -> None:
+            """Play the chosen card."""
+            self._play_cursor()
+
+        @kb.add(":", filter=playing)
+        def _command_line(event: KeyPressEvent) -> None:
+            """Type an action in RULES.md notation."""
+            event.app.layout.focus(self.command)
+
+        @kb.add("<any>", filter=playing)
+        def _key(event: KeyPressEvent) -> None:
+            """Context keys: answers, announcement, raise/accept/fold, cards by number, help."""
+            self._on_key(event.data)
+
+        return kb
+
+    def _on_key(self, key: str) -> None:
+        s = self.state
+        s.message = ""
+        if s.confirm:
+            action, s.confirm = s.confirm, ""
+            if key.lower() == "y":
+                if action == "quit":
+                    get_app().exit(result=0)
+                else:
+                    self.act(action)
+            return
+        if key == "?":
+            s.show_help = not s.show_help
+            return
+        # The moment's own keys first: while trump is named, 'l' is Laub, not the last trick.
+        mapped = vm.keymap(s.view).get(key)
+        if mapped is not None:
+            if mapped in CONFIRM:
+                s.confirm = mapped
+            else:
+                self.act(mapped)
+            return
+        if key == "q":
+            s.confirm = "quit"
+            return
+        if key == "l":
+            s.show_last = not s.show_last
+            return
+        if key == "g":
+            self.command.text = "signal "
+            self.command.buffer.cursor_position = len(self.command.text)
+            get_app().layout.focus(self.command)
+            return
+        if self.host_controls is not None and s.view is not None and not s.view.game_fingerprint:
+            if key == "b":
+                get_app().create_background_task(self._host_call(self.host_controls.add_bot))
+                return
+            if key == "s":
+                get_app().create_background_task(self._host_call(self.host_controls.start))
+                return
+        if key.isdigit() and s.view is not None:
+            index = int(key) - 1
+            if 0 <= index < len(s.view.your_hand):
+                s.cursor = index
+                self._play_cursor()
+
+    def _play_cursor(self) -> None:
+        view = self.state.view
+        if view is None or not view.your_hand:
+            return
+        cards = vm.my_hand(view)
+        self.state.cursor = min(self.state.cursor, len(cards) - 1)
+        self.act(f"play {cards[self.state.cursor]}")
+
+    def _command(self, buffer: Any) -> bool:
+        text = buffer.text.strip()
+        get_app().layout.focus(self.hand_window)
+        if not text:
+            return False
+        if text in ("help", "?"):
+            self.state.show_help = True
+        elif text in ("quit", "exit"):
+            get_app().exit(result=0)
+        else:
+            self.act(normalise_action(text))
+        return False
+
+    # ------------------------------------------------------------------ actions and the stream
+    def act(self, action: str) -> None:
+        get_app().create_background_task(self._act(action))
+
+    async def _act(self, action: str) -> None:
+        try:
+            await self.conn.act(action)
+        except Refused as err:
+            self.state.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
+        self.app.invalidate()
+
+    async def _host_call(self, call: Callable[[], Awaitable[None]]) -> None:
+        try:
+            await call()
+        except Exception as err:  # a lobby refusal (table full, ...) is shown, never a crash
+            self.state.message = str(getattr(err, "message", err))
+        self.app.invalidate()
+
+    async def follow(self) -> None:
+        s = self.state
+        try:
+            async for view in self.conn.follow(on_state=self._connection_state):
+                s.view = view
+                if view is not None and view.your_hand:
+                    s.cursor = min(s.cursor, len(view.your_hand) - 1)
+                self._judge_deal()
+                self.app.invalidate()
+        except HostBrokeProtocol as err:
+            s.deal_status = str(err)
+        except Refused as err:
+            s.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
+        self.finished = True
+        self.app.invalidate()
+
+    def _connection_state(self, state: str) -> None:
+        self.state.connection = state
+        self.app.invalidate()
+
+    def _judge_deal(self) -> None:
+        """The seat's own verdict on the deal, from its own record, once the seeds are revealed."""
+        game = self.conn.game
+        if game is None:
+            return
+        if game.problems:
+            self.state.deal_status = game.problems[0]
+            return
+        view = self.state.view
+        if view is not None and view.table.phase in (vm.MATCH_OVER, vm.ABANDONED) and not self.state.deal_status:
+            from watten_net.record import Entry
+
+            report = verify_entries([Entry(e.kind, e.data) for e in game.record])
+            self.state.deal_status = "verified" if report.ok else report.errors[0].sentence()
+
+    async def run(self) -> int:
+        self.app.create_background_task(self.follow())
+        result = await self.app.run_async()
+        return int(result or 0)
+

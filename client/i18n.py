@@ -1,0 +1,201 @@
+"""Words on the screen in German, English and Chinese.
+
+Card and rule terms keep their German names in every language (that is what players say at the
+table), with the language's explanation beside them where it helps. German is the default for a
+German locale, English otherwise; `--lang de|en|zh` chooses.
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+
+LANGS = ("de", "en", "zh")
+
+SUIT_DE = {"E": "Eichel", "L": "Laub", "H": "Herz", "S": "Schellen"}
+RANK_DE = {"6": "Sechs", "7": "Sieben", "8": "Acht", "9": "Neun", "10": "Zehn", "U": "Unter", "O": "Ober",
+           "K": "König", "A": "Ass"}
+NICK = {"HK": "Max", "S7": "Belli", "E7": "Spitz", "S6": "Weli", "SU": "Bugl"}
+FRENCH_MARK = {"E": "♣", "L": "♠", "H": "♥", "S": "♦"}
+GERMAN_MARK = {"E": "Ei", "L": "La", "H": "He", "S": "Sc"}
+SUIT_COLOUR = {"E": "class:suit.e", "L": "class:suit.l", "H": "class:suit.h", "S": "class:suit.s"}
+
+_SUIT_EXPLAIN = {
+    "en": {"E": "Acorns ♣", "L": "Leaves ♠", "H": "Hearts ♥", "S": "Bells ♦"},
+    "zh": {"E": "橡子 ♣", "L": "树叶 ♠", "H": "红心 ♥", "S": "铃铛 ♦"},
+}
+
+TEXT: dict[str, dict[str, str]] = {
+    "de": {
+        "game": "Spiel", "deal_verified": "Austeilen geprüft ✓", "deal_pending": "Austeilen wird geprüft …",
+        "deal_failed": "Austeilen NICHT in Ordnung",
+        "host_sees": "Geprüftes Austeilen: der Host kann alle Karten sehen",
+        "schlag": "Schlag", "trump": "Trumpf", "stake": "Wert", "hidden": "?", "your_turn": "Du bist dran",
+        "waiting_for": "Warten auf", "dealer": "Geber", "forehand": "Vorhand", "cutter": "Abheber",
+        "team": "Team", "tricks": "Stiche", "score": "Punkte", "bummerl": "Bummerl", "target": "Ziel",
+        "gespannt": "gespannt", "pending_raise": "Gehts? {seat} bietet {value}: [a] annehmen / [f] ablehnen",
+        "rules": "Regeln", "flags": "geändert", "your_hand": "Deine Karten", "trick": "Stich",
+        "last_trick": "Letzter Stich", "no_last_trick": "Noch kein Stich", "help_hint": "? Hilfe",
+        "confirm_fold": "Wirklich ablehnen (die Hand geht verloren)? [y/n]",
+        "confirm_concede": "Wirklich aufgeben? [y/n]", "confirm_quit": "Tisch verlassen? [y/n]",
+        "refused": "Nicht erlaubt", "reconnecting": "Verbindung verloren, verbinde neu …",
+        "lobby": "Warten auf Spieler", "seat": "Platz", "free": "frei", "bot": "Bot", "you": "du",
+        "offline": "offline", "match_over": "Partie vorbei", "won": "gewinnt", "announce": "Ansage",
+        "choose_schlag": "Schlag wählen: 7 8 9 0(=10) u o k a{six}  · [w] Schlagwechsel · [b] Bessere",
+        "choose_trump": "Trumpf wählen: [e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
+        "answer": "[y] ja / [n] nein", "schlecken": "Abheben: du siehst {card} · [t] nehmen / [k] lassen",
+        "address": "Adresse", "fingerprint": "Zertifikat", "start_key": "[s] starten", "bot_key": "[b] Bot setzen",
+        "series_over": "Serie vorbei", "value": "Wert",
+    },
+    "en": {
+        "game": "Game", "deal_verified": "deal verified ✓", "deal_pending": "checking the deal …",
+        "deal_failed": "deal check FAILED", "host_sees": "Verified deal: the host can see all cards",
+        "schlag": "Schlag (striker rank)", "trump": "Trumpf (trump)", "stake": "Stake", "hidden": "?",
+        "your_turn": "Your turn", "waiting_for": "Waiting for", "dealer": "dealer", "forehand": "forehand",
+        "cutter": "cutter", "team": "Team", "tricks": "Stiche (tricks)", "score": "Points", "bummerl": "Bummerl",
+        "target": "target", "gespannt": "gespannt (tight)",
+        "pending_raise": "Gehts? {seat} raises to {value}: [a] accept / [f] fold", "rules": "Rules",
+        "flags": "changed", "your_hand": "Your cards", "trick": "Stich (trick)", "last_trick": "Last trick",
+        "no_last_trick": "No trick yet", "help_hint": "? help",
+        "confirm_fold": "Really fold (you lose the hand)? [y/n]", "confirm_concede": "Really concede? [y/n]",
+        "confirm_quit": "Leave the table? [y/n]", "refused": "Not allowed",
+        "reconnecting": "connection lost, reconnecting…",
+        "lobby": "Waiting for players", "seat": "Seat", "free": "free", "bot": "bot", "you": "you",
+        "offline": "offline", "match_over": "Match over", "won": "wins", "announce": "Announcement",
+        "choose_schlag": "Choose the Schlag: 7 8 9 0(=10) u o k a{six}  · [w] Schlagwechsel (swap) · [b] Bessere",
+        "choose_trump": "Choose Trumpf: [e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
+        "answer": "[y] yes / [n] no", "schlecken": "Cut: you see {card} · [t] take / [k] keep",
+        "address": "Address", "fingerprint": "Certificate", "start_key": "[s] start", "bot_key": "[b] add a bot",
+        "series_over": "Series over", "value": "worth",
+    },
+    "zh": {
+        "game": "对局", "deal_verified": "发牌已验证 ✓", "deal_pending": "正在验证发牌 …",
+        "deal_failed": "发牌验证失败",
+        "host_sees": "可验证发牌：主机能看到所有牌", "schlag": "Schlag（点数王）", "trump": "Trumpf（将牌）",
+        "stake": "分值", "hidden": "?", "your_turn": "轮到你", "waiting_for": "等待", "dealer": "发牌者",
+        "forehand": "先手", "cutter": "切牌者", "team": "队", "tricks": "Stiche（墩）", "score": "分数",
+        "bummerl": "Bummerl", "target": "目标", "gespannt": "gespannt（紧绷）",
+        "pending_raise": "Gehts? {seat} 加注到 {value}：[a] 接受 / [f] 放弃", "rules": "规则", "flags": "改动",
+        "your_hand": "你的牌", "trick": "Stich（墩）", "last_trick": "上一墩", "no_last_trick": "还没有墩",
+        "help_hint": "? 帮助", "confirm_fold": "确定放弃（输掉这一手）？[y/n]", "confirm_concede": "确定认输？[y/n]",
+        "confirm_quit": "离开牌桌？[y/n]", "refused": "不允许", "reconnecting": "连接中断，正在重连…",
+        "lobby": "等待玩家", "seat": "座位", "free": "空", "bot": "机器人", "you": "你", "offline": "离线",
+        "match_over": "比赛结束", "won": "获胜", "announce": "叫牌",
+        "choose_schlag": "选择 Schlag：7 8 9 0(=10) u o k a{six} · [w] Schlagwechsel（交换）· [b] Bessere（换牌）",
+        "choose_trump": "选择 Trumpf：[e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
+        "answer": "[y] 是 / [n] 否", "schlecken": "切牌：你看到 {card} · [t] 拿 / [k] 不拿",
+        "address": "地址", "fingerprint": "证书", "start_key": "[s] 开始", "bot_key": "[b] 加机器人",
+        "series_over": "系列赛结束", "value": "分值",
+    },
+}
+
+# Refusal reasons in words (the host's own sentence is the fallback).
+REASONS: dict[str, dict[str, str]] = {
+    "de": {
+        "not-your-turn": "Du bist nicht dran.", "card-not-in-hand": "Diese Karte hast du nicht.",
+        "must-play-trump": "Du musst Trumpf oder einen Kritischen spielen.",
+        "raise-pending": "Erst das Bieten beantworten.",
+        "raise-twice": "Dein Team hat zuletzt geboten.", "gespannt": "Gespannt: kein Bieten.",
+        "raise-cap": "Mehr als ihr braucht, könnt ihr nicht bieten.", "malformed": "Das verstehe ich nicht.",
+        "not-now": "Jetzt nicht.",
+    },
+    "en": {
+        "not-your-turn": "It is not your turn.", "card-not-in-hand": "You do not hold that card.",
+        "must-play-trump": "You must play a trump or a Kritischer.", "raise-pending": "Answer the raise first.",
+        "raise-twice": "Your side raised last.", "gespannt": "A side is gespannt: no raising.",
+        "raise-cap": "You cannot raise beyond the points you need.", "malformed": "That is not an action.",
+        "not-now": "Not now.",
+    },
+    "zh": {
+        "not-your-turn": "还没轮到你。", "card-not-in-hand": "你没有这张牌。",
+        "must-play-trump": "你必须出将牌或关键牌。",
+        "raise-pending": "请先回应加注。", "raise-twice": "你方刚加过注。", "gespannt": "有一方紧绷：不能加注。",
+        "raise-cap": "加注不能超过你们还需要的分数。", "malformed": "无法理解这个动作。", "not-now": "现在不行。",
+    },
+}
+
+HELP: dict[str, str] = {
+    "en": """Keys
+  ← →  or 1-5   choose a card        Enter / Space   play it
+  r  raise (Gehts?)    a  accept    f  fold    c  concede (when gespannt)
+  Announcement: 7 8 9 0 u o k a (6) name the Schlag · e l h s name Trumpf
+  w  ask Schlagwechsel (swap)   b  ask Bessere (new cards)   y / n  answer a question
+  t / k  take / keep a card at the cut (Schlecken)
+  :  command line (RULES.md notation, e.g. 'play HK', 'signal max', 'schadet?')
+  g  signal to your partner (opens the command line with 'signal ')
+  l  last trick      ?  this help      q  leave the table
+Terms: Schlag = the striker rank named each hand; Trumpf = trump suit; Kritische = Max (HK), Belli (S7),
+  Spitz (E7); gespannt = a side near the target (no raising); Bummerl = a lost match.""",
+    "de": """Tasten
+  ← →  oder 1-5  Karte wählen         Enter / Leertaste   ausspielen
+  r  bieten (Gehts?)    a  annehmen    f  ablehnen    c  aufgeben (wenn gespannt)
+  Ansage: 7 8 9 0 u o k a (6) Schlag ansagen · e l h s Trumpf ansagen
+  w  Schlagwechsel fragen   b  Bessere fragen   y / n  antworten
+  t / k  beim Abheben nehmen / lassen (Schlecken)
+  :  Befehlszeile (wie in RULES.md, z. B. 'play HK', 'signal max', 'schadet?')
+  g  dem Partner deuten (öffnet die Befehlszeile mit 'signal ')
+  l  letzter Stich    ?  diese Hilfe    q  Tisch verlassen""",
+    "zh": """按键
+  ← → 或 1-5 选牌        Enter / 空格 出牌
+  r 加注（Gehts?）  a 接受  f 放弃  c 认输（紧绷时）
+  叫牌：7 8 9 0 u o k a (6) 叫 Schlag · e l h s 叫 Trumpf
+  w 请求 Schlagwechsel（交换）  b 请求 Bessere（换牌）  y / n 回答
+  t / k 切牌时拿 / 不拿（Schlecken）
+  : 命令行（RULES.md 记法，如 'play HK'、'signal max'）
+  g 给搭档打暗号   l 上一墩   ? 帮助   q 离开
+术语：Schlag＝每手叫的点数王；Trumpf＝将牌花色；Kritische＝Max (HK)、Belli (S7)、Spitz (E7)；
+  gespannt＝接近目标分（不能加注）；Bummerl＝输掉一局。""",
+}
+
+
+def default_lang(env: dict[str, str] | None = None) -> str:
+    """German for a German locale (de_*), Chinese for zh_*, else English."""
+    environ = env if env is not None else dict(os.environ)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = environ.get(name, "")
+        if value:
+            code = value.split(":")[0][:2].lower()
+            return code if code in LANGS else "en"
+    try:
+        code = (locale.getlocale()[0] or "en")[:2].lower()
+    except ValueError:
+        code = "en"
+    return code if code in LANGS else "en"
+
+
+class Words:
+    def __init__(self, lang: str, suits: str = "french") -> None:
+        if lang not in LANGS:
+            raise ValueError(f"--lang must be one of {', '.join(LANGS)}")
+        self.lang = lang
+        self.marks = FRENCH_MARK if suits == "french" else GERMAN_MARK
+
+    def __getitem__(self, key: str) -> str:
+        return TEXT[self.lang].get(key) or TEXT["en"].get(key, key)
+
+    def reason(self, reason: str, fallback: str) -> str:
+        return REASONS[self.lang].get(reason) or fallback or reason
+
+    def card_short(self, card: str) -> str:
+        """`HK` -> '♥K' (or 'HeK'): compact, for hands and tricks."""
+        return self.marks[card[0]] + card[1:]
+
+    def card_name(self, card: str) -> str:
+        """German name, with the nickname and (outside German) the language's suit name."""
+        name = f"{SUIT_DE[card[0]]} {RANK_DE[card[1:]]}"
+        if card in NICK:
+            name += f" ({NICK[card]})"
+        if self.lang != "de":
+            name += f" — {_SUIT_EXPLAIN[self.lang][card[0]]}"
+        return name
+
+    def suit(self, suit: str) -> str:
+        if self.lang == "de":
+            return f"{self.marks[suit]} {SUIT_DE[suit]}"
+        return f"{self.marks[suit]} {SUIT_DE[suit]} ({_SUIT_EXPLAIN[self.lang][suit]})"
+
+    def rank(self, rank: str) -> str:
+        return f"{rank} ({RANK_DE[rank]})" if rank in RANK_DE else rank
+
+    def help(self) -> str:
+        return HELP.get(self.lang, HELP["en"])

@@ -1,0 +1,154 @@
+"""The terminal table end to end, as a person uses it: keys into tmux, the screen read back.
+
+`watten-host` with three bots and a person at the host; a host and a `watten-join` in two tmux sessions
+with two bots; an illegal card; a resized terminal. Every wait polls the screen with a deadline.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tmuxutil import Tmux, have_tmux, python
+
+pytestmark = pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (.ci/run installs it)")
+
+SCORE = re.compile(r"Team A \(0\+2\): (\d+) Points.*\n.*Team B \(1\+3\): (\d+) Points")
+
+
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Tmux]:
+    t = Tmux.start(tmp_path)
+    try:
+        yield t
+    finally:
+        t.kill()
+
+
+def prompt(screen: str) -> str:
+    """The line that says what is asked of this seat (just above the message line and the command line)."""
+    lines = [line for line in screen.rstrip().splitlines() if line.strip()]
+    return lines[-3] if len(lines) >= 3 else ""
+
+
+def answer_whatever_is_asked(tmux: Tmux, name: str, state: dict[str, int]) -> bool:
+    """Press the key a player would press for the question on screen; False when nothing is asked of us."""
+    screen = tmux.screen(name)
+    asked = prompt(screen)
+    if "Cut: you see" in asked:
+        tmux.keys(name, "k")
+    elif "Choose the Schlag" in asked:
+        tmux.keys(name, "o")
+    elif "Choose Trumpf" in asked:
+        tmux.keys(name, "l")
+    elif "[y] yes / [n] no" in asked:
+        tmux.keys(name, "n")
+    elif "[a] accept" in asked:
+        tmux.keys(name, "a")
+    elif asked.startswith("Your turn") and re.search(r"Your cards:\s+1:", screen):
+        # Try the cards in order: a refused one leaves a reason on screen and we try the next.
+        state["card"] = state.get("card", 0) % 5 + 1
+        tmux.keys(name, str(state["card"]))
+    else:
+        return False
+    return True
+
+
+def answer_until(tmux: Tmux, name: str, pattern: str, timeout: float = 60.0) -> str:
+    """Answer the questions on screen (the cut, the announcement) until `pattern` shows; returns the screen."""
+    deadline = time.monotonic() + timeout
+    state: dict[str, int] = {}
+    while time.monotonic() < deadline:
+        screen = tmux.screen(name)
+        if re.search(pattern, screen):
+            return screen
+        if not prompt(screen).startswith("Your turn ·"):  # answer questions, but play no card yet
+            answer_whatever_is_asked(tmux, name, state)
+        time.sleep(0.15)
+    raise AssertionError(f"{pattern!r} never showed:\n{tmux.screen(name)}")
+
+
+def play_until_a_hand_is_scored(tmux: Tmux, names: list[str], timeout: float = 120.0) -> tuple[int, int]:
+    deadline = time.monotonic() + timeout
+    states: dict[str, dict[str, int]] = {n: {} for n in names}
+    while time.monotonic() < deadline:
+        for name in names:
+            screen = tmux.screen(name)
+            if (m := SCORE.search(screen)) and (int(m.group(1)) or int(m.group(2))):
+                return int(m.group(1)), int(m.group(2))
+            answer_whatever_is_asked(tmux, name, states[name])
+        time.sleep(0.25)
+    raise AssertionError("no hand was scored in time:\n" + "\n\n".join(tmux.screen(n) for n in names))
+
+
+def test_a_whole_hand_by_key_presses_against_three_bots(tmux: Tmux) -> None:
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "3",
+                            "--autostart", "--lang", "en", "--bot-delay", "0.05"))
+    tmux.wait_for("host", r"Game [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}")
+    screen = answer_until(tmux, "host", r"Your cards:\s+1:")
+    assert "Verified deal: the host can see all cards" in screen
+    assert re.search(r"Host \(you\)\s+Team A", screen)
+    a, b = play_until_a_hand_is_scored(tmux, ["host"])
+    assert a + b >= 2
+    # In the next hand, once cards are played: the last trick on a key ('l' names Laub while choosing trump).
+    for attempt in range(5):  # the table may move on between reading the screen and the key arriving
+        answer_until(tmux, "host", r"(?m)^Your turn ·")
+        tmux.keys("host", "l")
+        try:
+            tmux.wait_for("host", r"Last trick|No trick yet", timeout=5)
+            break
+        except AssertionError:
+            if attempt == 4:
+                raise
+
+
+def test_a_refused_card_shows_the_reason_and_changes_nothing(tmux: Tmux) -> None:
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "3",
+                            "--autostart", "--lang", "en", "--bot-delay", "0.05"))
+    screen = answer_until(tmux, "host", r"Your cards:\s+1:")
+    hand_line = re.search(r"Your cards:.*", screen)
+    assert hand_line is not None
+    held = set(re.findall(r"\d:(\S+)", hand_line.group(0)))
+    absent = next(c for c in ("♥K", "♦7", "♣7", "♠A", "♣A", "♥A", "♦A", "♠U") if c not in held)
+    card = {"♥": "H", "♦": "S", "♣": "E", "♠": "L"}[absent[0]] + absent[1:]
+    tmux.keys("host", ":")
+    tmux.keys("host", f"play {card}", literal=True)
+    tmux.keys("host", "Enter")
+    tmux.wait_for("host", r"Not allowed: (You do not hold that card|.*)")
+    after = tmux.screen("host")
+    assert re.search(r"Your cards:.*", after).group(0).split("  ")[0] == hand_line.group(0).split("  ")[0]
+
+
+def test_a_resized_terminal_redraws_the_table(tmux: Tmux) -> None:
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "3",
+                            "--autostart", "--lang", "de", "--bot-delay", "0.05"), width=120, height=40)
+    tmux.wait_for("host", r"Spiel [0-9a-f]{4} ")
+    tmux.resize("host", 80, 24)
+    screen = tmux.wait_for("host", r"Spiel [0-9a-f]{4} ").string
+    assert all(len(line) <= 80 for line in screen.splitlines())
+    assert "Geprüftes Austeilen" in screen and "Team A" in screen
+    tmux.resize("host", 130, 45)
+    screen = tmux.wait_for("host", r"Team B \(1\+3\)").string
+    assert len(screen.splitlines()) >= 40
+
+
+def test_a_host_and_a_joined_player_play_a_hand_together_with_two_bots(tmux: Tmux) -> None:
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "2",
+                            "--autostart", "--lang", "en", "--name", "Hanna", "--bot-delay", "0.05"))
+    port = tmux.wait_for("host", r"watten-join \S+:(\d+)").group(1)
+    # Another person, another installation: its own identity key and known hosts.
+    other = {"WATTEN_CONFIG_DIR": tmux.env["WATTEN_CONFIG_DIR"] + "-josef"}
+    tmux.new("join", python("client.main", "--insecure", "--lang", "en", f"127.0.0.1:{port}"), env=other)
+    tmux.wait_for("join", r"Your name")
+    tmux.keys("join", "Josef", literal=True)
+    tmux.keys("join", "Enter")
+    tmux.wait_for("join", r"Game [0-9a-f]{4} ")
+    host_fp = tmux.wait_for("host", r"Game ([0-9a-f ]{19})").group(1)
+    join_fp = tmux.wait_for("join", r"Game ([0-9a-f ]{19})").group(1)
+    assert host_fp == join_fp, "both screens show the same game fingerprint"
+    assert "Josef (you)" in tmux.screen("join") and "Hanna (you)" in tmux.screen("host")
+    a, b = play_until_a_hand_is_scored(tmux, ["host", "join"])
+    assert a + b >= 2

@@ -1,0 +1,210 @@
+"""The terminal table without a terminal: the view model's fragments, and key presses through pipe input."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from client import viewmodel as vm
+from client.app import TableApp
+from client.i18n import Words, default_lang
+from watten_net.engine import Rules
+from watten_net.v1 import watten_pb2 as pb
+
+EN = Words("en")
+
+
+def make_view(**fields: Any) -> Any:
+    rules = fields.pop("rules", Rules.preset("bavarian"))
+    view = pb.TableView(
+        table=pb.TableInfo(rules_json=rules.to_json(), preset=fields.pop("preset", "bavarian"),
+                           player_count=rules.players, phase=pb.TABLE_PHASE_PLAYING),
+        your_seat=0, dealer=3, forehand=0, cutter=2, stake=2, game_fingerprint="1a2b 3c4d 5e6f 7a8b",
+        target=rules.target,
+    )
+    for s in range(rules.players):
+        view.seats.append(pb.SeatView(seat=s, name=f"P{s}", side=s % 2, online=True, hand_size=5, you=s == 0))
+    for key, value in fields.items():
+        target = getattr(view, key)
+        if isinstance(value, list):
+            target.extend(value)
+        elif hasattr(target, "CopyFrom"):
+            target.CopyFrom(value)
+        else:
+            setattr(view, key, value)
+    return view
+
+
+def text(fragments: vm.Fragments) -> str:
+    return "".join(t for _, t in fragments)
+
+
+@pytest.mark.parametrize(
+    ("hand", "schlag", "trump", "expected"),
+    [
+        (["L7", "HK", "EO", "LO", "SA"], "O", "L", ["HK", "LO", "EO", "L7", "SA"]),
+        (["E8", "S7", "LA", "H9", "E7"], "9", "E", ["S7", "E7", "H9", "E8", "LA"]),
+        (["SA", "E8", "HK", "L9", "H9"], "", "", ["E8", "L9", "HK", "H9", "SA"]),
+    ],
+    ids=["Kritische, Hauptschlag, Schlag card, trump, rest", "Belli before Spitz, Schlag card before trump",
+         "before the announcement: by suit, high to low"],
+)
+def test_the_hand_is_sorted_by_the_announcement(hand: list[str], schlag: str, trump: str,
+                                                expected: list[str]) -> None:
+    assert vm.sort_hand(hand, Rules.preset("bavarian").to_json(), schlag, trump) == expected
+
+
+def test_legal_cards_are_bold_and_the_others_dimmed() -> None:
+    view = make_view(your_hand=["HK", "L7", "SA"], schlag="O", trump="L", legal_actions=["play HK", "play L7"],
+                     to_act=[0])
+    fragments = vm.hand_pane(view, vm.ScreenState(view=view, cursor=2), EN)
+    styles = {t: style for style, t in fragments if t in ("♥K", "♠7", "♦A")}
+    assert "bold" in styles["♥K"] and "bold" in styles["♠7"]
+    assert "reverse" in styles["♦A"]  # the cursor is on it, although it may not be played
+    view2 = make_view(your_hand=["HK", "L7", "SA"], schlag="O", trump="L", legal_actions=["play HK"], to_act=[0])
+    dim = {t: style for style, t in vm.hand_pane(view2, vm.ScreenState(view=view2, cursor=0), EN)}
+    assert "class:dim" in dim["♠7"]
+
+
+def test_keys_mean_what_the_moment_needs() -> None:
+    naming = make_view(legal_actions=["schlag 7", "schlag A", "schlag O", "swap?", "bessere?"], to_act=[0])
+    assert vm.keymap(naming)["a"] == "schlag A" and vm.keymap(naming)["w"] == "swap?"
+    raising = make_view(legal_actions=["accept", "fold"], to_act=[0])
+    assert vm.keymap(raising) == {"a": "accept", "f": "fold"}
+    trump = make_view(legal_actions=["trump E", "trump L", "trump H", "trump S"], to_act=[3], your_seat=3)
+    assert vm.keymap(trump)["l"] == "trump L"
+    answer = make_view(legal_actions=["bessere yes", "bessere no"], to_act=[0])
+    assert vm.keymap(answer) == {"y": "bessere yes", "n": "bessere no"}
+
+
+def test_the_screen_says_what_is_asked_and_who_is_awaited() -> None:
+    raising = make_view(pending_raise=pb.PendingRaise(seat=1, side=1, proposed_value=3), stake=2,
+                        legal_actions=["accept", "fold"], to_act=[0, 2])
+    assert "P1 raises to 3" in text(vm.status_pane(raising, EN))
+    waiting = make_view(to_act=[2])
+    assert "Waiting for: P2" in text(vm.prompt_line(waiting, vm.ScreenState(view=waiting), EN))
+    confirm = vm.ScreenState(view=raising, confirm="fold")
+    assert "Really fold" in text(vm.prompt_line(raising, confirm, EN))
+
+
+def test_blind_hides_the_announcement_as_a_question_mark() -> None:
+    view = make_view(rules=Rules.preset("blind"), announcement_hidden=True, preset="blind")
+    status = text(vm.status_pane(view, EN))
+    assert "Schlag (striker rank): ?" in status and "Trumpf (trump): ?" in status
+
+
+def test_the_header_shows_the_fingerprint_the_deal_status_and_who_can_see_the_cards() -> None:
+    view = make_view()
+    pending = text(vm.header(vm.ScreenState(view=view), EN))
+    assert "1a2b 3c4d 5e6f 7a8b" in pending and "the host can see all cards" in pending
+    assert "deal verified ✓" in text(vm.header(vm.ScreenState(view=view, deal_status="verified"), EN))
+    failed = text(vm.header(vm.ScreenState(view=view, deal_status="envelope 7: bad"), EN))
+    assert "FAILED" in failed and "envelope 7: bad" in failed
+
+
+def test_the_rules_line_names_the_preset_and_the_changed_flags() -> None:
+    import dataclasses
+
+    view = make_view(rules=dataclasses.replace(Rules.preset("bavarian"), target=11, schneider=True))
+    line = text(vm.rules_line(view, EN))
+    assert "bavarian" in line and "target=11" in line and "schneider=True" in line
+
+
+def test_card_names_keep_their_german_names_with_an_explanation() -> None:
+    assert EN.card_name("HK") == "Herz König (Max) — Hearts ♥"
+    assert Words("de").card_name("S7") == "Schellen Sieben (Belli)"
+    assert Words("zh").card_name("E7").startswith("Eichel Sieben (Spitz)")
+    assert Words("en", "german").card_short("HK") == "HeK"
+
+
+@pytest.mark.parametrize(("env", "lang"), [({"LANG": "de_AT.UTF-8"}, "de"), ({"LANG": "zh_CN.UTF-8"}, "zh"),
+                                           ({"LANG": "en_GB.UTF-8"}, "en"), ({"LC_ALL": "fr_FR"}, "en")])
+def test_the_language_follows_the_locale(env: dict[str, str], lang: str) -> None:
+    assert default_lang(env) == lang
+
+
+# ------------------------------------------------------------------------------------------ keys, for real
+class FakeConnection:
+    """Stands in for the network: yields prepared views, records the actions the screen sends."""
+
+    def __init__(self, view: Any, refuse: dict[str, tuple[str, str]] | None = None) -> None:
+        self.view = view
+        self.sent: list[str] = []
+        self.refuse = refuse or {}
+        self.game = None
+
+    async def follow(self, on_state: Callable[[str], None] | None = None) -> AsyncIterator[Any]:
+        yield self.view
+        await asyncio.sleep(3600)
+
+    async def act(self, action: str) -> None:
+        from client.connection import Refused
+
+        if action in self.refuse:
+            reason, message = self.refuse[action]
+            import grpc
+
+            raise Refused(grpc.StatusCode.FAILED_PRECONDITION, reason, message)
+        self.sent.append(action)
+
+
+def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None = None) -> tuple[list[str], Any]:
+    """Run the real application on pipe input, type `keys`, return the actions sent and the screen state."""
+
+    async def scenario() -> tuple[list[str], Any]:
+        conn = FakeConnection(view, refuse)
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+            table = TableApp(conn, EN)  # type: ignore[arg-type]
+            task = asyncio.ensure_future(table.run())
+            for _ in range(100):
+                if table.state.view is not None:
+                    break
+                await asyncio.sleep(0.01)
+            for key in keys:
+                pipe.send_text(key)
+                await asyncio.sleep(0.05)
+            table.app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+            return conn.sent, table.state
+
+    return asyncio.run(scenario())
+
+
+def test_a_digit_plays_that_card_of_the_sorted_hand() -> None:
+    view = make_view(your_hand=["SA", "HK", "L7"], schlag="O", trump="L",
+                     legal_actions=["play HK", "play L7", "play SA"], to_act=[0])
+    sent, _ = press(view, ["2"])
+    assert sent == ["play L7"]  # sorted: HK (Max), L7 (trump), SA
+
+
+def test_arrows_and_enter_play_the_chosen_card() -> None:
+    view = make_view(your_hand=["SA", "HK", "L7"], schlag="O", trump="L",
+                     legal_actions=["play HK", "play L7", "play SA"], to_act=[0])
+    sent, _ = press(view, ["\x1b[C", "\x1b[C", "\r"])
+    assert sent == ["play SA"]
+
+
+def test_fold_asks_first_and_only_yes_folds() -> None:
+    view = make_view(pending_raise=pb.PendingRaise(seat=1, side=1, proposed_value=3),
+                     legal_actions=["accept", "fold"], to_act=[0, 2])
+    assert press(view, ["f", "n"])[0] == []
+    assert press(view, ["f", "y"])[0] == ["fold"]
+
+
+def test_a_refused_card_shows_the_reason_in_words() -> None:
+    view = make_view(your_hand=["HK", "L7"], schlag="O", trump="L", legal_actions=["play HK", "play L7"],
+                     to_act=[0])
+    sent, state = press(view, ["2"], refuse={"play L7": ("must-play-trump", "host words")})
+    assert sent == [] and "You must play a trump or a Kritischer." in state.message
+
+
+def test_the_command_line_takes_the_rules_notation() -> None:
+    view = make_view(your_hand=["HK", "L7"], legal_actions=["play HK", "play L7", "signal max"], to_act=[0])
+    sent, _ = press(view, [":", "signal max", "\r"])
+    assert sent == ["signal max"]

@@ -1,0 +1,79 @@
+"""Driving the terminal client like a person: tmux send-keys and capture-pane, polling with deadlines."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def have_tmux() -> bool:
+    return shutil.which("tmux") is not None
+
+
+@dataclass
+class Tmux:
+    """An isolated tmux server (its own socket), killed at the end: the developer's tmux is never touched."""
+
+    socket: str
+    env: dict[str, str]
+
+    @classmethod
+    def start(cls, tmp: Path) -> Tmux:
+        env = {
+            "PATH": os.environ.get("PATH", ""), "HOME": str(tmp), "TERM": "xterm-256color", "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8", "WATTEN_CONFIG_DIR": str(tmp / "config"), "WATTEN_DATA_DIR": str(tmp / "data"),
+            "PYTHONUNBUFFERED": "1",
+        }
+        return cls(f"watten-test-{os.getpid()}-{int(time.monotonic() * 1000) % 100000}", env)
+
+    def run(self, *args: str) -> str:
+        result = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, env=self.env,
+                                timeout=10, check=False)
+        return result.stdout
+
+    def new(self, name: str, command: list[str], width: int = 110, height: int = 34,
+            env: dict[str, str] | None = None) -> None:
+        line = " ".join(_quote(part) for part in command)
+        if env:
+            line = "env " + " ".join(f"{k}={_quote(v)}" for k, v in env.items()) + " " + line
+        self.run("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), f"cd {ROOT} && {line}")
+        self.run("set-option", "-t", name, "status", "off")
+
+    def keys(self, name: str, *keys: str, literal: bool = False) -> None:
+        self.run("send-keys", "-t", name, *(["-l"] if literal else []), *keys)
+
+    def screen(self, name: str) -> str:
+        return self.run("capture-pane", "-p", "-J", "-t", name)
+
+    def wait_for(self, name: str, pattern: str, timeout: float = 30.0) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern)
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen(name)
+            if (m := regex.search(screen)) is not None:
+                return m
+            time.sleep(0.1)
+        raise AssertionError(f"{pattern!r} not on screen {name!r} within {timeout}s:\n{screen}")
+
+    def resize(self, name: str, width: int, height: int) -> None:
+        self.run("resize-window", "-t", name, "-x", str(width), "-y", str(height))
+
+    def kill(self) -> None:
+        self.run("kill-server")
+
+
+def _quote(part: str) -> str:
+    return "'" + part.replace("'", "'\\''") + "'" if re.search(r"[^\w@%+=:,./-]", part) else part
+
+
+def python(module: str, *args: str) -> list[str]:
+    return [sys.executable, "-m", module, *args]
