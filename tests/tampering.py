@@ -104,10 +104,10 @@ def verify(record: Sequence[Entry] | bytes) -> Report | None:
     """The verifier's report on a record (entries, or record bytes); None when the bytes are not a record."""
     if isinstance(record, bytes):
         try:
-            _, entries = parse_record(record, "tampered")
+            meta, entries = parse_record(record, "tampered")
         except RecordError:
             return None
-        return verify_entries(entries, "tampered")
+        return verify_entries(entries, "tampered", meta)
     return verify_entries(list(record), "tampered")
 
 

@@ -352,7 +352,7 @@ case("resigned-history", "header-preset", {"wrong-hash"}, _header(lambda p: seta
 case("resigned-history", "header-reveal-setting", {"wrong-hash"},
      _header(lambda p: setattr(p.settings, "reveal", "hand-end")))
 case("resigned-history", "header-st2-rules", {"wrong-hash"}, _header(_retarget, "st2"))
-case("resigned-history", "header-game-id", {"header-mismatch"},
+case("resigned-history", "header-game-id", {"header-mismatch", "wrong-game"},
      _header(lambda p: setattr(p, "game_id", bytes(32)), at=1))
 case("resigned-history", "header-roster-key", {"bad-signature", "wrong-hash"},
      _header(lambda p: setattr(p.roster[0], "public_key", public_key_bytes(STRANGER))))
@@ -404,9 +404,7 @@ def _drop_hand(game: str, which: int) -> Build:
 case("resigned-history", "bav4-drop-first-hand", HISTORY_REASONS, _drop_hand("bav4", 0))
 case("resigned-history", "bav4-drop-second-hand", HISTORY_REASONS, _drop_hand("bav4", 1))
 case("resigned-history", "blind4-drop-first-hand", HISTORY_REASONS, _drop_hand("blind4", 0))
-case("resigned-history", "bav4-drop-last-hand", {"unexpected-envelope", "score-mismatch"}, _drop_hand("bav4", -1),
-     gap="misleading reason: a chain without its last hand fails as 'missing-seed' of 'hand -1 attempt -1' "
-         "(the replay asks for the next hand's seed before it sees that the record has MatchEnd there)")
+case("resigned-history", "bav4-drop-last-hand", {"unexpected-envelope", "score-mismatch"}, _drop_hand("bav4", -1))
 
 
 def _drop_hand_open(game: str, which: int) -> Build:
@@ -421,9 +419,7 @@ def _drop_hand_open(game: str, which: int) -> Build:
 
 case("resigned-history", "bav4-drop-first-hand-open", {"unexpected-envelope"}, _drop_hand_open("bav4", 0))
 case("resigned-history", "blind4-drop-first-hand-open", {"unexpected-envelope"}, _drop_hand_open("blind4", 0))
-case("resigned-history", "bav4-drop-last-hand-open", {"unexpected-envelope"}, _drop_hand_open("bav4", -1),
-     gap="misleading reason: without its last HandOpen the chain fails as 'missing-seed' of 'hand -1 attempt -1' "
-         "at envelope 0, instead of naming the envelope where the honest host opens that hand")
+case("resigned-history", "bav4-drop-last-hand-open", {"unexpected-envelope"}, _drop_hand_open("bav4", -1))
 
 
 def _relay_again(gs: Games) -> Record:
@@ -465,7 +461,8 @@ def _envelope_game_id(game: str, fraction: float) -> Build:
 
 
 for _f in fractions(3):
-    case("resigned-history", f"bav4-envelope-game-id-{_f:.2f}", {"wrong-hash"}, _envelope_game_id("bav4", _f))
+    case("resigned-history", f"bav4-envelope-game-id-{_f:.2f}", {"wrong-hash", "wrong-game"},
+         _envelope_game_id("bav4", _f))
 
 
 def _aborted(change: Callable[[Any], None]) -> Build:
@@ -835,9 +832,7 @@ def _own_entry_removed(gs: Games) -> Record:
     return drop(entries, pick(_own(entries), 0.5))
 
 
-case("own-envelope", "entry-removed-from-record", {"own-envelope-missing"}, _own_entry_removed,
-     gap="not caught: a seat's record may leave out envelopes it sent (the verifier checks only that each own "
-         "entry is in the host's chain, not that each of the seat's relayed envelopes is among its own entries)")
+case("own-envelope", "entry-removed-from-record", {"own-envelope-missing"}, _own_entry_removed)
 
 
 def _own_entry_of_other_seat(gs: Games) -> Record:
@@ -846,9 +841,7 @@ def _own_entry_of_other_seat(gs: Games) -> Record:
     return [*entries, theirs[3]]
 
 
-case("own-envelope", "entry-of-another-seat", {"own-envelope-missing"}, _own_entry_of_other_seat,
-     gap="not caught: an 'own' entry signed by another seat of the same game passes (its sender is not compared "
-         "with the record's seat)")
+case("own-envelope", "entry-of-another-seat", {"own-envelope-missing"}, _own_entry_of_other_seat)
 
 # ---------------------------------------------------------------------------------------------- withheld
 
@@ -995,10 +988,9 @@ CUT_GAP = ("misleading reason: a record cut off mid-game (its writer died) fails
            "blaming the host, not as 'incomplete'")
 for _game, _seat, _w in (("bav4", None, 0), ("bav4", None, 2), ("bav4", OWNER, 1), ("redeal2", None, 1)):
     _who = "host" if _seat is None else f"seat{_seat}"
-    case("truncated", f"{_game}-{_who}-mid-hand-{_w}", {"incomplete"}, _cut(_game, _seat, _w, "after-deck-sealed"),
-         gap=CUT_GAP)
-case("truncated", "redeal2-host-between-hands", {"incomplete"}, _cut("redeal2", None, 0, "between-hands"), gap=CUT_GAP)
-case("truncated", "bav4-seat1-between-hands", {"incomplete"}, _cut("bav4", OWNER, 0, "between-hands"), gap=CUT_GAP)
+    case("truncated", f"{_game}-{_who}-mid-hand-{_w}", {"incomplete"}, _cut(_game, _seat, _w, "after-deck-sealed"))
+case("truncated", "redeal2-host-between-hands", {"incomplete"}, _cut("redeal2", None, 0, "between-hands"))
+case("truncated", "bav4-seat1-between-hands", {"incomplete"}, _cut("bav4", OWNER, 0, "between-hands"))
 
 
 # ---------------------------------------------------------------------------------------------- splice
@@ -1111,26 +1103,14 @@ def _last_envelope_game_id(gs: Games) -> Record:
     return replace_entries(entries, index, [Entry(KIND_HOST, raw)])
 
 
-case("gap", "metadata-names-another-seat", {"own-envelope-missing", "bad-metadata"}, _meta_seat,
-     gap="not caught: the metadata entry is unsigned and never compared with the record (it may name another seat "
-         "than the one whose own envelopes the record holds)")
-case("gap", "stub-type-changed", {"withheld", "parse-error"}, _stub_note("type"),
-     gap="not caught: a withheld stub's type is not compared with the envelope disclosed for it")
-case("gap", "stub-visible-to-changed", {"withheld", "parse-error"}, _stub_note("visible_to"),
-     gap="not caught: a withheld stub's visible_to is not checked (here it claims the owner could see it)")
-case("gap", "own-card-delivery-as-stub", {"withheld"}, _own_delivery_as_stub,
-     gap="not caught: a seat's record may show the seat's own cards as withheld from it; the verifier does not "
-         "compare stubs with the envelopes an honest host withholds from that seat")
-case("gap", "last-envelope-unknown-field", {"chain-link", "parse-error"}, _last_envelope("unknown-field"),
-     gap="not caught: the last envelope's bytes are malleable (nothing links to its hash, the signature covers "
-         "fields, not bytes): an appended unknown field passes")
-case("gap", "last-envelope-reencoded", {"chain-link", "parse-error"}, _last_envelope("reordered"),
-     gap="not caught: the last envelope re-encoded (fields reordered) passes; its hash is never pinned")
-case("gap", "seat-last-envelope-unknown-field", {"chain-link", "parse-error"}, _last_envelope("unknown-field", OWNER),
-     gap="not caught: same malleability of the last envelope in a seat's record")
-case("gap", "last-envelope-other-game-id", {"chain-link", "wrong-game"}, _last_envelope_game_id,
-     gap="not caught: host envelopes' game_id is never compared with the header's; after the last co-signed "
-         "checkpoint the host may sign envelopes that name another game")
+case("gap", "metadata-names-another-seat", {"own-envelope-missing", "bad-metadata"}, _meta_seat)
+case("gap", "stub-type-changed", {"withheld", "parse-error"}, _stub_note("type"))
+case("gap", "stub-visible-to-changed", {"withheld", "parse-error"}, _stub_note("visible_to"))
+case("gap", "own-card-delivery-as-stub", {"withheld"}, _own_delivery_as_stub)
+case("gap", "last-envelope-unknown-field", {"chain-link", "parse-error"}, _last_envelope("unknown-field"))
+case("gap", "last-envelope-reencoded", {"chain-link", "parse-error"}, _last_envelope("reordered"))
+case("gap", "seat-last-envelope-unknown-field", {"chain-link", "parse-error"}, _last_envelope("unknown-field", OWNER))
+case("gap", "last-envelope-other-game-id", {"chain-link", "wrong-game"}, _last_envelope_game_id)
 
 # ---------------------------------------------------------------------------------------------- the tests
 

@@ -91,6 +91,7 @@ class _Slot:
     hash: bytes
     signed: Signed | None  # None while withheld
     stub_type: str = ""
+    stub_visible_to: tuple[int, ...] | None = None  # set when this record holds a stub here
 
     @property
     def type(self) -> str:
@@ -110,7 +111,8 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         report.fingerprint = game_fingerprint(header.raw)
         game, embedded = _replay(slots)
         report.match = game.match
-        _check_own(entries, embedded)
+        owner = _check_own(entries, embedded, game, meta)
+        _check_stubs(slots, game, owner)
     except _Stop as stop:
         report.errors.append(stop.problem)
         return report
@@ -128,6 +130,7 @@ def _problem(seq: int, type_: str, reason: str, message: str) -> _Stop:
 def _read_chain(entries: Sequence[Entry]) -> list[_Slot]:
     slots: list[_Slot] = []
     host_key = b""
+    game = b""
     prev = GENESIS_PREV_HASH
     for entry in entries:
         if entry.kind not in (KIND_HOST, KIND_WITHHELD):
@@ -139,7 +142,7 @@ def _read_chain(entries: Sequence[Entry]) -> list[_Slot]:
                 stub.ParseFromString(entry.data)
             except Exception:
                 raise _problem(seq, "?", "parse-error", "the withheld stub does not parse") from None
-            slots.append(_Slot(seq, bytes(stub.envelope_hash), None, str(stub.type)))
+            slots.append(_Slot(seq, bytes(stub.envelope_hash), None, str(stub.type), tuple(stub.visible_to)))
             prev = bytes(stub.envelope_hash)
             continue
         try:
@@ -150,6 +153,7 @@ def _read_chain(entries: Sequence[Entry]) -> list[_Slot]:
             if signed.type != "GameHeader":
                 raise _problem(seq, signed.type, "no-header", "the record does not start with the game header")
             host_key = bytes(signed.payload.host_public_key)
+            game = bytes(signed.payload.game_id)
         if signed.sender != HOST_SEAT:
             raise _problem(seq, signed.type, "chain-link", "a chain envelope that the host did not send")
         if signed.seq != seq or signed.envelope.prev_hash != prev:
@@ -160,6 +164,8 @@ def _read_chain(entries: Sequence[Entry]) -> list[_Slot]:
             )
         if not check_signature(signed, host_key):
             raise _problem(seq, signed.type, "bad-signature", "the host's signature does not verify")
+        if signed.envelope.game_id != game:
+            raise _problem(seq, signed.type, "wrong-game", "the envelope belongs to another game than the header's")
         slots.append(_Slot(seq, signed.hash, signed))
         prev = signed.hash
     if not slots:
@@ -185,9 +191,17 @@ def _resolve_disclosures(slots: list[_Slot]) -> None:
                 raise _problem(slot.seq, "Disclosure", "parse-error", "a disclosed envelope does not parse") from None
             if signed.seq != target.seq or not check_signature(signed, host_key):
                 raise _problem(slot.seq, "Disclosure", "bad-signature", "a disclosed envelope is not the withheld one")
+            if signed.type != target.stub_type:
+                raise _problem(target.seq, target.stub_type, "withheld",
+                               f"the stub says {target.stub_type} but the disclosed envelope is {signed.type}")
             target.signed = signed
+    ended = any(s.type == "MatchEnd" for s in slots)
     for slot in slots:
         if slot.signed is None:
+            if not ended:
+                raise _problem(0, "", "incomplete",
+                               f"the record ends at envelope {len(slots)}, before the match ended and the host "
+                               "disclosed what it had withheld")
             raise _problem(slot.seq, slot.stub_type, "withheld",
                            "this envelope was withheld from the record's owner and never disclosed")
 
@@ -217,11 +231,22 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
             p = slot.signed.payload
             opened.append((int(p.hand), int(p.attempt)))
     draws = iter(opened)
+    ended = any(slot.type == "MatchEnd" for slot in slots)
 
     def revealed_seed(size: int) -> bytes:
         attempt = next(draws, None)
-        if attempt is None or attempt not in seeds:
-            h, a = attempt if attempt else (-1, -1)
+        here = len(game.chain) + 1  # the HandOpen the replay is about to post
+        if attempt is None:
+            if here > len(slots):
+                raise _problem(0, "", "incomplete", f"the record ends at envelope {len(slots)}, before the next deal")
+            raise _problem(here, slots[here - 1].type, "unexpected-envelope",
+                           "an honest host opens the next deal here (HandOpen)")
+        if attempt not in seeds:
+            h, a = attempt
+            if not ended:
+                raise _problem(0, "", "incomplete",
+                               f"the record ends at envelope {len(slots)}, before the match ended and the host "
+                               f"revealed its seeds (hand {h} attempt {a} cannot be checked yet)")
             raise _problem(0, "HostSeedReveal", "missing-seed",
                            f"the host never revealed its seed of hand {h} attempt {a}, so that deal cannot be checked")
         return seeds[attempt]
@@ -297,11 +322,55 @@ def _differing_fields(got: Any, want: Any) -> str:
     return ", ".join(names) or "encoding"
 
 
-def _check_own(entries: Sequence[Entry], embedded: set[bytes]) -> None:
+def _check_own(entries: Sequence[Entry], embedded: set[bytes], game: HostGame,
+               meta: dict[str, Any] | None) -> int | None:
+    """A seat's own envelopes: all from one seat, signed by it, in its own order, and all in the host's chain.
+
+    Returns the record's owner seat (None for the host's record, which holds no own envelopes).
+    """
+    owner: int | None = None
+    expected_seq = 1
     for entry in entries:
-        if entry.kind == KIND_OWN and envelope_hash(entry.data) not in embedded:
-            raise _problem(0, _inner_type(entry.data), "own-envelope-missing",
+        if entry.kind != KIND_OWN:
+            continue
+        try:
+            signed = parse_envelope(entry.data, host=False)
+        except ProtocolError:
+            raise _problem(0, "?", "own-envelope-missing", "an envelope this seat sent does not parse") from None
+        if owner is None:
+            owner = signed.sender
+        if signed.sender != owner or not 0 <= owner < game.n or not check_signature(
+            signed, game.seats[owner].public_key
+        ):
+            raise _problem(0, signed.type, "own-envelope-missing",
+                           "the record's own envelopes are not all signed by one seat of this game")
+        if signed.seq != expected_seq:
+            raise _problem(0, signed.type, "own-envelope-missing",
+                           f"the seat's own envelopes are out of order (seq {signed.seq}, expected {expected_seq})")
+        expected_seq += 1
+        if envelope_hash(entry.data) not in embedded:
+            raise _problem(0, signed.type, "own-envelope-missing",
                            "an envelope this seat sent and the host accepted is missing from the host's chain")
+    if owner is not None and expected_seq - 1 != game.seat_chains[owner].seq:
+        raise _problem(0, "", "own-envelope-missing",
+                       f"the record holds {expected_seq - 1} of the {game.seat_chains[owner].seq} envelopes "
+                       f"seat {owner} sent")
+    if meta and isinstance(meta.get("seat"), int) and owner is not None and meta["seat"] != owner:
+        raise _problem(0, "", "bad-metadata", f"the record says it is seat {meta['seat']}'s, but holds seat {owner}'s")
+    return owner
+
+
+def _check_stubs(slots: list[_Slot], game: HostGame, owner: int | None) -> None:
+    """A stub must stand for an envelope that really was withheld from the record's owner, as it says."""
+    for slot in slots:
+        if slot.stub_visible_to is None:
+            continue
+        posted = game.chain[slot.seq - 1]
+        if posted.visible_to is None or slot.stub_visible_to != posted.visible_to or (
+            owner is not None and owner in posted.visible_to
+        ):
+            raise _problem(slot.seq, slot.stub_type, "withheld",
+                           "the stub does not match what was withheld from this seat")
 
 
 def verify_file(path: str) -> Report:

@@ -97,6 +97,14 @@ def parse_envelope(raw: bytes, *, host: bool) -> Signed:
         env.ParseFromString(raw)
     except DecodeError:
         raise ProtocolError("invalid", "bad-envelope", "the envelope bytes do not parse") from None
+    # One message, one encoding: the hash chain links bytes, so bytes that parse to the same envelope but
+    # differ (an unknown field added, fields reordered) would be a second valid record of the same game.
+    canonical = pb.Envelope(
+        game_id=env.game_id, seq=env.seq, prev_hash=env.prev_hash, sender_seat=env.sender_seat, type=env.type,
+        payload=env.payload, signature=env.signature,
+    ).SerializeToString(deterministic=True)
+    if canonical != raw:
+        raise ProtocolError("invalid", "bad-envelope", "the envelope is not in its canonical encoding")
     types = HOST_TYPES if host else CLIENT_TYPES
     kind = types.get(env.type)
     if kind is None:
