@@ -197,8 +197,9 @@ class Connection:
                     self._receive(entry)
                 if view.ByteSize():
                     self.view = view
-                await self.send_automatic()
                 yield self.view
+                # The protocol's own steps after the screen got the view: a person sees the table at once.
+                await self.send_automatic()
         except grpc.aio.AioRpcError as err:
             info = refusal_from_error(err)
             raise Refused(info.code, info.reason, info.message) from None

@@ -148,7 +148,8 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         event.events.extend(game_events(item.events, seat))
         for posted in item.posted:
             event.chain.append(chain_entry(posted, seat))
-        event.view.CopyFrom(table_view(self.table, seat))
+        view = item.views.get(seat)
+        event.view.CopyFrom(view if view is not None else table_view(self.table, seat))
         return event
 
 

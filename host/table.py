@@ -71,6 +71,9 @@ class LogItem:
     posted: list[Posted] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)  # engine events (filtered per seat when sent)
     lobby: list[Any] = field(default_factory=list)  # public pb.GameEvent of the lobby
+    # Each connected person's view right after this change: built once, when it happened, so a seat that
+    # reads the log later still gets the view that belongs to these events.
+    views: dict[int, Any] = field(default_factory=dict)
 
 
 def clean_name(name: str) -> str:
@@ -160,6 +163,11 @@ class Table:
 
     # ------------------------------------------------------------------ log and streams
     async def _append(self, item: LogItem) -> None:
+        from .views import table_view
+
+        for seat, slot in enumerate(self.seats):
+            if slot is not None and slot.online and not slot.bot:
+                item.views[seat] = table_view(self, seat)
         self.log.append(item)
         async with self.changed:
             self.changed.notify_all()
@@ -297,7 +305,9 @@ class Table:
             from watten_net.deal.envelope import envelope_hash
 
             digest = envelope_hash(raw)
-            chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted") else 0
+            # The host envelope that carries this one: a Relay, an ActionAccepted, or the CommitSet that the
+            # last seed commitment completes (an earlier commitment waits for it: 0).
+            chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted", "CommitSet") else 0
             if posted:
                 await self._publish(posted)
             return len(self.log), chain_seq, digest

@@ -373,7 +373,7 @@ class HostGame:
         self.match = after
         self.engine_events.extend(events)
         att = self.current
-        text = str(after.history()[-1][1])  # the action as the engine spelled it
+        text = str(after.actions[0][1]) if after.actions else action  # the action as the engine spelled it
         openings = []
         public = [e for e in events if e.to is None]
         for e in events:
@@ -468,7 +468,7 @@ class HostGame:
         chosen = [p for p in self.withheld if which(p)]
         if not chosen:
             return []
-        self.withheld = [p for p in self.withheld if p not in chosen]
+        self.withheld = [p for p in self.withheld if not which(p)]
         return [self._post(pb.Disclosure(envelopes=[p.raw for p in chosen]))]
 
     def _ask_checkpoint(self, hand: int) -> list[Posted]:
