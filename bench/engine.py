@@ -6,6 +6,9 @@ shuffles and random choices over a fixed action list, no engine), so the engine'
 read off beside it. Figures only; nothing here passes or fails on time.
 
     python bench/engine.py [--seconds 0.5] [--matches 200]
+    python bench/engine.py --kinds south-tyrolean:2   # where the time goes, per kind of step
+
+The machine's other work shows in these figures: repeat a run and take the best.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import random
 import statistics
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -65,11 +69,64 @@ def measure(rules: Rules, seconds: float) -> tuple[float, float, float]:
     return total_actions / elapsed, total_hands / elapsed, total_actions / (elapsed - harness)
 
 
+def kinds(rules: Rules, seconds: float) -> None:
+    """Time per kind of step of the loop in `random_match`: apply by verb (and whether it ended a trick or
+    the hand), legal_actions by phase, apply_deck, waiting_for. Each timing includes the timer's own cost
+    (a few tenths of a microsecond), so the shares matter more than the absolute figures."""
+    clock = time.perf_counter
+    spent: defaultdict[str, float] = defaultdict(float)
+    calls: defaultdict[str, int] = defaultdict(int)
+    rng = random.Random(1)
+    deck = list(canonical_deck(rules.deck))
+    actions = 0
+    start = clock()
+    while clock() - start < seconds:
+        m = Match.new(rules, first_dealer=rng.randrange(rules.players))
+        while not m.is_over:
+            if m.needs_deck:
+                rng.shuffle(deck)
+                t0 = clock()
+                m = m.apply_deck(deck)
+                spent["apply_deck"] += clock() - t0
+                calls["apply_deck"] += 1
+                continue
+            t0 = clock()
+            seat = m.waiting_for[0]
+            spent["waiting_for"] += clock() - t0
+            calls["waiting_for"] += 1
+            kind = "legal " + m.phase + (" (raise pending)" if m.raise_pending else "")
+            t0 = clock()
+            legal = m.legal_actions(seat)
+            spent[kind] += clock() - t0
+            calls[kind] += 1
+            action = legal[int(rng.random() * len(legal))]
+            t0 = clock()
+            m, events = m.apply(seat, action)
+            elapsed = clock() - t0
+            ended = {e.kind for e in events} & {"trick", "hand-end"}
+            kind = "apply " + action.split()[0] + "".join(f" +{k}" for k in sorted(ended))
+            spent[kind] += elapsed
+            calls[kind] += 1
+            actions += 1
+    total = sum(spent.values())
+    print(f"{rules.players}-player {rules.preset_name()}: {actions:,} actions, {total / actions * 1e6:.2f} us of "
+          "engine calls per action (timer cost included)")
+    print(f"  {'step':34} {'calls':>8} {'us/call':>8} {'us/action':>10} {'share':>6}")
+    for kind in sorted(spent, key=spent.__getitem__, reverse=True):
+        print(f"  {kind:34} {calls[kind]:>8,} {spent[kind] / calls[kind] * 1e6:>8.2f} "
+              f"{spent[kind] / actions * 1e6:>10.2f} {spent[kind] / total:>6.1%}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=0.5, help="time per preset and player count")
     parser.add_argument("--matches", type=int, default=200, help="4-player Bavarian matches for the median")
+    parser.add_argument("--kinds", metavar="PRESET:PLAYERS", help="only the per-step breakdown for one table")
     args = parser.parse_args()
+    if args.kinds:
+        name, _, players = args.kinds.partition(":")
+        kinds(Rules.preset(name, int(players or 4)), max(args.seconds, 2.0))
+        return
 
     print(f"{'preset':20} {'players':>7} {'actions/s':>11} {'hands/s':>9} {'engine only actions/s':>22}")
     for name in Rules.PRESET_NAMES:

@@ -182,9 +182,10 @@ def trick_pane(view: Any, state: ScreenState, words: Words) -> Fragments:
 
     out: Fragments = [("class:heading", f"{title}\n")]
     if n == 4:
+        # Seen from your chair: the next player clockwise sits on your left, your partner opposite.
         top, left, right = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4
         out += [("", " " * 18), *slot(top), ("", "\n")]
-        out += [*slot(right), ("", " " * 10), *slot(left), ("", "\n")]
+        out += [*slot(left), ("", " " * 10), *slot(right), ("", "\n")]
         out += [("", " " * 18), *slot(me), ("", "\n")]
     else:
         for seat in range(n):
@@ -201,7 +202,7 @@ def status_pane(view: Any, words: Words) -> Fragments:
         ("class:label", f"{words['schlag']}: "), ("class:value", words.rank(schlag) if view.schlag else schlag),
         ("", "   "), ("class:label", f"{words['trump']}: "),
         ("class:value", words.suit(trump) if view.trump else trump),
-        ("", "   "), ("class:label", f"{words['stake']}: "), ("class:value", f"{view.stake}"),
+        ("", "\n"), ("class:label", f"{words['stake']}: "), ("class:value", f"{view.stake}"),
     ]
     if view.tricks_per_side:
         out += [("", "   "), ("class:label", f"{words['tricks']}: "),

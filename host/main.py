@@ -100,7 +100,8 @@ async def run(args: argparse.Namespace) -> int:
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.7)
     table = Table(rules, preset=args.rules, reveal=settings["reveal"], tls_fingerprint=tls_fp, record_dir=record_dir,
                   host_name=socket.gethostname(), bot_delay=delay)
-    table.autostart = args.autostart or args.headless
+    # With a person at the host and every other seat a bot, the table is full at once: start it (playable at once).
+    table.autostart = args.autostart or args.headless or (args.bots == args.players - 1)
     server, port = await start_server(table, args.port, credentials, args.bind)
     print(f"watten-host: serving {args.rules} for {args.players} players on port {port}", flush=True)
     if args.insecure:

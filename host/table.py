@@ -32,6 +32,7 @@ from watten_net.v1 import watten_pb2 as pb
 
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
+BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table in the Alps would know
 
 
 class TableRefusal(Exception):
@@ -225,7 +226,7 @@ class Table:
             item = self._new_item()
             for seat in free[:count]:
                 key = Ed25519PrivateKey.generate()
-                name = f"Bot {seat + 1} ({level})"
+                name = f"{BOT_NAMES[seat % len(BOT_NAMES)]} (bot)"
                 self.seats[seat] = SeatSlot(name, public_key_bytes(key), secrets.token_bytes(32), "", bot=True,
                                             online=True, ready=True)
                 self.bots[seat] = HostBot(seat, key, make_bot(level))

@@ -80,6 +80,7 @@ async def _probe_at_own_turn(me: Seat, other: Seat, view: Any) -> dict[str, tupl
     game = conn.game
     assert game is not None
     out: dict[str, tuple[grpc.StatusCode, str]] = {}
+    await conn.send_automatic()  # protocol steps this seat still owes are not part of the probe
     before = await _table_seq(conn)
     out["garbage bytes"] = await _raw_submit(conn, b"\x00garbage\xff")
     out["empty envelope"] = await _raw_submit(conn, b"")
@@ -105,6 +106,7 @@ async def _probe_at_own_turn(me: Seat, other: Seat, view: Any) -> dict[str, tupl
 
 async def _out_of_turn(me: Seat, view: Any) -> tuple[grpc.StatusCode, str]:
     assert me.conn.game is not None and view.your_hand
+    await me.conn.send_automatic()  # protocol steps this seat still owes are not part of the probe
     before = await _table_seq(me.conn)
     result = await _status(me.conn.act(f"play {view.your_hand[0]}"))
     assert await _table_seq(me.conn) == before

@@ -373,7 +373,8 @@ class HostGame:
         self.match = after
         self.engine_events.extend(events)
         att = self.current
-        text = str(after.actions[0][1]) if after.actions else action  # the action as the engine spelled it
+        last = after.last_action
+        text = last[1] if last is not None else action  # the action as the engine spelled it
         openings = []
         public = [e for e in events if e.to is None]
         for e in events:

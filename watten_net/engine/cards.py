@@ -114,15 +114,20 @@ def cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     return tuple(Card.parse(p) for p in parts)
 
 
+# The three decks, built once: a deck is asked for at every match (and by every playout).
+_DECKS: dict[int, tuple[Card, ...]] = {
+    32: tuple(c for c in ALL_CARDS if c.rank != "6"),
+    33: tuple(c for c in ALL_CARDS if c.rank != "6" or c.text == WELI),
+    36: ALL_CARDS,
+}
+
+
 def canonical_deck(size: int) -> tuple[Card, ...]:
     """The deck in canonical order (suits E L H S, ranks low to high): deck/v1 permutes these indices."""
-    if size == 32:
-        return tuple(c for c in ALL_CARDS if c.rank != "6")
-    if size == 33:
-        return tuple(c for c in ALL_CARDS if c.rank != "6" or c.text == WELI)
-    if size == 36:
-        return ALL_CARDS
-    raise ValueError(f"deck must be one of {DECK_SIZES}, not {size!r}")
+    try:
+        return _DECKS[size]
+    except (KeyError, TypeError):
+        raise ValueError(f"deck must be one of {DECK_SIZES}, not {size!r}") from None
 
 
 def deck_ranks(size: int) -> tuple[str, ...]:

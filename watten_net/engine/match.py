@@ -7,11 +7,18 @@ so bots can search, the host can keep snapshots, and the verifier can replay a r
 
 Each apply copies one flat object of slots (no deep copies): all containers inside are tuples, and a
 step replaces the few it changes. The legal actions of a state are computed once and cached.
+
+Speed matters here (bots search by random playouts), so what depends only on the rules is worked out
+once per rules (`_Facts`), what is fixed for a hand once per hand (`_raise_limit`, `_concede_ok`),
+and the hot path of a card play reads plain slots instead of calling helpers. On the hot paths a few
+lists of a handful of items are built by plain loops: in Python 3.11 a comprehension is a function
+call of its own, which costs more than the loop for two to five items.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache, partial
 from operator import attrgetter
 from typing import Any, cast
 
@@ -41,9 +48,19 @@ A_BESSERE = "bessere-answer"
 
 _PLAY = {card: "play " + card.text for card in canonical_deck(36)}
 _PLAY_BY_TEXT = {text: card for card, text in _PLAY.items()}
+_SIGNALS = tuple("signal " + name for name in SIGNAL_NAMES)
+_TRUMPS = ("trump E", "trump L", "trump H", "trump S")
 _DECK_SETS = {size: frozenset(canonical_deck(size)) for size in (32, 33, 36)}
 _CODE = attrgetter("code")
 _CUTS = {size: [f"cut {n}" for n in range(4, size - 3)] for size in (32, 33, 36)}  # RULES.md: 4 <= N <= size-4
+_NO_CAP = 1 << 30  # a raise limit no stake reaches (raise_cap = "none")
+
+# Events are made on every action: building the named tuple in one C call skips its Python-level
+# __new__. The result is an ordinary Event; `_NO_DATA` is the very default `Event(kind, seat)` uses.
+_event = cast(
+    Callable[[tuple[str, int, dict[str, Any], tuple[int, ...] | None]], Event], partial(tuple.__new__, Event)
+)
+_NO_DATA: dict[str, Any] = Event._field_defaults["data"]
 
 Log = tuple[Any, ...] | None  # a persistent list: (item, previous) pairs, newest first
 
@@ -57,22 +74,61 @@ def _iter_log(log: Log) -> list[Any]:
     return items
 
 
+class _Facts:
+    """What follows from the rules and the player count alone, worked out once instead of on every action."""
+
+    __slots__ = (
+        "bessere", "cuts", "kritische", "kritische_text", "packet_sizes", "schlag_actions", "second_packet_later",
+        "signal_seats",
+    )
+
+    def __init__(self, rules: Rules, table: Table) -> None:
+        self.cuts = _CUTS[rules.deck]
+        self.schlag_actions = ["schlag " + r for r in schlag_choices(rules)]
+        self.kritische = frozenset(rules.kritische_cards)
+        self.kritische_text = [c.text for c in rules.kritische_cards]
+        # Cards a seat gets in the first and second packet, by the number k of cards it took at the cut
+        # (those count against the first packet first).
+        first = rules.first_packet
+        second = rules.hand_size - first
+        self.packet_sizes = tuple(
+            (max(0, first - k), second - max(0, k - first)) for k in range(rules.hand_size + 1)
+        )
+        self.second_packet_later = rules.announce_after != rules.hand_size
+        # Per dealer and seat: may the seat signal at all in that hand (signals on, someone to signal to)?
+        self.signal_seats = tuple(
+            tuple(rules.signals and bool(partners) for partners in per_seat) for per_seat in table.hand_partners_of
+        )
+        self.bessere = rules.bessere
+
+
+@lru_cache(maxsize=64)
+def _facts(rules: Rules) -> _Facts:
+    return _Facts(rules, table_for(rules))
+
+
 class Match:
     """One match to `rules.target`, one hand after another, plus the series' Bummerl."""
 
+    # Every apply copies all of these (see _make_clone). 57 slots make a 488-byte object; past 60 it would
+    # outgrow CPython's small-object allocator (512 bytes) and every copy would cost a malloc.
     __slots__ = (
-        "_legal", "_pos", "actions", "announce_step", "announcer_turn", "aside", "attempt", "bessere_asked", "bluff",
-        "bummerl",
-        "cut_n", "cutter_played_kritisch", "dealer", "deck", "first_dealer", "gespannt", "hand_number",
-        "hand_sides", "hands", "last_raise_side", "leader", "lifted", "log", "match_number", "phase",
-        "played_cards", "raise_pending", "ranking", "rest", "rules", "schadet_asked",
-        "schadet_pending", "schlag", "schlecken_seat", "scores", "seen_index", "series_over", "side_slots",
-        "signals_sent", "stack", "swap_asked", "swapped", "t", "taken", "trick", "trick_seats", "tricks", "tricks_won",
-        "trump", "turn", "value", "winners",
+        "_concede_ok", "_f", "_legal", "_pos", "_raise_limit", "actions", "announce_step", "announcer_turn", "aside",
+        "attempt", "bessere_asked", "bluff", "bummerl", "cut_n", "cutter_played_kritisch", "dealer", "deck",
+        "first_dealer", "gespannt", "hand_number", "hand_sides", "hands", "is_over", "last_raise_side", "leader",
+        "lifted", "log", "match_number", "needs_deck", "phase", "played_cards", "raise_pending", "ranking", "rest",
+        "rules", "schadet_asked", "schadet_pending", "schlag", "schlecken_seat", "scores", "seen_index",
+        "series_over", "side_slots", "signals_sent", "stack", "swap_asked", "swapped", "t", "taken", "trick",
+        "trick_seats", "tricks", "tricks_won", "trump", "turn", "value", "winners",
     )
 
     rules: Rules
     t: Table
+    # Plain slots rather than properties: playout loops read them on every step, and in Python 3.11 a
+    # property read is a Python call. They change with the phase in three places only: _start_attempt
+    # (DEAL), apply_deck (leaves DEAL) and _check_match_end (OVER).
+    needs_deck: bool  # phase == DEAL: waiting for the shuffled deck of the next hand
+    is_over: bool  # phase == OVER: the match has ended
     first_dealer: int
     scores: tuple[int, ...]
     bummerl: tuple[int, ...]
@@ -119,10 +175,14 @@ class Match:
     signals_sent: tuple[int, ...]
     winners: tuple[int, ...]
     series_over: bool
-    log: Log
-    actions: Log
+    log: Log  # items: the tuple of events of one step (one node per apply, not one per event)
+    actions: Log  # items: (seat, action) and ("deck", card texts), the inputs for `history`
     _legal: dict[int, list[str]] | None
-    _pos: list[int]  # deck position of each card, indexed by Card.code
+    _pos: dict[Card, int]  # deck position of each card in this hand's deck
+    _f: _Facts
+    # Fixed for a hand attempt (scores and gespannt do not change within one), per hand side:
+    _raise_limit: tuple[int, int]  # the highest stake the side may propose (-1: no raising in this hand)
+    _concede_ok: tuple[bool, bool]  # may the side concede (before the first lead)?
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:
@@ -152,6 +212,7 @@ class Match:
         m = object.__new__(cls)
         m.rules = rules
         m.t = table
+        m._f = _facts(rules)
         m.first_dealer = first_dealer
         m.scores = scores
         m.bummerl = marks
@@ -161,10 +222,13 @@ class Match:
         m.dealer = first_dealer
         m.winners = ()
         m.series_over = False
+        m.is_over = False
         m.log = None
         m.actions = None
-        m._pos = []
-        m._start_attempt()
+        m._pos = {}
+        events: list[Event] = []
+        m._start_attempt(events)
+        m.log = (tuple(events), None)
         return m
 
     def next_match(self) -> Match:
@@ -180,19 +244,7 @@ class Match:
     def _clone(self) -> Match:  # replaced below by a generated straight-line copy (see _make_clone)
         raise NotImplementedError
 
-    def _emit(self, events: list[Event], event: Event) -> None:
-        events.append(event)
-        self.log = (event, self.log)
-
     # ------------------------------------------------------------------ public facts
-    @property
-    def needs_deck(self) -> bool:
-        return self.phase == DEAL
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
     @property
     def forehand(self) -> int:
         return self.t.forehand_of[self.dealer]
@@ -211,7 +263,15 @@ class Match:
 
     def events(self) -> list[Event]:
         """Every event of this match so far, oldest first (all seats' views together)."""
-        return _iter_log(self.log)
+        return [event for step in _iter_log(self.log) for event in step]
+
+    @property
+    def last_action(self) -> tuple[int, str] | None:
+        """The last action applied, as `(seat, action)` spelled the engine's way (None before any)."""
+        item = self.actions[0] if self.actions is not None else None
+        if item is None or item[0] == "deck":
+            return None
+        return int(item[0]), str(item[1])
 
     def history(self) -> list[tuple[int, str] | tuple[str, tuple[str, ...]]]:
         """The inputs of the match: `("deck", cards)` and `(seat, action)`, in order (for replay)."""
@@ -221,28 +281,20 @@ class Match:
     def waiting_for(self) -> tuple[int, ...]:
         """Seats whose action the game waits for now (more than one while a raise is pending)."""
         phase = self.phase
-        if phase in (DEAL, OVER):
-            return ()
+        if phase == PLAY:  # the most common phase first
+            pending = self.raise_pending
+            if pending is not None:
+                return self.t.answerers_of[self.dealer][pending[1]]
+            if self.schadet_pending:
+                return self.t.partners[self.forehand]
+            return (self.turn,)
+        if phase == ANNOUNCE:
+            return (self.announcer_turn,)
         if phase == CUT:
             return (self.cutter,)
         if phase == SCHLECKEN:
             return (self.schlecken_seat,)
-        if phase == ANNOUNCE:
-            return (self.announcer_turn,)
-        if self.raise_pending is not None:
-            raiser_side = self.hand_sides[self.raise_pending[1]]
-            return tuple(s for s in self._seat_order(self.raise_pending[1]) if self.hand_sides[s] != raiser_side)
-        if self.schadet_pending:
-            return self.t.partners[self.forehand]
-        return (self.turn,)
-
-    def _position(self, card: Card) -> int:
-        """The card's position in this hand's shuffled deck (what the deal commitments are indexed by)."""
-        return self._pos[card.code]
-
-    def _seat_order(self, start: int) -> list[int]:
-        n = self.t.n
-        return [(start + i) % n for i in range(n)]
+        return ()  # DEAL, OVER
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):
@@ -262,68 +314,72 @@ class Match:
         )
 
     # ------------------------------------------------------------------ hand set-up
-    def _start_attempt(self, events: list[Event] | None = None) -> None:
-        rules, table = self.rules, self.t
+    def _start_attempt(self, events: list[Event]) -> None:
+        rules, table, dealer = self.rules, self.t, self.dealer
+        n = table.n
+        forehand = table.forehand_of[dealer]
         self.phase = DEAL
+        self.needs_deck = True
         self.deck = None
         self.cut_n = 0
         self.lifted = ()
         self.rest = ()
         self.schlecken_seat = -1
         self.seen_index = -1
-        self.taken = ((),) * table.n
+        self.taken = ((),) * n
         self.bluff = False
         self.stack = ()
         self.aside = ()
-        self.hands = ((),) * table.n
-        self.hand_sides = table.sides_of[self.dealer]
-        self.side_slots = table.side_slots_of[self.dealer]
-        self.gespannt = (self._side_gespannt(0), self._side_gespannt(1))
+        self.hands = ((),) * n
+        self.hand_sides = table.sides_of[dealer]
+        side_slots = self.side_slots = table.side_slots_of[dealer]
+        # Scores stay as they are for the whole attempt, so what follows from them is worked out here.
+        scores, target = self.scores, rules.target
+        score_of = scores.__getitem__
+        best = (max(map(score_of, side_slots[0])), max(map(score_of, side_slots[1])))  # per side
+        gespannt = self.gespannt = (best[0] >= target - 2, best[1] >= target - 2)
+        three_or_concede = rules.tight == "three-or-concede"
+        # No raising when gespannt: with three-or-concede when any side is, with base-two for that side.
+        blocked = (any(gespannt),) * 2 if three_or_concede else gespannt
+        # RULES.md: no raise "beyond the points it still needs": the proposed value may not exceed them.
+        needs = (target - best[0], target - best[1]) if rules.raise_cap == "target" else (_NO_CAP, _NO_CAP)
+        self._raise_limit = (-1 if blocked[0] else needs[0], -1 if blocked[1] else needs[1])
+        self._concede_ok = (three_or_concede and gespannt[0], three_or_concede and gespannt[1])
         self.announce_step = A_SCHLAG
-        self.announcer_turn = self.forehand
+        self.announcer_turn = forehand
         self.swap_asked = False
         self.swapped = False
         self.bessere_asked = False
         self.schlag = None
         self.trump = None
         self.ranking = None
-        tight_three = rules.tight == "three-or-concede" and any(self.gespannt)
-        self.value = 3 if tight_three else 2
+        self.value = 3 if three_or_concede and (gespannt[0] or gespannt[1]) else 2
         self.raise_pending = None
         self.last_raise_side = -1
         self.schadet_asked = False
         self.schadet_pending = False
-        self.leader = self.forehand
-        self.turn = self.forehand
+        self.leader = forehand
+        self.turn = forehand
         self.trick = ()
         self.trick_seats = ()
         self.tricks = ()
         self.tricks_won = (0, 0)
         self.played_cards = 0
         self.cutter_played_kritisch = False
-        self.signals_sent = (0,) * table.n
+        self.signals_sent = (0,) * n
         self._legal = None
-        event = Event(
-            "hand-start",
-            data={
-                "hand": self.hand_number, "attempt": self.attempt, "dealer": self.dealer,
-                "forehand": self.forehand, "cutter": self.cutter, "value": self.value,
-                "gespannt": list(self.gespannt),
+        events.append(_event((
+            "hand-start", -1,
+            {
+                "hand": self.hand_number, "attempt": self.attempt, "dealer": dealer,
+                "forehand": forehand, "cutter": table.cutter_of[dealer], "value": self.value,
+                "gespannt": list(gespannt),
             },
-        )
-        if events is None:
-            self.log = (event, self.log)
-        else:
-            self._emit(events, event)
+            None,
+        )))
 
     def _side_seats(self, side: int) -> list[int]:
-        return [s for s in range(self.t.n) if self.hand_sides[s] == side]
-
-    def _side_gespannt(self, side: int) -> bool:
-        return any(self.scores[slot] >= self.rules.target - 2 for slot in self.side_slots[side])
-
-    def _side_needs(self, side: int) -> int:
-        return self.rules.target - max(self.scores[slot] for slot in self.side_slots[side])
+        return list(self.t.side_seats_of[self.dealer][side])
 
     # ------------------------------------------------------------------ chance
     def apply_deck(self, order: Iterable[Card | str]) -> Match:
@@ -334,18 +390,20 @@ class Match:
         canonical = _DECK_SETS[self.rules.deck]
         if canonical.issuperset(given):
             deck = cast(tuple[Card, ...], given)
+            known = True
         else:  # strings, or cards of another deck
             deck = tuple(c if isinstance(c, Card) else Card.parse(c) for c in given)
-        if len(deck) != len(canonical) or not canonical.issuperset(deck) or len(set(deck)) != len(deck):
+            known = canonical.issuperset(deck)
+        positions = dict(zip(deck, range(len(deck)), strict=False))
+        # Only cards of this deck, as many as it has, none twice (a twice-given card has one position): each once.
+        if not known or len(deck) != len(canonical) or len(positions) != len(deck):
             raise ValueError(f"the deck must hold each of the {len(canonical)} cards exactly once")
         m = self._clone()
         m.deck = deck
-        pos = [-1] * 36
-        for k, card in enumerate(deck):
-            pos[card.code] = k
-        m._pos = pos
+        m._pos = positions
         m.phase = CUT
-        m.actions = (("deck", tuple(c.text for c in deck)), self.actions)
+        m.needs_deck = False
+        m.actions = (("deck", tuple([c.text for c in deck])), self.actions)
         return m
 
     # ------------------------------------------------------------------ legal actions
@@ -364,7 +422,6 @@ class Match:
 
     def _compute_legal(self, seat: int) -> list[str]:
         phase = self.phase
-        rules = self.rules
         if phase == PLAY:
             pending = self.raise_pending
             if pending is not None:
@@ -373,95 +430,77 @@ class Match:
                 return []
             if self.schadet_pending:
                 return ["schadet yes", "schadet no"] if seat in self.t.partners[self.forehand] else []
-            out: list[str] = []
+            out: list[str]
             if seat == self.turn:
                 hand = self.hands[seat]
-                if self.trick:
-                    legal = self._legal_cards(seat)
-                    out = [_PLAY[c] for c in hand if c in legal]  # hands are kept sorted
+                trick = self.trick
+                if trick:  # following: the ranking says which cards of the hand may be played (in hand order)
+                    assert self.ranking is not None
+                    rules = self.rules
+                    cards = self.ranking.playable(
+                        hand, trick, not self.tricks, not rules.blind or seat in self.t.announcers_of[self.dealer],
+                        not self.schadet_asked,
+                    )
                 else:  # a lead: any card
-                    out = [_PLAY[c] for c in hand]
+                    cards = hand
+                out = []
+                for card in cards:  # a loop, not a comprehension (see the module's docstring)
+                    out.append(_PLAY[card])
                 if (
-                    rules.schadet and self.played_cards == 0 and not self.schadet_asked
+                    self.played_cards == 0 and self.rules.schadet and not self.schadet_asked
                     and seat == self.forehand and self.ranking is not None
-                    and self.ranking.hauptschlag in self.hands[seat]
+                    and self.ranking.hauptschlag in hand
                 ):
                     out.append("schadet?")
-            if self._can_raise(seat):
+            else:
+                out = []
+            # Side actions, from what was worked out for this hand (see _start_attempt).
+            side = self.hand_sides[seat]
+            if side != self.last_raise_side and self.value + self.rules.raise_step <= self._raise_limit[side]:
                 out.append("raise")
-            if self._can_concede(seat):
+            if self.played_cards == 0 and self._concede_ok[side]:
                 out.append("concede")
-            out.extend(self._signal_actions(seat))
+            if self._f.signal_seats[self.dealer][seat] and self.signals_sent[seat] < MAX_SIGNALS_PER_HAND and (
+                self.hands[seat]
+            ):
+                out.extend(_SIGNALS)
             return out
         if phase == ANNOUNCE:
-            out = []
-            if seat == self.announcer_turn:
-                out = self._announce_actions(seat)
+            out = self._announce_actions(seat) if seat == self.announcer_turn else []
             out.extend(self._signal_actions(seat))
             return out
         if phase == CUT:
             if seat != self.cutter:
                 return []
-            return _CUTS[self.rules.deck]
+            return self._f.cuts
         if phase == SCHLECKEN:
             if seat != self.schlecken_seat:
                 return []
             return ["take", "keep"] if self._may_take() else ["keep"]
         return []
 
-    def _legal_cards(self, seat: int) -> frozenset[Card]:
-        assert self.ranking is not None
-        return self.ranking.legal(
-            self.hands[seat],
-            self.trick,
-            first_trick=not self.tricks,
-            announcer=not self.rules.blind or seat in self.announcers,
-            released_allowed=not self.schadet_asked,
-        )
-
     def _signal_actions(self, seat: int) -> list[str]:
         if (
-            not self.rules.signals or self.signals_sent[seat] >= MAX_SIGNALS_PER_HAND
-            or not self._hand_partners(seat) or not self.hands[seat]
+            not self._f.signal_seats[self.dealer][seat] or self.signals_sent[seat] >= MAX_SIGNALS_PER_HAND
+            or not self.hands[seat]
         ):
             return []
-        return ["signal " + name for name in SIGNAL_NAMES]
+        return list(_SIGNALS)
 
     def _hand_partners(self, seat: int) -> tuple[int, ...]:
         return self.t.hand_partners_of[self.dealer][seat]
-
-    def _can_raise(self, seat: int) -> bool:
-        rules = self.rules
-        if self.raise_pending is not None or self.schadet_pending:
-            return False
-        side = self.hand_sides[seat]
-        if side == self.last_raise_side:
-            return False
-        if rules.tight == "three-or-concede":
-            if any(self.gespannt):
-                return False
-        elif self.gespannt[side]:
-            return False
-        # RULES.md: no raise "beyond the points it still needs": the proposed value may not exceed them.
-        return not (rules.raise_cap == "target" and self.value + rules.raise_step > self._side_needs(side))
-
-    def _can_concede(self, seat: int) -> bool:
-        return (
-            self.rules.tight == "three-or-concede" and self.played_cards == 0
-            and self.gespannt[self.hand_sides[seat]] and self.raise_pending is None and not self.schadet_pending
-        )
 
     def _may_take(self) -> bool:
         seat = self.schlecken_seat
         card = self._seen_card()
         if len(self.taken[seat]) >= self.rules.hand_size:
             return False
-        if card in self.rules.kritische_cards:
+        if card in self._f.kritische:
             return True
-        return self.rules.schlecken_bluff and seat == self.cutter
+        return self.rules.schlecken_bluff and seat == self.t.cutter_of[self.dealer]
 
     def _seen_card(self) -> Card:
-        if self.schlecken_seat == self.cutter:
+        if self.schlecken_seat == self.t.cutter_of[self.dealer]:
             return self.lifted[self.seen_index]
         return self.rest[self.seen_index]
 
@@ -474,37 +513,36 @@ class Match:
             return ["bessere yes", "bessere no"]
         out: list[str]
         if step == A_SCHLAG:
-            out = ["schlag " + r for r in schlag_choices(rules)]
+            out = list(self._f.schlag_actions)
             if rules.schlagwechsel and self.t.n != 3 and not self.swap_asked and seat == self.forehand:
                 out.append("swap?")
         else:
-            out = ["trump " + s for s in ("E", "L", "H", "S")]
+            out = list(_TRUMPS)
         if self._bessere_possible():
             out.append("bessere?")
         return out
 
     def _bessere_possible(self) -> bool:
-        model = self.rules.bessere
+        model = self._f.bessere
         if model is None or self.bessere_asked:
             return False
         if model == "redeal-penalty":
             return True
         if self.t.n == 3:
             return False
-        held = sum(len(self.hands[s]) for s in self.announcers)
+        # The announcers (forehand and dealer with 2, 4 or 6 players) would need as many new cards as they hold.
+        hands, dealer = self.hands, self.dealer
+        held = len(hands[self.t.forehand_of[dealer]]) + len(hands[dealer])
         return len(self.stack) >= held + self._still_to_deal()
 
     def _still_to_deal(self) -> int:
-        if self.rules.announce_after == self.rules.hand_size:
+        if not self._f.second_packet_later:
             return 0
-        return sum(self._packet_sizes(s)[1] for s in range(self.t.n))
-
-    def _packet_sizes(self, seat: int) -> tuple[int, int]:
-        """Cards a seat gets in the first and second packet: k taken at the cut, fewer from the first first."""
-        first = self.rules.first_packet
-        second = self.rules.hand_size - first
-        k = len(self.taken[seat])
-        return max(0, first - k), second - max(0, k - first)
+        sizes = self._f.packet_sizes
+        total = 0
+        for taken in self.taken:  # per seat
+            total += sizes[len(taken)][1]
+        return total
 
     # ------------------------------------------------------------------ applying actions
     def apply(self, seat: int, action: str) -> tuple[Match, list[Event]]:
@@ -513,19 +551,26 @@ class Match:
             raise RuleViolation("no-such-seat", f"there is no seat {seat!r} at a {self.t.n}-player table")
         if not isinstance(action, str):
             raise RuleViolation("malformed", "an action is a string such as 'play HK'")
-        legal = self._legal.get(seat) if self._legal is not None else None
+        cache = self._legal
+        legal = cache.get(seat) if cache is not None else None
         if legal is None:
             legal = self.legal_actions(seat)
-        text = action if action in legal else normalise_action(action)
-        if text not in legal:
-            self._refuse(seat, text)
+        if action in legal:
+            text = action
+        else:
+            text = normalise_action(action)
+            if text not in legal:
+                self._refuse(seat, text)
         m = self._clone()
         events: list[Event] = []
         m.actions = ((seat, text), self.actions)
+        card = _PLAY_BY_TEXT.get(text)
+        if card is not None:  # the most common action by far; every other one is "verb [argument]"
+            m._play(seat, card, events)
+            m.log = (tuple(events), self.log)
+            return m, events
         verb, _, arg = text.partition(" ")
-        if verb == "play":
-            m._play(seat, _PLAY_BY_TEXT[text], events)
-        elif verb == "raise":
+        if verb == "raise":
             m._raise(seat, events)
         elif verb in ("accept", "fold"):
             m._answer_raise(seat, verb, events)
@@ -549,6 +594,7 @@ class Match:
             m._concede(seat, events)
         else:  # pragma: no cover - every legal action has a branch above
             raise AssertionError(text)
+        m.log = (tuple(events), self.log)
         return m, events
 
     def _refuse(self, seat: int, text: str) -> None:
@@ -636,11 +682,12 @@ class Match:
 
     # -- cut and Schlecken
     def _cut(self, seat: int, n: int, events: list[Event]) -> None:
-        assert self.deck is not None
+        deck = self.deck
+        assert deck is not None
         self.cut_n = n
-        self.lifted = self.deck[:n]
-        self.rest = self.deck[n:]
-        self._emit(events, Event("cut", seat, {"n": n}))
+        self.lifted = deck[:n]
+        self.rest = deck[n:]
+        events.append(_event(("cut", seat, {"n": n}, None)))
         if self.rules.schlecken:
             self.phase = SCHLECKEN
             self.schlecken_seat = seat
@@ -651,31 +698,26 @@ class Match:
 
     def _show_seen(self, events: list[Event]) -> None:
         card = self._seen_card()
-        position = self._position(card)
-        self._emit(
-            events,
-            Event("see", self.schlecken_seat, {"card": card.text, "position": position}, (self.schlecken_seat,)),
-        )
+        seat = self.schlecken_seat
+        events.append(_event(("see", seat, {"card": card.text, "position": self._pos[card]}, (seat,))))
 
     def _schlecken(self, seat: int, take: bool, events: list[Event]) -> None:
-        cutter_stage = seat == self.cutter  # the cutter and the dealer are never the same seat
+        cutter_stage = seat == self.t.cutter_of[self.dealer]  # the cutter and the dealer are never the same seat
         if take:
             card = self._seen_card()
             taken = list(self.taken)
             taken[seat] = (*taken[seat], card)
             self.taken = tuple(taken)
-            if cutter_stage and card not in self.rules.kritische_cards:
+            if cutter_stage and card not in self._f.kritische:
                 self.bluff = True
-            self._emit(events, Event("take", seat))
-            self._emit(
-                events, Event("took", seat, {"card": card.text, "position": self._position(card)}, (seat,))
-            )
+            events.append(_event(("take", seat, _NO_DATA, None)))
+            events.append(_event(("took", seat, {"card": card.text, "position": self._pos[card]}, (seat,))))
             self.seen_index -= 1
             if self.seen_index >= 0 and len(self.taken[seat]) < self.rules.hand_size:
                 self._show_seen(events)
                 return
         else:
-            self._emit(events, Event("keep", seat))
+            events.append(_event(("keep", seat, _NO_DATA, None)))
         # This seat's turn at Schlecken is over.
         if cutter_stage and self.taken[seat]:
             self.schlecken_seat = self.dealer
@@ -685,57 +727,59 @@ class Match:
         self._join_and_deal(events)
 
     def _join_and_deal(self, events: list[Event]) -> None:
-        cutter, dealer = self.cutter, self.dealer
-        lifted = self.lifted[: len(self.lifted) - len(self.taken[cutter])] if cutter != dealer else self.lifted
-        rest = self.rest[: len(self.rest) - len(self.taken[dealer])] if dealer != cutter else self.rest
+        dealer = self.dealer
+        cutter = self.t.cutter_of[dealer]
+        taken = self.taken
+        # The cards taken at the cut leave the bottom of the lifted packet (cutter) and of the rest (dealer).
+        lifted = self.lifted[: len(self.lifted) - len(taken[cutter])] if taken[cutter] else self.lifted
+        rest = self.rest[: len(self.rest) - len(taken[dealer])] if taken[dealer] else self.rest
         self.stack = rest + lifted
         self.lifted = ()
         self.rest = ()
         self.schlecken_seat = -1
-        hands = [list(cards) for cards in self.taken]
-        self.hands = tuple(tuple(h) for h in hands)
+        self.hands = taken  # the taken cards start the hands (a tuple of tuples, as hands are)
         self._deal_packet(0, events)
-        if self.rules.announce_after == self.rules.hand_size:
+        if not self._f.second_packet_later:
             self._deal_packet(1, events)
             if self._check_maschine(events):
                 return
         self.phase = ANNOUNCE
         self.announce_step = A_SCHLAG
-        self.announcer_turn = self.forehand
+        self.announcer_turn = self.t.forehand_of[dealer]
 
     def _deal_packet(self, packet: int, events: list[Event]) -> None:
         hands = list(self.hands)
         stack = self.stack
+        taken = self.taken
+        sizes = self._f.packet_sizes
+        pos = self._pos
+        number = packet + 1
         top = 0
-        for seat in self._seat_order(self.forehand):
-            count = self._packet_sizes(seat)[packet]
+        for seat in self.t.seat_order_from[self.t.forehand_of[self.dealer]]:
+            count = sizes[len(taken[seat])][packet]
             if count <= 0:
                 continue
             got = stack[top: top + count]
             top += count
             hands[seat] = tuple(sorted(hands[seat] + got, key=_CODE))
-            self._emit(
-                events,
-                Event(
-                    "deal", seat,
-                    {"packet": packet + 1, "cards": [c.text for c in got],
-                     "positions": [self._position(c) for c in got]},
-                    (seat,),
-                ),
-            )
+            texts = []
+            positions = []
+            for card in got:  # a loop, not two comprehensions (see the module's docstring)
+                texts.append(card.text)
+                positions.append(pos[card])
+            events.append(_event(("deal", seat, {"packet": number, "cards": texts, "positions": positions}, (seat,))))
         self.stack = stack[top:]
         self.hands = tuple(hands)
-        self._emit(events, Event("packet", data={"packet": packet + 1, "counts": [len(h) for h in hands]}))
+        events.append(_event(("packet", -1, {"packet": number, "counts": list(map(len, hands))}, None)))
 
     def _check_maschine(self, events: list[Event]) -> bool:
         points = self.rules.maschine_points
         if not points:
             return False
-        needed = set(self.rules.kritische_cards)
-        for seat in self._seat_order(self.forehand):
-            if needed <= set(self.hands[seat]):
-                shown = [c.text for c in self.rules.kritische_cards]
-                self._emit(events, Event("maschine", seat, {"cards": shown}))
+        needed = self._f.kritische
+        for seat in self.t.seat_order_from[self.forehand]:
+            if needed.issubset(self.hands[seat]):
+                events.append(Event("maschine", seat, {"cards": list(self._f.kritische_text)}))
                 self._end_hand(self.hand_sides[seat], points, "maschine", events)
                 return True
         return False
@@ -746,14 +790,14 @@ class Match:
         return dealer if seat == forehand else forehand
 
     def _announce_visibility(self) -> tuple[int, ...] | None:
-        return self.announcers if self.rules.blind else None
+        return self.t.announcers_of[self.dealer] if self.rules.blind else None
 
     def _name_schlag(self, seat: int, rank: str, events: list[Event]) -> None:
         self.schlag = rank
         to = self._announce_visibility()
-        self._emit(events, Event("schlag", seat, {"rank": rank}, to))
+        events.append(_event(("schlag", seat, {"rank": rank}, to)))
         if to is not None:
-            self._emit(events, Event("announced", seat, {"what": "schlag"}))
+            events.append(_event(("announced", seat, {"what": "schlag"}, None)))
         self.announce_step = A_TRUMP
         if self.t.n == 3:
             self.announcer_turn = seat
@@ -764,26 +808,26 @@ class Match:
         assert self.schlag is not None
         self.trump = suit
         to = self._announce_visibility()
-        self._emit(events, Event("trump", seat, {"suit": suit}, to))
+        events.append(_event(("trump", seat, {"suit": suit}, to)))
         if to is not None:
-            self._emit(events, Event("announced", seat, {"what": "trump"}))
+            events.append(_event(("announced", seat, {"what": "trump"}, None)))
         self.ranking = ranking(self.rules, self.schlag, suit)
-        if self.rules.announce_after != self.rules.hand_size:
+        if self._f.second_packet_later:
             self._deal_packet(1, events)
             if self._check_maschine(events):
                 return
         self.phase = PLAY
-        self.turn = self.leader = self.forehand
+        self.turn = self.leader = self.t.forehand_of[self.dealer]
 
     def _swap(self, seat: int, arg: str, events: list[Event]) -> None:
         if arg == "":  # swap?
             self.swap_asked = True
-            self._emit(events, Event("swap?", seat))
+            events.append(Event("swap?", seat))
             self.announce_step = A_SWAP
             self.announcer_turn = self.dealer
             return
         yes = arg == "yes"
-        self._emit(events, Event("swap", seat, {"answer": arg}))
+        events.append(Event("swap", seat, {"answer": arg}))
         self.swapped = yes
         self.announce_step = A_SCHLAG
         self.announcer_turn = self.dealer if yes else self.forehand
@@ -791,11 +835,11 @@ class Match:
     def _bessere(self, seat: int, arg: str, events: list[Event]) -> None:
         if arg == "":  # bessere?
             self.bessere_asked = True
-            self._emit(events, Event("bessere?", seat))
+            events.append(Event("bessere?", seat))
             if self.rules.bessere == "redeal-penalty":
                 side = 1 - self.hand_sides[seat]
                 self._add_points(side, 2)
-                self._emit(events, Event("redeal", seat, {"penalty": 2, "scores": list(self.scores)}))
+                events.append(Event("redeal", seat, {"penalty": 2, "scores": list(self.scores)}))
                 if not self._check_match_end(events):
                     self.attempt += 1
                     self._start_attempt(events)
@@ -804,7 +848,7 @@ class Match:
             self.announcer_turn = self._other_announcer(seat)
             return
         asker = self._other_announcer(seat)
-        self._emit(events, Event("bessere", seat, {"answer": arg}))
+        events.append(Event("bessere", seat, {"answer": arg}))
         if arg == "no":
             # Back to the asker, at the step where the question was asked.
             self.announce_step = A_SCHLAG if self.schlag is None else A_TRUMP
@@ -817,14 +861,13 @@ class Match:
             count = len(hands[who])
             got = stack[:count]
             stack = stack[count:]
-            self._emit(events, Event("aside", who, {"count": count}))
+            events.append(Event("aside", who, {"count": count}))
             self.aside = self.aside + hands[who]
             hands[who] = tuple(sorted(got, key=_CODE))
-            self._emit(
-                events,
-                Event("deal", who, {"packet": 0, "cards": [c.text for c in got],
-                                    "positions": [self._position(c) for c in got]}, (who,)),
-            )
+            events.append(Event(
+                "deal", who, {"packet": 0, "cards": [c.text for c in got], "positions": [self._pos[c] for c in got]},
+                (who,),
+            ))
         self.hands = tuple(hands)
         self.stack = stack
         self.schlag = None
@@ -832,44 +875,54 @@ class Match:
         self.swap_asked = False
         self.announce_step = A_SCHLAG
         self.announcer_turn = self.forehand
-        if self.rules.announce_after == self.rules.hand_size:
+        if not self._f.second_packet_later:
             # Every card is dealt already, so the new cards may make a Maschine (shown before the first lead).
             self._check_maschine(events)
 
     # -- play
     def _play(self, seat: int, card: Card, events: list[Event]) -> None:
+        # The hot path of every playout: plain slot reads into locals, no helper calls but the trick winner.
         hands = list(self.hands)
         hand = hands[seat]
         i = 0
-        while hand[i] is not card:  # identity: cards are interned, and it avoids Python-level __eq__
+        while hand[i] is not card:  # identity: cards are interned, and tuple.index would call Card's rich compare
             i += 1
         hands[seat] = hand[:i] + hand[i + 1:]
         self.hands = tuple(hands)
-        self.trick = (*self.trick, card)
-        self.trick_seats = (*self.trick_seats, seat)
+        trick = (*self.trick, card)
+        trick_seats = (*self.trick_seats, seat)
         self.played_cards += 1
-        if seat == self.cutter and card in self.ranking.kritische:  # type: ignore[union-attr]
+        ranking = self.ranking
+        assert ranking is not None
+        if card in ranking.kritische and seat == self.t.cutter_of[self.dealer]:
             self.cutter_played_kritisch = True
-        self._emit(events, Event("play", seat, {"card": card.text, "position": self._position(card)}))
+        events.append(_event(("play", seat, {"card": card.text, "position": self._pos[card]}, None)))
         n = self.t.n
-        if len(self.trick) < n:
+        if len(trick) < n:
+            self.trick = trick
+            self.trick_seats = trick_seats
             self.turn = (seat + 1) % n
             return
-        assert self.ranking is not None
-        winner = self.trick_seats[self.ranking.winner(self.trick)]
-        side = self.hand_sides[winner]
-        won = list(self.tricks_won)
-        won[side] += 1
-        self.tricks_won = (won[0], won[1])
-        self.tricks = (*self.tricks, (self.leader, self.trick, winner))
-        self._emit(
-            events,
-            Event("trick", winner, {"cards": [c.text for c in self.trick], "leader": self.leader,
-                                    "side": side, "tricks": list(self.tricks_won)}),
-        )
+        # The trick is complete: it goes to its winner, and the next one starts empty.
         self.trick = ()
         self.trick_seats = ()
-        if won[side] >= self.rules.tricks_to_win:
+        winner = trick_seats[ranking.winner(trick)]
+        side = self.hand_sides[winner]
+        won_0, won_1 = self.tricks_won
+        if side:
+            won_1 += 1
+        else:
+            won_0 += 1
+        self.tricks_won = (won_0, won_1)
+        leader = self.leader
+        self.tricks = (*self.tricks, (leader, trick, winner))
+        texts = []
+        for played in trick:  # a loop, not a comprehension (see the module's docstring)
+            texts.append(played.text)
+        events.append(_event((
+            "trick", winner, {"cards": texts, "leader": leader, "side": side, "tricks": [won_0, won_1]}, None,
+        )))
+        if (won_1 if side else won_0) >= self.rules.tricks_to_win:
             self._end_hand(side, self.value, "tricks", events)
             return
         self.leader = self.turn = winner
@@ -877,7 +930,7 @@ class Match:
     def _raise(self, seat: int, events: list[Event]) -> None:
         proposed = self.value + self.rules.raise_step
         self.raise_pending = (proposed, seat)
-        self._emit(events, Event("raise", seat, {"value": proposed, "from": self.value}))
+        events.append(_event(("raise", seat, {"value": proposed, "from": self.value}, None)))
 
     def _answer_raise(self, seat: int, verb: str, events: list[Event]) -> None:
         assert self.raise_pending is not None
@@ -887,30 +940,29 @@ class Match:
         if verb == "accept":
             self.value = proposed
             self.last_raise_side = raiser_side
-            self._emit(events, Event("accept", seat, {"value": proposed}))
+            events.append(_event(("accept", seat, {"value": proposed}, None)))
             return
-        self._emit(events, Event("fold", seat, {"value": self.value}))
+        events.append(_event(("fold", seat, {"value": self.value}, None)))
         self._end_hand(raiser_side, self.value, "fold", events)
 
     def _concede(self, seat: int, events: list[Event]) -> None:
-        self._emit(events, Event("concede", seat))
+        events.append(Event("concede", seat))
         self._end_hand(1 - self.hand_sides[seat], 2, "concede", events)
 
     def _schadet(self, seat: int, arg: str, events: list[Event]) -> None:
         if arg == "":
             self.schadet_asked = True
             self.schadet_pending = True
-            self._emit(events, Event("schadet?", seat))
+            events.append(Event("schadet?", seat))
             return
         self.schadet_pending = False
-        self._emit(events, Event("schadet", seat, {"answer": arg}))
+        events.append(Event("schadet", seat, {"answer": arg}))
 
     def _signal(self, seat: int, name: str, events: list[Event]) -> None:
         sent = list(self.signals_sent)
         sent[seat] += 1
         self.signals_sent = tuple(sent)
-        to = (seat, *self._hand_partners(seat))
-        self._emit(events, Event("signal", seat, {"name": name}, tuple(sorted(to))))
+        events.append(_event(("signal", seat, {"name": name}, self.t.signal_audience_of[self.dealer][seat])))
 
     # -- scoring
     def _add_points(self, side: int, points: int) -> None:
@@ -928,16 +980,17 @@ class Match:
         if reason == "tricks" and self.bluff and not self.cutter_played_kritisch:
             penalty = 2
             self._add_points(1 - self.hand_sides[self.cutter], penalty)
-            self._emit(events, Event("bluff-penalty", self.cutter, {"points": penalty}))
+            events.append(Event("bluff-penalty", self.cutter, {"points": penalty}))
         if rules.blind and self.schlag is not None and self.trump is not None:
-            self._emit(events, Event("announcement", data={"schlag": self.schlag, "trump": self.trump}))
-        self._emit(
-            events,
-            Event("hand-end", data={
+            events.append(_event(("announcement", -1, {"schlag": self.schlag, "trump": self.trump}, None)))
+        events.append(_event((
+            "hand-end", -1,
+            {
                 "side": side, "seats": self._side_seats(side), "points": points, "reason": reason,
                 "scores": list(self.scores), "hand": self.hand_number, "tricks": list(self.tricks_won),
-            }),
-        )
+            },
+            None,
+        )))
         self.raise_pending = None
         self.schadet_pending = False
         if self._check_match_end(events):
@@ -949,9 +1002,9 @@ class Match:
 
     def _check_match_end(self, events: list[Event]) -> bool:
         rules = self.rules
-        winners = tuple(slot for slot, points in enumerate(self.scores) if points >= rules.target)
-        if not winners:
+        if max(self.scores) < rules.target:  # the usual case, without building the tuple below
             return False
+        winners = tuple(slot for slot, points in enumerate(self.scores) if points >= rules.target)
         marks = list(self.bummerl)
         for slot, points in enumerate(self.scores):
             if slot not in winners:
@@ -960,13 +1013,11 @@ class Match:
         self.winners = winners
         self.series_over = any(b >= rules.bummerl_limit for b in marks)
         self.phase = OVER
-        self._emit(
-            events,
-            Event("match-end", data={
-                "scores": list(self.scores), "winners": list(winners), "bummerl": list(marks),
-                "series_over": self.series_over,
-            }),
-        )
+        self.is_over = True
+        events.append(Event("match-end", data={
+            "scores": list(self.scores), "winners": list(winners), "bummerl": list(marks),
+            "series_over": self.series_over,
+        }))
         return True
 
     # ------------------------------------------------------------------ observation

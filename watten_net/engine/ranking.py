@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from .cards import RANKS, SUITS, WELI, Card, canonical_deck, deck_ranks
+from .cards import ALL_CARDS, RANKS, SUITS, WELI, Card, canonical_deck, deck_ranks
 from .errors import RuleViolation
 from .rules import Rules
 
@@ -26,8 +26,8 @@ class Ranking:
     """Everything about a card that depends on the announcement."""
 
     __slots__ = (
-        "deck", "guate", "hauptschlag", "kritische", "rules", "schlag", "schlag_cards", "strength",
-        "trump", "trump_cards",
+        "deck", "follow", "forcing", "guate", "hauptschlag", "kritische", "led_strength", "qualifying", "rules",
+        "schlag", "schlag_cards", "strength", "trump", "trump_cards", "trump_like", "trump_or_kritisch",
     )
 
     def __init__(self, rules: Rules, schlag: str, trump: str) -> None:
@@ -96,6 +96,18 @@ class Ranking:
                     strength[card.code] = TRUMP + card.rank_index
         self.trump_cards = frozenset(trump_cards)
         self.strength = strength
+        # What a plain card is worth when its suit was led, by card code (see `winner`).
+        self.led_strength = [0] * len(strength)
+        for card in ALL_CARDS:
+            self.led_strength[card.code] = LED_SUIT + card.rank_index
+        # Card sets of the following rules, so that `playable` is a few set look-ups per card.
+        self.follow = rules.follow
+        special = {c for c in (self.guate, self.hauptschlag) if c is not None}
+        self.trump_like = self.trump_cards | special  # what `is_trump` says yes to
+        self.trump_or_kritisch = self.trump_cards | self.kritische
+        self.qualifying = self.trump_cards | self.schlag_cards | ({self.guate} if self.guate else set())
+        # Holding only the Guate or the Hauptschlag among the qualifying cards does not force a trump.
+        self.forcing = self.qualifying - special
 
     def is_plain(self, card: Card) -> bool:
         return self.strength[card.code] == 0
@@ -106,17 +118,20 @@ class Ranking:
 
     def winner(self, played: Sequence[Card]) -> int:
         strength = self.strength
+        led_strength = self.led_strength
         lead = played[0]
         best = strength[lead.code]
         if best == 0:
-            best = LED_SUIT + lead.rank_index
-        led_suit = lead.suit if strength[lead.code] == 0 else None
+            best = led_strength[lead.code]
+            led_suit: str | None = lead.suit
+        else:
+            led_suit = None
         win = 0
         for i in range(1, len(played)):
             card = played[i]
             value = strength[card.code]
             if value == 0 and card.suit == led_suit:
-                value = LED_SUIT + card.rank_index
+                value = led_strength[card.code]
             if value > best:
                 best = value
                 win = i
@@ -136,24 +151,34 @@ class Ranking:
         `announcer` matters only with Blind. `released_allowed=False` after a `schadet?`: then the
         Trumpf-oder-Kritische obligation is not released by a Kritischer.
         """
-        follow = self.rules.follow
+        return frozenset(self.playable(hand, trick, first_trick, announcer, released_allowed))
+
+    def playable(
+        self, hand: Sequence[Card], trick: Sequence[Card], first_trick: bool, announcer: bool, released_allowed: bool
+    ) -> Sequence[Card]:
+        """`legal` as the cards of `hand` in hand order (`hand` itself when nothing is forced).
+
+        The engine's hot path: positional arguments, no set built when every card may be played.
+        """
+        follow = self.follow
         # With Blind only the two announcers know the announcement, so only they are bound.
-        if not trick or follow == "none" or (self.rules.blind and not announcer):
-            return frozenset(hand)
+        if not trick or follow == "none" or (not announcer and self.rules.blind):
+            return hand
         if follow == "hauptschlag-lead":
             if not first_trick or self.hauptschlag is None or trick[0] is not self.hauptschlag:
-                return frozenset(hand)
-            if released_allowed and self.rules.follow_released and any(c in self.kritische for c in trick[1:]):
-                return frozenset(hand)
-            forced = [c for c in hand if c in self.trump_cards or c in self.kritische]
-            return frozenset(forced) if forced else frozenset(hand)
+                return hand
+            if released_allowed and self.rules.follow_released and not self.kritische.isdisjoint(trick[1:]):
+                return hand
+            forcing = self.trump_or_kritisch
+            forced = [c for c in hand if c in forcing]
+            return forced if forced else hand
         # trump-lead
-        if not self.is_trump(trick[0]):
-            return frozenset(hand)
-        qualifying = [c for c in hand if c in self.trump_cards or c in self.schlag_cards or c is self.guate]
-        if any(c is not self.hauptschlag and c is not self.guate for c in qualifying):
-            return frozenset(qualifying)
-        return frozenset(hand)
+        if trick[0] not in self.trump_like:
+            return hand
+        if self.forcing.isdisjoint(hand):
+            return hand
+        qualifying = self.qualifying
+        return [c for c in hand if c in qualifying]
 
 
 def validate_announcement(rules: Rules, schlag: str, trump: str) -> None:

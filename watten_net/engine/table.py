@@ -13,8 +13,8 @@ from .rules import Rules
 
 class Table:
     __slots__ = (
-        "announcers_of", "cutter_of", "forehand_of", "hand_partners_of", "n", "partners", "score_slots",
-        "side_slots_of", "sides_of", "slot_of",
+        "announcers_of", "answerers_of", "cutter_of", "forehand_of", "hand_partners_of", "n", "partners", "score_slots",
+        "seat_order_from", "side_seats_of", "side_slots_of", "sides_of", "signal_audience_of", "slot_of",
     )
 
     def __init__(self, players: int) -> None:
@@ -42,6 +42,17 @@ class Table:
             tuple(tuple(sorted({self.slot_of[s] for s in range(n) if sides[s] == side})) for side in (0, 1))
             for sides in self.sides_of
         )
+        # The seats in playing order starting from each seat (dealing, Maschine checks, answering a raise).
+        self.seat_order_from = tuple(tuple((start + i) % n for i in range(n)) for start in range(n))
+        # The seats of each hand side, per dealer (the hand-end event lists them).
+        self.side_seats_of = tuple(
+            tuple(tuple(s for s in range(n) if sides[s] == side) for side in (0, 1)) for sides in self.sides_of
+        )
+        # Who answers a seat's raise: the other hand side, in playing order from the raiser (per dealer).
+        self.answerers_of = tuple(
+            tuple(tuple(s for s in self.seat_order_from[raiser] if sides[s] != sides[raiser]) for raiser in range(n))
+            for sides in self.sides_of
+        )
         # Who receives a seat's signals: the partners (the pair, with 3 players).
         if n == 3:
             self.hand_partners_of = tuple(
@@ -50,6 +61,10 @@ class Table:
             )
         else:
             self.hand_partners_of = tuple(self.partners for _ in dealers)
+        # Who sees a seat's signal: the seat itself and its partners, in seat order.
+        self.signal_audience_of = tuple(
+            tuple(tuple(sorted((seat, *partners[seat]))) for seat in range(n)) for partners in self.hand_partners_of
+        )
 
 
 @lru_cache(maxsize=16)
