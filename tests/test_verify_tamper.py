@@ -664,7 +664,8 @@ def _other_deck(game: str, which: int, how: str) -> Build:
         entries = g.host()
         index = host_indices(entries, "DeckSealed")[which]
         sealed = signed(entries[index]).payload
-        attempt = next(a for a in g.table.host.attempts if (a.hand, a.attempt) == (sealed.hand, sealed.attempt))
+        attempts = g.table.host.dealer.attempts  # type: ignore[attr-defined]
+        attempt = next(a for a in attempts if (a.hand, a.attempt) == (sealed.hand, sealed.attempt))
         cards = [c.text for c in attempt.deck]
         if how == "rotated":
             cards = cards[1:] + cards[:1]
@@ -673,7 +674,7 @@ def _other_deck(game: str, which: int, how: str) -> Build:
         elif how == "sorted":
             cards = sorted(cards)
         else:  # the deck of another hand
-            other = g.table.host.attempts[(g.table.host.attempts.index(attempt) + 1) % len(g.table.host.attempts)]
+            other = attempts[(attempts.index(attempt) + 1) % len(attempts)]
             cards = [c.text for c in other.deck]
         game_id = bytes(signed(entries[0]).payload.game_id)
         commitments = seal_deck(attempt.secret, game_id, sealed.hand, sealed.attempt, cards)

@@ -15,27 +15,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.engine import Card, Match, Rules, RuleViolation, canonical_deck
+from watten_net.engine import Match, Rules, RuleViolation
 from watten_net.engine.events import Event
 from watten_net.v1 import watten_pb2 as pb
 
-from .commitments import (
-    DEALER_UNKNOWN,
-    CommitmentError,
-    card_salt,
-    check_client_seed,
-    host_seed_commitment,
-    parse_extra,
-    seal_deck,
-)
-from .deck import DECK_VERSION, deck_permutation, derive_deck_key, first_dealer
+from .dealer import Dealer, ReadyDeck
+from .deck import DECK_VERSION
 from .envelope import GENESIS_PREV_HASH, envelope_hash
 from .identity import game_fingerprint, game_id, public_key_bytes
+from .level1 import VerifiedDealer
 from .protocol import (
     HOST_SEAT,
     PROTOCOL_VERSION,
@@ -70,27 +63,6 @@ class Posted:
     seq: int
     type: str
     visible_to: tuple[int, ...] | None
-
-
-@dataclass
-class Attempt:
-    hand: int
-    attempt: int
-    dealer_field: int
-    secret: bytes
-    hand_open_hash: bytes = b""
-    commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (C_i, envelope bytes)
-    commit_set_hash: bytes = b""
-    commit_signed: set[int] = field(default_factory=set)
-    commit_head: bytes = b""
-    reveals: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (c_i, extra)
-    deck: tuple[Card, ...] = ()
-    deck_sealed_hash: bytes = b""
-    seal_signed: set[int] = field(default_factory=set)
-    revealed: bool = False
-
-    def salt(self, game: bytes, k: int) -> bytes:
-        return card_salt(self.secret, game, self.hand, self.attempt, k)
 
 
 class HostGame:
@@ -131,10 +103,11 @@ class HostGame:
         self.game_id = game_id(self.host_nonce, [s.join_nonce for s in seats])
         self.chain: list[Posted] = []
         self.seat_chains = [SenderChain() for _ in range(self.n)]
-        self.phase = "new"  # new, header, commit, commit-sign, reveal, seal-sign, play, checkpoint, over
+        self.phase = "new"  # new, header, deal (the dealing layer's steps), play, checkpoint, over
         self.header_signed: set[int] = set()
         self.match: Match | None = None
-        self.attempts: list[Attempt] = []
+        # Everything about where cards come from (Level 1 here; the trustless level plugs in the same way).
+        self.dealer: Dealer = VerifiedDealer(rules, self.game_id, self._post, random_bytes)
         self.withheld: list[Posted] = []
         self.checkpoint: tuple[int, int, bytes] | None = None  # (hand, chain seq, chain head)
         self.checkpoint_signed: set[int] = set()
@@ -160,10 +133,6 @@ class HostGame:
     @property
     def head(self) -> Posted:
         return self.chain[-1]
-
-    @property
-    def current(self) -> Attempt:
-        return self.attempts[-1]
 
     # ------------------------------------------------------------------ start
     def header_message(self) -> Any:
@@ -213,8 +182,14 @@ class HostGame:
         if signed.hash in chain.accepted:
             return []
         chain.check_next(signed)
-        handler = getattr(self, "_on_" + signed.type)
-        out: list[Posted] = handler(seat, signed)
+        if signed.type in self.dealer.message_types:
+            self._expect("deal", signed)
+            out: list[Posted] = self.dealer.on_message(seat, signed)
+            ready = self.dealer.take_ready_deck()
+            if ready is not None:
+                out += self._begin_play(ready)
+        else:
+            out = getattr(self, "_on_" + signed.type)(seat, signed)
         chain.advance(signed)
         return out
 
@@ -223,11 +198,6 @@ class HostGame:
             raise ProtocolError(
                 "precondition", "unexpected-message", f"{signed.type} is not expected now (the game is at {self.phase})"
             )
-
-    def _expect_attempt(self, payload: Any, seat: int) -> None:
-        att = self.current
-        if payload.hand != att.hand or payload.attempt != att.attempt or payload.seat != seat:
-            raise ProtocolError("precondition", "wrong-hand", "the message is for another hand, attempt or seat")
 
     def _relay(self, seat: int, signed: Signed) -> Posted:
         return self._post(pb.Relay(seat=seat, envelope=signed.raw))
@@ -246,112 +216,17 @@ class HostGame:
         return out
 
     def _open_attempt(self, hand: int, attempt: int) -> list[Posted]:
-        secret = self.random_bytes(32)
-        dealer = DEALER_UNKNOWN if self.match is None else self.match.dealer
-        att = Attempt(hand, attempt, dealer, secret)
-        self.attempts.append(att)
-        commitment = host_seed_commitment(self.game_id, hand, attempt, dealer, secret)
-        posted = self._post(pb.HandOpen(hand=hand, attempt=attempt, dealer=dealer, host_seed_commitment=commitment))
-        att.hand_open_hash = posted.hash
-        self.phase = "commit"
-        return [posted]
+        self.phase = "deal"
+        return list(self.dealer.open_attempt(hand, attempt, None if self.match is None else self.match.dealer))
 
-    def _on_SeedCommit(self, seat: int, signed: Signed) -> list[Posted]:
-        self._expect("commit", signed)
-        p = signed.payload
-        att = self.current
-        self._expect_attempt(p, seat)
-        if p.hand_open_hash != att.hand_open_hash or len(p.commitment) != 32:
-            raise ProtocolError("precondition", "wrong-hash", "the commitment does not answer the current HandOpen")
-        if seat in att.commits:
-            raise ProtocolError("precondition", "unexpected-message", "you have committed already")
-        att.commits[seat] = (bytes(p.commitment), signed.raw)
-        if len(att.commits) < self.n:
-            return []
-        entries = [
-            pb.SeedCommitEntry(seat=s, commitment=att.commits[s][0], envelope=att.commits[s][1]) for s in range(self.n)
-        ]
-        posted = self._post(pb.CommitSet(hand=att.hand, attempt=att.attempt, commits=entries))
-        att.commit_set_hash = posted.hash
-        self.phase = "commit-sign"
-        return [posted]
-
-    def _on_CommitSetSignature(self, seat: int, signed: Signed) -> list[Posted]:
-        self._expect("commit-sign", signed)
-        p = signed.payload
-        att = self.current
-        self._expect_attempt(p, seat)
-        if p.commit_set_hash != att.commit_set_hash:
-            raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current CommitSet")
-        if seat in att.commit_signed:
-            raise ProtocolError("precondition", "unexpected-message", "you have signed the CommitSet already")
-        att.commit_signed.add(seat)
-        posted = self._relay(seat, signed)
-        if len(att.commit_signed) == self.n:
-            # The deck key's salt: the transcript up to and including the all-signed CommitSet.
-            att.commit_head = posted.hash
-            self.phase = "reveal"
-        return [posted]
-
-    def _on_SeedReveal(self, seat: int, signed: Signed) -> list[Posted]:
-        self._expect("reveal", signed)
-        p = signed.payload
-        att = self.current
-        self._expect_attempt(p, seat)
-        if seat in att.reveals:
-            raise ProtocolError("precondition", "unexpected-message", "you have revealed already")
-        try:
-            check_client_seed(
-                att.commits[seat][0], self.game_id, att.hand, att.attempt, seat, att.hand_open_hash, p.seed, p.extra
-            )
-            parse_extra(p.extra, self.rules.deck)
-        except CommitmentError as err:
-            raise ProtocolError("precondition", "commitment-mismatch", str(err)) from None
-        att.reveals[seat] = (bytes(p.seed), bytes(p.extra))
-        out = [self._relay(seat, signed)]
-        if len(att.reveals) == self.n:
-            out += self._seal_deck()
-        return out
-
-    def _seal_deck(self) -> list[Posted]:
-        att = self.current
-        seeds = [att.reveals[s][0] for s in range(self.n)]
-        extras = [att.reveals[s][1] for s in range(self.n)]
-        key = derive_deck_key(att.secret, seeds, extras, att.commit_head)
-        canonical = canonical_deck(self.rules.deck)
-        att.deck = tuple(canonical[j] for j in deck_permutation(key, len(canonical)))
-        if self.match is None:
-            self.match = Match.new(self.rules, first_dealer=first_dealer(key, self.n))
-        sealed = seal_deck(att.secret, self.game_id, att.hand, att.attempt, [c.text for c in att.deck])
-        posted = self._post(pb.DeckSealed(hand=att.hand, attempt=att.attempt, card_commitments=sealed))
-        att.deck_sealed_hash = posted.hash
-        self.phase = "seal-sign"
-        return [posted]
-
-    def _on_DeckSealedSignature(self, seat: int, signed: Signed) -> list[Posted]:
-        self._expect("seal-sign", signed)
-        p = signed.payload
-        att = self.current
-        self._expect_attempt(p, seat)
-        if p.deck_sealed_hash != att.deck_sealed_hash:
-            raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current DeckSealed")
-        if seat in att.seal_signed:
-            raise ProtocolError("precondition", "unexpected-message", "you have signed the DeckSealed already")
-        att.seal_signed.add(seat)
-        out = [self._relay(seat, signed)]
-        if len(att.seal_signed) == self.n:
-            out += self._begin_play()
-        return out
-
-    def _begin_play(self) -> list[Posted]:
+    def _begin_play(self, ready: ReadyDeck) -> list[Posted]:
         """The deck goes to the engine, and the cutter's committed cut position is applied."""
-        assert self.match is not None
-        att = self.current
-        self.match = self.match.apply_deck(att.deck)
+        if self.match is None:
+            self.match = Match.new(self.rules, first_dealer=ready.first_dealer)
+        self.match = self.match.apply_deck(ready.cards)
         cutter = self.match.cutter
-        cut = parse_extra(att.reveals[cutter][1], self.rules.deck).cut
         self.phase = "play"
-        return self._apply(cutter, f"cut {cut}", None, actor="seed")
+        return self._apply(cutter, f"cut {ready.cuts[cutter]}", None, actor="seed")
 
     def _on_ActionRequest(self, seat: int, signed: Signed) -> list[Posted]:
         self._expect("play", signed)
@@ -372,23 +247,21 @@ class HostGame:
             raise ProtocolError(kind, err.reason, err.message) from None
         self.match = after
         self.engine_events.extend(events)
-        att = self.current
         last = after.last_action
         text = last[1] if last is not None else action  # the action as the engine spelled it
         openings = []
         public = [e for e in events if e.to is None]
         for e in events:
             if e.kind == "play" and e.seat == seat:
-                k = e.data["position"]
-                openings.append(pb.CardOpening(position=k, card=e.data["card"], salt=att.salt(self.game_id, k)))
+                openings.append(self.dealer.opening(e.data["position"], e.data["card"]))
         visible = self._action_visibility(before, seat, text)
         accepted = pb.ActionAccepted(
-            hand=att.hand, attempt=att.attempt, seat=seat, action=text,
+            hand=before.hand_number, attempt=before.attempt, seat=seat, action=text,
             action_envelope_hash=signed.hash if signed else b"", action_envelope=signed.raw if signed else b"",
             actor=actor, openings=openings, events=[event_to_pb(e.kind, e.seat, e.data) for e in public],
         )
         out = [self._post(accepted, visible)]
-        out += self._route(events)
+        out += self._route(before, events)
         return out
 
     def _action_visibility(self, before: Match, seat: int, action: str) -> tuple[int, ...] | None:
@@ -399,33 +272,17 @@ class HostGame:
             return tuple(sorted(before.announcers))
         return None
 
-    def _route(self, events: list[Event]) -> list[Posted]:
-        """Turn the engine's hidden events into deliveries, and its hand and match ends into the protocol's."""
+    def _route(self, before: Match, events: list[Event]) -> list[Posted]:
+        """Hidden events become the dealing layer's deliveries; the engine's hand and match ends the protocol's."""
         assert self.match is not None
-        att = self.current
         out: list[Posted] = []
         hand_ended = redeal = False
         for e in events:
-            if e.kind in ("deal", "took"):
-                cards = e.data["cards"] if e.kind == "deal" else [e.data["card"]]
-                positions = e.data["positions"] if e.kind == "deal" else [e.data["position"]]
-                packet = e.data["packet"] if e.kind == "deal" else 0
-                openings = [
-                    pb.CardOpening(position=k, card=c, salt=att.salt(self.game_id, k))
-                    for c, k in zip(cards, positions, strict=True)
-                ]
-                delivery = pb.CardDelivery(hand=att.hand, attempt=att.attempt, seat=e.seat, packet=packet,
-                                           cards=openings)
-                out.append(self._post(delivery, (e.seat,)))
-            elif e.kind == "see":
-                k = e.data["position"]
-                data = {**e.data, "salt": att.salt(self.game_id, k).hex()}
-                private = pb.PrivateEvent(hand=att.hand, attempt=att.attempt, seat=e.seat,
-                                          events=[event_to_pb(e.kind, e.seat, data)])
-                out.append(self._post(private, (e.seat,)))
+            if e.to is not None and e.kind in ("deal", "took", "see"):
+                out += self.dealer.deliver(e)
             elif e.kind == "hand-end":
                 hand_ended = True
-                out.append(self._post(self._hand_end_message(e)))
+                out.append(self._post(self._hand_end_message(before, e)))
             elif e.kind == "redeal":
                 redeal = True
         match = self.match
@@ -433,37 +290,31 @@ class HostGame:
             out += self._finish("target-reached")
         elif hand_ended:
             if self.reveal == "hand-end":
-                out += self._reveal_attempts()
+                out += self._reveal_all()
             else:
                 out += self._disclose(lambda p: p.type == "ActionAccepted" and self.rules.blind)
-            out += self._ask_checkpoint(att.hand)
+            out += self._ask_checkpoint(before.hand_number)
         elif redeal:
-            out.append(self._post(pb.AttemptAborted(hand=att.hand, attempt=att.attempt, reason="bessere-redeal",
-                                                    seat=-1)))
+            out.append(self._post(pb.AttemptAborted(hand=before.hand_number, attempt=before.attempt,
+                                                    reason="bessere-redeal", seat=-1)))
             out += self._open_attempt(match.hand_number, match.attempt)
         return out
 
-    def _hand_end_message(self, e: Event) -> Any:
+    def _hand_end_message(self, before: Match, e: Event) -> Any:
         assert self.match is not None
-        att = self.current
         slots = len(self.match.scores)
         points = [0] * slots
         for seat in e.data["seats"]:
             points[self.match.t.slot_of[seat]] = e.data["points"]
         return pb.HandEnd(
-            hand=att.hand, attempt=att.attempt, winner_side=e.data["side"], points=points, reason=e.data["reason"],
+            hand=before.hand_number, attempt=before.attempt, winner_side=e.data["side"], points=points,
+            reason=e.data["reason"],
             scores=e.data["scores"], bummerl=list(self.match.bummerl),
         )
 
-    def _reveal_attempts(self) -> list[Posted]:
-        out = []
-        for att in self.attempts:
-            if not att.revealed:
-                att.revealed = True
-                out.append(self._post(pb.HostSeedReveal(hand=att.hand, attempt=att.attempt, dealer=att.dealer_field,
-                                                        seed=att.secret)))
-        out += self._disclose(lambda p: True)
-        return out
+    def _reveal_all(self) -> list[Posted]:
+        """The dealing layer reveals its secrets, then every envelope withheld so far is disclosed."""
+        return list(self.dealer.reveal()) + self._disclose(lambda p: True)
 
     def _disclose(self, which: Callable[[Posted], bool]) -> list[Posted]:
         chosen = [p for p in self.withheld if which(p)]
@@ -508,7 +359,7 @@ class HostGame:
         winner = winners[0] if len(winners) == 1 else -1
         out = [self._post(pb.MatchEnd(scores=scores, bummerl=list(match.bummerl) if match else [],
                                       winner_side=winner, reason=reason))]
-        out += self._reveal_attempts()
+        out += self._reveal_all()
         hand = match.hand_number if match else 0
         out += self._ask_checkpoint(hand)
         return out
@@ -528,11 +379,8 @@ class HostGame:
         """What the game waits for: a protocol step and its seats, or ('play', seats with a move)."""
         if self.phase == "header":
             return "HeaderSignature", tuple(s for s in range(self.n) if s not in self.header_signed)
-        if self.phase in ("commit", "commit-sign", "reveal", "seal-sign"):
-            att = self.current
-            done = {"commit": att.commits, "commit-sign": att.commit_signed, "reveal": att.reveals,
-                    "seal-sign": att.seal_signed}[self.phase]
-            return self.phase, tuple(s for s in range(self.n) if s not in done)
+        if self.phase == "deal":
+            return self.dealer.waiting()
         if self.phase == "checkpoint":
             return "checkpoint", tuple(s for s in range(self.n) if s not in self.checkpoint_signed)
         if self.phase == "play" and self.match is not None:
