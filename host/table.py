@@ -166,9 +166,11 @@ class Table:
     async def _append(self, item: LogItem) -> None:
         from .views import table_view
 
+        info = None
         for seat, slot in enumerate(self.seats):
             if slot is not None and slot.online and not slot.bot:
-                item.views[seat] = table_view(self, seat)
+                info = info if info is not None else self.info()
+                item.views[seat] = table_view(self, seat, info)
         self.log.append(item)
         async with self.changed:
             self.changed.notify_all()

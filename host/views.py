@@ -35,8 +35,9 @@ def game_events(events: list[Event], seat: int) -> list[Any]:
     return [event_to_pb(e.kind, e.seat, e.data) for e in events if e.visible_to(seat)]
 
 
-def table_view(table: Table, seat: int) -> Any:
-    view = pb.TableView(table=table.info(), your_seat=seat, target=table.rules.target)
+def table_view(table: Table, seat: int, info: Any = None) -> Any:
+    """Seat `seat`'s view; `info` is the table's public TableInfo when the caller has it already."""
+    view = pb.TableView(table=info if info is not None else table.info(), your_seat=seat, target=table.rules.target)
     game: HostGame | None = table.game
     if game is None:
         for s in range(table.n):
@@ -56,7 +57,7 @@ def table_view(table: Table, seat: int) -> Any:
     if match is None:
         _seat_rows(view, table, seat, None)
         return view
-    obs = match.observe(seat) if 0 <= seat < table.n else match.observe(0)
+    obs = match.observe(seat if 0 <= seat < table.n else 0, history=False)
     spectator = not 0 <= seat < table.n
     view.hand_phase = "raise-pending" if match.raise_pending is not None else match.phase
     view.announce_step = obs.announce_step or ""

@@ -267,7 +267,7 @@ class HostGame:
     def _action_visibility(self, before: Match, seat: int, action: str) -> tuple[int, ...] | None:
         verb = action.split(" ", 1)[0]
         if verb == "signal":
-            return tuple(sorted({seat, *before.observe(seat).partners}))
+            return tuple(sorted({seat, *before.observe(seat, history=False).partners}))
         if self.rules.blind and verb in ("schlag", "trump"):
             return tuple(sorted(before.announcers))
         return None

@@ -18,15 +18,17 @@ different roster, which signatures alone cannot (the host relays every key).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import secrets
 import stat
 from collections.abc import Sequence
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
+import nacl.exceptions
+import nacl.signing
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.deal.hashing import SECRET_LEN, H, require_len
 
@@ -141,11 +143,20 @@ def verify(public_key: bytes, signature: bytes, message: bytes) -> bool:
         return False
     if len(public_key) != PUBLIC_KEY_LEN or len(signature) != SIGNATURE_LEN:
         return False
+    # libsodium (PyNaCl) verifies in about half the time OpenSSL takes here (54 µs against 104 µs), and every
+    # party verifies every envelope; it is also the stricter of the two (it refuses small-order keys), and
+    # every party uses this same function, so all verifiers agree. Signing stays with `cryptography`:
+    # Ed25519 signatures are deterministic, so both libraries produce the same bytes.
     try:
-        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
-    except (InvalidSignature, ValueError):
+        _verify_key(public_key).verify(message, signature)
+    except (nacl.exceptions.BadSignatureError, nacl.exceptions.CryptoError, ValueError, TypeError):
         return False
     return True
+
+
+@functools.lru_cache(maxsize=256)
+def _verify_key(public_key: bytes) -> nacl.signing.VerifyKey:
+    return nacl.signing.VerifyKey(public_key)
 
 
 def new_nonce() -> bytes:

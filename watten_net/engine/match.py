@@ -1021,9 +1021,12 @@ class Match:
         return True
 
     # ------------------------------------------------------------------ observation
-    def observe(self, seat: int) -> Observation:
-        """Exactly what `seat` may see now (its own cards, public facts, the events shown to it)."""
-        return build_observation(self, seat)
+    def observe(self, seat: int, *, history: bool = True) -> Observation:
+        """Exactly what `seat` may see now (its own cards, public facts, the events shown to it).
+
+        `history=False` leaves out the match's events (a view of the present only, much cheaper late in a match).
+        """
+        return build_observation(self, seat, history=history)
 
     # ------------------------------------------------------------------ replay
     @classmethod

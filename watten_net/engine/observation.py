@@ -80,7 +80,7 @@ class Observation:
         }
 
 
-def build_observation(match: Match, seat: int) -> Observation:
+def build_observation(match: Match, seat: int, *, history: bool = True) -> Observation:
     if not 0 <= seat < match.t.n:
         raise ValueError(f"there is no seat {seat} at a {match.t.n}-player table")
     sees_announcement = not match.rules.blind or seat in match.announcers
@@ -119,5 +119,5 @@ def build_observation(match: Match, seat: int) -> Observation:
         match_over=match.is_over,
         winners=match.winners,
         series_over=match.series_over,
-        events=tuple(e for e in match.events() if e.visible_to(seat)),
+        events=tuple(e for e in match.events() if e.visible_to(seat)) if history else (),
     )
