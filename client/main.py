@@ -70,9 +70,10 @@ async def play_as_bot(args: argparse.Namespace) -> int:
             try:
                 await conn.act(action)
             except Refused as err:
-                if err.code != grpc.StatusCode.FAILED_PRECONDITION:
+                # The table moved on between our view and our action (another seat answered first), or the
+                # line dropped (the stream reconnects by itself): wait for the next view.
+                if err.code not in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.UNAVAILABLE):
                     raise
-                # The table moved on between our view and our action (another seat answered first): wait.
         await conn.send_automatic()
         game = conn.game
         assert game is not None

@@ -98,8 +98,12 @@ async def run(args: argparse.Namespace) -> int:
         tls_fp = bytes.fromhex(cert.fingerprint)
         fingerprint_text = tls.pretty_fingerprint(cert.fingerprint)
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.7)
-    table = Table(rules, preset=args.rules, reveal=settings["reveal"], tls_fingerprint=tls_fp, record_dir=record_dir,
-                  host_name=socket.gethostname(), bot_delay=delay)
+    from watten_net.deal.identity import load_or_create_identity
+
+    # The host signs every envelope of the game record with its own long-lived key (kept mode 0600).
+    host_key = load_or_create_identity(config_dir() / "host" / "identity.key")
+    table = Table(rules, preset=args.rules, reveal=settings["reveal"], host_key=host_key, tls_fingerprint=tls_fp,
+                  record_dir=record_dir, host_name=socket.gethostname(), bot_delay=delay)
     # With a person at the host and every other seat a bot, the table is full at once: start it (playable at once).
     table.autostart = args.autostart or args.headless or (args.bots == args.players - 1)
     server, port = await start_server(table, args.port, credentials, args.bind)

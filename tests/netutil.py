@@ -90,3 +90,53 @@ def start_host(tmp: Path, *args: str) -> tuple[Proc, int]:
     host = start("host.main", ["--port", "0", "--bind", "127.0.0.1", *args], isolated_env(tmp))
     port = int(host.wait_for_line(r"on port (\d+)").group(1))
     return host, port
+
+
+class Proxy:
+    """A TCP relay on 127.0.0.1 that can drop every connection and refuse new ones for a while: a Wi-Fi hiccup."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.port = 0
+        self.down = False
+        self._writers: list[object] = []
+        self._server: object = None
+
+    async def start(self) -> None:
+        import asyncio
+
+        async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            try:
+                while data := await reader.read(65536):
+                    writer.write(data)
+                    await writer.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                writer.close()
+
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            if self.down:
+                writer.close()
+                return
+            try:
+                up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+            except OSError:
+                writer.close()
+                return
+            self._writers += [writer, up_writer]
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        self._server = server
+        self.port = server.sockets[0].getsockname()[1]
+
+    def cut(self) -> None:
+        """Drop every open connection and refuse new ones until `restore()`."""
+        self.down = True
+        for writer in self._writers:
+            writer.transport.abort()  # type: ignore[attr-defined]
+        self._writers.clear()
+
+    def restore(self) -> None:
+        self.down = False
