@@ -9,9 +9,10 @@ from pathlib import Path
 import grpc
 
 from client.connection import Connection, Refused, open_channel
-from netutil import Proxy, start_host
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
+
+from netutil import Proxy, start_host
 
 FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 

@@ -11,9 +11,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from client.connection import Connection, open_channel
-from netutil import start_host
 from watten_net.deal.protocol import parse_envelope
 from watten_net.record import KIND_HOST, read_record
+
+from netutil import start_host
 
 
 def test_health_and_reflection_answer(tmp_path: Path) -> None:
