@@ -152,3 +152,23 @@ def test_a_host_and_a_joined_player_play_a_hand_together_with_two_bots(tmux: Tmu
     assert "Josef (you)" in tmux.screen("join") and "Hanna (you)" in tmux.screen("host")
     a, b = play_until_a_hand_is_scored(tmux, ["host", "join"])
     assert a + b >= 2
+
+
+def test_joining_over_tls_asks_to_compare_the_fingerprint_once(tmux: Tmux) -> None:
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--players", "2", "--lang", "en",
+                            "--name", "Hanna"))
+    port = tmux.wait_for("host", r"watten-join \S+:(\d+)").group(1)
+    shown = tmux.wait_for("host", r"TLS ([0-9a-f ]{79})").group(1)
+    other = {"WATTEN_CONFIG_DIR": tmux.env["WATTEN_CONFIG_DIR"] + "-josef"}
+    tmux.new("join", python("client.main", "--lang", "en", f"127.0.0.1:{port}"), env=other)
+    asked = tmux.wait_for("join", r"Does it match\? \[y/N\]").string
+    assert shown in asked.replace("\n", " "), "the joiner is shown the fingerprint the host shows"
+    tmux.keys("join", "y", "Enter")
+    tmux.wait_for("join", r"Your name")
+    tmux.keys("join", "Josef", literal=True)
+    tmux.keys("join", "Enter")
+    tmux.wait_for("host", r"Josef")  # the seat fills in the host's lobby
+    # A second start from the same installation trusts the remembered certificate without asking.
+    tmux.new("again", python("client.main", "--lang", "en", "--name", "Josef", f"127.0.0.1:{port}"), env=other)
+    screen = tmux.wait_for("again", r"watten-net|Your name|Does it match").string
+    assert "Does it match" not in screen
