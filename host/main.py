@@ -65,7 +65,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
                    help="change one rule flag (e.g. target=11) or table setting (reveal=hand-end); repeatable")
     p.add_argument("--bots", type=int, default=0, metavar="N", help="seats played by bots in the host process")
-    p.add_argument("--bot-level", default="random", help="level of those bots (default random)")
+    p.add_argument("--bot-level", default="heuristic", help="level of those bots: random or heuristic (default)")
     p.add_argument("--headless", action="store_true",
                    help="no seat for you: serve, start when every seat is taken, play to the end, exit 0")
     p.add_argument("--autostart", action="store_true", help="start as soon as every seat is taken")
