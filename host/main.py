@@ -76,6 +76,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--suits", choices=("french", "german"), default="french", help="suit marks on the cards")
     p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                    help="pause between bot moves (default 0.7 with a person at the table, 0 headless)")
+    p.add_argument("--resume", nargs="?", const="auto", metavar="JOURNAL",
+                   help="resume the game a crashed host left unfinished (a plain start does so too)")
+    p.add_argument("--fresh", action="store_true", help="start a new game even if an unfinished one is found")
     p.add_argument("--verbose", "-v", action="store_true", help="log what happens")
     return p
 
@@ -98,15 +101,24 @@ async def run(args: argparse.Namespace) -> int:
         tls_fp = bytes.fromhex(cert.fingerprint)
         fingerprint_text = tls.pretty_fingerprint(cert.fingerprint)
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.7)
+    journal_dir = data_dir() / "journal"
+    resume = _journal_to_resume(args, journal_dir)
     from watten_net.deal.identity import load_or_create_identity
 
     # The host signs every envelope of the game record with its own long-lived key (kept mode 0600).
     host_key = load_or_create_identity(config_dir() / "host" / "identity.key")
-    table = Table(rules, preset=args.rules, reveal=settings["reveal"], host_key=host_key, tls_fingerprint=tls_fp,
-                  record_dir=record_dir, host_name=socket.gethostname(), bot_delay=delay)
+    if resume is not None:
+        print(f"watten-host: resuming the unfinished game of {resume}", flush=True)
+        table = await Table.resume(resume, host_key, bot_delay=delay)
+        args.port = table.port
+    else:
+        table = Table(rules, preset=args.rules, reveal=settings["reveal"], host_key=host_key,
+                      tls_fingerprint=tls_fp, record_dir=record_dir, host_name=socket.gethostname(), bot_delay=delay)
+        table.journal_path = journal_dir / f"{table.table_id}.wjournal"
     # With a person at the host and every other seat a bot, the table is full at once: start it (playable at once).
     table.autostart = args.autostart or args.headless or (args.bots == args.players - 1)
     server, port = await start_server(table, args.port, credentials, args.bind)
+    table.port = port
     print(f"watten-host: serving {args.rules} for {args.players} players on port {port}", flush=True)
     if args.insecure:
         print("watten-host: --insecure: plaintext, anyone on the network can read the game", flush=True)
@@ -123,7 +135,7 @@ async def run(args: argparse.Namespace) -> int:
     try:
         if not args.headless:
             return await _play_at_the_host(args, table, port, credentials is not None, fingerprint_text)
-        if args.bots:
+        if args.bots and table.game is None:
             try:
                 await table.add_bots(args.bots, args.bot_level)
             except (TableRefusal, ValueError) as err:
@@ -142,6 +154,27 @@ async def run(args: argparse.Namespace) -> int:
         return 130
     finally:
         await stop_server(server, 0.5)
+
+
+def _journal_to_resume(args: argparse.Namespace, journal_dir: Path) -> Path | None:
+    """`--resume [PATH]`, or a plain start that finds a game the host never finished (unless `--fresh`)."""
+    from host.journal import unfinished
+
+    if args.resume not in (None, "auto"):
+        return Path(args.resume)
+    found = unfinished(journal_dir)
+    if args.fresh:
+        for path in found:
+            path.replace(path.with_suffix(".abandoned"))
+        return None
+    if len(found) > 1:
+        names = ", ".join(str(p) for p in found)
+        raise ValueError(f"several unfinished games ({names}): choose one with --resume PATH, or --fresh")
+    if found:
+        return found[0]
+    if args.resume == "auto":
+        raise ValueError(f"there is no unfinished game to resume in {journal_dir}")
+    return None
 
 
 async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls: bool, fingerprint: str) -> int:
@@ -170,7 +203,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
         print(f"watten-host: cannot take a seat: {getattr(err, 'message', err)}", file=sys.stderr)
         return 2
 
-    if args.bots:
+    if args.bots and table.game is None:
         try:
             await table.add_bots(args.bots, args.bot_level)
         except (TableRefusal, ValueError) as err:

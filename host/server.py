@@ -107,7 +107,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         await table.set_online(seat, True)
         try:
             cursor = len(table.log)
-            if 0 < request.from_seq <= cursor:
+            # Resume only into the same log: after a host restart the numbering starts again, and the chain
+            # length the client holds tells the two apart.
+            if 0 < request.from_seq <= cursor and table.log[request.from_seq - 1].chain_len == request.known_chain_seq:
                 yield pb.TableUpdate(snapshot=pb.Snapshot(seq=request.from_seq, resumed=True))
                 cursor = int(request.from_seq)
             else:

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import os
 import secrets
 import unicodedata
 from collections.abc import Callable
@@ -29,6 +30,8 @@ from watten_net.engine import Rules
 from watten_net.engine.events import Event
 from watten_net.record import KIND_HOST, RecordWriter
 from watten_net.v1 import watten_pb2 as pb
+
+from .journal import DRAW, HOST, SUBMIT, Draws, Journal, read_journal
 
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
@@ -75,6 +78,16 @@ class LogItem:
     # Each connected person's view right after this change: built once, when it happened, so a seat that
     # reads the log later still gets the view that belongs to these events.
     views: dict[int, Any] = field(default_factory=dict)
+    chain_len: int = 0  # the game chain's length after this change (to recognise a resume into this log)
+
+
+def _cut_from(draws: Draws) -> Callable[[int], int]:
+    """A bot's committed cut position, from its (journaled) random draws: 4 to size-4."""
+
+    def cut(size: int) -> int:
+        return 4 + int.from_bytes(draws(2), "big") % (size - 7)
+
+    return cut
 
 
 def clean_name(name: str) -> str:
@@ -121,6 +134,9 @@ class Table:
         self.record_path: Path | None = None
         self.finished = asyncio.Event()
         self._bots_wake = asyncio.Event()
+        self.journal: Journal | None = None
+        self.journal_path: Path | None = None  # where to keep the journal (None: no crash recovery)
+        self.port = 0
         self._bot_task: asyncio.Future[None] | None = None
         self.on_finished: Callable[[], None] | None = None
         self.autostart = False
@@ -171,6 +187,7 @@ class Table:
             if slot is not None and slot.online and not slot.bot:
                 info = info if info is not None else self.info()
                 item.views[seat] = table_view(self, seat, info)
+        item.chain_len = len(self.game.chain) if self.game is not None else 0
         self.log.append(item)
         async with self.changed:
             self.changed.notify_all()
@@ -256,18 +273,111 @@ class Table:
                 raise TableRefusal("precondition", "game-started", "the game has already started")
             if any(s is None for s in self.seats):
                 raise TableRefusal("precondition", "not-enough-players", "wait until every seat is taken")
-            seats = [Seat(s.public_key, s.name, s.join_nonce, s.bot) for s in self.seats if s is not None]
-            self.game = HostGame(self.rules, seats, self.host_key, reveal=self.reveal, preset=self.preset,
-                                 tls_fingerprint=self.tls_fingerprint)
+            host_nonce = os.urandom(32)
+            if self.journal_path is not None:
+                self.journal = Journal(self.journal_path, self._journal_meta(host_nonce))
+            self._make_game(host_nonce, {})
+            assert self.game is not None
             if self.record_dir is not None:
                 self.record_path = self.record_dir / f"watten-{self.game.game_id.hex()[:12]}-host.wrec"
                 self.record = RecordWriter(self.record_path, {"written_by": "watten-host", "seat": None})
-            for bot in self.bots.values():
-                bot.game = SeatGame(bot.seat, bot.key)
             posted = self.game.start()
             log.info("game %s started, fingerprint %s", self.game.game_id.hex()[:12], self.game.fingerprint)
             await self._publish(posted)
             self._bot_task = asyncio.ensure_future(self._bot_worker())
+
+    def _make_game(self, host_nonce: bytes, replay: dict[int, list[bytes]]) -> None:
+        """The HostGame and the bots' SeatGames, their random draws journaled (or replayed on a resume)."""
+        seats = [Seat(s.public_key, s.name, s.join_nonce, s.bot) for s in self.seats if s is not None]
+        def journal() -> Journal | None:  # read at draw time: the journal is opened after the game is made
+            return self.journal
+
+        self.game = HostGame(self.rules, seats, self.host_key, reveal=self.reveal, preset=self.preset,
+                             tls_fingerprint=self.tls_fingerprint, host_nonce=host_nonce,
+                             random_bytes=Draws(HOST, journal, replay.get(HOST)))
+        for bot in self.bots.values():
+            draws = Draws(bot.seat, journal, replay.get(bot.seat))
+            bot.game = SeatGame(bot.seat, bot.key, random_bytes=draws, choose_cut=_cut_from(draws))
+
+    def _journal_meta(self, host_nonce: bytes) -> dict[str, Any]:
+        seats = []
+        for s, slot in enumerate(self.seats):
+            assert slot is not None
+            entry: dict[str, Any] = {"name": slot.name, "public_key": slot.public_key.hex(),
+                                     "join_nonce": slot.join_nonce.hex(), "token": slot.token, "bot": slot.bot}
+            if slot.bot:
+                bot = self.bots[s]
+                entry["bot_key"] = bot.key.private_bytes_raw().hex()
+                entry["level"] = bot.policy.level
+            seats.append(entry)
+        return {
+            "rules": self.rules.to_json(), "preset": self.preset, "reveal": self.reveal,
+            "tls": self.tls_fingerprint.hex(), "host_name": self.host_name, "table_id": self.table_id,
+            "port": self.port, "host_nonce": host_nonce.hex(), "seats": seats,
+            "record_dir": str(self.record_dir) if self.record_dir else "",
+        }
+
+    @classmethod
+    async def resume(cls, path: Path, host_key: Ed25519PrivateKey, *, bot_delay: float = 0.0) -> Table:
+        """Rebuild the table of an unfinished game from its journal: same seats, same draws, same chain."""
+        meta, entries = read_journal(path)
+        rules = Rules.from_json(meta["rules"])
+        table = cls(rules, preset=meta["preset"], reveal=meta["reveal"], host_key=host_key,
+                    tls_fingerprint=bytes.fromhex(meta["tls"]), host_name=meta["host_name"], bot_delay=bot_delay,
+                    record_dir=Path(meta["record_dir"]) if meta["record_dir"] else None)
+        table.table_id = meta["table_id"]
+        table.port = int(meta["port"])
+        table.journal_path = path
+        for s, entry in enumerate(meta["seats"]):
+            slot = SeatSlot(entry["name"], bytes.fromhex(entry["public_key"]), bytes.fromhex(entry["join_nonce"]),
+                            entry["token"], bot=entry["bot"], online=entry["bot"], ready=True)
+            table.seats[s] = slot
+            if entry["bot"]:
+                key = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(entry["bot_key"]))
+                table.bots[s] = HostBot(s, key, make_bot(entry.get("level", "heuristic")))
+        replay: dict[int, list[bytes]] = {}
+        for kind, who, data in entries:
+            if kind == DRAW:
+                replay.setdefault(who, []).append(data)
+        table._make_game(bytes.fromhex(meta["host_nonce"]), replay)
+        game = table.game
+        assert game is not None
+        posted = game.start()
+        table._feed_bots(posted)
+        everything = list(posted)
+        for kind, seat, raw in entries:
+            if kind != SUBMIT:
+                continue
+            posted = game.submit(seat, raw)
+            if seat in table.bots:
+                bot_game = table.bots[seat].game
+                assert bot_game is not None
+                bot_game.accepted(raw)
+            table._feed_bots(posted)
+            everything += posted
+        game.drain_events()
+        if table.record_dir is not None:
+            table.record_path = table.record_dir / f"watten-{game.game_id.hex()[:12]}-host.wrec"
+            table.record = RecordWriter(table.record_path, {"written_by": "watten-host", "seat": None})
+            for p in game.chain:
+                table.record.append(KIND_HOST, p.raw)
+        table.journal = Journal.reopen(path)
+        item = table._new_item()
+        item.posted = everything
+        await table._append(item)
+        log.info("resumed game %s at chain envelope %d", game.game_id.hex()[:12], len(game.chain))
+        table._bot_task = asyncio.ensure_future(table._bot_worker())
+        return table
+
+    def _feed_bots(self, posted: list[Posted]) -> None:
+        for bot in self.bots.values():
+            assert bot.game is not None
+            for p in posted:
+                if p.visible_to is None or bot.seat in p.visible_to:
+                    bot.game.receive(p.seq, p.raw)
+                else:
+                    bot.game.receive(p.seq, withheld=pb.Withheld(envelope_hash=p.hash, type=p.type,
+                                                                 visible_to=list(p.visible_to)))
 
     async def _publish(self, posted: list[Posted]) -> None:
         assert self.game is not None
@@ -277,18 +387,14 @@ class Table:
         if self.record is not None:
             for p in posted:
                 self.record.append(KIND_HOST, p.raw)
-        for bot in self.bots.values():
-            assert bot.game is not None
-            for p in posted:
-                if p.visible_to is None or bot.seat in p.visible_to:
-                    bot.game.receive(p.seq, p.raw)
-                else:
-                    bot.game.receive(p.seq, withheld=pb.Withheld(envelope_hash=p.hash, type=p.type,
-                                                                 visible_to=list(p.visible_to)))
+        self._feed_bots(posted)
         await self._append(item)
         self._wake_bots()
         if self.game.finished:
             self._close_records()
+            if self.journal is not None:
+                self.journal.finish()
+                self.journal = None
             self.finished.set()
 
     def _close_records(self) -> None:
@@ -305,6 +411,8 @@ class Table:
                 posted = self.game.submit(seat, raw)
             except ProtocolError as err:
                 raise TableRefusal(err.kind, err.reason, err.message) from None
+            if self.journal is not None:
+                self.journal.submit(seat, raw)  # on disk before anything it caused leaves the host
             from watten_net.deal.envelope import envelope_hash
 
             digest = envelope_hash(raw)
@@ -314,6 +422,10 @@ class Table:
             if posted:
                 await self._publish(posted)
             return len(self.log), chain_seq, digest
+
+    def _journal_submit(self, seat: int, raw: bytes) -> None:
+        if self.journal is not None:
+            self.journal.submit(seat, raw)
 
     def _wake_bots(self) -> None:
         self._bots_wake.set()
@@ -340,6 +452,7 @@ class Table:
             assert bot.game is not None
             while (raw := bot.game.next_automatic()) is not None:
                 posted = game.submit(bot.seat, raw)
+                self._journal_submit(bot.seat, raw)
                 bot.game.accepted(raw)
                 await self._publish(posted)
                 moved = "protocol"
@@ -359,6 +472,7 @@ class Table:
             assert bot.game is not None
             raw = bot.game.action(action)
             posted = game.submit(seat, raw)
+            self._journal_submit(seat, raw)
             bot.game.accepted(raw)
             await self._publish(posted)
             return "move"

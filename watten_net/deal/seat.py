@@ -125,13 +125,25 @@ class SeatGame:
         return raw
 
     def accepted(self, raw: bytes) -> None:
-        """The host accepted this envelope of ours: it becomes our chain head and part of our record."""
+        """The host accepted this envelope of ours: it becomes our chain head and part of our record.
+
+        Called when the host's answer arrives, or when the chain shows the envelope embedded (the answer may
+        have been lost to a dropped line or a host restart); the second call changes nothing.
+        """
         signed = parse_envelope(raw, host=False)
+        if signed.seq <= self.my_seq:
+            return
         self.my_seq = signed.seq
         self.my_head = signed.hash
         self.record.append(RecordEntry(RECORD_OWN, raw))
         if raw in self.outbox:
             self.outbox.remove(raw)
+
+    def _embedded(self, raw: bytes) -> None:
+        """An envelope of ours inside a host envelope: the host has accepted it, whatever became of its answer."""
+        inner = parse_envelope(raw, host=False)
+        if inner.sender == self.seat and inner.seq == self.my_seq + 1 and inner.envelope.prev_hash == self.my_head:
+            self.accepted(raw)
 
     def next_automatic(self) -> bytes | None:
         """The oldest protocol envelope still to send, rebuilt on our current chain head."""
@@ -197,6 +209,7 @@ class SeatGame:
                 raise self._fail("bad-commit-set", f"the CommitSet's entry for seat {i} is not that seat's")
             if inner.payload.commitment != entry.commitment or inner.payload.hand_open_hash != self.hand_open_hash:
                 raise self._fail("bad-commit-set", f"seat {i}'s commitment does not answer this HandOpen")
+        self._embedded(bytes(p.commits[self.seat].envelope))
         mine = parse_envelope(p.commits[self.seat].envelope, host=False)
         expected = client_seed_commitment(self.game_id, p.hand, p.attempt, self.seat, self.hand_open_hash,
                                           self.my_seed, self.my_extra)
@@ -207,6 +220,7 @@ class SeatGame:
                                          commit_set_hash=signed.hash))
 
     def _on_Relay(self, signed: Signed) -> None:
+        self._embedded(bytes(signed.payload.envelope))
         inner = parse_envelope(signed.payload.envelope, host=False)
         seat = inner.sender
         if seat != signed.payload.seat or not 0 <= seat < len(self.roster_keys):
@@ -256,6 +270,8 @@ class SeatGame:
 
     def _on_ActionAccepted(self, signed: Signed) -> None:
         p = signed.payload
+        if p.action_envelope:
+            self._embedded(bytes(p.action_envelope))
         for opening in p.openings:
             k = int(opening.position)
             self._check_opening(k, opening.card, opening.salt)

@@ -1,0 +1,117 @@
+"""The host's journal: enough to rebuild a table exactly after a crash (kill -9, power loss).
+
+The game is a function of its inputs: the seats (keys, names, nonces), every random draw the host and
+its bots made, and every envelope the host accepted, in order. Replaying them through `HostGame`
+gives back the same state and, because Ed25519 signatures are deterministic, the very same signed
+chain, so the records every party holds still verify across the crash. Each entry is written and
+fsync'd before anything that depends on it leaves the host.
+
+Format: magic, then entries `u8 kind, u32 big-endian length, bytes` (kind 0 metadata JSON, 1 a random
+draw `u8 who (255 = host) + bytes`, 2 an accepted envelope `u8 seat + bytes`, 3 the end of the game).
+The file is private (0600): it holds the bots' keys and the seats' tokens.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+MAGIC = b"WATTEN-JOURNAL/1\n"
+META, DRAW, SUBMIT, FINISHED = 0, 1, 2, 3
+HOST = 255
+
+
+class JournalError(ValueError):
+    """The journal cannot be read (the message says where and why)."""
+
+
+class Journal:
+    def __init__(self, path: Path, meta: dict[str, Any]) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        self._file = os.fdopen(fd, "wb")
+        self._file.write(MAGIC)
+        self.append(META, json.dumps(meta, sort_keys=True).encode())
+
+    @classmethod
+    def reopen(cls, path: Path) -> Journal:
+        """Continue an existing journal (after a resume): new entries are appended."""
+        journal = cls.__new__(cls)
+        journal.path = path
+        journal._file = open(path, "ab")  # noqa: SIM115 - kept open for the whole game
+        return journal
+
+    def append(self, kind: int, data: bytes) -> None:
+        self._file.write(struct.pack(">BI", kind, len(data)) + data)
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def draw(self, who: int, data: bytes) -> None:
+        self.append(DRAW, bytes([who]) + data)
+
+    def submit(self, seat: int, raw: bytes) -> None:
+        self.append(SUBMIT, bytes([seat]) + raw)
+
+    def finish(self) -> None:
+        """The game ended: mark it, and move the journal aside so that no restart resumes it."""
+        self.append(FINISHED, b"")
+        self.close()
+        self.path.replace(self.path.with_suffix(".done"))
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+
+def read_journal(path: Path) -> tuple[dict[str, Any], list[tuple[int, int, bytes]]]:
+    """(metadata, [(kind, who or seat, bytes)]); a torn last entry (the crash hit mid-write) is dropped."""
+    data = path.read_bytes()
+    if not data.startswith(MAGIC):
+        raise JournalError(f"{path} is not a watten-host journal")
+    offset, entries, meta = len(MAGIC), [], None
+    while offset + 5 <= len(data):
+        kind, length = struct.unpack_from(">BI", data, offset)
+        if offset + 5 + length > len(data):
+            break  # torn write: nothing that depends on it ever left the host
+        body = data[offset + 5: offset + 5 + length]
+        offset += 5 + length
+        if kind == META:
+            meta = json.loads(body.decode())
+        elif kind in (DRAW, SUBMIT):
+            entries.append((kind, body[0], body[1:]))
+        elif kind == FINISHED:
+            entries.append((kind, 0, b""))
+    if meta is None:
+        raise JournalError(f"{path} has no metadata")
+    return meta, entries
+
+
+class Draws:
+    """Random bytes for one party: first the journaled ones (on a resume), then fresh ones, journaled."""
+
+    def __init__(self, who: int, journal: Callable[[], Journal | None], replay: list[bytes] | None = None) -> None:
+        self.who = who
+        self.journal = journal
+        self.replay = list(replay or [])
+
+    def __call__(self, n: int) -> bytes:
+        if self.replay:
+            value = self.replay.pop(0)
+            if len(value) != n:
+                raise JournalError(f"the journal's draw of party {self.who} has {len(value)} bytes, not {n}")
+            return value
+        value = os.urandom(n)
+        journal = self.journal()
+        if journal is not None:
+            journal.draw(self.who, value)
+        return value
+
+
+def unfinished(directory: Path) -> list[Path]:
+    """Journals of games that did not end (the host died or was stopped before the last checkpoint)."""
+    return sorted(directory.glob("*.wjournal")) if directory.is_dir() else []
