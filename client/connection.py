@@ -96,6 +96,17 @@ async def open_channel(
     return secure_channel(target, pem, CHANNEL_OPTIONS)
 
 
+_OWED = {"header": "HeaderSignature", "commit": "SeedCommit", "commit-set": "CommitSetSignature",
+         "reveal": "SeedReveal", "sealed": "DeckSealedSignature", "checkpoint": "CheckpointSignature"}
+
+
+def owed_message(view: Any, seat: int) -> str | None:
+    """The protocol message the host waits for from `seat`, according to its view (None: nothing)."""
+    if view is None or seat not in view.deal.waiting_for:
+        return None
+    return _OWED.get(view.deal.step)
+
+
 class Connection:
     """One seat's connection to a host."""
 
@@ -105,6 +116,7 @@ class Connection:
         self.stub = pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
         self.key = key or Ed25519PrivateKey.generate()
         self.record_dir = record_dir
+        self.secrets_dir: Path | None = None  # where the seat's seeds are kept (set it to survive a restart)
         self.seat = -1
         self.token = ""
         self.game: SeatGame | None = None
@@ -128,7 +140,7 @@ class Connection:
         response = await self._call(self.stub.Join, request, timeout)
         self.seat = int(response.seat)
         self.token = str(response.token)
-        self.game = SeatGame(self.seat, self.key)
+        self.game = SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir)
         return self.seat
 
     async def start(self, timeout: float = 5.0) -> None:
@@ -186,15 +198,20 @@ class Connection:
             async for update in self.stub.Subscribe(request):
                 if self.on_update is not None:
                     self.on_update(update)
+                catch_up = False
                 if update.HasField("snapshot"):
                     entries, view = update.snapshot.chain, update.snapshot.view
                     if not update.snapshot.resumed:
                         self.last_seq = int(update.snapshot.seq)
+                        catch_up = True
                 else:
                     entries, view = update.event.chain, update.event.view
                     self.last_seq = int(update.event.seq)
                 for entry in entries:
                     self._receive(entry)
+                if catch_up and self.game is not None:
+                    # Replaying history queued answers to steps long done: keep only what is still owed.
+                    self.game.keep_only(owed_message(view, self.seat))
                 if view.ByteSize():
                     self.view = view
                 yield self.view

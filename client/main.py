@@ -41,6 +41,8 @@ def parser() -> argparse.ArgumentParser:
     security.add_argument("--insecure", action="store_true", help="plaintext connection (a host started --insecure)")
     security.add_argument("--fingerprint", metavar="HEX", help="pin the host's certificate without asking")
     p.add_argument("--seed", type=int, help="seed of the bot's choices (for reproducible runs)")
+    p.add_argument("--identity", metavar="FILE", help="the seat's Ed25519 key file (default: the installation's; "
+                   "a bot makes a new one each run unless this is given)")
     p.add_argument("--lang", choices=LANGS, help="language of the screen (default: from the locale)")
     p.add_argument("--suits", choices=("french", "german"), default="french",
                    help="suit marks: french ♣♠♥♦ (default) or german Ei La He Sc")
@@ -52,7 +54,10 @@ async def play_as_bot(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address, DEFAULT_PORT)
     record_dir = args.record if args.record is not None else data_dir() / "records"
     channel = await open_channel(host, port, insecure=args.insecure, fingerprint=args.fingerprint)
-    conn = Connection(channel, record_dir=record_dir)
+    # A bot's key lives as long as its process, unless --identity keeps it: then a restarted bot gets its seat back.
+    key = load_or_create_identity(Path(args.identity)) if args.identity else None
+    conn = Connection(channel, key=key, record_dir=record_dir)
+    conn.secrets_dir = data_dir() / "seats"
     bot = make_bot(args.bot, args.seed)
     try:
         seat = await conn.join(args.name or f"{args.bot} bot", args.seat)
@@ -110,6 +115,7 @@ async def play_at_the_table(args: argparse.Namespace) -> int:
                                  confirm=_ask_trust)
     key = load_or_create_identity(config_dir() / "identity.key")
     conn = Connection(channel, key=key, record_dir=record_dir)
+    conn.secrets_dir = data_dir() / "seats"
     try:
         info = await conn.table()
         free = [s.seat for s in info.seats if not s.occupied]

@@ -18,9 +18,10 @@ if TYPE_CHECKING:
     from .table import Table
 
 DEAL_NOTE = "Verified deal: the host can see all cards"
+# The step a seat may owe a message for, in the words of DealStatus.step (see the proto).
 _STEPS = {
-    "header": "header", "commit": "commit", "commit-sign": "commit-set", "reveal": "reveal", "seal-sign": "sealed",
-    "play": "dealt", "checkpoint": "checkpoint", "over": "revealed",
+    "HeaderSignature": "header", "commit": "commit", "commit-sign": "commit-set", "reveal": "reveal",
+    "seal-sign": "sealed", "dealt": "dealt", "play": "dealt", "checkpoint": "checkpoint", "over": "revealed",
 }
 
 
@@ -51,7 +52,7 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     view.chain_seq = len(game.chain)
     view.chain_head = game.chain[-1].hash if game.chain else b""
     step, waiting = game.waiting_for()
-    view.deal.CopyFrom(pb.DealStatus(mode="verified", step=_STEPS.get(game.phase, game.phase),
+    view.deal.CopyFrom(pb.DealStatus(mode="verified", step=_STEPS.get(step, step),
                                      waiting_for=list(waiting) if step != "play" else [], note=DEAL_NOTE))
     match = game.match
     if match is None:

@@ -9,9 +9,11 @@ The terminal client, remote bots, bots in the host process and the tests all use
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -78,6 +80,7 @@ class SeatGame:
     host_commitments: dict[tuple[int, int], tuple[int, bytes]] = field(default_factory=dict)
     seeds_checked: int = 0
     finished: bool = False
+    secrets_dir: Path | None = None  # where this seat keeps its seeds until it has revealed them
 
     # ------------------------------------------------------------------ receiving
     def receive(self, chain_seq: int, raw: bytes | None = None, withheld: Any = None) -> list[bytes]:
@@ -190,13 +193,61 @@ class SeatGame:
         self.played_positions = set()
         self.cards = {}
         assert self.rules is not None
-        self.my_seed = self.random_bytes(32)
-        self.my_extra = encode_extra(self.choose_cut(self.rules.deck))
+        kept = self._kept_secret(self.hand)
+        if kept is not None:  # this seat committed before a restart: the same seed, or it could never reveal
+            self.my_seed, self.my_extra = kept
+        else:
+            self.my_seed = self.random_bytes(32)
+            self.my_extra = encode_extra(self.choose_cut(self.rules.deck))
+            self._keep_secret(self.hand, self.my_seed, self.my_extra)
         commitment = client_seed_commitment(
             self.game_id, p.hand, p.attempt, self.seat, signed.hash, self.my_seed, self.my_extra
         )
         self._send(pb.SeedCommit(hand=p.hand, attempt=p.attempt, seat=self.seat, hand_open_hash=signed.hash,
                                  commitment=commitment))
+
+    # -- the seat's seeds survive a restart of its process (kept before the commitment leaves)
+    def _secrets_file(self) -> Path | None:
+        if self.secrets_dir is None or not self.game_id:
+            return None
+        return self.secrets_dir / f"{self.game_id.hex()[:24]}-seat{self.seat}.json"
+
+    def _kept_secret(self, hand: tuple[int, int]) -> tuple[bytes, bytes] | None:
+        path = self._secrets_file()
+        if path is None or not path.exists():
+            return None
+        try:
+            kept = json.loads(path.read_text()).get(f"{hand[0]}:{hand[1]}")
+        except (OSError, ValueError):
+            return None
+        return (bytes.fromhex(kept[0]), bytes.fromhex(kept[1])) if kept else None
+
+    def _keep_secret(self, hand: tuple[int, int], seed: bytes, extra: bytes) -> None:
+        path = self._secrets_file()
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            kept = json.loads(path.read_text()) if path.exists() else {}
+        except (OSError, ValueError):
+            kept = {}
+        kept[f"{hand[0]}:{hand[1]}"] = [seed.hex(), extra.hex()]
+        tmp = path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            json.dump(kept, out)
+            out.flush()
+            os.fsync(out.fileno())
+        tmp.replace(path)
+
+    def keep_only(self, owed: str | None) -> None:
+        """After catching up from a snapshot: keep only the protocol message the host still waits for."""
+        kept = []
+        for raw in self.outbox:
+            signed = parse_envelope(raw, host=False)
+            if signed.type == owed:
+                kept = [raw]  # the latest one: it answers the current step
+        self.outbox = kept
 
     def _on_CommitSet(self, signed: Signed) -> None:
         p = signed.payload
