@@ -5,8 +5,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from netutil import isolated_env, start, start_host
 from watten_net.verify import verify_file
+
+from netutil import isolated_env, start, start_host
 
 
 def test_a_client_killed_mid_hand_comes_back_and_every_record_verifies(tmp_path: Path) -> None:
