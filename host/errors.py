@@ -43,6 +43,44 @@ INTERNAL_MESSAGE = (
 )
 UNIMPLEMENTED_REASON = "unimplemented"
 UNIMPLEMENTED_MESSAGE = "This host does not offer that call; it may be an older version of watten-host."
+BAD_REQUEST_REASON = "bad-request"
+BAD_REQUEST_MESSAGE = (
+    "The request could not be read as the message this call takes (corrupt bytes, another message type, or text "
+    "that is not UTF-8); check that the client speaks watten_net.v1."
+)
+
+
+class _Unreadable:
+    """Stands in for a request whose bytes did not deserialise (see `_lenient`)."""
+
+    def __repr__(self) -> str:
+        return "<unreadable request>"
+
+
+UNREADABLE: Any = _Unreadable()
+
+
+def _lenient(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
+    """A request deserialiser that never raises: bytes that do not parse become `UNREADABLE`.
+
+    Why: grpc.aio deserialises the request in its core, before any handler or guard runs, and answers a
+    DecodeError (random bytes, another message type, a string field that is not UTF-8) with UNKNOWN and an
+    ERROR traceback in the host's log. The guard refuses the marker with INVALID_ARGUMENT `bad-request` instead.
+    """
+    if deserializer is None:
+        return None
+
+    def parse(raw: bytes) -> Any:
+        try:
+            return deserializer(raw)
+        except Exception:
+            return UNREADABLE
+
+    return parse
+
+
+def _unreadable_refusal() -> Refusal:
+    return invalid_argument(BAD_REQUEST_REASON, BAD_REQUEST_MESSAGE)
 
 
 class Refusal(Exception):
@@ -121,20 +159,47 @@ async def _refuse(context: grpc.aio.ServicerContext, error: Exception, where: st
     await _abort(context, rich_status(grpc.StatusCode.INTERNAL, INTERNAL_REASON, INTERNAL_MESSAGE))
 
 
-def _guard(method: Callable[..., Any], where: str, streaming: bool) -> Callable[..., Any]:
+Admit = Callable[[grpc.aio.ServicerContext], None]
+"""A check run before every handler (e.g. a rate limit); it raises a Refusal to turn the call away."""
+
+
+async def _readable(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    """A request stream in which an unreadable message is refused instead of handed to the handler."""
+    async for request in requests:
+        if request is UNREADABLE:
+            raise _unreadable_refusal()
+        yield request
+
+
+def _guard(method: Callable[..., Any], where: str, streaming: bool, admit: Admit | None = None,
+           request_streaming: bool = False) -> Callable[..., Any]:
     """Wrap a handler (context is its last argument) so every exception it raises becomes a proper status.
 
     Handlers may be coroutines, async generators, or plain functions/generators (the generated servicer base has
     plain ones); the wrapper is a coroutine, or an async generator for streamed responses that are not written
-    with `context.write`, so grpc.aio drives it the same way as the original.
+    with `context.write`, so grpc.aio drives it the same way as the original. Before the handler runs, `admit`
+    (if any) may refuse the call, and a request that did not deserialise (`UNREADABLE`) is refused as
+    INVALID_ARGUMENT `bad-request`.
     """
+
+    def enter(args: tuple[Any, ...]) -> tuple[Any, ...]:
+        context = args[-1]
+        if admit is not None:
+            admit(context)
+        if request_streaming:
+            if hasattr(args[-2], "__aiter__"):
+                return (*args[:-2], _readable(args[-2]), context)
+        elif args[-2] is UNREADABLE:
+            raise _unreadable_refusal()
+        return args
+
     if streaming and not inspect.iscoroutinefunction(method):
 
         @functools.wraps(method)
         async def guarded_stream(*args: Any) -> AsyncIterator[Any]:
             context = args[-1]
             try:
-                produced = method(*args)
+                produced = method(*enter(args))
                 if hasattr(produced, "__aiter__"):
                     async with contextlib.aclosing(produced) as responses:
                         async for response in responses:
@@ -155,7 +220,7 @@ def _guard(method: Callable[..., Any], where: str, streaming: bool) -> Callable[
     async def guarded(*args: Any) -> Any:
         context = args[-1]
         try:
-            result = method(*args)
+            result = method(*enter(args))
             if inspect.isawaitable(result):
                 result = await result
             return result
@@ -178,8 +243,13 @@ class RefusalInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc, unus
     """Apply the same guard to every method of a grpc.aio server, decorated or not.
 
     Installing it (`grpc.aio.server(interceptors=[RefusalInterceptor()])`) means a method someone forgot to decorate
-    still cannot answer UNKNOWN. Decorated methods are unaffected: the inner guard has already aborted.
+    still cannot answer UNKNOWN. Decorated methods are unaffected: the inner guard has already aborted. It also
+    reads every request leniently (`_lenient`: bytes that do not parse are INVALID_ARGUMENT `bad-request`, not
+    UNKNOWN) and runs `admit` (e.g. the host's per-connection rate limit) before every handler.
     """
+
+    def __init__(self, admit: Admit | None = None) -> None:
+        self.admit = admit
 
     async def intercept_service(
         self,
@@ -191,13 +261,16 @@ class RefusalInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc, unus
             return None
         where = str(handler_call_details.method)
         serializers = {
-            "request_deserializer": handler.request_deserializer,
+            "request_deserializer": _lenient(handler.request_deserializer),
             "response_serializer": handler.response_serializer,
         }
+        admit = self.admit
         if handler.request_streaming and handler.response_streaming:
-            return grpc.stream_stream_rpc_method_handler(_guard(handler.stream_stream, where, True), **serializers)
+            behaviour = _guard(handler.stream_stream, where, True, admit, request_streaming=True)
+            return grpc.stream_stream_rpc_method_handler(behaviour, **serializers)
         if handler.request_streaming:
-            return grpc.stream_unary_rpc_method_handler(_guard(handler.stream_unary, where, False), **serializers)
+            behaviour = _guard(handler.stream_unary, where, False, admit, request_streaming=True)
+            return grpc.stream_unary_rpc_method_handler(behaviour, **serializers)
         if handler.response_streaming:
-            return grpc.unary_stream_rpc_method_handler(_guard(handler.unary_stream, where, True), **serializers)
-        return grpc.unary_unary_rpc_method_handler(_guard(handler.unary_unary, where, False), **serializers)
+            return grpc.unary_stream_rpc_method_handler(_guard(handler.unary_stream, where, True, admit), **serializers)
+        return grpc.unary_unary_rpc_method_handler(_guard(handler.unary_unary, where, False, admit), **serializers)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import grpc
@@ -36,9 +37,74 @@ def refusal(err: TableRefusal) -> Refusal:
     return Refusal(_CODES.get(err.kind, grpc.StatusCode.FAILED_PRECONDITION), err.reason, err.message)
 
 
+# Per-connection rate limit. Every call (any method, health and reflection included; a Subscribe counts once,
+# when it opens) takes one token from its connection's bucket (keyed by `context.peer()`, i.e. address and port of
+# the TCP connection); a bucket holds RATE_BURST tokens and refills at RATE_PER_SECOND. A call that finds the
+# bucket empty is refused with RESOURCE_EXHAUSTED `rate-limited` before its handler runs, so a flood costs the
+# host little and changes nothing. Generous on purpose: a person or a bot makes a few calls a second (reconnects
+# included), so only a runaway or hostile client ever meets the limit.
+RATE_PER_SECOND = 200.0
+RATE_BURST = 400.0
+RATE_LIMITED_REASON = "rate-limited"
+LOG_EVERY = 10.0  # seconds between two log lines about the same flooding connection
+
+
+class RateLimiter:
+    """Token buckets per connection; `admit(context)` raises the `rate-limited` Refusal when one runs dry."""
+
+    MAX_TRACKED = 4096  # beyond this many connections, buckets that have refilled (idle peers) are forgotten
+
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.buckets: dict[str, tuple[float, float]] = {}  # peer -> (tokens left, time of the last call)
+        self.warned: dict[str, float] = {}  # peer -> when its flood was last logged (one line per 10 s, not per call)
+        self._swept = clock()
+
+    def allow(self, peer: str) -> bool:
+        now = self.clock()
+        tokens, last = self.buckets.get(peer, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        allowed = tokens >= 1.0
+        self.buckets[peer] = (tokens - 1.0 if allowed else tokens, now)
+        if len(self.buckets) > self.MAX_TRACKED and now - self._swept >= self.burst / self.rate:
+            self._forget_idle(now)
+        return allowed
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop the buckets that have refilled (a full bucket is the same as none); at most once per refill time,
+        so that many connections at once cannot make every call pay for a sweep."""
+        self._swept = now
+        refill = self.burst / self.rate
+        for peer, (_, last) in list(self.buckets.items()):
+            if now - last >= refill:
+                del self.buckets[peer]
+                self.warned.pop(peer, None)
+
+    def admit(self, context: grpc.aio.ServicerContext) -> None:
+        peer = str(context.peer())
+        if self.allow(peer):
+            return
+        now = self.clock()
+        if now - self.warned.get(peer, -LOG_EVERY) >= LOG_EVERY:
+            self.warned[peer] = now
+            log.warning("rate limit: refusing calls from %s (more than %d a second)", peer, int(self.rate))
+        raise Refusal(
+            grpc.StatusCode.RESOURCE_EXHAUSTED, RATE_LIMITED_REASON,
+            f"Too many requests on this connection (more than {int(self.rate)} a second); slow down and try "
+            "again in a moment.",
+        )
+
+
 class WattenTableService(pb_grpc.WattenTableServicer):
     def __init__(self, table: Table) -> None:
         self.table = table
+        # Open event streams per seat. A seat is online while it has at least one: a second Subscribe with the
+        # same token (a client checking its state, a reconnect racing the old stream's end) must not mark the
+        # seat offline when it ends while the first one still runs.
+        self.streams: dict[int, int] = {}
 
     @refusals_to_status
     async def GetTable(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
@@ -64,11 +130,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
     async def Ready(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
             seat = self.table.seat_of(request.token)
+            await self.table.set_ready(seat, bool(request.ready))
         except TableRefusal as err:
             raise refusal(err) from None
-        slot = self.table.seats[seat]
-        assert slot is not None
-        slot.ready = bool(request.ready)
         return pb.Ack(seq=len(self.table.log), seat=seat)
 
     @refusals_to_status
@@ -104,8 +168,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             seat = table.seat_of(request.token)
         except TableRefusal as err:
             raise refusal(err) from None
-        await table.set_online(seat, True)
+        self.streams[seat] = self.streams.get(seat, 0) + 1
         try:
+            await table.set_online(seat, True)
             cursor = len(table.log)
             # Resume only into the same log: after a host restart the numbering starts again, and the chain
             # length the client holds tells the two apart.
@@ -125,7 +190,10 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                     if cursor >= len(table.log):
                         await table.changed.wait()
         finally:
-            await table.set_online(seat, False)
+            self.streams[seat] -= 1
+            if not self.streams[seat]:
+                del self.streams[seat]
+                await table.set_online(seat, False)
 
     def _snapshot(self, seat: int, seq: int, known_chain_seq: int) -> Any:
         table = self.table
@@ -166,7 +234,8 @@ async def start_server(table: Table, port: int, credentials: grpc.ServerCredenti
         ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
         ("grpc.keepalive_permit_without_calls", 1),
     ]
-    server = grpc.aio.server(interceptors=[RefusalInterceptor()], options=options)
+    limiter = RateLimiter()
+    server = grpc.aio.server(interceptors=[RefusalInterceptor(admit=limiter.admit)], options=options)
     pb_grpc.add_WattenTableServicer_to_server(WattenTableService(table), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

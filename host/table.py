@@ -94,7 +94,11 @@ def clean_name(name: str) -> str:
     """Names are shown on everyone's screen: no control characters, trimmed, at most 32 characters."""
     if not isinstance(name, str):
         raise TableRefusal("invalid", "bad-name", "the name must be text")
-    text = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
+    # Categories C* (control, format such as RTL overrides and zero-width joiners, surrogates, private use,
+    # unassigned) and the line and paragraph separators (Zl, Zp: U+2028, U+2029) would break or reorder the
+    # lines of every screen that shows the name; they go.
+    text = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C"
+                   and unicodedata.category(ch) not in ("Zl", "Zp")).strip()
     text = unicodedata.normalize("NFC", text)[:MAX_NAME].strip()
     if not text:
         raise TableRefusal("invalid", "bad-name", "choose a name of 1 to 32 printable characters")
@@ -140,6 +144,9 @@ class Table:
         self._bot_task: asyncio.Future[None] | None = None
         self.on_finished: Callable[[], None] | None = None
         self.autostart = False
+        # The answer to every envelope a seat submitted, by envelope hash: a retry of the same bytes gets the
+        # original answer (the proto's promise), and is neither journaled nor applied again.
+        self._answers: dict[bytes, tuple[int, int, bytes]] = {}
 
     # ------------------------------------------------------------------ public info
     def phase(self) -> Any:
@@ -173,8 +180,11 @@ class Table:
     def seat_of(self, token: str) -> int:
         if not token:
             raise TableRefusal("unauthenticated", "no-token", "this call needs your seat token: join first")
+        # compare_digest on str raises TypeError for non-ASCII text (a fuzzed token answered INTERNAL): compare the
+        # UTF-8 bytes, still in constant time.
+        given = token.encode("utf-8", "surrogatepass")
         for s, slot in enumerate(self.seats):
-            if slot is not None and not slot.bot and hmac.compare_digest(slot.token, token):
+            if slot is not None and not slot.bot and hmac.compare_digest(slot.token.encode(), given):
                 return s
         raise TableRefusal("unauthenticated", "bad-token", "unknown seat token: join the table again")
 
@@ -212,6 +222,12 @@ class Table:
             # A key that already holds a seat gets it back with a fresh token (a client that restarted).
             for s, slot in enumerate(self.seats):
                 if slot is not None and not slot.bot and slot.public_key == key:
+                    # Public keys are public (GetTable, the GameHeader) and `key_proof` is not checked yet, so
+                    # anybody could "reclaim" a seat with its key and revoke its owner's token. Until the proof
+                    # is required, a seat whose owner is connected (an open event stream) is not given away.
+                    if slot.online:
+                        raise TableRefusal("precondition", "seat-taken",
+                                           f"seat {s} is in use by a connected client; close that one first")
                     slot.token = secrets.token_urlsafe(24)
                     return s, slot.token
             if self.game is not None:
@@ -252,6 +268,20 @@ class Table:
                 item.lobby.append(event_to_pb("seat-taken", seat, {"name": name, "bot": True}))
             await self._append(item)
         await self._maybe_autostart()
+
+    async def set_ready(self, seat: int, ready: bool) -> None:
+        """Lobby readiness. Once the game has started it means nothing any more: refused (it used to flip a flag
+        every view shows, without an event, so the seats' views disagreed)."""
+        async with self.lock:
+            if self.game is not None:
+                raise TableRefusal("precondition", "game-started", "the game has started: readiness is over")
+            slot = self.seats[seat]
+            if slot is None or slot.ready == ready:
+                return
+            slot.ready = ready
+            item = self._new_item()
+            item.lobby.append(event_to_pb("ready", seat, {"ready": ready}))
+            await self._append(item)
 
     async def set_online(self, seat: int, online: bool) -> None:
         slot = self.seats[seat]
@@ -407,20 +437,27 @@ class Table:
         async with self.lock:
             if self.game is None:
                 raise TableRefusal("precondition", "game-not-started", "the game has not started yet")
+            from watten_net.deal.envelope import envelope_hash
+
+            digest = envelope_hash(raw)
+            replay = digest in self.game.seat_chains[seat].accepted
             try:
                 posted = self.game.submit(seat, raw)
             except ProtocolError as err:
                 raise TableRefusal(err.kind, err.reason, err.message) from None
+            if replay:
+                # Already accepted (a blind retry): the original answer; journaling it again would let a client
+                # grow the journal, one fsync per retry, without end.
+                return self._answers.get(digest, (len(self.log), 0, digest))
             if self.journal is not None:
                 self.journal.submit(seat, raw)  # on disk before anything it caused leaves the host
-            from watten_net.deal.envelope import envelope_hash
-
-            digest = envelope_hash(raw)
             # The host envelope that carries this one: a Relay, an ActionAccepted, or the CommitSet that the
             # last seed commitment completes (an earlier commitment waits for it: 0).
             chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted", "CommitSet") else 0
-            if posted:
-                await self._publish(posted)
+            # Published even when it posted nothing (a seed commitment that does not complete the set): the seats'
+            # views (DealStatus.waiting_for) must show that this seat has answered, as they do for a bot's.
+            await self._publish(posted)
+            self._answers[digest] = (len(self.log), chain_seq, digest)
             return len(self.log), chain_seq, digest
 
     def _journal_submit(self, seat: int, raw: bytes) -> None:

@@ -5,4 +5,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """`pytest --long`: the full-size versions of the slow hostile-input tests (fuzz: 100,000 requests instead of
+    10,000; the host kill runs: more kill points). CI runs the short ones."""
+    parser.addoption("--long", action="store_true", default=False,
+                     help="run the long versions of the fuzz and kill tests")

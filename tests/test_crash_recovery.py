@@ -34,11 +34,15 @@ def test_the_host_killed_at_random_points_resumes_and_every_record_verifies(
     ]
     rng = random.Random(11)
     done = 0
+    journals = tmp_path / "data" / "journal"
     try:
+        deadline = time.monotonic() + 30
+        while not list(journals.glob("*.wjournal")) and time.monotonic() < deadline:
+            time.sleep(0.05)  # the journal exists once the game has started
         while done < kills:
             time.sleep(rng.uniform(0.2, 0.9))
-            if host.proc.poll() is not None:
-                break  # the match ended before we got to kill it again
+            if host.proc.poll() is not None or not list(journals.glob("*.wjournal")):
+                break  # the match ended (its journal is closed) before we got to kill it again
             host.proc.send_signal(signal.SIGKILL)
             host.proc.wait(10)
             done += 1

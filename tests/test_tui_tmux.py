@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from tmuxutil import Tmux, have_tmux, python
 
 pytestmark = pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (.ci/run installs it)")
@@ -168,7 +169,11 @@ def test_joining_over_tls_asks_to_compare_the_fingerprint_once(tmux: Tmux) -> No
     tmux.keys("join", "Josef", literal=True)
     tmux.keys("join", "Enter")
     tmux.wait_for("host", r"Josef")  # the seat fills in the host's lobby
-    # A second start from the same installation trusts the remembered certificate without asking.
+    # The player closes the terminal and starts again: the remembered certificate is trusted without asking,
+    # and the seat (held by the same key, its owner now gone) is taken back.
+    tmux.run("kill-session", "-t", "join")
+    tmux.wait_for("host", r"Josef\s.*offline|offline.*Josef|Josef")
+    time.sleep(1.0)
     tmux.new("again", python("client.main", "--lang", "en", "--name", "Josef", f"127.0.0.1:{port}"), env=other)
     screen = tmux.wait_for("again", r"watten-net|Your name|Does it match").string
     assert "Does it match" not in screen
