@@ -54,6 +54,7 @@ class TableApp:
         self.command = TextArea(height=1, prompt="> ", multiline=False, accept_handler=self._command)
         self.app: Application[int] = Application(
             layout=self._layout(), key_bindings=self._keys(), style=STYLE, full_screen=True, mouse_support=False,
+            refresh_interval=1.0,  # the "offline 0:37" clocks of absent seats tick
         )
         self.finished = False
 

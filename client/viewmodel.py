@@ -8,6 +8,7 @@ hand in the order of the current announcement.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -146,7 +147,12 @@ def seats_pane(view: Any, words: Words) -> Fragments:
         if s.seat == view.forehand:
             marks.append(words["forehand"])
         if not s.online:
-            marks.append(words["offline"])
+            since = view.extra.get(f"offline_since.{s.seat}")
+            if since:
+                gone = max(0, int(time.time() - float(since)))
+                marks.append(f"{words['offline']} {gone // 60}:{gone % 60:02d}")
+            else:
+                marks.append(words["offline"])
         style = "class:active" if s.seat in to_act else ("class:you" if s.you else "")
         arrow = "▶ " if s.seat in to_act else "  "
         side = f"{words['team']} {'AB'[s.side]}" if view.table.player_count != 3 else (

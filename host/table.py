@@ -13,6 +13,7 @@ import hmac
 import logging
 import os
 import secrets
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -57,6 +58,7 @@ class SeatSlot:
     bot: bool = False
     online: bool = False
     ready: bool = False
+    offline_since: float = 0.0  # wall-clock time the seat's last stream ended (0: never connected or online)
 
 
 @dataclass
@@ -288,6 +290,7 @@ class Table:
         if slot is None or slot.online == online:
             return
         slot.online = online
+        slot.offline_since = 0.0 if online else time.time()
         item = self._new_item()
         item.lobby.append(event_to_pb("online" if online else "offline", seat, {}))
         await self._append(item)

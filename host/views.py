@@ -116,6 +116,9 @@ def _seat_rows(view: Any, table: Table, seat: int, match: Any) -> None:
     n = table.n
     for s in range(n):
         slot = table.seats[s]
+        if slot is not None and not slot.online and slot.offline_since:
+            # When the seat went away, so that every screen can show for how long.
+            view.extra[f"offline_since.{s}"] = f"{slot.offline_since:.0f}"
         view.seats.append(pb.SeatView(
             seat=s, name=slot.name if slot else "",
             side=match.hand_sides[s] if match is not None else _lobby_side(n, s),

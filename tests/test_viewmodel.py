@@ -208,3 +208,13 @@ def test_the_command_line_takes_the_rules_notation() -> None:
     view = make_view(your_hand=["HK", "L7"], legal_actions=["play HK", "play L7", "signal max"], to_act=[0])
     sent, _ = press(view, [":", "signal max", "\r"])
     assert sent == ["signal max"]
+
+
+def test_an_absent_seat_shows_for_how_long_it_has_been_offline() -> None:
+    import time as clock
+
+    view = make_view()
+    view.seats[2].online = False
+    view.extra["offline_since.2"] = str(int(clock.time()) - 37)
+    shown = text(vm.seats_pane(view, EN))
+    assert "offline 0:37" in shown or "offline 0:38" in shown, shown
