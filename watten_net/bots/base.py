@@ -44,6 +44,10 @@ class SeatView:
     gespannt: tuple[bool, ...] = ()  # per hand side
     seat_scores: tuple[int, ...] = ()  # match points of every seat (its side's score; its own with 3 players)
     hand_counts: tuple[int, ...] = ()  # cards every seat holds
+    taken_counts: tuple[int, ...] = ()  # cards every seat took at the cut (Schlecken) in this hand; which is hidden
+    # Signals this seat has seen in this hand, its own and its partners': (sender, name), oldest first. The remote
+    # view (TableView) does not carry them yet, so comparing a remote and a local view leaves them out.
+    signals: tuple[tuple[int, str], ...] = field(default=(), compare=False)
 
     @property
     def side(self) -> int:
@@ -83,6 +87,8 @@ class SeatView:
             gespannt=tuple(obs.gespannt),
             seat_scores=tuple(obs.scores[slot_of[s]] for s in range(obs.rules.players)),
             hand_counts=tuple(obs.hand_counts),
+            taken_counts=tuple(obs.taken_counts),
+            signals=_hand_signals(obs),
         )
 
     @classmethod
@@ -120,7 +126,20 @@ class SeatView:
             seat_scores=tuple(seat_scores.get(s, 0) for s in range(n)) if seat_scores else (),
             # Outside a match the seats carry no hand sizes (the scoring sides are listed only during one).
             hand_counts=tuple(s.hand_size for s in view.seats) if view.sides else (),
+            taken_counts=tuple(s.taken for s in view.seats) if view.sides else (),
         )
+
+
+def _hand_signals(obs: Observation) -> tuple[tuple[int, str], ...]:
+    """The signals shown to the seat since the current hand (attempt) started."""
+    found: list[tuple[int, str]] = []
+    for event in reversed(obs.events):
+        if event.kind == "hand-start":
+            break
+        if event.kind == "signal":
+            found.append((event.seat, str(event.data["name"])))
+    found.reverse()
+    return tuple(found)
 
 
 @lru_cache(maxsize=64)
@@ -150,7 +169,7 @@ class Bot:
         return self.rng.choice(moves)
 
 
-LEVELS = ("random", "heuristic")
+LEVELS = ("random", "heuristic", "easy", "medium", "strong")
 
 
 def make_bot(level: str, seed: int | None = None) -> Bot:
@@ -160,5 +179,9 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
         from .heuristic import HeuristicBot  # here, not at the top: heuristic.py builds on this module
 
         return HeuristicBot(seed)
+    if level in ("easy", "medium", "strong"):
+        from .strong import StrongBot  # sampling search (strong.py); the levels trade strength for time
+
+        return StrongBot(seed, level)
     return Bot(seed)
 
