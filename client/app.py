@@ -7,6 +7,7 @@ reconnects by itself; a refused action shows the host's reason in words and chan
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -177,6 +178,9 @@ class TableApp:
         if key == "q":
             s.confirm = "quit"
             return
+        if key == "i" and s.view is not None and s.view.legal_actions:
+            get_app().create_background_task(self._hint(s.view))
+            return
         if key == "l":
             s.show_last = not s.show_last
             return
@@ -228,6 +232,21 @@ class TableApp:
             await self.conn.act(action)
         except Refused as err:
             self.state.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
+        self.app.invalidate()
+
+    async def _hint(self, view: Any) -> None:
+        """What the strong bot would do from this seat's own view (it sees nothing more), and its chance."""
+        from watten_net.bots import SeatView
+        from watten_net.bots.strong import hint
+
+        self.state.message = self.words["thinking"]
+        self.app.invalidate()
+        action, chance = await asyncio.to_thread(hint, SeatView.from_table_view(view))
+        if action is None:
+            self.state.message = self.words["no_hint"]
+        else:
+            odds = f" ({self.words['chance'].format(pct=round(chance * 100))})" if chance is not None else ""
+            self.state.message = f"{self.words['hint']}: {action}{odds}"
         self.app.invalidate()
 
     async def _host_call(self, call: Callable[[], Awaitable[None]]) -> None:

@@ -45,7 +45,8 @@ TEXT: dict[str, dict[str, str]] = {
         "choose_trump": "Trumpf wählen: [e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
         "answer": "[y] ja / [n] nein", "schlecken": "Abheben: du siehst {card} · [t] nehmen / [k] lassen",
         "address": "Adresse", "fingerprint": "Zertifikat", "start_key": "[s] starten", "bot_key": "[b] Bot setzen",
-        "series_over": "Serie vorbei", "value": "Wert",
+        "series_over": "Serie vorbei", "value": "Wert", "hint": "Tipp", "thinking": "denke nach …",
+        "no_hint": "kein Tipp", "chance": "etwa {pct} % für dein Team",
     },
     "en": {
         "game": "Game", "deal_verified": "deal verified ✓", "deal_pending": "checking the deal …",
@@ -66,7 +67,8 @@ TEXT: dict[str, dict[str, str]] = {
         "choose_trump": "Choose Trumpf: [e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
         "answer": "[y] yes / [n] no", "schlecken": "Cut: you see {card} · [t] take / [k] keep",
         "address": "Address", "fingerprint": "Certificate", "start_key": "[s] start", "bot_key": "[b] add a bot",
-        "series_over": "Series over", "value": "worth",
+        "series_over": "Series over", "value": "worth", "hint": "Hint", "thinking": "thinking …",
+        "no_hint": "no hint", "chance": "about {pct}% for your side",
     },
     "zh": {
         "game": "对局", "deal_verified": "发牌已验证 ✓", "deal_pending": "正在验证发牌 …",
@@ -85,7 +87,8 @@ TEXT: dict[str, dict[str, str]] = {
         "choose_trump": "选择 Trumpf：[e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
         "answer": "[y] 是 / [n] 否", "schlecken": "切牌：你看到 {card} · [t] 拿 / [k] 不拿",
         "address": "地址", "fingerprint": "证书", "start_key": "[s] 开始", "bot_key": "[b] 加机器人",
-        "series_over": "系列赛结束", "value": "分值",
+        "series_over": "系列赛结束", "value": "分值", "hint": "提示", "thinking": "思考中 …", "no_hint": "没有提示",
+        "chance": "你方约 {pct}% 胜率",
     },
 }
 
@@ -123,7 +126,7 @@ HELP: dict[str, str] = {
   t / k  take / keep a card at the cut (Schlecken)
   :  command line (RULES.md notation, e.g. 'play HK', 'signal max', 'schadet?')
   g  signal to your partner (opens the command line with 'signal ')
-  l  last trick      ?  this help      q  leave the table
+  l  last trick      i  a hint (what the strong bot would do)      ?  this help      q  leave the table
 Terms: Schlag = the striker rank named each hand; Trumpf = trump suit; Kritische = Max (HK), Belli (S7),
   Spitz (E7); gespannt = a side near the target (no raising); Bummerl = a lost match.""",
     "de": """Tasten
@@ -134,7 +137,7 @@ Terms: Schlag = the striker rank named each hand; Trumpf = trump suit; Kritische
   t / k  beim Abheben nehmen / lassen (Schlecken)
   :  Befehlszeile (wie in RULES.md, z. B. 'play HK', 'signal max', 'schadet?')
   g  dem Partner deuten (öffnet die Befehlszeile mit 'signal ')
-  l  letzter Stich    ?  diese Hilfe    q  Tisch verlassen""",
+  l  letzter Stich    i  Tipp (was der starke Bot täte)    ?  diese Hilfe    q  Tisch verlassen""",
     "zh": """按键
   ← → 或 1-5 选牌        Enter / 空格 出牌
   r 加注（Gehts?）  a 接受  f 放弃  c 认输（紧绷时）
@@ -142,7 +145,7 @@ Terms: Schlag = the striker rank named each hand; Trumpf = trump suit; Kritische
   w 请求 Schlagwechsel（交换）  b 请求 Bessere（换牌）  y / n 回答
   t / k 切牌时拿 / 不拿（Schlecken）
   : 命令行（RULES.md 记法，如 'play HK'、'signal max'）
-  g 给搭档打暗号   l 上一墩   ? 帮助   q 离开
+  g 给搭档打暗号   l 上一墩   i 提示（强机器人的选择）   ? 帮助   q 离开
 术语：Schlag＝每手叫的点数王；Trumpf＝将牌花色；Kritische＝Max (HK)、Belli (S7)、Spitz (E7)；
   gespannt＝接近目标分（不能加注）；Bummerl＝输掉一局。""",
 }

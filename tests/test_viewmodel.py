@@ -218,3 +218,32 @@ def test_an_absent_seat_shows_for_how_long_it_has_been_offline() -> None:
     view.extra["offline_since.2"] = str(int(clock.time()) - 37)
     shown = text(vm.seats_pane(view, EN))
     assert "offline 0:37" in shown or "offline 0:38" in shown, shown
+
+
+def test_the_hint_key_says_what_the_strong_bot_would_do() -> None:
+    view = make_view(your_hand=["HK", "L7", "SA", "E9", "H8"], schlag="O", trump="L",
+                     legal_actions=["play HK", "play L7", "play SA", "play E9", "play H8"], to_act=[0],
+                     dealer=3, forehand=0)
+
+    conn = FakeConnection(view)
+
+    async def scenario() -> str:
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+            table = TableApp(conn, EN)  # type: ignore[arg-type]
+            task = asyncio.ensure_future(table.run())
+            for _ in range(100):
+                if table.state.view is not None:
+                    break
+                await asyncio.sleep(0.01)
+            pipe.send_text("i")
+            for _ in range(300):
+                await asyncio.sleep(0.02)
+                if table.state.message.startswith(("Hint", "no hint")):
+                    break
+            table.app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+            return table.state.message
+
+    message = asyncio.run(scenario())
+    assert message.startswith("Hint: play ") and message.split()[2] in {"HK", "L7", "SA", "E9", "H8"}
+    assert conn.sent == [], "a hint is advice: the screen sends nothing for it"
