@@ -55,6 +55,15 @@ def table_settings(flags: Sequence[str]) -> dict[str, str]:
     return settings
 
 
+def _bots(text: str) -> tuple[int, str | None]:
+    """`--bots 3` or `--bots 3:strong`."""
+    count, _, level = text.partition(":")
+    try:
+        return int(count), (level or None)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--bots takes N or N:LEVEL, not {text!r}") from None
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="watten-host", description="Host a game of Watten on the local network.")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
@@ -64,8 +73,10 @@ def parser() -> argparse.ArgumentParser:
                    help=f"rules preset: {', '.join(Rules.PRESET_NAMES)} (default bavarian)")
     p.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
                    help="change one rule flag (e.g. target=11) or table setting (reveal=hand-end); repeatable")
-    p.add_argument("--bots", type=int, default=0, metavar="N", help="seats played by bots in the host process")
-    p.add_argument("--bot-level", default="heuristic", help="level of those bots: random or heuristic (default)")
+    p.add_argument("--bots", type=_bots, default=(0, None), metavar="N[:LEVEL]",
+                   help="seats played by bots in the host process, e.g. 3 or 3:strong")
+    p.add_argument("--bot-level", default="heuristic",
+                   help="level of those bots: random, heuristic (default), easy, medium or strong")
     p.add_argument("--headless", action="store_true",
                    help="no seat for you: serve, start when every seat is taken, play to the end, exit 0")
     p.add_argument("--autostart", action="store_true", help="start as soon as every seat is taken")
@@ -245,6 +256,8 @@ def _lan_address() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    args.bots, level = args.bots
+    args.bot_level = level or args.bot_level
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
