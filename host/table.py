@@ -505,8 +505,9 @@ class Table:
             if seat not in self.bots:
                 continue
             bot = self.bots[seat]
-            obs = game.match.observe(seat)
-            action = bot.policy.choose(SeatView.from_observation(obs))
+            view = SeatView.from_observation(game.match.observe(seat))
+            # A strong bot thinks for up to a quarter of a second: in a thread, so the streams keep flowing.
+            action = await asyncio.to_thread(bot.policy.choose, view)
             if action is None:
                 continue
             assert bot.game is not None

@@ -257,6 +257,7 @@ class Sampler:
         self.kn = kn
         self._cons: dict[tuple[str, str] | None, Constraints] = {}
         self.relaxed = 0  # deals that had to drop a constraint (the observations contradicted each other)
+        self._strictest = 2  # a constraint level that failed once is not tried again for this view
 
     def constraints_for(self, announcement: tuple[str, str] | None) -> Constraints:
         if announcement not in self._cons:
@@ -269,6 +270,8 @@ class Sampler:
         announcement = rng.choice(kn.announcements) if kn.announcements else None
         cons = self.constraints_for(announcement)
         for level in (2, 1, 0):  # 2: every constraint; 1: the hard ones (the rules); 0: none
+            if level > self._strictest:
+                continue
             for _ in range(MAX_TRIES if level else 1):
                 hands = self._try(rng, cons, level)
                 if hands is not None and self._no_maschine(hands):
@@ -278,6 +281,7 @@ class Sampler:
                     full = tuple(kn.hand if s == kn.seat else tuple(sorted(hands[s], key=_code)) for s in range(kn.n))
                     rk = ranking(kn.rules, *announcement) if announcement else None
                     return Deal(full, tuple(stack), announcement, self.weight(full, rk))
+            self._strictest = level - 1
         return None
 
     def _try(self, rng: random.Random, cons: Constraints, level: int) -> dict[int, list[Card]] | None:

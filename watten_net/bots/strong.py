@@ -46,6 +46,7 @@ SCHLECKEN_BLUFF_RATE = 0.02  # take a card at the cut that is no Kritischer (cos
 MAX_SIGNALS = 2  # per hand (the engine allows 3)
 MAX_SCHLAG_CANDIDATES = 4  # Schlag ranks searched (the ranks held most, and the heuristic's pick)
 MIN_SAMPLES = 2  # a search stops for its budgets only after this many usable samples
+DEALING_SHARE = 0.3  # at most this share of the time limit goes to drawing deals (before any playout)
 SIGNAL_NAMES_BY_CARD = {"HK": "max", "S7": "belli", "E7": "spitz", "SU": "bugl", "S6": "weli"}
 
 
@@ -210,9 +211,16 @@ class StrongBot(Bot):
         return best + [a for a in legal if not a.startswith("schlag ")]
 
     # ------------------------------------------------------------------------------------------ the search
-    def _deals(self, sampler: Sampler) -> list[Deal]:
+    def _deals(self, sampler: Sampler, start: float) -> list[Deal]:
         """The sampled deals, weighed by how well they explain the public choices (importance resampling)."""
-        drawn = [d for d in (sampler.deal(self.rng) for _ in range(self.samples * RESAMPLE)) if d is not None]
+        drawn: list[Deal] = []
+        limit = None if self.time_limit is None else self.time_limit * DEALING_SHARE
+        for _ in range(self.samples * RESAMPLE):
+            deal = sampler.deal(self.rng)
+            if deal is not None:
+                drawn.append(deal)
+            if limit is not None and drawn and time.perf_counter() - start > limit:
+                break
         if not drawn:
             return []
         weights = [d.weight for d in drawn]
@@ -226,12 +234,17 @@ class StrongBot(Bot):
         slot = kn.slot
         before = kn.slot_scores
         playouts = Playouts(self._heuristic)
-        deals = self._deals(Sampler(kn))
+        deals = self._deals(Sampler(kn), start)
         equity_sum = [0.0] * len(candidates)
         wins: list[list[bool]] = []
         folds: list[bool] = []
         used = 0
         for deal in deals:
+            if used >= MIN_SAMPLES and (
+                playouts.steps >= self.max_steps
+                or (self.time_limit is not None and time.perf_counter() - start > self.time_limit)
+            ):
+                break
             world = build_world(kn, deal)
             if world is None:
                 continue
@@ -250,11 +263,6 @@ class StrongBot(Bot):
                 raised, _ = world.apply(me, "raise")
                 folds.append(playouts.answer_raise(raised, raised.waiting_for[0]) == "fold")
             used += 1
-            if used >= MIN_SAMPLES and (
-                playouts.steps >= self.max_steps
-                or (self.time_limit is not None and time.perf_counter() - start > self.time_limit)
-            ):
-                break
         if not used:
             return self._fallback(kn.view, counted=True)
         options = tuple(

@@ -737,7 +737,9 @@ class Match:
         self.lifted = ()
         self.rest = ()
         self.schlecken_seat = -1
-        self.hands = taken  # the taken cards start the hands (a tuple of tuples, as hands are)
+        # The taken cards start the hands, sorted like every hand (a seat that took a whole first packet
+        # gets no cards from it, so the packet's sort would never reach them).
+        self.hands = tuple(tuple(sorted(cards, key=_CODE)) if len(cards) > 1 else cards for cards in taken)
         self._deal_packet(0, events)
         if not self._f.second_packet_later:
             self._deal_packet(1, events)
