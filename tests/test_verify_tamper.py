@@ -85,9 +85,23 @@ GAMES: dict[str, tuple[Rules, int, str]] = {
 Games = dict[str, Game]
 
 
+# What a game must contain for its cases (random play decides it, so the first seed from the listed one on that
+# gives it is used: a change in the engine's choices never silently empties a class of cases).
+NEEDS: dict[str, tuple[str, ...]] = {"redeal2": ("AttemptAborted",), "bav4": ("PrivateEvent",)}
+
+
+def _play_with(name: str, rules: Rules, seed: int, reveal: str) -> Game:
+    for candidate in range(seed, seed + 200):
+        game = play_game(name, rules, candidate, reveal)
+        types = {signed(e).type for e in game.host()}
+        if all(t in types for t in NEEDS.get(name, ())):
+            return game
+    raise AssertionError(f"no seed from {seed} on gives game {name} its {NEEDS[name]}")
+
+
 @pytest.fixture(scope="module")
 def games() -> Games:
-    return {name: play_game(name, rules, seed, reveal) for name, (rules, seed, reveal) in GAMES.items()}
+    return {name: _play_with(name, rules, seed, reveal) for name, (rules, seed, reveal) in GAMES.items()}
 
 
 # ---------------------------------------------------------------------------------------------- the cases
