@@ -406,11 +406,7 @@ class Table:
         for bot in self.bots.values():
             assert bot.game is not None
             for p in posted:
-                if p.visible_to is None or bot.seat in p.visible_to:
-                    bot.game.receive(p.seq, p.raw)
-                else:
-                    bot.game.receive(p.seq, withheld=pb.Withheld(envelope_hash=p.hash, type=p.type,
-                                                                 visible_to=list(p.visible_to)))
+                p.deliver_to(bot.game)
 
     async def _publish(self, posted: list[Posted]) -> None:
         assert self.game is not None

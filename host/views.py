@@ -26,10 +26,9 @@ _STEPS = {
 
 
 def chain_entry(posted: Posted, seat: int) -> Any:
-    if posted.visible_to is None or seat in posted.visible_to:
+    if posted.sees(seat):
         return pb.ChainEntry(chain_seq=posted.seq, envelope=posted.raw)
-    stub = pb.Withheld(envelope_hash=posted.hash, type=posted.type, visible_to=list(posted.visible_to))
-    return pb.ChainEntry(chain_seq=posted.seq, withheld=stub)
+    return pb.ChainEntry(chain_seq=posted.seq, withheld=posted.stub())
 
 
 def game_events(events: list[Event], seat: int) -> list[Any]:

@@ -15,7 +15,6 @@ from watten_net.deal.identity import public_key_bytes
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
 from watten_net.record import KIND_HOST, Entry
-from watten_net.v1 import watten_pb2 as pb
 
 
 @dataclass
@@ -45,11 +44,7 @@ class LocalTable:
     def deliver(self, posted: list[Posted]) -> None:
         for p in posted:
             for seat in self.seats:
-                if p.visible_to is None or seat.seat in p.visible_to:
-                    seat.receive(p.seq, p.raw)
-                else:
-                    seat.receive(p.seq, withheld=pb.Withheld(envelope_hash=p.hash, type=p.type,
-                                                             visible_to=list(p.visible_to)))
+                p.deliver_to(seat)
 
     def flush(self) -> bool:
         """Submit every seat's automatic protocol envelopes; True if anything happened."""

@@ -40,6 +40,7 @@ from .protocol import (
     make_envelope,
     parse_envelope,
 )
+from .seat import SeatGame
 
 REVEAL_MODES = ("match-end", "hand-end")
 
@@ -63,6 +64,20 @@ class Posted:
     seq: int
     type: str
     visible_to: tuple[int, ...] | None
+
+    def sees(self, seat: int) -> bool:
+        return self.visible_to is None or seat in self.visible_to
+
+    def stub(self) -> Any:
+        """What a seat that may not see this envelope gets instead: its hash (to follow the chain) and type."""
+        return pb.Withheld(envelope_hash=self.hash, type=self.type, visible_to=list(self.visible_to or ()))
+
+    def deliver_to(self, seat: SeatGame) -> None:
+        """Hand this envelope to a seat's SeatGame: whole, or as a stub when the seat may not see it."""
+        if self.sees(seat.seat):
+            seat.receive(self.seq, self.raw)
+        else:
+            seat.receive(self.seq, withheld=self.stub())
 
 
 class HostGame:
