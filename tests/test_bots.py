@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 from typing import Any
 
 import pytest
@@ -18,6 +17,8 @@ from watten_net.bots import LEVELS, Bot, SeatView, make_bot
 from watten_net.bots.heuristic import HeuristicBot
 from watten_net.engine import Match, Rules, canonical_deck, schlag_choices
 from watten_net.v1 import watten_pb2 as pb
+
+from botdrive import play_hands
 
 DECISION_LIMIT = 0.5  # seconds: the issue's bound for one decision
 HANDS_PER_CASE = 10
@@ -35,41 +36,9 @@ VARIANTS = {
 def _drive(
     rules: Rules, seed: int, hands: int, *, mix: float = 0.25, prefer: str = ""
 ) -> tuple[list[tuple[int, str]], float, list[HeuristicBot]]:
-    """Play `hands` hands with heuristic bots in every seat; returns their choices, the slowest decision, the bots.
-
-    At every decision the heuristic and a random bot both choose from the seat's view (both must be legal);
-    the random bot's choice is applied with probability `mix`, so the heuristic also meets states it would
-    not steer into itself (swaps, Bessere, raises); the action `prefer` is applied whenever it is legal.
-    """
-    rng = random.Random(seed)
-    n = rules.players
-    heuristic = [HeuristicBot(seed * 10 + s) for s in range(n)]
-    randoms = [make_bot("random", seed * 10 + s + 5) for s in range(n)]
-    m = Match.new(rules, first_dealer=rng.randrange(n))
-    deck = list(canonical_deck(rules.deck))
-    choices: list[tuple[int, str]] = []
-    slowest = 0.0
-    played = 0
-    while played < hands or not m.needs_deck:
-        if m.is_over:
-            m = Match.new(rules, first_dealer=rng.randrange(n))
-            continue
-        if m.needs_deck:
-            rng.shuffle(deck)
-            m = m.apply_deck(deck)
-            played += 1
-            continue
-        seat = m.waiting_for[0]
-        view = SeatView.from_observation(m.observe(seat))
-        start = time.perf_counter()
-        action = heuristic[seat].choose(view)
-        slowest = max(slowest, time.perf_counter() - start)
-        assert action is not None and action in view.legal_actions, (rules, view, action)
-        other = randoms[seat].choose(view)
-        assert other is not None and other in view.legal_actions, (rules, view, other)
-        choices.append((seat, action))
-        applied = prefer if prefer in view.legal_actions else other if rng.random() < mix else action
-        m, _ = m.apply(seat, applied)
+    """Heuristic bots in every seat (see botdrive.play_hands): their choices, the slowest decision, the bots."""
+    heuristic = [HeuristicBot(seed * 10 + s) for s in range(rules.players)]
+    choices, slowest = play_hands(rules, seed, hands, heuristic, mix=mix, prefer=prefer)
     return choices, slowest, heuristic
 
 
