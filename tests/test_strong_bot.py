@@ -29,7 +29,7 @@ from watten_net.engine import Card, Event, Match, Observation, Rules, RuleViolat
 
 from botdrive import play_hands
 
-# Hands per preset and player count. 8 presets x 4 player counts x 7 = 224 random-deal hands in CI (about 15 s).
+# Hands per preset and player count (8 presets x 4 player counts).
 # The 1,000 hands, in CI: 32 hands × 32 preset/player cases = 1,024 (about 1¾ minutes on one core).
 HANDS_PER_CASE = int(os.environ.get("STRONG_BOT_HANDS_PER_CASE", "32"))
 CASES = [(name, players) for name in Rules.PRESET_NAMES for players in (2, 3, 4, 6)]
