@@ -206,7 +206,8 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
 
         channel = grpc.aio.insecure_channel(target)
     key = load_or_create_identity(config_dir() / "identity.key")
-    conn = Connection(channel, key=key, record_dir=None)
+    conn = Connection(channel, key=key, record_dir=table.record_dir)  # the person keeps a record like any seat
+    conn.secrets_dir = data_dir() / "seats"
     name = args.name or os.environ.get("USER", "") or "Host"
     try:
         await conn.join(name, 0 if table.seats[0] is None else None)
