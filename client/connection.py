@@ -18,7 +18,7 @@ import grpc
 import grpc.aio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.deal.identity import new_nonce, public_key_bytes
+from watten_net.deal.identity import join_proof, new_nonce, public_key_bytes
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError
 from watten_net.deal.seat import SeatGame
 from watten_net.record import RecordWriter
@@ -100,6 +100,10 @@ _OWED = {"header": "HeaderSignature", "commit": "SeedCommit", "commit-set": "Com
          "reveal": "SeedReveal", "sealed": "DeckSealedSignature", "checkpoint": "CheckpointSignature"}
 
 
+# Refusals of an automatic protocol message that mean "that step is over": drop it, do not retry.
+STALE_STEP = frozenset({"unexpected-message", "wrong-hash", "wrong-hand"})
+
+
 def owed_message(view: Any, seat: int) -> str | None:
     """The protocol message the host waits for from `seat`, according to its view (None: nothing)."""
     if view is None or seat not in view.deal.waiting_for:
@@ -119,6 +123,7 @@ class Connection:
         self.secrets_dir: Path | None = None  # where the seat's seeds are kept (set it to survive a restart)
         self.seat = -1
         self.token = ""
+        self.join_nonce = b""
         self.game: SeatGame | None = None
         self.view: Any = None
         self.record: RecordWriter | None = None
@@ -133,15 +138,24 @@ class Connection:
                                                                         client="watten-join"), timeout)
 
     async def join(self, name: str, seat: int | None = None, timeout: float = 5.0) -> int:
+        # The proof that we hold our key, bound to this table of this host: it lets us take our seat back later.
+        info = await self._call(self.stub.GetTable, pb.GetTableRequest(protocol_version=PROTOCOL_VERSION), timeout)
+        nonce = new_nonce()
+        proof = join_proof(self.key, str(info.table_id), bytes(info.host_public_key), nonce)
         request = pb.JoinRequest(protocol_version=PROTOCOL_VERSION, name=name, public_key=public_key_bytes(self.key),
-                                 join_nonce=new_nonce())
+                                 join_nonce=nonce, key_proof=proof)
         if seat is not None:
             request.seat = seat
         response = await self._call(self.stub.Join, request, timeout)
+        self.join_nonce = nonce
         self.seat = int(response.seat)
         self.token = str(response.token)
         self.game = SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir)
         return self.seat
+
+    async def leave(self, timeout: float = 3.0) -> None:
+        """Leave the table: in the lobby the seat is freed; in a game a bot stands in until we come back."""
+        await self._call(self.stub.Leave, pb.LeaveRequest(token=self.token), timeout)
 
     async def start(self, timeout: float = 5.0) -> None:
         await self._call(self.stub.Start, pb.StartRequest(token=self.token), timeout)
@@ -246,17 +260,25 @@ class Connection:
 
     async def send_automatic(self) -> None:
         """Submit the protocol's own steps (signatures, commitment, reveal) that this seat owes."""
-        assert self.game is not None
         async with self._send_lock:
-            while (raw := self.game.next_automatic()) is not None:
+            await self._send_owed()
+
+    async def _send_owed(self) -> None:
+        assert self.game is not None
+        while (raw := self.game.next_automatic()) is not None:
+            try:
                 await self._submit(raw)
+            except Refused as err:
+                if err.reason not in STALE_STEP:
+                    raise
+                # The step went on without us (a bot stood in while we were away): nothing is owed any more.
+                self.game.outbox.remove(raw)
 
     async def act(self, action: str, timeout: float = 10.0) -> None:
         """Send one game action (RULES.md notation). Raises Refused with the host's reason when refused."""
         assert self.game is not None
         async with self._send_lock:
-            while (raw := self.game.next_automatic()) is not None:
-                await self._submit(raw)
+            await self._send_owed()
             await self._submit(self.game.action(action), timeout)
 
     async def _submit(self, raw: bytes, timeout: float = 10.0) -> None:

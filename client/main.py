@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import grpc
+import grpc.aio
 
 from host.tls import pretty_fingerprint
 from watten_net.bots import LEVELS, SeatView, make_bot
@@ -126,7 +128,13 @@ async def play_at_the_table(args: argparse.Namespace) -> int:
             seat = int(choice) if choice.isdigit() else free[0]
         await conn.join(name, seat)
         words = Words(args.lang or default_lang(), args.suits)
-        return await TableApp(conn, words).run()
+        code = await TableApp(conn, words).run()
+        if conn.game is not None and not conn.game.finished:
+            # The person left on purpose ([q], confirmed): a bot stands in at once instead of after the grace
+            # period. Coming back with `watten-join` again takes the seat back.
+            with contextlib.suppress(Refused, grpc.aio.AioRpcError, asyncio.TimeoutError):
+                await conn.leave()
+        return code
     finally:
         await conn.close()
 

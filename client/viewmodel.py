@@ -153,6 +153,8 @@ def seats_pane(view: Any, words: Words) -> Fragments:
                 marks.append(f"{words['offline']} {gone // 60}:{gone % 60:02d}")
             else:
                 marks.append(words["offline"])
+        if s.stand_in:
+            marks.append(words["stand_in"])
         style = "class:active" if s.seat in to_act else ("class:you" if s.you else "")
         arrow = "▶ " if s.seat in to_act else "  "
         side = f"{words['team']} {'AB'[s.side]}" if view.table.player_count != 3 else (

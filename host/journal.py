@@ -7,7 +7,8 @@ chain, so the records every party holds still verify across the crash. Each entr
 fsync'd before anything that depends on it leaves the host.
 
 Format: magic, then entries `u8 kind, u32 big-endian length, bytes` (kind 0 metadata JSON, 1 a random
-draw `u8 who (255 = host) + bytes`, 2 an accepted envelope `u8 seat + bytes`, 3 the end of the game).
+draw `u8 who (255 = host) + bytes`, 2 an accepted envelope `u8 seat + bytes`, 3 the end of the game,
+4 a stand-in change `u8 seat + u8 active`, 5 a stand-in bot's action `u8 seat + the action in UTF-8`).
 The file is private (0600): it holds the bots' keys and the seats' tokens.
 """
 
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 MAGIC = b"WATTEN-JOURNAL/1\n"
-META, DRAW, SUBMIT, FINISHED = 0, 1, 2, 3
+META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION = 0, 1, 2, 3, 4, 5
 HOST = 255
 
 
@@ -57,6 +58,12 @@ class Journal:
     def submit(self, seat: int, raw: bytes) -> None:
         self.append(SUBMIT, bytes([seat]) + raw)
 
+    def stand_in(self, seat: int, active: bool) -> None:
+        self.append(STAND_IN, bytes([seat, int(active)]))
+
+    def bot_action(self, seat: int, action: str) -> None:
+        self.append(BOT_ACTION, bytes([seat]) + action.encode())
+
     def finish(self) -> None:
         """The game ended: mark it, and move the journal aside so that no restart resumes it."""
         self.append(FINISHED, b"")
@@ -82,7 +89,7 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[tuple[int, int, bytes
         offset += 5 + length
         if kind == META:
             meta = json.loads(body.decode())
-        elif kind in (DRAW, SUBMIT):
+        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION):
             entries.append((kind, body[0], body[1:]))
         elif kind == FINISHED:
             entries.append((kind, 0, b""))

@@ -65,6 +65,8 @@ def _bots(text: str) -> tuple[int, str | None]:
 
 
 def parser() -> argparse.ArgumentParser:
+    from host.table import DEFAULT_GRACE
+
     p = argparse.ArgumentParser(prog="watten-host", description="Host a game of Watten on the local network.")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all; 127.0.0.1 = this machine)")
@@ -85,6 +87,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help="your name at the table (default: your user name)")
     p.add_argument("--lang", choices=("de", "en", "zh"), help="language of the screen (default: from the locale)")
     p.add_argument("--suits", choices=("french", "german"), default="french", help="suit marks on the cards")
+    p.add_argument("--grace", type=float, default=DEFAULT_GRACE, metavar="SECONDS",
+                   help="a person offline this long gets a bot standing in until they come back "
+                   f"(default {DEFAULT_GRACE:.0f})")
     p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                    help="pause between bot moves (default 0.7 with a person at the table, 0 headless)")
     p.add_argument("--resume", nargs="?", const="auto", metavar="JOURNAL",
@@ -120,11 +125,12 @@ async def run(args: argparse.Namespace) -> int:
     host_key = load_or_create_identity(config_dir() / "host" / "identity.key")
     if resume is not None:
         print(f"watten-host: resuming the unfinished game of {resume}", flush=True)
-        table = await Table.resume(resume, host_key, bot_delay=delay)
+        table = await Table.resume(resume, host_key, bot_delay=delay, grace=args.grace)
         args.port = table.port
     else:
         table = Table(rules, preset=args.rules, reveal=settings["reveal"], host_key=host_key,
-                      tls_fingerprint=tls_fp, record_dir=record_dir, host_name=socket.gethostname(), bot_delay=delay)
+                      tls_fingerprint=tls_fp, record_dir=record_dir, host_name=socket.gethostname(), bot_delay=delay,
+                      grace=args.grace, stand_in_level=args.bot_level)
         table.journal_path = journal_dir / f"{table.table_id}.wjournal"
     # With a person at the host and every other seat a bot, the table is full at once: start it (playable at once).
     table.autostart = args.autostart or args.headless or (args.bots == args.players - 1)
@@ -143,6 +149,8 @@ async def run(args: argparse.Namespace) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    if args.headless:  # (the host's own screen shows it in the seat list instead)
+        table.on_notice = lambda text: print(f"watten-host: {text}", flush=True)
     try:
         if not args.headless:
             return await _play_at_the_host(args, table, port, credentials is not None, fingerprint_text)

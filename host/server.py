@@ -158,7 +158,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             seat = self.table.seat_of(request.token)
         except TableRefusal as err:
             raise refusal(err) from None
-        await self.table.set_online(seat, False)
+        await self.table.leave(seat)
         return pb.Ack(seq=len(self.table.log), seat=-1)
 
     @refusals_to_status

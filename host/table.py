@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.bots import Bot, SeatView, make_bot
 from watten_net.deal.host_game import HostGame, Posted, Seat
-from watten_net.deal.identity import public_key_bytes
+from watten_net.deal.identity import join_proof_message, public_key_bytes, verify
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_pb
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
@@ -32,10 +32,11 @@ from watten_net.engine.events import Event
 from watten_net.record import KIND_HOST, RecordWriter
 from watten_net.v1 import watten_pb2 as pb
 
-from .journal import DRAW, HOST, SUBMIT, Draws, Journal, read_journal
+from .journal import BOT_ACTION, DRAW, HOST, STAND_IN, SUBMIT, Draws, Journal, read_journal
 
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
+DEFAULT_GRACE = 60.0  # seconds a person may be offline before a bot stands in for the seat
 BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table in the Alps would know
 
 
@@ -119,6 +120,8 @@ class Table:
         record_dir: Path | None = None,
         host_name: str = "watten-host",
         bot_delay: float = 0.0,
+        grace: float = DEFAULT_GRACE,
+        stand_in_level: str = "heuristic",
     ) -> None:
         self.rules = rules
         self.n = rules.players
@@ -129,6 +132,10 @@ class Table:
         self.record_dir = record_dir
         self.host_name = host_name
         self.bot_delay = bot_delay
+        self.grace = grace
+        self.stand_in_level = stand_in_level
+        self.stand_ins: dict[int, Bot] = {}  # the policies standing in for people who are away, by seat
+        self._grace_timers: dict[int, asyncio.Task[None]] = {}
         self.table_id = secrets.token_hex(8)
         self.seats: list[SeatSlot | None] = [None] * self.n
         self.bots: dict[int, HostBot] = {}
@@ -145,10 +152,12 @@ class Table:
         self.port = 0
         self._bot_task: asyncio.Future[None] | None = None
         self.on_finished: Callable[[], None] | None = None
+        self.on_notice: Callable[[str], None] | None = None  # one line for the host's operator (headless)
         self.autostart = False
         # The answer to every envelope a seat submitted, by envelope hash: a retry of the same bytes gets the
         # original answer (the proto's promise), and is neither journaled nor applied again.
         self._answers: dict[bytes, tuple[int, int, bytes]] = {}
+        self._reclaim_nonces: set[bytes] = set()  # join nonces of seats taken back by key proof (no replays)
 
     # ------------------------------------------------------------------ public info
     def phase(self) -> Any:
@@ -168,6 +177,7 @@ class Table:
                 seat=s, occupied=slot is not None, name=slot.name if slot else "",
                 side=-1 if self.n == 3 else s % 2, ready=bool(slot and slot.ready), online=bool(slot and slot.online),
                 bot=bool(slot and slot.bot), public_key=slot.public_key if slot else b"",
+                stand_in=self.stood_in(s),
             ))
         return pb.TableInfo(
             protocol_version=PROTOCOL_VERSION, table_id=self.table_id, host_name=self.host_name,
@@ -178,6 +188,9 @@ class Table:
             game_id=self.game.game_id if self.game else b"",
             game_fingerprint=self.game.fingerprint if self.game else "",
         )
+
+    def stood_in(self, seat: int) -> bool:
+        return self.game is not None and seat in self.game.absent
 
     def seat_of(self, token: str) -> int:
         if not token:
@@ -221,16 +234,24 @@ class Table:
                 raise TableRefusal("invalid", "bad-public-key", "the public key must be 32 bytes")
             if len(nonce) != 32:
                 raise TableRefusal("invalid", "bad-nonce", "the join nonce must be 32 bytes")
-            # A key that already holds a seat gets it back with a fresh token (a client that restarted).
+            proof = bytes(request.key_proof)
+            if proof and not self._proof_holds(key, nonce, proof):
+                raise TableRefusal("permission", "bad-key-proof",
+                                   "the key proof does not verify with this key for this table")
+            # A key that already holds a seat gets it back with a fresh token (a client that restarted). Public
+            # keys are public (GetTable, the GameHeader), so only a proof of the private key, over a nonce never
+            # used before, gets it: otherwise anybody could take the seat and revoke its owner's token.
             for s, slot in enumerate(self.seats):
                 if slot is not None and not slot.bot and slot.public_key == key:
-                    # Public keys are public (GetTable, the GameHeader) and `key_proof` is not checked yet, so
-                    # anybody could "reclaim" a seat with its key and revoke its owner's token. Until the proof
-                    # is required, a seat whose owner is connected (an open event stream) is not given away.
-                    if slot.online:
-                        raise TableRefusal("precondition", "seat-taken",
-                                           f"seat {s} is in use by a connected client; close that one first")
+                    if not proof:
+                        raise TableRefusal("permission", "bad-key-proof",
+                                           f"seat {s} belongs to this key: prove you hold it (key_proof) to take "
+                                           "it back")
+                    if nonce in self._reclaim_nonces:
+                        raise TableRefusal("permission", "bad-key-proof", "this key proof was used before")
+                    self._reclaim_nonces.add(nonce)
                     slot.token = secrets.token_urlsafe(24)
+                    log.info("seat %d reclaimed by its key", s)
                     return s, slot.token
             if self.game is not None:
                 raise TableRefusal("precondition", "game-started", "the game has started: every seat is taken")
@@ -254,6 +275,10 @@ class Table:
             log.info("seat %d taken by %s", seat, name)
         await self._maybe_autostart()
         return seat, token
+
+    def _proof_holds(self, key: bytes, nonce: bytes, proof: bytes) -> bool:
+        message = join_proof_message(self.table_id, public_key_bytes(self.host_key), key, nonce)
+        return verify(key, proof, message)
 
     async def add_bots(self, count: int, level: str) -> None:
         async with self.lock:
@@ -294,6 +319,70 @@ class Table:
         item = self._new_item()
         item.lobby.append(event_to_pb("online" if online else "offline", seat, {}))
         await self._append(item)
+        if online:
+            self._cancel_grace(seat)
+            await self._stand_in(seat, False)
+        elif not slot.bot:
+            self._start_grace(seat, self.grace)
+
+    # ------------------------------------------------------------------ people away: a bot stands in
+    def _start_grace(self, seat: int, seconds: float) -> None:
+        """After `seconds` offline (the grace period) a bot plays the seat, so that nobody waits forever."""
+        if self.game is None or self.game.finished or seat in self._grace_timers:
+            return
+
+        async def expire() -> None:
+            await asyncio.sleep(seconds)
+            self._grace_timers.pop(seat, None)
+            slot = self.seats[seat]
+            if slot is not None and not slot.online:
+                await self._stand_in(seat, True)
+
+        self._grace_timers[seat] = asyncio.ensure_future(expire())
+
+    def _cancel_grace(self, seat: int) -> None:
+        timer = self._grace_timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+
+    async def _stand_in(self, seat: int, active: bool) -> None:
+        async with self.lock:
+            await self._stand_in_locked(seat, active)
+
+    async def _stand_in_locked(self, seat: int, active: bool) -> None:
+        game = self.game
+        if game is None or game.finished or active == (seat in game.absent):
+            return
+        posted = game.stand_in(seat, active)
+        if self.journal is not None:
+            self.journal.stand_in(seat, active)
+        if active:
+            self.stand_ins[seat] = make_bot(self.stand_in_level)
+        slot = self.seats[seat]
+        who = f"seat {seat} ({slot.name if slot else '?'})"
+        notice = f"{who} is away: a bot stands in" if active else f"{who}: its person is back and plays again"
+        log.info("%s", notice)
+        if self.on_notice is not None:
+            self.on_notice(notice)
+        await self._publish(posted)
+
+    async def leave(self, seat: int) -> None:
+        """Leave: in the lobby the seat is freed (its token dies with it); in a game a bot takes over at once."""
+        slot = self.seats[seat]
+        if slot is None:
+            return
+        if self.game is None:
+            async with self.lock:
+                if self.game is None and self.seats[seat] is slot:
+                    self.seats[seat] = None
+                    item = self._new_item()
+                    item.lobby.append(event_to_pb("seat-freed", seat, {"name": slot.name}))
+                    await self._append(item)
+                    log.info("seat %d left the lobby", seat)
+                    return
+        await self.set_online(seat, False)
+        self._cancel_grace(seat)
+        await self._stand_in(seat, True)
 
     async def _maybe_autostart(self) -> None:
         if self.autostart and self.game is None and all(s is not None for s in self.seats):
@@ -351,12 +440,14 @@ class Table:
         }
 
     @classmethod
-    async def resume(cls, path: Path, host_key: Ed25519PrivateKey, *, bot_delay: float = 0.0) -> Table:
+    async def resume(cls, path: Path, host_key: Ed25519PrivateKey, *, bot_delay: float = 0.0,
+                     grace: float = DEFAULT_GRACE) -> Table:
         """Rebuild the table of an unfinished game from its journal: same seats, same draws, same chain."""
         meta, entries = read_journal(path)
         rules = Rules.from_json(meta["rules"])
         table = cls(rules, preset=meta["preset"], reveal=meta["reveal"], host_key=host_key,
                     tls_fingerprint=bytes.fromhex(meta["tls"]), host_name=meta["host_name"], bot_delay=bot_delay,
+                    grace=grace,
                     record_dir=Path(meta["record_dir"]) if meta["record_dir"] else None)
         table.table_id = meta["table_id"]
         table.port = int(meta["port"])
@@ -379,6 +470,16 @@ class Table:
         table._feed_bots(posted)
         everything = list(posted)
         for kind, seat, raw in entries:
+            if kind == STAND_IN:
+                posted = game.stand_in(seat, bool(raw[0]))
+                table._feed_bots(posted)
+                everything += posted
+                continue
+            if kind == BOT_ACTION:
+                posted = game.act_for(seat, raw.decode())
+                table._feed_bots(posted)
+                everything += posted
+                continue
             if kind != SUBMIT:
                 continue
             posted = game.submit(seat, raw)
@@ -400,6 +501,9 @@ class Table:
         await table._append(item)
         log.info("resumed game %s at chain envelope %d", game.game_id.hex()[:12], len(game.chain))
         table._bot_task = asyncio.ensure_future(table._bot_worker())
+        for s, taken in enumerate(table.seats):  # every person is offline until their client reconnects
+            if taken is not None and not taken.bot:
+                table._start_grace(s, table.grace)
         return table
 
     def _feed_bots(self, posted: list[Posted]) -> None:
@@ -436,6 +540,8 @@ class Table:
         async with self.lock:
             if self.game is None:
                 raise TableRefusal("precondition", "game-not-started", "the game has not started yet")
+            # A person who acts is back, whatever their stream is doing: the bot gives the seat back first.
+            await self._stand_in_locked(seat, False)
             from watten_net.deal.envelope import envelope_hash
 
             digest = envelope_hash(raw)
@@ -498,6 +604,8 @@ class Table:
         if phase != "play" or game.match is None:
             return ""
         for seat in waiting:
+            if seat in game.absent:
+                return await self._stand_in_move(seat)
             if seat not in self.bots:
                 continue
             bot = self.bots[seat]
@@ -515,6 +623,21 @@ class Table:
             return "move"
         return ""
 
+    async def _stand_in_move(self, seat: int) -> str:
+        """The stand-in's game move for a person who is away; it sees what that seat may see, nothing more."""
+        game = self.game
+        assert game is not None and game.match is not None
+        policy = self.stand_ins.setdefault(seat, make_bot(self.stand_in_level))
+        view = SeatView.from_observation(game.match.observe(seat))
+        action = await asyncio.to_thread(policy.choose, view)
+        if action is None:
+            return ""
+        posted = game.act_for(seat, action)
+        if self.journal is not None:
+            self.journal.bot_action(seat, action)
+        await self._publish(posted)
+        return "move"
+
     async def shutdown(self) -> None:
         """Ctrl-C / SIGTERM: end the match early, reveal every seed used, close the records."""
         async with self.lock:
@@ -527,3 +650,5 @@ class Table:
             self._close_records()
         if self._bot_task is not None:
             self._bot_task.cancel()
+        for seat in list(self._grace_timers):
+            self._cancel_grace(seat)

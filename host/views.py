@@ -121,7 +121,8 @@ def _seat_rows(view: Any, table: Table, seat: int, match: Any) -> None:
         view.seats.append(pb.SeatView(
             seat=s, name=slot.name if slot else "",
             side=match.hand_sides[s] if match is not None else _lobby_side(n, s),
-            online=bool(slot and slot.online), bot=bool(slot and slot.bot), ready=bool(slot and slot.ready),
+            online=bool(slot and slot.online), bot=bool(slot and slot.bot) or table.stood_in(s),
+            ready=bool(slot and slot.ready), stand_in=table.stood_in(s),
             hand_size=len(match.hands[s]) if match is not None else 0, you=(s == seat),
             taken=len(match.taken[s]) if match is not None else 0,
         ))

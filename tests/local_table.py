@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.identity import public_key_bytes
+from watten_net.deal.protocol import ProtocolError
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
 from watten_net.record import KIND_HOST, Entry
@@ -41,34 +42,78 @@ class LocalTable:
             for i, k in enumerate(keys)
         ]
 
+    # Seats whose person is away: they receive nothing (their line is down) and a bot stands in for them.
+    away: set[int] = field(default_factory=set)
+    missed: dict[int, list[Posted]] = field(default_factory=dict)
+
     def deliver(self, posted: list[Posted]) -> None:
         for p in posted:
             for seat in self.seats:
-                p.deliver_to(seat)
+                if seat.seat in self.away:
+                    self.missed.setdefault(seat.seat, []).append(p)
+                else:
+                    p.deliver_to(seat)
+
+    def go_away(self, seat: int) -> None:
+        """The seat's line goes down and (the grace period over) a host bot stands in for it."""
+        self.away.add(seat)
+        self.deliver(self.host.stand_in(seat, True))
+
+    def come_back(self, seat: int) -> None:
+        """The person is back: the host hands the seat back, the seat catches up on what it missed."""
+        self.away.discard(seat)
+        out = self.host.stand_in(seat, False)
+        for p in self.missed.pop(seat, []):
+            p.deliver_to(self.seats[seat])
+        self.deliver(out)
 
     def flush(self) -> bool:
         """Submit every seat's automatic protocol envelopes; True if anything happened."""
         moved = False
         for seat in self.seats:
+            if seat.seat in self.away:
+                continue
             while (raw := seat.next_automatic()) is not None:
-                out = self.host.submit(seat.seat, raw)
+                try:
+                    out = self.host.submit(seat.seat, raw)
+                except ProtocolError as err:
+                    # As the client does: a step that went on without us (a bot stood in) is owed no more.
+                    assert err.reason in ("unexpected-message", "wrong-hash", "wrong-hand"), err
+                    seat.outbox.remove(raw)
+                    continue
                 seat.accepted(raw)
                 self.deliver(out)
                 moved = True
         return moved
 
-    def play(self, max_steps: int = 100_000) -> None:
-        self.deliver(self.host.start())
-        for _ in range(max_steps):
+    def play(self, max_steps: int = 100_000, absences: dict[int, tuple[int, int]] | None = None) -> None:
+        """Play to the end with random legal actions. `absences`: step -> (seat, steps away)."""
+        if self.host.phase == "new":
+            self.deliver(self.host.start())
+        returns: dict[int, list[int]] = {}
+        for step in range(max_steps):
             if self.host.finished:
                 return
+            for seat in returns.pop(step, []):
+                self.come_back(seat)
+            if absences and step in absences and not self.host.finished:
+                seat, length = absences[step]
+                if seat not in self.away:
+                    self.go_away(seat)
+                    returns.setdefault(step + length, []).append(seat)
             if self.flush():
                 continue
             phase, waiting = self.host.waiting_for()
+            if not waiting and self.away:
+                self.come_back(min(self.away))  # everyone is away: the deal waits until somebody returns
+                continue
             assert phase == "play" and waiting, (phase, waiting)
             seat = waiting[0]
             assert self.host.match is not None
             action = self.rng.choice(self.host.match.observe(seat).legal_actions)
+            if seat in self.away:
+                self.deliver(self.host.act_for(seat, action))
+                continue
             raw = self.seats[seat].action(action)
             out = self.host.submit(seat, raw)
             self.seats[seat].accepted(raw)

@@ -97,6 +97,7 @@ class _StubGame:
 
     def __init__(self, match: Match) -> None:
         self.match = match
+        self.absent: set[int] = set()
 
     def waiting_for(self) -> tuple[str, tuple[int, ...]]:
         return "play", ()
@@ -108,6 +109,9 @@ class _StubTable:
         self.n = match.rules.players
         self.seats = [None] * self.n
         self.game = _StubGame(match)
+
+    def stood_in(self, seat: int) -> bool:
+        return seat in self.game.absent
 
     def info(self) -> Any:
         return pb.TableInfo(rules_json=self.rules.to_json(), player_count=self.n)

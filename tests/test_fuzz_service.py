@@ -21,6 +21,7 @@ from typing import Any
 
 import grpc
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from grpc import StatusCode as SC
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from hypothesis import given, settings
@@ -28,7 +29,7 @@ from hypothesis import given, settings
 from client.connection import Connection, open_channel
 from host.server import RATE_BURST, RateLimiter
 from host.table import MAX_NAME, TableRefusal, clean_name
-from watten_net.deal.identity import new_nonce, public_key_bytes
+from watten_net.deal.identity import join_proof, new_nonce, public_key_bytes
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
 
@@ -241,19 +242,29 @@ def test_tokens_carry_at_least_128_random_bits_and_a_rejoin_revokes_the_old_one(
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             conn = Connection(channel)
             tokens = []
-            for _ in range(count):  # the same key rejoining (its seat is not connected): a fresh token each time
+            for _ in range(count):  # the same key rejoining with its proof: a fresh token each time
                 await conn.join("Resi", 0)
                 tokens.append(conn.token)
             for label, token in (("old token", tokens[0]), ("current token", tokens[-1])):
                 answer = await send(channel, "Start", pb.StartRequest(token=token).SerializeToString())
                 found[label] = (answer.code, answer.reason)
-            # While the seat is connected, its (public) key does not take it over: no stealing a seat.
+            # The (public) key alone does not take a seat over: no stealing a seat, connected or not.
             stream = conn.stub.Subscribe(pb.SubscribeRequest(token=conn.token))
             await stream.read()
             request = pb.JoinRequest(protocol_version=1, name="thief", public_key=public_key_bytes(conn.key),
                                      join_nonce=new_nonce())
             answer = await send(channel, "Join", request.SerializeToString())
             found["key of a connected seat"] = (answer.code, answer.reason)
+            info = await conn.stub.GetTable(pb.GetTableRequest())
+            nonce = new_nonce()
+            request.join_nonce = nonce
+            request.key_proof = join_proof(Ed25519PrivateKey.generate(), info.table_id, info.host_public_key, nonce)
+            answer = await send(channel, "Join", request.SerializeToString())
+            found["key with another key's proof"] = (answer.code, answer.reason)
+            request.key_proof = join_proof(conn.key, info.table_id, info.host_public_key, conn.join_nonce)
+            request.join_nonce = conn.join_nonce
+            answer = await send(channel, "Join", request.SerializeToString())
+            found["a proof replayed"] = (answer.code, answer.reason)
             answer = await send(channel, "Start", pb.StartRequest(token=conn.token).SerializeToString())
             found["owner after the attempt"] = (answer.code, answer.reason)
             stream.cancel()
@@ -274,7 +285,9 @@ def test_tokens_carry_at_least_128_random_bits_and_a_rejoin_revokes_the_old_one(
         assert 0.3 * count < ones < 0.7 * count, (bit, ones)
     assert found["old token"] == (SC.UNAUTHENTICATED, "bad-token")
     assert found["current token"] == (SC.FAILED_PRECONDITION, "not-enough-players")
-    assert found["key of a connected seat"] == (SC.FAILED_PRECONDITION, "seat-taken")
+    assert found["key of a connected seat"] == (SC.PERMISSION_DENIED, "bad-key-proof")
+    assert found["key with another key's proof"] == (SC.PERMISSION_DENIED, "bad-key-proof")
+    assert found["a proof replayed"] == (SC.PERMISSION_DENIED, "bad-key-proof")
     assert found["owner after the attempt"] == (SC.FAILED_PRECONDITION, "not-enough-players")
     output = host.output()
     assert not [t for t in tokens if t in output]

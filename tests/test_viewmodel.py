@@ -247,3 +247,12 @@ def test_the_hint_key_says_what_the_strong_bot_would_do() -> None:
     message = asyncio.run(scenario())
     assert message.startswith("Hint: play ") and message.split()[2] in {"HK", "L7", "SA", "E9", "H8"}
     assert conn.sent == [], "a hint is advice: the screen sends nothing for it"
+
+
+def test_a_seat_played_by_a_stand_in_bot_says_so() -> None:
+    view = make_view()
+    view.seats[1].online = False
+    view.seats[1].bot = True
+    view.seats[1].stand_in = True
+    shown = text(vm.seats_pane(view, EN)).splitlines()
+    assert "a bot stands in" in next(line for line in shown if line.lstrip("▶ ").startswith("1 ")), shown

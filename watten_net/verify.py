@@ -42,6 +42,7 @@ _MISMATCH = {
     "Checkpoint": ("replay-mismatch", "the checkpoint does not name the chain head"),
     "Disclosure": ("replay-mismatch", "the disclosure does not hold the withheld envelopes"),
     "AttemptAborted": ("replay-mismatch", "the deal attempt was aborted without cause"),
+    "StandIn": ("replay-mismatch", "the stand-in change is not the one the record says"),
 }
 
 
@@ -277,24 +278,59 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
     while len(game.chain) < len(slots):
         slot = slots[len(game.chain)]
         assert slot.signed is not None
+        if _stand_in_step(game, slot):
+            continue
         inputs = _inputs_of(slot.signed)
+        if slot.type == "CommitSet":
+            # A seat now away committed before it left (the host refuses anything from a seat that is away), while
+            # the set waited for the others: its commitment goes first, as it arrived first.
+            inputs.sort(key=lambda item: item[0] not in game.absent)
         if not inputs:
             raise _problem(slot.seq, slot.type, "unexpected-envelope",
                            f"an honest host does not send {slot.type} here")
         before = len(game.chain)
         for seat, raw in inputs:
             embedded.add(envelope_hash(raw))
+            # (the commitment of a seat now away was submitted while it was there: replay it as of then)
+            away = slot.type == "CommitSet" and seat in game.absent
             try:
+                game.absent.discard(seat) if away else None
                 game.submit(seat, raw)
             except ProtocolError as err:
                 inner = _inner_type(raw)
                 raise _problem(slot.seq, slot.type, err.reason,
                                f"the embedded {inner} of seat {seat} is refused: {err.message}") from None
+            finally:
+                game.absent.add(seat) if away else None
         if len(game.chain) == before:
             raise _problem(slot.seq, slot.type, "unexpected-envelope", "the embedded envelope changes nothing")
     if not game.finished:
         raise _problem(0, "", "incomplete", "the record ends before the match's final co-signed checkpoint")
     return game, embedded
+
+
+def _stand_in_step(game: HostGame, slot: _Slot) -> bool:
+    """The host's own decisions about a seat whose person is away: a bot takes over or gives back the seat
+    (`StandIn`), and the bot's game actions (an `ActionAccepted` with actor "bot" and no seat envelope). The replay
+    makes the same decision through the same code, so whatever follows from it must match the record as usual;
+    that the person really was away is the host's word (the record shows for which actions)."""
+    assert slot.signed is not None
+    p = slot.signed.payload
+    before = len(game.chain)
+    try:
+        if slot.type == "StandIn":
+            if not 0 <= p.seat < game.n:
+                raise _problem(slot.seq, slot.type, "bad-seat", f"there is no seat {p.seat}")
+            game.stand_in(int(p.seat), bool(p.active))
+        elif slot.type == "ActionAccepted" and p.actor == "bot" and not p.action_envelope:
+            game.act_for(int(p.seat), str(p.action))
+        else:
+            return False
+    except ProtocolError as err:
+        raise _problem(slot.seq, slot.type, err.reason, f"the stand-in's step is refused: {err.message}") from None
+    if len(game.chain) == before:
+        raise _problem(slot.seq, slot.type, "unexpected-envelope", "the stand-in change changes nothing")
+    return True
 
 
 def _inputs_of(signed: Signed) -> list[tuple[int, bytes]]:
@@ -417,6 +453,8 @@ def describe(match: Match) -> list[str]:
             lines.append(f"  Seat {e.seat} folds.")
         elif e.kind == "concede":
             lines.append(f"  Seat {e.seat} concedes.")
+        elif e.kind == "forfeit":
+            lines.append(f"  Seat {e.seat} went away before revealing its seed: its side loses the hand.")
         elif e.kind == "maschine":
             lines.append(f"  Seat {e.seat} shows a Maschine: {' '.join(d['cards'])}.")
         elif e.kind == "trick":

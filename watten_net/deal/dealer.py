@@ -63,3 +63,11 @@ class Dealer(ABC):
     @abstractmethod
     def reveal(self) -> list[Any]:
         """Reveal every secret not yet revealed (per hand, at the match end, or when a match is abandoned)."""
+
+    @abstractmethod
+    def on_absent(self) -> list[Any]:
+        """The set of seats a bot stands in for has grown: stop waiting for them (or forfeit the attempt)."""
+
+    @abstractmethod
+    def take_forfeit(self) -> int | None:
+        """The seat whose absence forfeited the current attempt, once (then None)."""

@@ -110,3 +110,19 @@ def first_dealer(deck_key: bytes, n_players: int) -> int:
         raise ValueError(f"number of players must be an int in 1..255, got {n_players!r}")
     digest = hmac.digest(bytes(deck_key), FIRST_DEALER_LABEL, hashlib.sha256)
     return int.from_bytes(digest[:4], "big") % n_players
+
+
+STAND_IN_CUT_LABEL = tag("stand-in-cut")
+
+
+def stand_in_cut(deck_key: bytes, deck_size: int) -> int:
+    """The cut when the cutter was away (a stand-in) when the seeds were committed, so it committed no cut.
+
+    Like every committed cut it is fixed before anyone can know the deck, and nobody chooses it:
+    ``4 + u32_be(HMAC-SHA256(deck_key, b"watten/v1/stand-in-cut")[0:4]) mod (deck_size - 7)``, i.e. 4..size-4.
+    """
+    require_len("deck key", deck_key, DECK_KEY_LEN)
+    if deck_size < 8:
+        raise ValueError(f"a {deck_size}-card deck is too small to cut")
+    digest = hmac.digest(bytes(deck_key), STAND_IN_CUT_LABEL, hashlib.sha256)
+    return 4 + int.from_bytes(digest[:4], "big") % (deck_size - 7)

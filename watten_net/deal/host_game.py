@@ -27,6 +27,7 @@ from watten_net.v1 import watten_pb2 as pb
 from .dealer import Dealer, ReadyDeck
 from .deck import DECK_VERSION
 from .envelope import GENESIS_PREV_HASH, envelope_hash
+from .hashing import H
 from .identity import game_fingerprint, game_id, public_key_bytes
 from .level1 import VerifiedDealer
 from .protocol import (
@@ -121,8 +122,11 @@ class HostGame:
         self.phase = "new"  # new, header, deal (the dealing layer's steps), play, checkpoint, over
         self.header_signed: set[int] = set()
         self.match: Match | None = None
+        # Seats of people who are away: a host bot plays for them (`stand_in`, `act_for`), and no step waits for
+        # their signatures.
+        self.absent: set[int] = set()
         # Everything about where cards come from (Level 1 here; the trustless level plugs in the same way).
-        self.dealer: Dealer = VerifiedDealer(rules, self.game_id, self._post, random_bytes)
+        self.dealer: Dealer = VerifiedDealer(rules, self.game_id, self._post, random_bytes, self.absent)
         self.withheld: list[Posted] = []
         self.checkpoint: tuple[int, int, bytes] | None = None  # (hand, chain seq, chain head)
         self.checkpoint_signed: set[int] = set()
@@ -196,13 +200,15 @@ class HostGame:
         chain = self.seat_chains[seat]
         if signed.hash in chain.accepted:
             return []
+        if self.finished:
+            raise ProtocolError("precondition", "unexpected-message", "the match is over: nothing more to send")
+        if seat in self.absent:
+            raise ProtocolError("precondition", "stood-in", "a bot plays this seat while you are away: reconnect first")
         chain.check_next(signed)
         if signed.type in self.dealer.message_types:
             self._expect("deal", signed)
             out: list[Posted] = self.dealer.on_message(seat, signed)
-            ready = self.dealer.take_ready_deck()
-            if ready is not None:
-                out += self._begin_play(ready)
+            out += self._after_dealer()
         else:
             out = getattr(self, "_on_" + signed.type)(seat, signed)
         chain.advance(signed)
@@ -225,10 +231,66 @@ class HostGame:
         if seat in self.header_signed:
             raise ProtocolError("precondition", "unexpected-message", "you have signed the header already")
         self.header_signed.add(seat)
-        out = [self._relay(seat, signed)]
-        if len(self.header_signed) == self.n:
-            out += self._open_attempt(0, 0)
+        return [self._relay(seat, signed), *self._header_done()]
+
+    def _everyone(self, answered: set[int]) -> bool:
+        """Every seat has answered, or is away (a stand-in's seat is not waited for)."""
+        return len(answered | self.absent) == self.n
+
+    def _header_done(self) -> list[Posted]:
+        return self._open_attempt(0, 0) if self._everyone(self.header_signed) else []
+
+    def _after_dealer(self) -> list[Posted]:
+        ready = self.dealer.take_ready_deck()
+        if ready is not None:
+            return self._begin_play(ready)
+        seat = self.dealer.take_forfeit()
+        return self._forfeit(seat) if seat is not None else []
+
+    # ------------------------------------------------------------------ people away: a bot stands in
+    def stand_in(self, seat: int, active: bool) -> list[Posted]:
+        """A host bot takes over `seat` (its person is away), or gives it back. Returns what that posted."""
+        if not 0 <= seat < self.n:
+            raise ValueError(f"there is no seat {seat}")
+        if self.phase in ("new", "over") or active == (seat in self.absent):
+            if self.phase == "over":
+                self.absent.discard(seat)  # the record is closed: nothing to post, but the seat is no longer away
+            return []
+        if active:
+            self.absent.add(seat)
+        else:
+            self.absent.discard(seat)
+        out = [self._post(pb.StandIn(seat=seat, active=active))]
+        if active:
+            if self.phase == "header":
+                out += self._header_done()
+            elif self.phase == "deal":
+                out += self.dealer.on_absent()
+                out += self._after_dealer()
+            elif self.phase == "checkpoint":
+                out += self._checkpoint_done()
         return out
+
+    def act_for(self, seat: int, action: str) -> list[Posted]:
+        """The stand-in bot's game action for an absent seat: through the engine like any other."""
+        if seat not in self.absent:
+            raise ProtocolError("permission", "not-away", f"seat {seat} is not away: only its person acts for it")
+        if self.phase != "play":
+            raise ProtocolError("precondition", "unexpected-message", f"no game action now (at {self.phase})")
+        return self._apply(seat, action, None, actor="bot")
+
+    def _forfeit(self, seat: int) -> list[Posted]:
+        """`seat` committed to a seed and went away before revealing it: its side loses the hand."""
+        if self.match is None:
+            # The first dealer comes from the first deck key, which this attempt never produced. It follows from
+            # the game id instead (every join nonce enters it), so again nobody picks it.
+            digest = H("forfeit-first-dealer", self.game_id)
+            self.match = Match.new(self.rules, first_dealer=int.from_bytes(digest[:4], "big") % self.n)
+        before = self.match
+        self.match, events = before.forfeit(seat)
+        self.engine_events.extend(events)
+        self.phase = "play"
+        return self._route(before, events)
 
     def _open_attempt(self, hand: int, attempt: int) -> list[Posted]:
         self.phase = "deal"
@@ -355,15 +417,17 @@ class HostGame:
         if seat in self.checkpoint_signed:
             raise ProtocolError("precondition", "unexpected-message", "you have signed this checkpoint already")
         self.checkpoint_signed.add(seat)
-        out = [self._relay(seat, signed)]
-        if len(self.checkpoint_signed) == self.n:
-            if self.end_reason:
-                self.phase = "over"
-                self.finished = True
-            else:
-                assert self.match is not None
-                out += self._open_attempt(self.match.hand_number, self.match.attempt)
-        return out
+        return [self._relay(seat, signed), *self._checkpoint_done()]
+
+    def _checkpoint_done(self) -> list[Posted]:
+        if not self._everyone(self.checkpoint_signed):
+            return []
+        if self.end_reason:
+            self.phase = "over"
+            self.finished = True
+            return []
+        assert self.match is not None
+        return self._open_attempt(self.match.hand_number, self.match.attempt)
 
     # ------------------------------------------------------------------ the end
     def _finish(self, reason: str) -> list[Posted]:
@@ -393,11 +457,11 @@ class HostGame:
     def waiting_for(self) -> tuple[str, tuple[int, ...]]:
         """What the game waits for: a protocol step and its seats, or ('play', seats with a move)."""
         if self.phase == "header":
-            return "HeaderSignature", tuple(s for s in range(self.n) if s not in self.header_signed)
+            return "HeaderSignature", tuple(s for s in range(self.n) if s not in self.header_signed | self.absent)
         if self.phase == "deal":
             return self.dealer.waiting()
         if self.phase == "checkpoint":
-            return "checkpoint", tuple(s for s in range(self.n) if s not in self.checkpoint_signed)
+            return "checkpoint", tuple(s for s in range(self.n) if s not in self.checkpoint_signed | self.absent)
         if self.phase == "play" and self.match is not None:
             return "play", self.match.waiting_for
         return self.phase, ()

@@ -30,7 +30,7 @@ import nacl.signing
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.deal.hashing import SECRET_LEN, H, require_len
+from watten_net.deal.hashing import SECRET_LEN, H, framed, require_len
 
 PUBLIC_KEY_LEN = 32
 SIGNATURE_LEN = 64
@@ -157,6 +157,19 @@ def verify(public_key: bytes, signature: bytes, message: bytes) -> bool:
 @functools.lru_cache(maxsize=256)
 def _verify_key(public_key: bytes) -> nacl.signing.VerifyKey:
     return nacl.signing.VerifyKey(public_key)
+
+
+def join_proof_message(table_id: str, host_public_key: bytes, public_key: bytes, join_nonce: bytes) -> bytes:
+    """What `JoinRequest.key_proof` signs: ``framed("join", table id, host key, the client's key, join nonce)``.
+
+    It shows the client holds the private key of the seat it claims, for this table of this host only, and
+    binds the fresh nonce, so a proof seen once cannot be used again (the host refuses a nonce it has seen).
+    """
+    return framed("join", table_id.encode("utf-8"), bytes(host_public_key), bytes(public_key), bytes(join_nonce))
+
+
+def join_proof(key: Ed25519PrivateKey, table_id: str, host_public_key: bytes, join_nonce: bytes) -> bytes:
+    return sign(key, join_proof_message(table_id, host_public_key, public_key_bytes(key), join_nonce))
 
 
 def new_nonce() -> bytes:

@@ -28,7 +28,7 @@ from .commitments import (
     seal_deck,
 )
 from .dealer import Dealer, Post, ReadyDeck
-from .deck import deck_permutation, derive_deck_key, first_dealer
+from .deck import deck_permutation, derive_deck_key, first_dealer, stand_in_cut
 from .protocol import ProtocolError, Signed, event_to_pb
 
 
@@ -43,6 +43,7 @@ class Attempt:
     commit_set_hash: bytes = b""
     commit_signed: set[int] = field(default_factory=set)
     commit_head: bytes = b""
+    participants: tuple[int, ...] = ()  # the seats in the CommitSet (a seat away when it was made is left out)
     reveals: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (c_i, extra)
     deck: tuple[Card, ...] = ()
     deck_key: bytes = b""
@@ -56,8 +57,11 @@ class VerifiedDealer(Dealer):
     message_types = frozenset({"SeedCommit", "CommitSetSignature", "SeedReveal", "DeckSealedSignature"})
 
     def __init__(self, rules: Rules, game_id: bytes, post: Post,
-                 random_bytes: Callable[[int], bytes] = os.urandom) -> None:
+                 random_bytes: Callable[[int], bytes] = os.urandom, absent: set[int] | None = None) -> None:
         self.rules = rules
+        # Seats a host bot stands in for (HostGame's set, shared): their steps are not waited for.
+        self.absent: set[int] = absent if absent is not None else set()
+        self._forfeit: int | None = None
         self.n = rules.players
         self.game_id = game_id
         self.post = post
@@ -110,15 +114,49 @@ class VerifiedDealer(Dealer):
         if seat in att.commits:
             raise ProtocolError("precondition", "unexpected-message", "you have committed already")
         att.commits[seat] = (bytes(p.commitment), signed.raw)
-        if len(att.commits) < self.n:
+        return self._advance()
+
+    def _advance(self) -> list[Any]:
+        """Move on when every seat still expected has answered the current step (seats away are not waited for;
+        a seat away that committed and can no longer reveal forfeits the attempt)."""
+        att = self.current
+        present = set(range(self.n)) - self.absent
+        if self.step == "commit":
+            if not att.commits or not present <= att.commits.keys():
+                return []  # with nobody there at all the deal waits: someone must contribute a seed
+            att.participants = tuple(sorted(att.commits))
+            entries = [pb.SeedCommitEntry(seat=s, commitment=att.commits[s][0], envelope=att.commits[s][1])
+                       for s in att.participants]
+            posted = self.post(pb.CommitSet(hand=att.hand, attempt=att.attempt, commits=entries))
+            att.commit_set_hash = posted.hash
+            self.step = "commit-sign"
+            return [posted, *self._advance()]
+        if self.step in ("commit-sign", "reveal"):
+            gone = [s for s in att.participants if s in self.absent and s not in att.reveals]
+            if gone:
+                self.step = "forfeit"
+                self._forfeit = gone[0]
+                return [self.post(pb.AttemptAborted(hand=att.hand, attempt=att.attempt, reason="reveal-timeout",
+                                                    seat=gone[0]))]
             return []
-        entries = [
-            pb.SeedCommitEntry(seat=s, commitment=att.commits[s][0], envelope=att.commits[s][1]) for s in range(self.n)
-        ]
-        posted = self.post(pb.CommitSet(hand=att.hand, attempt=att.attempt, commits=entries))
-        att.commit_set_hash = posted.hash
-        self.step = "commit-sign"
-        return [posted]
+        if self.step == "seal-sign" and set(att.participants) - self.absent <= att.seal_signed:
+            self.step = "dealt"
+            # Every seat committed a cut position before anyone could know the deck; the cutter's is used. A seat
+            # left out of the commitments gets one from the deck key, which nobody chooses either.
+            size = self.rules.deck
+            cuts = tuple(parse_extra(att.reveals[s][1], size).cut if s in att.reveals
+                         else stand_in_cut(att.deck_key, size) for s in range(self.n))
+            self._ready = ReadyDeck(att.deck, cuts, first_dealer(att.deck_key, self.n))
+        return []
+
+    def on_absent(self) -> list[Any]:
+        if not self.attempts:
+            return []
+        return self._advance()
+
+    def take_forfeit(self) -> int | None:
+        seat, self._forfeit = self._forfeit, None
+        return seat
 
     def _on_CommitSetSignature(self, seat: int, p: Any, signed: Signed) -> list[Any]:
         att = self.current
@@ -126,9 +164,11 @@ class VerifiedDealer(Dealer):
             raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current CommitSet")
         if seat in att.commit_signed:
             raise ProtocolError("precondition", "unexpected-message", "you have signed the CommitSet already")
+        if seat not in att.participants:
+            raise ProtocolError("precondition", "unexpected-message", "you are not in this CommitSet (you were away)")
         att.commit_signed.add(seat)
         posted = self._relay(seat, signed)
-        if len(att.commit_signed) == self.n:
+        if att.commit_signed == set(att.participants):
             # The deck key's salt: the transcript up to and including the all-signed CommitSet.
             att.commit_head = posted.hash
             self.step = "reveal"
@@ -136,6 +176,8 @@ class VerifiedDealer(Dealer):
 
     def _on_SeedReveal(self, seat: int, p: Any, signed: Signed) -> list[Any]:
         att = self.current
+        if seat not in att.participants:
+            raise ProtocolError("precondition", "unexpected-message", "you are not in this CommitSet (you were away)")
         if seat in att.reveals:
             raise ProtocolError("precondition", "unexpected-message", "you have revealed already")
         try:
@@ -147,14 +189,14 @@ class VerifiedDealer(Dealer):
             raise ProtocolError("precondition", "commitment-mismatch", str(err)) from None
         att.reveals[seat] = (bytes(p.seed), bytes(p.extra))
         out = [self._relay(seat, signed)]
-        if len(att.reveals) == self.n:
+        if len(att.reveals) == len(att.participants):
             out += self._seal_deck()
         return out
 
     def _seal_deck(self) -> list[Any]:
         att = self.current
-        seeds = [att.reveals[s][0] for s in range(self.n)]
-        extras = [att.reveals[s][1] for s in range(self.n)]
+        seeds = [att.reveals[s][0] for s in att.participants]
+        extras = [att.reveals[s][1] for s in att.participants]
         att.deck_key = derive_deck_key(att.secret, seeds, extras, att.commit_head)
         canonical = canonical_deck(self.rules.deck)
         att.deck = tuple(canonical[j] for j in deck_permutation(att.deck_key, len(canonical)))
@@ -170,14 +212,10 @@ class VerifiedDealer(Dealer):
             raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current DeckSealed")
         if seat in att.seal_signed:
             raise ProtocolError("precondition", "unexpected-message", "you have signed the DeckSealed already")
+        if seat not in att.participants:
+            raise ProtocolError("precondition", "unexpected-message", "you are not in this deal (you were away)")
         att.seal_signed.add(seat)
-        out = [self._relay(seat, signed)]
-        if len(att.seal_signed) == self.n:
-            self.step = "dealt"
-            # Every seat committed a cut position before anyone could know the deck; the cutter's is used.
-            cuts = tuple(parse_extra(att.reveals[s][1], self.rules.deck).cut for s in range(self.n))
-            self._ready = ReadyDeck(att.deck, cuts, first_dealer(att.deck_key, self.n))
-        return out
+        return [self._relay(seat, signed), *self._advance()]
 
     def take_ready_deck(self) -> ReadyDeck | None:
         ready, self._ready = self._ready, None
@@ -191,7 +229,8 @@ class VerifiedDealer(Dealer):
                                 "seal-sign": att.seal_signed}
         if self.step not in done:
             return self.step, ()
-        return self.step, tuple(s for s in range(self.n) if s not in done[self.step])
+        expected = range(self.n) if self.step == "commit" else att.participants
+        return self.step, tuple(s for s in expected if s not in done[self.step] and s not in self.absent)
 
     # ------------------------------------------------------------------ cards
     def opening(self, position: int, card: str) -> Any:

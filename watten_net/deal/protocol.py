@@ -26,7 +26,7 @@ HOST_TYPES = {
     "DeckSealed": pb.DeckSealed, "CardDelivery": pb.CardDelivery, "ActionAccepted": pb.ActionAccepted,
     "PrivateEvent": pb.PrivateEvent, "HandEnd": pb.HandEnd, "Checkpoint": pb.Checkpoint,
     "HostSeedReveal": pb.HostSeedReveal, "AttemptAborted": pb.AttemptAborted, "Disclosure": pb.Disclosure,
-    "MatchEnd": pb.MatchEnd,
+    "MatchEnd": pb.MatchEnd, "StandIn": pb.StandIn,
 }
 CLIENT_TYPES = {
     "HeaderSignature": pb.HeaderSignature, "SeedCommit": pb.SeedCommit,

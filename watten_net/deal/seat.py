@@ -72,6 +72,8 @@ class SeatGame:
     my_extra: bytes = b""
     commit_set_hash: bytes = b""
     commit_signatures: set[int] = field(default_factory=set)
+    participants: tuple[int, ...] = ()  # the seats in this attempt's CommitSet
+    stood_in: set[int] = field(default_factory=set)  # seats a host bot plays now (their people are away)
     card_commitments: list[bytes] = field(default_factory=list)
     my_positions: set[int] = field(default_factory=set)
     played_positions: set[int] = field(default_factory=set)
@@ -252,16 +254,28 @@ class SeatGame:
     def _on_CommitSet(self, signed: Signed) -> None:
         p = signed.payload
         assert self.rules is not None
-        if (p.hand, p.attempt) != self.hand or len(p.commits) != self.rules.players:
+        seats = [int(entry.seat) for entry in p.commits]
+        left_out = set(range(self.rules.players)) - set(seats)
+        # Only a seat that a bot stood in for (its person away) may be missing; the rest in seat order.
+        if (p.hand, p.attempt) != self.hand or not seats or seats != sorted(set(seats)) or not (
+            left_out <= self.stood_in and set(seats) <= set(range(self.rules.players))
+        ):
             raise self._fail("bad-commit-set", "the CommitSet is not for this hand or lacks a seat")
-        for i, entry in enumerate(p.commits):
+        self.participants = tuple(seats)
+        for entry in p.commits:
+            i = int(entry.seat)
             inner = parse_envelope(entry.envelope, host=False)
             if entry.seat != i or inner.sender != i or not check_signature(inner, self.roster_keys[i]):
                 raise self._fail("bad-commit-set", f"the CommitSet's entry for seat {i} is not that seat's")
             if inner.payload.commitment != entry.commitment or inner.payload.hand_open_hash != self.hand_open_hash:
                 raise self._fail("bad-commit-set", f"seat {i}'s commitment does not answer this HandOpen")
-        self._embedded(bytes(p.commits[self.seat].envelope))
-        mine = parse_envelope(p.commits[self.seat].envelope, host=False)
+        if self.seat not in seats:
+            # We were away when the set was made: this attempt is dealt without our seed; nothing to send.
+            self._drop_owed("SeedCommit")
+            return
+        entry_of_mine = p.commits[seats.index(self.seat)]
+        self._embedded(bytes(entry_of_mine.envelope))
+        mine = parse_envelope(entry_of_mine.envelope, host=False)
         expected = client_seed_commitment(self.game_id, p.hand, p.attempt, self.seat, self.hand_open_hash,
                                           self.my_seed, self.my_extra)
         if mine.payload.commitment != expected:
@@ -281,7 +295,7 @@ class SeatGame:
         if inner.type == "CommitSetSignature" and inner.payload.commit_set_hash == self.commit_set_hash:
             self.commit_signatures.add(seat)
             assert self.rules is not None
-            if len(self.commit_signatures) == self.rules.players:
+            if self.commit_signatures == set(self.participants):
                 # Everyone has signed the set of commitments: now, and only now, reveal.
                 h, a = self.hand
                 self._send(pb.SeedReveal(hand=h, attempt=a, seat=self.seat, seed=self.my_seed, extra=self.my_extra))
@@ -292,6 +306,8 @@ class SeatGame:
         if (p.hand, p.attempt) != self.hand or len(p.card_commitments) != self.rules.deck:
             raise self._fail("bad-deck-sealed", "the DeckSealed list is not for this hand or has the wrong size")
         self.card_commitments = [bytes(c) for c in p.card_commitments]
+        if self.seat not in self.participants:
+            return  # dealt without us (we were away): the host does not wait for our signature
         self._send(pb.DeckSealedSignature(hand=p.hand, attempt=p.attempt, seat=self.seat,
                                           deck_sealed_hash=signed.hash))
 
@@ -356,3 +372,17 @@ class SeatGame:
 
     def _on_MatchEnd(self, signed: Signed) -> None:
         self.finished = True
+
+    def _on_StandIn(self, signed: Signed) -> None:
+        p = signed.payload
+        if p.active:
+            self.stood_in.add(int(p.seat))
+        else:
+            self.stood_in.discard(int(p.seat))
+
+    def _on_AttemptAborted(self, signed: Signed) -> None:
+        # A forfeited or redealt attempt: whatever we still owed for it is void.
+        self._drop_owed("CommitSetSignature", "SeedReveal", "DeckSealedSignature", "SeedCommit")
+
+    def _drop_owed(self, *types: str) -> None:
+        self.outbox = [raw for raw in self.outbox if parse_envelope(raw, host=False).type not in types]

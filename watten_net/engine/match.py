@@ -39,6 +39,7 @@ SCHLECKEN = "schlecken"
 ANNOUNCE = "announce"
 PLAY = "play"
 OVER = "over"  # the match has ended
+FORFEIT = "forfeit"  # in history(): the dealing protocol forfeited the attempt for this seat (Match.forfeit)
 
 # Announcement steps
 A_SCHLAG = "schlag"
@@ -405,6 +406,20 @@ class Match:
         m.needs_deck = False
         m.actions = (("deck", tuple([c.text for c in deck])), self.actions)
         return m
+
+    def forfeit(self, seat: int) -> tuple[Match, list[Event]]:
+        """`seat` did not reveal its seed in time (PROTOCOL.md Level 1, step 4): its side loses the hand at its
+        current value, before a card is dealt. Only the dealing protocol calls this; it is no player's action."""
+        if not isinstance(seat, int) or not 0 <= seat < self.t.n:
+            raise RuleViolation("no-such-seat", f"there is no seat {seat!r} at a {self.t.n}-player table")
+        if self.phase != DEAL:
+            raise RuleViolation("not-now", "a deal attempt is forfeited only while its deck is still being made")
+        m = self._clone()
+        events: list[Event] = [Event("forfeit", seat)]
+        m.actions = ((seat, FORFEIT), self.actions)
+        m._end_hand(1 - self.hand_sides[seat], self.value, "forfeit", events)
+        m.log = (tuple(events), self.log)
+        return m, events
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, seat: int) -> list[str]:
@@ -1045,6 +1060,8 @@ class Match:
             who, what = item
             if who == "deck":
                 m = m.apply_deck(what)
+            elif what == FORFEIT:
+                m, _ = m.forfeit(who)  # type: ignore[arg-type]
             else:
                 m, _ = m.apply(who, what)  # type: ignore[arg-type]
         return m

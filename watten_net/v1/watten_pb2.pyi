@@ -39,7 +39,7 @@ class TableSettings(_message.Message):
     def __init__(self, deal: _Optional[str] = ..., reveal: _Optional[str] = ...) -> None: ...
 
 class SeatInfo(_message.Message):
-    __slots__ = ("seat", "occupied", "name", "side", "ready", "online", "bot", "public_key")
+    __slots__ = ("seat", "occupied", "name", "side", "ready", "online", "bot", "public_key", "stand_in")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     OCCUPIED_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -48,6 +48,7 @@ class SeatInfo(_message.Message):
     ONLINE_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
+    STAND_IN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     occupied: bool
     name: str
@@ -56,7 +57,8 @@ class SeatInfo(_message.Message):
     online: bool
     bot: bool
     public_key: bytes
-    def __init__(self, seat: _Optional[int] = ..., occupied: _Optional[bool] = ..., name: _Optional[str] = ..., side: _Optional[int] = ..., ready: _Optional[bool] = ..., online: _Optional[bool] = ..., bot: _Optional[bool] = ..., public_key: _Optional[bytes] = ...) -> None: ...
+    stand_in: bool
+    def __init__(self, seat: _Optional[int] = ..., occupied: _Optional[bool] = ..., name: _Optional[str] = ..., side: _Optional[int] = ..., ready: _Optional[bool] = ..., online: _Optional[bool] = ..., bot: _Optional[bool] = ..., public_key: _Optional[bytes] = ..., stand_in: _Optional[bool] = ...) -> None: ...
 
 class TableInfo(_message.Message):
     __slots__ = ("protocol_version", "table_id", "host_name", "preset", "rules_json", "settings", "player_count", "seats", "phase", "seq", "host_tls_fingerprint", "host_public_key", "game_id", "game_fingerprint")
@@ -453,6 +455,14 @@ class AttemptAborted(_message.Message):
     seat: int
     def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., reason: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
+class StandIn(_message.Message):
+    __slots__ = ("seat", "active")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTIVE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    active: bool
+    def __init__(self, seat: _Optional[int] = ..., active: _Optional[bool] = ...) -> None: ...
+
 class HandEnd(_message.Message):
     __slots__ = ("hand", "attempt", "winner_side", "points", "reason", "scores", "bummerl", "events")
     HAND_FIELD_NUMBER: _ClassVar[int]
@@ -622,7 +632,7 @@ class PendingRaise(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., side: _Optional[int] = ..., proposed_value: _Optional[int] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("seat", "name", "side", "online", "bot", "ready", "hand_size", "you", "taken")
+    __slots__ = ("seat", "name", "side", "online", "bot", "ready", "hand_size", "you", "taken", "stand_in")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SIDE_FIELD_NUMBER: _ClassVar[int]
@@ -632,6 +642,7 @@ class SeatView(_message.Message):
     HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
     YOU_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
+    STAND_IN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     name: str
     side: int
@@ -641,7 +652,8 @@ class SeatView(_message.Message):
     hand_size: int
     you: bool
     taken: int
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., side: _Optional[int] = ..., online: _Optional[bool] = ..., bot: _Optional[bool] = ..., ready: _Optional[bool] = ..., hand_size: _Optional[int] = ..., you: _Optional[bool] = ..., taken: _Optional[int] = ...) -> None: ...
+    stand_in: bool
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., side: _Optional[int] = ..., online: _Optional[bool] = ..., bot: _Optional[bool] = ..., ready: _Optional[bool] = ..., hand_size: _Optional[int] = ..., you: _Optional[bool] = ..., taken: _Optional[int] = ..., stand_in: _Optional[bool] = ...) -> None: ...
 
 class SideView(_message.Message):
     __slots__ = ("side", "seats", "score", "bummerl")

@@ -1,0 +1,97 @@
+"""A person away longer than the grace period: a host bot stands in for the seat, the person takes it back.
+
+Sans-I/O, whole games through `LocalTable` (host and seats in one process): seats go away at random
+steps (in the middle of dealing steps too) and come back later; every game must finish, and the host's
+record and every seat's record must verify. The network version (real processes, kill -9, `--grace`)
+is in test_network_reconnect.py.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from watten_net.engine import Match, Rules, RuleViolation
+from watten_net.verify import verify_entries
+
+from local_table import LocalTable
+
+CASES = [(preset, players) for preset in ("bavarian", "south-tyrolean", "tyrolean") for players in (2, 3, 4, 6)]
+
+
+def _absences(rng: random.Random, players: int, count: int) -> dict[int, tuple[int, int]]:
+    return {rng.randrange(0, 400): (rng.randrange(players), rng.randrange(1, 120)) for _ in range(count)}
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES)
+def test_games_with_people_away_finish_and_every_record_verifies(preset: str, players: int) -> None:
+    kinds: set[str] = set()
+    for seed in range(3):
+        rng = random.Random(f"{preset}-{players}-{seed}")
+        rules = Rules.preset(preset, players=players).with_flag("target", "9")
+        table = LocalTable(rules, seed=seed)
+        table.play(absences=_absences(rng, players, 6))
+        while table.away:  # people still away at the end come back and get the record
+            table.come_back(min(table.away))
+        table.flush()
+        assert table.host.finished
+        report = verify_entries(table.host_entries())
+        assert report.ok, report.errors
+        for seat in range(players):
+            report = verify_entries(table.seat_entries(seat))
+            assert report.ok, (seat, report.errors)
+        kinds |= {p.type for p in table.host.chain}
+    assert "StandIn" in kinds
+
+
+def test_a_seat_away_between_commitment_and_reveal_forfeits_the_hand() -> None:
+    rules = Rules.preset("bavarian", players=4)
+    table = LocalTable(rules, seed=7)
+    table.deliver(table.host.start())
+    while table.flush():  # header signed, every seed committed, the CommitSet out: wait for its signatures
+        if table.host.dealer.waiting()[0] == "commit-sign":
+            break
+    assert table.host.dealer.waiting()[0] == "commit-sign"
+    table.go_away(2)
+    types = [p.type for p in table.host.chain[-4:]]
+    assert "AttemptAborted" in types and "HandEnd" in types
+    match = table.host.match
+    assert match is not None and match.hand_number == 1
+    assert sum(match.scores) == 2
+    table.come_back(2)
+    table.play()
+    assert verify_entries(table.host_entries()).ok
+    for seat in range(4):
+        assert verify_entries(table.seat_entries(seat)).ok, seat
+
+
+def test_the_host_cannot_act_for_a_seat_whose_person_is_there() -> None:
+    table = LocalTable(Rules.preset("bavarian", players=4), seed=1)
+    table.deliver(table.host.start())
+    while table.flush():
+        pass
+    seat = table.host.waiting_for()[1][0]
+    action = table.host.match.legal_actions(seat)[0]  # type: ignore[union-attr]
+    with pytest.raises(Exception) as err:
+        table.host.act_for(seat, action)
+    assert getattr(err.value, "reason", "") == "not-away"
+
+
+def test_engine_forfeit_gives_the_hand_to_the_other_side() -> None:
+    match = Match.new(Rules.preset("bavarian", players=4), first_dealer=0)
+    after, events = match.forfeit(1)
+    assert [e.kind for e in events][:2] == ["forfeit", "hand-end"]
+    assert after.scores == (2, 0)  # seat 1 is on side 1: side 0 wins the hand's value
+    assert after.hand_number == 1 and after.dealer == 1
+    assert Match.replay(match.rules, after.history()) == after
+    dealt = match.apply_deck(match_deck(match))
+    with pytest.raises(RuleViolation) as err:
+        dealt.forfeit(1)
+    assert err.value.reason == "not-now"
+
+
+def match_deck(match: Match) -> list[str]:
+    from watten_net.engine import canonical_deck
+
+    return [c.text for c in canonical_deck(match.rules.deck)]

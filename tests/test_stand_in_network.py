@@ -1,0 +1,93 @@
+"""A person away longer than `--grace`: a bot stands in, the person comes back and takes the seat (real processes).
+
+The "person" is a `watten-join --bot random` client (to the host it is a person's seat like any other: its
+own key, its own record); it is killed with SIGKILL mid-match, stays away past the grace period while the
+host's stand-in plays for it, and is started again with the same identity.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from watten_net.deal.protocol import parse_envelope
+from watten_net.record import KIND_HOST, read_record
+from watten_net.verify import verify_file
+
+from netutil import isolated_env, start, start_host
+
+
+def test_a_bot_stands_in_after_the_grace_period_and_the_person_takes_the_seat_back(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    env = isolated_env(tmp_path)
+    host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "2", "--bots", "1", "--grace", "1",
+                            "--record", str(records), "--set", "target=15", "--bot-delay", "0.15")
+    identity = str(tmp_path / "seat.key")
+    args = ["--bot", "random", "--identity", identity, "--insecure", "--record", str(records), f"127.0.0.1:{port}"]
+    client = start("client.main", [*args, "--seed", "1"], env)
+    again = None
+    try:
+        client.wait_for_line(r"seat \d")
+        time.sleep(1.0)  # into the match
+        assert client.proc.poll() is None, client.output()
+        client.proc.kill()
+        client.proc.wait(10)
+        host.wait_for_line(r"a bot stands in", timeout=30)
+        time.sleep(1.5)  # the stand-in plays a few moves
+        again = start("client.main", [*args, "--seed", "2"], env)
+        host.wait_for_line(r"its person is back", timeout=30)
+        assert again.wait(240) == 0, again.output()
+        assert host.wait(60) == 0, host.output()
+    finally:
+        for p in (host, client, again):
+            if p is not None:
+                p.stop()
+    paths = sorted(records.glob("*.wrec"))
+    assert len(paths) == 2, paths
+    for path in paths:
+        report = verify_file(str(path))
+        assert report.ok, (path.name, [p.sentence() for p in report.errors])
+    host_record = next(p for p in paths if p.name.endswith("-host.wrec"))
+    _, entries = read_record(str(host_record))
+    chain = [parse_envelope(e.data, host=True) for e in entries if e.kind == KIND_HOST]
+    stand_ins = [(int(s.payload.seat), bool(s.payload.active)) for s in chain if s.type == "StandIn"]
+    assert stand_ins[:2] == [(stand_ins[0][0], True), (stand_ins[0][0], False)], stand_ins
+    seat = stand_ins[0][0]
+    by_bot = [s for s in chain if s.type == "ActionAccepted" and s.payload.actor == "bot" and s.payload.seat == seat]
+    back = next(i for i, s in enumerate(chain) if s.type == "StandIn" and not s.payload.active)
+    own_after = [s for s in chain[back:] if s.type == "ActionAccepted" and s.payload.seat == seat
+                 and s.payload.action_envelope]
+    assert by_bot, "the stand-in never played"
+    assert own_after, "the person never played again after coming back"
+
+
+def test_leaving_the_lobby_frees_the_seat_and_kills_its_token(tmp_path: Path) -> None:
+    import asyncio
+
+    import grpc.aio
+
+    from client.connection import Connection, Refused
+    from watten_net.v1 import watten_pb2 as pb
+
+    host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "3")
+
+    async def run() -> tuple[bool, bool, str]:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            conn = Connection(channel)
+            seat = await conn.join("Loisl")
+            before = (await conn.table()).seats[seat].occupied
+            await conn.leave()
+            after = (await conn.table()).seats[seat].occupied
+            try:
+                await conn._call(conn.stub.Ready, pb.ReadyRequest(token=conn.token, ready=True), 5)
+                reason = ""
+            except Refused as err:
+                reason = err.reason
+            return before, after, reason
+
+    try:
+        before, after, reason = asyncio.run(asyncio.wait_for(run(), 30))
+    finally:
+        host.stop()
+    assert before and not after
+    assert reason == "bad-token"
