@@ -1,0 +1,120 @@
+"""Known answers for the trustless deal: group constants, card points, commitment generators, whole messages.
+
+``tests/vectors/trustless_group.json`` fixes the base point, the card points M_j, the shuffle
+commitment generators h_0..h_33 and small hashing/randomness outputs; ``trustless_messages.json``
+fixes the bytes of every message of a seeded 2-seat deal, which pins the whole algorithm (the order
+in which randomness is drawn included). The card points and generators are also regenerated here
+by straight-line code from their published tags, without the module.
+
+Regenerate (only when the protocol version changes): ``.venv/bin/python tests/test_trustless_vectors.py --write``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+import sys
+from pathlib import Path
+from typing import Any
+
+from nacl.bindings import crypto_core_ed25519_add, crypto_core_ed25519_from_uniform
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from watten_net.trustless.elgamal import card_point
+from watten_net.trustless.group import BASE, encode_scalar, hash_to_scalar, random_scalar, seeded_draw
+from watten_net.trustless.shuffle import GENERATOR_TAG, commitment_generators, generators_digest, random_permutation
+
+from trustless_table import Table, make_setup
+
+VECTOR_DIR = Path(__file__).parent / "vectors"
+GROUP_FILE = VECTOR_DIR / "trustless_group.json"
+MESSAGES_FILE = VECTOR_DIR / "trustless_messages.json"
+N_GENERATORS = 33
+
+
+def _reference_hash_to_point(name: str, *fields: bytes) -> bytes:
+    """hash_to_point by the documented recipe: from_uniform(H(name, u8 0, ...)) + from_uniform(H(name, u8 1, ...))."""
+
+    def h(*parts: bytes) -> bytes:
+        tag = b"watten/v1/" + name.encode("ascii")
+        data = b"".join(struct.pack(">I", len(x)) + x for x in (tag, *parts))
+        return hashlib.sha256(data).digest()
+
+    return crypto_core_ed25519_add(crypto_core_ed25519_from_uniform(h(b"\x00", *fields)),
+                                   crypto_core_ed25519_from_uniform(h(b"\x01", *fields)))
+
+
+def compute_group_vectors() -> dict[str, Any]:
+    draw = seeded_draw(b"vector seed")
+    return {
+        "description": "Level 2 group constants. hash_to_point(name, *f) = from_uniform(H(name, u8 0, *f)) + "
+        "from_uniform(H(name, u8 1, *f)); card j = hash_to_point('trustless/card-point', u8 j); "
+        "h_i = hash_to_point('trustless/shuffle-generator', u32 i), h = h_0.",
+        "base_point": BASE.hex(),
+        "card_points": [card_point(j).hex() for j in range(33)],
+        "generator_tag": GENERATOR_TAG,
+        "generators": [g.hex() for g in commitment_generators(N_GENERATORS)],
+        "generators_digest": {str(n): generators_digest(n).hex() for n in (32, 33)},
+        "hash_to_scalar": {
+            "no-fields": encode_scalar(hash_to_scalar("trustless/test")).hex(),
+            "abc": encode_scalar(hash_to_scalar("trustless/test", b"abc")).hex(),
+        },
+        "seeded_draw_64": seeded_draw(b"vector seed")(64).hex(),
+        "random_scalar": encode_scalar(random_scalar(draw)).hex(),
+        "random_permutation_33": list(random_permutation(33, seeded_draw(b"vector seed"))),
+    }
+
+
+def compute_message_vectors() -> dict[str, Any]:
+    table = Table(make_setup(2, 32, game=b"vector game", hand=3, attempt=1), seed=b"vector seed")
+    keys = table.exchange_keys()
+    shuffles = table.shuffle_all()
+    table.cut(9)
+    share = table.seats[1].delivery_share(4, recipient=0)
+    table.broadcast(1, share)
+    card = table.seats[0].receive_card(4)
+    return {
+        "description": "A 2-seat, 32-card deal: game_id = sha256('vector game'), hand 3, attempt 1; seat s draws from "
+        "seeded_draw('vector seed' || u8 s); keys, both shuffles, cut 9, seat 1's share of position 4 for seat 0.",
+        "key_shares": [k.to_bytes().hex() for k in keys],
+        "shuffle_sha256": [hashlib.sha256(m.to_bytes()).hexdigest() for m in shuffles],
+        "decryption_share": share.to_bytes().hex(),
+        "card_at_4_for_seat_0": card,
+    }
+
+
+def test_group_vectors() -> None:
+    assert compute_group_vectors() == json.loads(GROUP_FILE.read_text())
+
+
+def test_message_vectors() -> None:
+    assert compute_message_vectors() == json.loads(MESSAGES_FILE.read_text())
+
+
+def test_generators_regenerate_from_their_published_seed() -> None:
+    stored = json.loads(GROUP_FILE.read_text())
+    assert stored["generator_tag"] == "trustless/shuffle-generator"
+    regenerated = [_reference_hash_to_point(stored["generator_tag"], struct.pack(">I", i)).hex()
+                   for i in range(N_GENERATORS + 1)]
+    assert regenerated == stored["generators"]
+    assert len(set(regenerated)) == N_GENERATORS + 1
+
+
+def test_card_points_regenerate_from_their_tag() -> None:
+    stored = json.loads(GROUP_FILE.read_text())
+    regenerated = [_reference_hash_to_point("trustless/card-point", bytes([j])).hex() for j in range(33)]
+    assert regenerated == stored["card_points"]
+    assert not set(regenerated) & set(stored["generators"])
+
+
+def test_base_point_is_the_ed25519_base_point() -> None:
+    assert BASE.hex() == "5866666666666666666666666666666666666666666666666666666666666666"
+
+
+if __name__ == "__main__" and "--write" in sys.argv:
+    GROUP_FILE.write_text(json.dumps(compute_group_vectors(), indent=1) + "\n")
+    MESSAGES_FILE.write_text(json.dumps(compute_message_vectors(), indent=1) + "\n")
+    print(f"wrote {GROUP_FILE} and {MESSAGES_FILE}")
