@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,6 +125,7 @@ class Connection:
         self.seat = -1
         self.token = ""
         self.join_nonce = b""
+        self.table_id = ""  # the host's id of the table this seat is at (from the JoinResponse)
         self.game: SeatGame | None = None
         self.view: Any = None
         self.record: RecordWriter | None = None
@@ -132,24 +134,41 @@ class Connection:
         self._send_lock = asyncio.Lock()
         self.last_seq = 0  # the last table event applied (to resume the stream after a drop)
         self.on_update: Callable[[Any], None] | None = None  # sees every raw TableUpdate (tests, diagnostics)
+        # Told of every accepted SubmitEnvelope: (envelope kind "action" or "protocol", seconds from the call to
+        # its reply). For measurements (`watten-join --latency-log`); None costs nothing.
+        self.on_submitted: Callable[[str, float], None] | None = None
 
-    async def table(self, timeout: float = 5.0) -> Any:
-        return await self._call(self.stub.GetTable, pb.GetTableRequest(protocol_version=PROTOCOL_VERSION,
-                                                                        client="watten-join"), timeout)
+    async def table(self, table_id: str = "", timeout: float = 5.0) -> Any:
+        """GetTable: the named table, or (empty id) the one a Join without an id would probably go to."""
+        return await self._call(self.stub.GetTable, pb.GetTableRequest(
+            protocol_version=PROTOCOL_VERSION, client="watten-join", table_id=table_id), timeout)
 
-    async def join(self, name: str, seat: int | None = None, timeout: float = 5.0) -> int:
-        # The proof that we hold our key, bound to this table of this host: it lets us take our seat back later.
-        info = await self._call(self.stub.GetTable, pb.GetTableRequest(protocol_version=PROTOCOL_VERSION), timeout)
+    async def list_tables(self, timeout: float = 5.0) -> list[Any]:
+        """Every table the host runs (TableInfo each), in the host's order."""
+        response = await self._call(self.stub.ListTables, pb.ListTablesRequest(
+            protocol_version=PROTOCOL_VERSION, client="watten-join"), timeout)
+        return list(response.tables)
+
+    async def join(self, name: str, seat: int | None = None, timeout: float = 5.0, table_id: str = "") -> int:
+        """Take a seat at the table `table_id` (empty: where the host puts us; `self.table_id` says which)."""
+        # The proof that we hold our key is bound to one table of this host, so the Join names the table: the one
+        # where our key already holds a seat (a restart: we take it back), else where GetTable says a Join goes.
+        if not table_id:
+            mine = public_key_bytes(self.key)
+            held = [t for t in await self.list_tables(timeout) if any(s.public_key == mine for s in t.seats)]
+            table_id = str(held[0].table_id) if held else ""
+        info = await self.table(table_id, timeout)
         nonce = new_nonce()
         proof = join_proof(self.key, str(info.table_id), bytes(info.host_public_key), nonce)
         request = pb.JoinRequest(protocol_version=PROTOCOL_VERSION, name=name, public_key=public_key_bytes(self.key),
-                                 join_nonce=nonce, key_proof=proof)
+                                 join_nonce=nonce, key_proof=proof, table_id=str(info.table_id))
         if seat is not None:
             request.seat = seat
         response = await self._call(self.stub.Join, request, timeout)
         self.join_nonce = nonce
         self.seat = int(response.seat)
         self.token = str(response.token)
+        self.table_id = str(response.table.table_id)
         self.game = SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir)
         return self.seat
 
@@ -279,11 +298,14 @@ class Connection:
         assert self.game is not None
         async with self._send_lock:
             await self._send_owed()
-            await self._submit(self.game.action(action), timeout)
+            await self._submit(self.game.action(action), timeout, kind="action")
 
-    async def _submit(self, raw: bytes, timeout: float = 10.0) -> None:
+    async def _submit(self, raw: bytes, timeout: float = 10.0, kind: str = "protocol") -> None:
         assert self.game is not None
+        started = time.perf_counter()
         await self._call(self.stub.SubmitEnvelope, pb.SubmitEnvelopeRequest(token=self.token, envelope=raw), timeout)
+        if self.on_submitted is not None:
+            self.on_submitted(kind, time.perf_counter() - started)
         self.game.accepted(raw)
         self._flush_record()
 

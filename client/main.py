@@ -12,8 +12,10 @@ import contextlib
 import logging
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import grpc
 import grpc.aio
@@ -22,6 +24,7 @@ from host.tls import pretty_fingerprint
 from watten_net.bots import LEVELS, SeatView, make_bot
 from watten_net.deal.identity import load_or_create_identity
 from watten_net.paths import config_dir, data_dir
+from watten_net.v1 import watten_pb2 as pb
 
 from .app import TableApp
 from .connection import Connection, HostBrokeProtocol, Refused, TrustDecision, open_channel, parse_address
@@ -38,6 +41,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--bot", metavar="LEVEL", choices=LEVELS, help=f"let a bot play this seat ({', '.join(LEVELS)})")
     p.add_argument("--name", help="the name shown at the table")
     p.add_argument("--seat", type=int, help="the seat you want (default: the first free one)")
+    p.add_argument("--table", metavar="ID", default="",
+                   help="the table to join on a host with several (default: the first with a free seat)")
     p.add_argument("--record", type=Path, metavar="DIR", help="where to write this seat's game record")
     security = p.add_mutually_exclusive_group()
     security.add_argument("--insecure", action="store_true", help="plaintext connection (a host started --insecure)")
@@ -48,6 +53,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=LANGS, help="language of the screen (default: from the locale)")
     p.add_argument("--suits", choices=("french", "german"), default="french",
                    help="suit marks: french ♣♠♥♦ (default) or german Ei La He Sc")
+    p.add_argument("--latency-log", type=Path, metavar="FILE",
+                   help="with --bot: append a line per accepted envelope (wall time, kind, milliseconds from the "
+                        "SubmitEnvelope call to its reply) and per hand started, for bench/load.py")
     p.add_argument("--verbose", "-v", action="store_true")
     return p
 
@@ -61,12 +69,18 @@ async def play_as_bot(args: argparse.Namespace) -> int:
     conn = Connection(channel, key=key, record_dir=record_dir)
     conn.secrets_dir = data_dir() / "seats"
     bot = make_bot(args.bot, args.seed)
+    latency = LatencyLog(args.latency_log) if args.latency_log else None
+    if latency is not None:
+        conn.on_submitted = latency.submitted
     try:
-        seat = await conn.join(args.name or f"{args.bot} bot", args.seat)
-        print(f"watten-join: seat {seat} at {host}:{port}, played by the {args.bot} bot", flush=True)
+        seat = await conn.join(args.name or f"{args.bot} bot", args.seat, table_id=args.table)
+        where = f" (table {conn.table_id})" if args.table or latency is not None else ""
+        print(f"watten-join: seat {seat} at {host}:{port}{where}, played by the {args.bot} bot", flush=True)
         async for view in conn.follow():
             if view is None:
                 continue
+            if latency is not None:
+                latency.seen(conn.table_id, view)
             if view.table.phase in FINISHED:
                 break
             if seat not in view.to_act or not view.legal_actions:
@@ -79,6 +93,8 @@ async def play_as_bot(args: argparse.Namespace) -> int:
             except Refused as err:
                 # The table moved on between our view and our action (another seat answered first), or the
                 # line dropped (the stream reconnects by itself): wait for the next view.
+                if latency is not None:
+                    latency.refused(err.reason)
                 if err.code not in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.UNAVAILABLE):
                     raise
         await conn.send_automatic()
@@ -87,7 +103,42 @@ async def play_as_bot(args: argparse.Namespace) -> int:
         print(f"watten-join: game {game.fingerprint} over; record: {conn.record_path}", flush=True)
         return 0
     finally:
+        if latency is not None:
+            latency.close()
         await conn.close()
+
+
+class LatencyLog:
+    """`--latency-log FILE`: one text line per measurement, for bench/load.py to aggregate across processes.
+
+        <unix time> action|protocol <ms>     an accepted SubmitEnvelope (a game action, or a protocol step)
+        <unix time> hand <table id> <h>       the seat saw hand h start (the bench counts hands from these)
+        <unix time> refused <reason>          an action the host refused
+
+    Written through a buffer and flushed at every hand, so the file is current to within one hand while the game
+    runs without a write per action.
+    """
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = path.open("a", encoding="utf-8")
+        self._hand = -1
+
+    def submitted(self, kind: str, seconds: float) -> None:
+        self._file.write(f"{time.time():.4f} {kind} {seconds * 1000:.3f}\n")
+
+    def seen(self, table_id: str, view: Any) -> None:
+        if view.table.phase == pb.TABLE_PHASE_PLAYING and int(view.hand) != self._hand:
+            self._hand = int(view.hand)
+            self._file.write(f"{time.time():.4f} hand {table_id} {self._hand}\n")
+            self._file.flush()
+
+    def refused(self, reason: str) -> None:
+        self._file.write(f"{time.time():.4f} refused {reason}\n")
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
 
 
 def _ask_trust(decision: TrustDecision) -> bool:
@@ -119,14 +170,15 @@ async def play_at_the_table(args: argparse.Namespace) -> int:
     conn = Connection(channel, key=key, record_dir=record_dir)
     conn.secrets_dir = data_dir() / "seats"
     try:
-        info = await conn.table()
+        info = await conn.table(args.table)
         free = [s.seat for s in info.seats if not s.occupied]
         name = args.name or _ask("Your name", os.environ.get("USER", "") or "Player")
         seat = args.seat
         if seat is None and len(free) > 1:
             choice = _ask(f"Seat ({', '.join(map(str, free))})", str(free[0]))
             seat = int(choice) if choice.isdigit() else free[0]
-        await conn.join(name, seat)
+        # At the table just shown (a host may run several): the seats offered were that table's.
+        await conn.join(name, seat, table_id=info.table_id)
         words = Words(args.lang or default_lang(), args.suits)
         code = await TableApp(conn, words).run()
         if conn.game is not None and not conn.game.finished:

@@ -2,6 +2,7 @@
 
     watten-host --headless --bots 2 --players 4            serve; start when every seat is taken
     watten-host --port 0 --insecure --record DIR ...      a free port, plaintext, records in DIR
+    watten-host --headless --tables 8 ...                 eight independent tables on one port
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
 import signal
 import socket
 import sys
@@ -22,6 +24,7 @@ from watten_net.engine import Rules
 from watten_net.paths import config_dir, data_dir
 
 DEFAULT_PORT = 47150
+MAX_TABLES = 256  # a sanity bound: each table costs a few MB once it plays (bench/load.py measures it)
 
 
 def build_rules(preset: str, players: int, flags: Sequence[str]) -> Rules:
@@ -64,6 +67,16 @@ def _bots(text: str) -> tuple[int, str | None]:
         raise argparse.ArgumentTypeError(f"--bots takes N or N:LEVEL, not {text!r}") from None
 
 
+def _tables(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= MAX_TABLES:
+        raise argparse.ArgumentTypeError(f"--tables takes a number from 1 to {MAX_TABLES}, not {text!r}")
+    return count
+
+
 def parser() -> argparse.ArgumentParser:
     from host.table import DEFAULT_GRACE
 
@@ -71,6 +84,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all; 127.0.0.1 = this machine)")
     p.add_argument("--players", type=int, choices=(2, 3, 4, 6), default=4, help="seats at the table (default 4)")
+    p.add_argument("--tables", type=_tables, default=1, metavar="N",
+                   help="run N independent tables on this port, all with the same rules, settings and --bots "
+                        f"(default 1, at most {MAX_TABLES}); your own seat is at the first")
     p.add_argument("--rules", default="bavarian", metavar="PRESET",
                    help=f"rules preset: {', '.join(Rules.PRESET_NAMES)} (default bavarian)")
     p.add_argument("--set", action="append", default=[], metavar="FLAG=VALUE",
@@ -118,25 +134,39 @@ async def run(args: argparse.Namespace) -> int:
         fingerprint_text = tls.pretty_fingerprint(cert.fingerprint)
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.7)
     journal_dir = data_dir() / "journal"
-    resume = _journal_to_resume(args, journal_dir)
+    to_resume = _journals_to_resume(args, journal_dir)
     from watten_net.deal.identity import load_or_create_identity
 
     # The host signs every envelope of the game record with its own long-lived key (kept mode 0600).
     host_key = load_or_create_identity(config_dir() / "host" / "identity.key")
-    if resume is not None:
-        print(f"watten-host: resuming the unfinished game of {resume}", flush=True)
-        table = await Table.resume(resume, host_key, bot_delay=delay, grace=args.grace)
-        args.port = table.port
-    else:
-        table = Table(rules, preset=args.rules, reveal=settings["reveal"], host_key=host_key,
-                      tls_fingerprint=tls_fp, record_dir=record_dir, host_name=socket.gethostname(), bot_delay=delay,
+    tables: list[Table] = []
+    for path in to_resume:
+        print(f"watten-host: resuming the unfinished game of {path}", flush=True)
+        tables.append(await Table.resume(path, host_key, bot_delay=delay, grace=args.grace))
+    if tables:
+        args.port = tables[0].port
+    # The resumed tables keep their run id, so that tables added now are resumed together with them after a
+    # second crash.
+    host_run = next((t.host_run for t in tables if t.host_run), "") or secrets.token_hex(8)
+    while len(tables) < args.tables:
+        table = Table(rules, preset=args.rules, reveal=settings["reveal"], host_key=host_key, tls_fingerprint=tls_fp,
+                      record_dir=record_dir, host_name=socket.gethostname(), bot_delay=delay,
                       grace=args.grace, stand_in_level=args.bot_level)
+        # Each table journals into a file of its own, named by its id (records are named by table id too).
         table.journal_path = journal_dir / f"{table.table_id}.wjournal"
-    # With a person at the host and every other seat a bot, the table is full at once: start it (playable at once).
-    table.autostart = args.autostart or args.headless or (args.bots == args.players - 1)
-    server, port = await start_server(table, args.port, credentials, args.bind)
-    table.port = port
+        table.index = len(tables)
+        tables.append(table)
+    for table in tables:
+        table.host_run = table.host_run or host_run
+        # With a person at the host and every other seat a bot, the table is full at once: start it (playable).
+        table.autostart = args.autostart or args.headless or (args.bots == args.players - 1)
+    server, port = await start_server(tables, args.port, credentials, args.bind)
+    for table in tables:
+        table.port = port
+    first = tables[0]
     print(f"watten-host: serving {args.rules} for {args.players} players on port {port}", flush=True)
+    if len(tables) > 1:
+        print(f"watten-host: {len(tables)} tables: {' '.join(t.table_id for t in tables)}", flush=True)
     if args.insecure:
         print("watten-host: --insecure: plaintext, anyone on the network can read the game", flush=True)
     else:
@@ -153,47 +183,82 @@ async def run(args: argparse.Namespace) -> int:
         table.on_notice = lambda text: print(f"watten-host: {text}", flush=True)
     try:
         if not args.headless:
-            return await _play_at_the_host(args, table, port, credentials is not None, fingerprint_text)
-        if args.bots and table.game is None:
+            # The person sits at the first table; the others (if any) get their bots now and run on their own.
+            for table in tables[1:]:
+                if args.bots and table.game is None:
+                    await table.add_bots(args.bots, args.bot_level)
             try:
-                await table.add_bots(args.bots, args.bot_level)
+                return await _play_at_the_host(args, first, port, credentials is not None, fingerprint_text)
+            finally:
+                for table in tables[1:]:
+                    await table.shutdown()
+        if args.bots:
+            try:
+                for table in tables:
+                    if table.game is None:
+                        await table.add_bots(args.bots, args.bot_level)
             except (TableRefusal, ValueError) as err:
                 print(f"watten-host: {getattr(err, 'message', err)}", file=sys.stderr)
                 return 2
-        finished = asyncio.ensure_future(table.finished.wait())
-        stopping = asyncio.ensure_future(stop.wait())
-        await asyncio.wait({finished, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        if table.finished.is_set():
-            print(f"watten-host: match over; record written to {table.record_path}", flush=True)
+        all_finished: asyncio.Future[Any] = asyncio.ensure_future(
+            asyncio.gather(*(_announce_end(t, len(tables)) for t in tables)))
+        stopping: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([all_finished, stopping], return_when=asyncio.FIRST_COMPLETED)
+        if all_finished.done():
             await asyncio.sleep(0.5)  # let the streams carry the last events out
             return 0
+        all_finished.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await all_finished  # retrieved, so asyncio logs no "exception never retrieved" at exit
         print("watten-host: stopping: revealing the seeds used and closing the records", flush=True)
-        await table.shutdown()
+        for table in tables:
+            await table.shutdown()
         await asyncio.sleep(0.3)
         return 130
     finally:
         await stop_server(server, 0.5)
 
 
-def _journal_to_resume(args: argparse.Namespace, journal_dir: Path) -> Path | None:
-    """`--resume [PATH]`, or a plain start that finds a game the host never finished (unless `--fresh`)."""
-    from host.journal import unfinished
+async def _announce_end(table: Any, count: int) -> None:
+    """Wait for the table's match to end and say where its record is (headless: the host exits after the last)."""
+    await table.finished.wait()
+    which = f"table {table.table_id}: " if count > 1 else ""
+    print(f"watten-host: {which}match over; record written to {table.record_path}", flush=True)
+
+
+def _journals_to_resume(args: argparse.Namespace, journal_dir: Path) -> list[Path]:
+    """`--resume [PATH]`, or a plain start that finds games the host never finished (unless `--fresh`).
+
+    A host with several tables leaves one journal per table that was playing; they carry the same run id and are
+    resumed together. Journals of different runs (or of older hosts, which have no run id) are never mixed: with
+    more than one such game the person chooses one with --resume PATH, or --fresh.
+    """
+    from host.journal import JournalError, read_journal, unfinished
 
     if args.resume not in (None, "auto"):
-        return Path(args.resume)
+        return [Path(args.resume)]
     found = unfinished(journal_dir)
     if args.fresh:
         for path in found:
             path.replace(path.with_suffix(".abandoned"))
-        return None
-    if len(found) > 1:
+        return []
+    runs: dict[str, list[tuple[int, Path]]] = {}
+    for path in found:
+        try:
+            meta, _ = read_journal(path)
+        except (JournalError, OSError, ValueError):
+            meta = {}
+        run = str(meta.get("host_run") or path)
+        runs.setdefault(run, []).append((int(meta.get("index", 0)), path))
+    if len(runs) > 1:
         names = ", ".join(str(p) for p in found)
         raise ValueError(f"several unfinished games ({names}): choose one with --resume PATH, or --fresh")
-    if found:
-        return found[0]
+    if runs:
+        [group] = runs.values()
+        return [path for _, path in sorted(group)]
     if args.resume == "auto":
         raise ValueError(f"there is no unfinished game to resume in {journal_dir}")
-    return None
+    return []
 
 
 async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls: bool, fingerprint: str) -> int:
@@ -218,7 +283,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
     conn.secrets_dir = data_dir() / "seats"
     name = args.name or os.environ.get("USER", "") or "Host"
     try:
-        await conn.join(name, 0 if table.seats[0] is None else None)
+        await conn.join(name, 0 if table.seats[0] is None else None, table_id=table.table_id)
     except Exception as err:
         print(f"watten-host: cannot take a seat: {getattr(err, 'message', err)}", file=sys.stderr)
         return 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import grpc
@@ -98,25 +98,104 @@ class RateLimiter:
         )
 
 
+UNKNOWN_TABLE = "unknown-table"
+
+
 class WattenTableService(pb_grpc.WattenTableServicer):
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        # Open event streams per seat. A seat is online while it has at least one: a second Subscribe with the
-        # same token (a client checking its state, a reconnect racing the old stream's end) must not mark the
+    """Every call of the contract, for one table or several on the same port (`watten-host --tables N`).
+
+    GetTable and Join name their table by `table_id` (empty: see `_table_for_join`); every other call carries a
+    seat token, and tokens are unique across the host, so `_table_of(token)` finds the table from the token alone.
+    """
+
+    def __init__(self, tables: Table | Sequence[Table]) -> None:
+        self.tables: list[Table] = [tables] if isinstance(tables, Table) else list(tables)
+        if not self.tables:
+            raise ValueError("a host serves at least one table")
+        self.by_id = {t.table_id: t for t in self.tables}
+        # token -> the table that issued it. Tokens are issued only by Join (through this service) and by a resume
+        # (already in the seats when the service is made), so the map knows every live token. A dict lookup does
+        # not leak the token through timing (str hashes are keyed per process); the table's own constant-time
+        # check still decides whether the token is valid (a revoked one maps to its table, which says bad-token).
+        self.tokens: dict[str, Table] = {}
+        for table in self.tables:
+            self._remember_tokens(table)
+        # Open event streams per (table, seat). A seat is online while it has at least one: a second Subscribe with
+        # the same token (a client checking its state, a reconnect racing the old stream's end) must not mark the
         # seat offline when it ends while the first one still runs.
-        self.streams: dict[int, int] = {}
+        self.streams: dict[tuple[str, int], int] = {}
+
+    @property
+    def table(self) -> Table:
+        """The first table (the only one on a single-table host)."""
+        return self.tables[0]
+
+    def _remember_tokens(self, table: Table) -> None:
+        for slot in table.seats:
+            if slot is not None and slot.token:
+                self.tokens[slot.token] = table
+
+    def _named(self, table_id: str) -> Table | None:
+        if not table_id:
+            return None
+        table = self.by_id.get(table_id)
+        if table is None:
+            raise Refusal(grpc.StatusCode.FAILED_PRECONDITION, UNKNOWN_TABLE,
+                          f"this host runs no table {table_id[:40]!r}; list its tables (ListTables) and choose one")
+        return table
+
+    def _default_table(self) -> Table:
+        """The first table still in its lobby with a free seat, else the first table."""
+        return next((t for t in self.tables if t.has_free_lobby_seat()), self.tables[0])
+
+    def _table_of(self, token: str) -> Table:
+        """The table whose seat token this is; an unknown one is refused exactly as a table refuses it."""
+        table = self.tokens.get(token) if token else None
+        if table is not None:
+            return table
+        # Not in the map (or empty): ask every table, so a token issued some other way still works; when none
+        # knows it, the last table's answer is the usual no-token / bad-token refusal.
+        for table in self.tables:
+            try:
+                table.seat_of(token)
+            except TableRefusal:
+                if table is self.tables[-1]:
+                    raise
+                continue
+            self.tokens[token] = table
+            return table
+        raise AssertionError("unreachable: the last table either accepts the token or refuses it")
 
     @refusals_to_status
     async def GetTable(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        return self.table.info()
+        return (self._named(request.table_id) or self._default_table()).info()
+
+    @refusals_to_status
+    async def ListTables(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        return pb.ListTablesResponse(tables=[t.info() for t in self.tables])
 
     @refusals_to_status
     async def Join(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            seat, token = await self.table.join(request)
-        except TableRefusal as err:
-            raise refusal(err) from None
-        return pb.JoinResponse(seat=seat, token=token, table=self.table.info())
+        named = self._named(request.table_id)
+        if named is not None:
+            candidates = [named]
+        else:
+            # Empty table_id: where the key already sits (a restarted client gets its seat back), else every lobby
+            # table with a free seat in order, else the first table. Several candidates, because joins race: a
+            # table may fill up while this join waits for its lock, and the next one then takes the seat.
+            key = bytes(request.public_key)
+            holding = [t for t in self.tables if t.holds_key(key)]
+            candidates = holding or [t for t in self.tables if t.has_free_lobby_seat()] or [self.tables[0]]
+        for i, table in enumerate(candidates):
+            try:
+                seat, token = await table.join(request)
+            except TableRefusal as err:
+                if err.reason in ("table-full", "game-started") and i + 1 < len(candidates):
+                    continue
+                raise refusal(err) from None
+            self.tokens[token] = table
+            return pb.JoinResponse(seat=seat, token=token, table=table.info())
+        raise AssertionError("no candidate table")  # pragma: no cover (the list is never empty)
 
     @refusals_to_status
     async def ChooseSeat(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
@@ -129,25 +208,28 @@ class WattenTableService(pb_grpc.WattenTableServicer):
     @refusals_to_status
     async def Ready(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
-            seat = self.table.seat_of(request.token)
-            await self.table.set_ready(seat, bool(request.ready))
+            table = self._table_of(request.token)
+            seat = table.seat_of(request.token)
+            await table.set_ready(seat, bool(request.ready))
         except TableRefusal as err:
             raise refusal(err) from None
-        return pb.Ack(seq=len(self.table.log), seat=seat)
+        return pb.Ack(seq=len(table.log), seat=seat)
 
     @refusals_to_status
     async def Start(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
-            seat = self.table.seat_of(request.token)
-            await self.table.start()
+            table = self._table_of(request.token)
+            seat = table.seat_of(request.token)
+            await table.start()
         except TableRefusal as err:
             raise refusal(err) from None
-        return pb.Ack(seq=len(self.table.log), seat=seat)
+        return pb.Ack(seq=len(table.log), seat=seat)
 
     @refusals_to_status
     async def SubmitEnvelope(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
-            seq, chain_seq, digest = await self.table.submit(request.token, bytes(request.envelope))
+            table = self._table_of(request.token)
+            seq, chain_seq, digest = await table.submit(request.token, bytes(request.envelope))
         except TableRefusal as err:
             raise refusal(err) from None
         return pb.SubmitEnvelopeResponse(seq=seq, chain_seq=chain_seq, envelope_hash=digest)
@@ -155,20 +237,22 @@ class WattenTableService(pb_grpc.WattenTableServicer):
     @refusals_to_status
     async def Leave(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
-            seat = self.table.seat_of(request.token)
-        except TableRefusal as err:
-            raise refusal(err) from None
-        await self.table.leave(seat)
-        return pb.Ack(seq=len(self.table.log), seat=-1)
-
-    @refusals_to_status
-    async def Subscribe(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        table = self.table
-        try:
+            table = self._table_of(request.token)
             seat = table.seat_of(request.token)
         except TableRefusal as err:
             raise refusal(err) from None
-        self.streams[seat] = self.streams.get(seat, 0) + 1
+        await table.leave(seat)
+        return pb.Ack(seq=len(table.log), seat=-1)
+
+    @refusals_to_status
+    async def Subscribe(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        try:
+            table = self._table_of(request.token)
+            seat = table.seat_of(request.token)
+        except TableRefusal as err:
+            raise refusal(err) from None
+        key = (table.table_id, seat)
+        self.streams[key] = self.streams.get(key, 0) + 1
         try:
             await table.set_online(seat, True)
             cursor = len(table.log)
@@ -178,25 +262,25 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                 yield pb.TableUpdate(snapshot=pb.Snapshot(seq=request.from_seq, resumed=True))
                 cursor = int(request.from_seq)
             else:
-                yield pb.TableUpdate(snapshot=self._snapshot(seat, cursor, int(request.known_chain_seq)))
+                yield pb.TableUpdate(snapshot=self._snapshot(table, seat, cursor, int(request.known_chain_seq)))
             while True:
                 while cursor < len(table.log):
                     item = table.log[cursor]
                     cursor += 1
-                    yield pb.TableUpdate(event=self._event(item, seat))
+                    yield pb.TableUpdate(event=self._event(table, item, seat))
                 if table.finished.is_set() and cursor >= len(table.log):
                     return
                 async with table.changed:
                     if cursor >= len(table.log):
                         await table.changed.wait()
         finally:
-            self.streams[seat] -= 1
-            if not self.streams[seat]:
-                del self.streams[seat]
+            self.streams[key] -= 1
+            if not self.streams[key]:
+                del self.streams[key]
                 await table.set_online(seat, False)
 
-    def _snapshot(self, seat: int, seq: int, known_chain_seq: int) -> Any:
-        table = self.table
+    @staticmethod
+    def _snapshot(table: Table, seat: int, seq: int, known_chain_seq: int) -> Any:
         snap = pb.Snapshot(seq=seq, resumed=False, view=table_view(table, seat))
         game = table.game
         if game is not None:
@@ -212,20 +296,21 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                 snap.recent_events.extend(game_events(recent, seat))
         return snap
 
-    def _event(self, item: LogItem, seat: int) -> Any:
+    @staticmethod
+    def _event(table: Table, item: LogItem, seat: int) -> Any:
         event = pb.Event(seq=item.seq)
         event.events.extend(item.lobby)
         event.events.extend(game_events(item.events, seat))
         for posted in item.posted:
             event.chain.append(chain_entry(posted, seat))
         view = item.views.get(seat)
-        event.view.CopyFrom(view if view is not None else table_view(self.table, seat))
+        event.view.CopyFrom(view if view is not None else table_view(table, seat))
         return event
 
 
-async def start_server(table: Table, port: int, credentials: grpc.ServerCredentials | None,
+async def start_server(tables: Table | Sequence[Table], port: int, credentials: grpc.ServerCredentials | None,
                        bind: str = "0.0.0.0") -> tuple[grpc.aio.Server, int]:
-    """Serve `table` on `bind:port` (port 0 picks a free one); returns the server and the port it got."""
+    """Serve `tables` (one or several) on `bind:port` (port 0 picks a free one); returns the server and its port."""
     options = [
         ("grpc.max_receive_message_length", MAX_MESSAGE),
         ("grpc.max_send_message_length", 16 * MAX_MESSAGE),
@@ -236,7 +321,7 @@ async def start_server(table: Table, port: int, credentials: grpc.ServerCredenti
     ]
     limiter = RateLimiter()
     server = grpc.aio.server(interceptors=[RefusalInterceptor(admit=limiter.admit)], options=options)
-    pb_grpc.add_WattenTableServicer_to_server(WattenTableService(table), server)  # type: ignore[no-untyped-call]
+    pb_grpc.add_WattenTableServicer_to_server(WattenTableService(tables), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)

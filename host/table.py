@@ -137,6 +137,10 @@ class Table:
         self.stand_ins: dict[int, Bot] = {}  # the policies standing in for people who are away, by seat
         self._grace_timers: dict[int, asyncio.Task[None]] = {}
         self.table_id = secrets.token_hex(8)
+        # Which host run this table belongs to and its place among that run's tables (`--tables N`): both go into
+        # the journal, so that a restart resumes all the tables one crashed host left, in their order.
+        self.host_run = ""
+        self.index = 0
         self.seats: list[SeatSlot | None] = [None] * self.n
         self.bots: dict[int, HostBot] = {}
         self.game: HostGame | None = None
@@ -191,6 +195,14 @@ class Table:
 
     def stood_in(self, seat: int) -> bool:
         return self.game is not None and seat in self.game.absent
+
+    def has_free_lobby_seat(self) -> bool:
+        """Still in the lobby with a seat nobody holds (where a Join without a table id goes)."""
+        return self.game is None and any(slot is None for slot in self.seats)
+
+    def holds_key(self, public_key: bytes) -> bool:
+        """A person's (not a bot's) seat at this table belongs to this key (a Join with it reclaims the seat)."""
+        return any(slot is not None and not slot.bot and slot.public_key == public_key for slot in self.seats)
 
     def seat_of(self, token: str) -> int:
         if not token:
@@ -401,12 +413,17 @@ class Table:
             self._make_game(host_nonce, {})
             assert self.game is not None
             if self.record_dir is not None:
-                self.record_path = self.record_dir / f"watten-{self.game.game_id.hex()[:12]}-host.wrec"
+                self.record_path = self.record_dir / self.record_name()
                 self.record = RecordWriter(self.record_path, {"written_by": "watten-host", "seat": None})
             posted = self.game.start()
             log.info("game %s started, fingerprint %s", self.game.game_id.hex()[:12], self.game.fingerprint)
             await self._publish(posted)
             self._bot_task = asyncio.ensure_future(self._bot_worker())
+
+    def record_name(self) -> str:
+        """The host record's file name: the game id says which game, the table id which of the host's tables."""
+        assert self.game is not None
+        return f"watten-{self.game.game_id.hex()[:12]}-table-{self.table_id}-host.wrec"
 
     def _make_game(self, host_nonce: bytes, replay: dict[int, list[bytes]]) -> None:
         """The HostGame and the bots' SeatGames, their random draws journaled (or replayed on a resume)."""
@@ -437,6 +454,7 @@ class Table:
             "tls": self.tls_fingerprint.hex(), "host_name": self.host_name, "table_id": self.table_id,
             "port": self.port, "host_nonce": host_nonce.hex(), "seats": seats,
             "record_dir": str(self.record_dir) if self.record_dir else "",
+            "host_run": self.host_run, "index": self.index,
         }
 
     @classmethod
@@ -450,6 +468,8 @@ class Table:
                     grace=grace,
                     record_dir=Path(meta["record_dir"]) if meta["record_dir"] else None)
         table.table_id = meta["table_id"]
+        table.host_run = str(meta.get("host_run", ""))  # journals of older hosts have neither
+        table.index = int(meta.get("index", 0))
         table.port = int(meta["port"])
         table.journal_path = path
         for s, entry in enumerate(meta["seats"]):
@@ -491,7 +511,7 @@ class Table:
             everything += posted
         game.drain_events()
         if table.record_dir is not None:
-            table.record_path = table.record_dir / f"watten-{game.game_id.hex()[:12]}-host.wrec"
+            table.record_path = table.record_dir / table.record_name()
             table.record = RecordWriter(table.record_path, {"written_by": "watten-host", "seat": None})
             for p in game.chain:
                 table.record.append(KIND_HOST, p.raw)

@@ -78,7 +78,7 @@ DOCUMENTED: dict[SC, set[str]] = {
     SC.FAILED_PRECONDITION: {"seat-taken", "table-full", "game-started", "not-all-ready", "not-enough-players",
                              "protocol-version", "wrong-game", "unexpected-message", "commitment-mismatch",
                              "wrong-hash", "not-supported", "no-spectators", "game-not-started", "wrong-hand",
-                             "stood-in"},
+                             "stood-in", "unknown-table"},
     SC.PERMISSION_DENIED: {"wrong-seat", "not-a-player", "host-only", "bad-key-proof"},
     SC.UNAUTHENTICATED: {"no-token", "bad-token"},
     SC.ABORTED: {"stale-chain-head", "stale-envelope-seq", "subscriber-lagging", "stream-replaced"},
@@ -1196,7 +1196,11 @@ class Harness:
                 return
         assert not isinstance(case, Oversized), f"an oversized request was served: {where}"
         if isinstance(case, Call) and case.method == "GetTable":
-            assert code == SC.OK, where
+            # Always answered, unless it names a table: this host runs one, and no drawn text is its id.
+            if pb.GetTableRequest.FromString(data).table_id:
+                assert (code, answer.reason) == (SC.FAILED_PRECONDITION, "unknown-table"), where
+            else:
+                assert code == SC.OK, where
         if isinstance(case, Call) and case.method == "Leave":
             assert code == SC.UNAUTHENTICATED, where  # only bad tokens are sent to Leave
         if method != "SubmitEnvelope" or isinstance(case, Raw):

@@ -24,6 +24,7 @@ GENERATED = [
 # method name -> (request type, response type, client streaming, server streaming)
 EXPECTED_METHODS = {
     "GetTable": ("GetTableRequest", "TableInfo", False, False),
+    "ListTables": ("ListTablesRequest", "ListTablesResponse", False, False),
     "Join": ("JoinRequest", "JoinResponse", False, False),
     "ChooseSeat": ("ChooseSeatRequest", "Ack", False, False),
     "SetName": ("SetNameRequest", "Ack", False, False),

@@ -93,6 +93,16 @@ class TableInfo(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[str] = ..., host_name: _Optional[str] = ..., preset: _Optional[str] = ..., rules_json: _Optional[str] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., player_count: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., phase: _Optional[_Union[TablePhase, str]] = ..., seq: _Optional[int] = ..., host_tls_fingerprint: _Optional[bytes] = ..., host_public_key: _Optional[bytes] = ..., game_id: _Optional[bytes] = ..., game_fingerprint: _Optional[str] = ...) -> None: ...
 
 class GetTableRequest(_message.Message):
+    __slots__ = ("protocol_version", "client", "table_id")
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    CLIENT_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    protocol_version: int
+    client: str
+    table_id: str
+    def __init__(self, protocol_version: _Optional[int] = ..., client: _Optional[str] = ..., table_id: _Optional[str] = ...) -> None: ...
+
+class ListTablesRequest(_message.Message):
     __slots__ = ("protocol_version", "client")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     CLIENT_FIELD_NUMBER: _ClassVar[int]
@@ -100,8 +110,14 @@ class GetTableRequest(_message.Message):
     client: str
     def __init__(self, protocol_version: _Optional[int] = ..., client: _Optional[str] = ...) -> None: ...
 
+class ListTablesResponse(_message.Message):
+    __slots__ = ("tables",)
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    tables: _containers.RepeatedCompositeFieldContainer[TableInfo]
+    def __init__(self, tables: _Optional[_Iterable[_Union[TableInfo, _Mapping]]] = ...) -> None: ...
+
 class JoinRequest(_message.Message):
-    __slots__ = ("protocol_version", "name", "public_key", "join_nonce", "seat", "key_proof", "spectate")
+    __slots__ = ("protocol_version", "name", "public_key", "join_nonce", "seat", "key_proof", "spectate", "table_id")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
@@ -109,6 +125,7 @@ class JoinRequest(_message.Message):
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KEY_PROOF_FIELD_NUMBER: _ClassVar[int]
     SPECTATE_FIELD_NUMBER: _ClassVar[int]
+    TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     name: str
     public_key: bytes
@@ -116,7 +133,8 @@ class JoinRequest(_message.Message):
     seat: int
     key_proof: bytes
     spectate: bool
-    def __init__(self, protocol_version: _Optional[int] = ..., name: _Optional[str] = ..., public_key: _Optional[bytes] = ..., join_nonce: _Optional[bytes] = ..., seat: _Optional[int] = ..., key_proof: _Optional[bytes] = ..., spectate: _Optional[bool] = ...) -> None: ...
+    table_id: str
+    def __init__(self, protocol_version: _Optional[int] = ..., name: _Optional[str] = ..., public_key: _Optional[bytes] = ..., join_nonce: _Optional[bytes] = ..., seat: _Optional[int] = ..., key_proof: _Optional[bytes] = ..., spectate: _Optional[bool] = ..., table_id: _Optional[str] = ...) -> None: ...
 
 class JoinResponse(_message.Message):
     __slots__ = ("seat", "token", "table")

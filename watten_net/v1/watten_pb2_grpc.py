@@ -40,6 +40,11 @@ class WattenTableStub:
                 request_serializer=watten__net_dot_v1_dot_watten__pb2.GetTableRequest.SerializeToString,
                 response_deserializer=watten__net_dot_v1_dot_watten__pb2.TableInfo.FromString,
                 _registered_method=True)
+        self.ListTables = channel.unary_unary(
+                '/watten_net.v1.WattenTable/ListTables',
+                request_serializer=watten__net_dot_v1_dot_watten__pb2.ListTablesRequest.SerializeToString,
+                response_deserializer=watten__net_dot_v1_dot_watten__pb2.ListTablesResponse.FromString,
+                _registered_method=True)
         self.Join = channel.unary_unary(
                 '/watten_net.v1.WattenTable/Join',
                 request_serializer=watten__net_dot_v1_dot_watten__pb2.JoinRequest.SerializeToString,
@@ -88,6 +93,14 @@ class WattenTableServicer:
 
     def GetTable(self, request, context):
         """Hello: public information about the table (no token needed). Cheap; a client calls it first after discovery.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTables(self, request, context):
+        """Every table this host runs, in a fixed order (the first is the one an empty `table_id` falls back to). No
+        token needed.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -159,6 +172,11 @@ def add_WattenTableServicer_to_server(servicer, server):
                     request_deserializer=watten__net_dot_v1_dot_watten__pb2.GetTableRequest.FromString,
                     response_serializer=watten__net_dot_v1_dot_watten__pb2.TableInfo.SerializeToString,
             ),
+            'ListTables': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTables,
+                    request_deserializer=watten__net_dot_v1_dot_watten__pb2.ListTablesRequest.FromString,
+                    response_serializer=watten__net_dot_v1_dot_watten__pb2.ListTablesResponse.SerializeToString,
+            ),
             'Join': grpc.unary_unary_rpc_method_handler(
                     servicer.Join,
                     request_deserializer=watten__net_dot_v1_dot_watten__pb2.JoinRequest.FromString,
@@ -228,6 +246,33 @@ class WattenTable:
             '/watten_net.v1.WattenTable/GetTable',
             watten__net_dot_v1_dot_watten__pb2.GetTableRequest.SerializeToString,
             watten__net_dot_v1_dot_watten__pb2.TableInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTables(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/watten_net.v1.WattenTable/ListTables',
+            watten__net_dot_v1_dot_watten__pb2.ListTablesRequest.SerializeToString,
+            watten__net_dot_v1_dot_watten__pb2.ListTablesResponse.FromString,
             options,
             channel_credentials,
             insecure,

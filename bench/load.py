@@ -1,0 +1,525 @@
+"""Load: one `watten-host --tables N`, four `watten-join --bot` processes per table; throughput, latency, memory.
+
+Issue #5 asks for 32 concurrent tables with a p99 action latency under 50 ms and the host under 300 MB, and for
+a soak of 1,000 hands without an error and without memory growth. This prints the figures beside those targets;
+nothing here passes or fails.
+
+How it runs (plaintext, 127.0.0.1, a free port, bavarian for 4, records and journals in a temporary directory):
+
+* the host runs N tables with long matches (target 99, about 33 hands each), so no table ends inside the window;
+* each seat is a separate `watten-join --bot LEVEL --latency-log FILE --table ID --seat S` process. They are
+  started staggered and round-robin over the tables (seat 0 of every table, then seat 1, ...), so that most of
+  the interpreter start-ups are over before any table is full and starts playing;
+* once every table plays, a short warm-up, then a window of `--seconds`: every SubmitEnvelope a client timed
+  (from the call to its reply, in the client) whose reply came inside the window counts. "action" = a game
+  action (ActionRequest); "protocol" = the deal protocol's own signed steps (commitments, reveals, signatures);
+* the host's peak memory is VmHWM from /proc/<pid>/status (read just before it is stopped), its CPU from
+  /proc/<pid>/stat; the same measure with 1 table runs first, in the same run, as the baseline;
+* `--soak HANDS`: a separate host plays until HANDS hands are done across its tables, reporting the host's
+  memory every `--soak-every` hands, and the errors: client processes that did not exit 0, a host that did not
+  stop cleanly, ERROR lines or tracebacks in any log, host records that do not verify.
+
+Then the host is stopped (SIGTERM: it abandons the matches, reveals its seeds and closes the records) and every
+client ends by itself when its table does. Every wait has a deadline, and every process this starts is ended when
+the bench ends, whatever happens (and, on Linux, when the bench process dies).
+
+Run: ``.venv/bin/python bench/load.py [--tables 32] [--seconds 30] [--level random] [--soak 1000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import math
+import os
+import platform
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import grpc
+
+from watten_net.v1 import watten_pb2 as pb
+from watten_net.v1 import watten_pb2_grpc as pb_grpc
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = 4
+TARGET_POINTS = 99  # the longest match the rules allow: no table finishes inside the measuring window
+TARGET_P99_MS = 50.0
+TARGET_MEMORY_MB = 300.0
+START_WAIT = 30.0  # seconds: the longest any single start-up wait may last
+STOP_WAIT = 30.0  # seconds the clients get to end by themselves once the host has stopped
+PLAYING = pb.TABLE_PHASE_PLAYING
+OVER = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
+_LIBC_PRCTL: Callable[..., int] | None = None
+T = TypeVar("T")
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: get SIGTERM if the bench dies (Linux), so that no process outlives it."""
+    if _LIBC_PRCTL is not None:
+        _LIBC_PRCTL(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _load_prctl() -> None:
+    global _LIBC_PRCTL
+    with contextlib.suppress(OSError, AttributeError):
+        _LIBC_PRCTL = ctypes.CDLL(None, use_errno=True).prctl
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# processes
+# ---------------------------------------------------------------------------------------------------------------
+
+@dataclass
+class Fleet:
+    """Every process of one run, with its output in files (pipes from 129 processes would need 129 readers)."""
+
+    workdir: Path
+    env: dict[str, str]
+    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    host: subprocess.Popen[bytes] | None = None
+
+    def spawn(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
+        out = open(self.workdir / f"{name}.out", "wb")  # noqa: SIM115 - the child owns it; closed below
+        try:
+            proc = subprocess.Popen(argv, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+        finally:
+            out.close()
+        self.procs.append(proc)
+        return proc
+
+    def stop_all(self) -> None:
+        """Terminate whatever still runs, then kill what ignores that; never waits unbounded."""
+        for proc in self.procs:
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    proc.terminate()
+        deadline = time.monotonic() + 10
+        for proc in self.procs:
+            try:
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
+                proc.wait(10)
+
+
+def _script(name: str) -> str:
+    script = Path(sys.executable).parent / name
+    return str(script if script.exists() else ROOT / ".venv" / "bin" / name)
+
+
+def _wait_for(predicate: Callable[[], T], timeout: float, what: str, step: float = 0.05) -> T:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if (got := predicate()):
+            return got
+        time.sleep(step)
+    raise RuntimeError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def _status_kb(pid: int, key: str) -> int:
+    """A `kB` line of /proc/PID/status (VmHWM: peak resident set; VmRSS: resident now); 0 when unreadable."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process so far (all threads)."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
+def _list_tables(stub: pb_grpc.WattenTableStub) -> list[pb.TableInfo]:
+    with contextlib.suppress(grpc.RpcError):
+        return list(stub.ListTables(pb.ListTablesRequest(client="bench/load.py"), timeout=5).tables)
+    return []
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the latency logs the clients write (client/main.py LatencyLog)
+# ---------------------------------------------------------------------------------------------------------------
+
+@dataclass
+class Logs:
+    action: list[tuple[float, float]] = field(default_factory=list)  # (unix time of the reply, ms)
+    protocol: list[tuple[float, float]] = field(default_factory=list)
+    hands: dict[str, int] = field(default_factory=dict)  # table id -> highest hand number started
+    refused: dict[str, int] = field(default_factory=dict)  # reason -> count
+
+
+def read_logs(paths: list[Path]) -> Logs:
+    logs = Logs()
+    for path in paths:
+        with contextlib.suppress(FileNotFoundError):
+            for line in path.read_text().splitlines():
+                parts = line.split()
+                if len(parts) < 3:
+                    continue  # a line being written right now
+                when, kind = float(parts[0]), parts[1]
+                if kind == "action":
+                    logs.action.append((when, float(parts[2])))
+                elif kind == "protocol":
+                    logs.protocol.append((when, float(parts[2])))
+                elif kind == "hand" and len(parts) == 4:
+                    logs.hands[parts[2]] = max(logs.hands.get(parts[2], -1), int(parts[3]))
+                elif kind == "refused":
+                    logs.refused[parts[2]] = logs.refused.get(parts[2], 0) + 1
+    return logs
+
+
+def hands_done(logs: Logs) -> int:
+    """Hands finished across the tables: a table that started hand h has finished hands 0..h-1."""
+    return sum(logs.hands.values())
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), math.ceil(q / 100 * len(ordered))))
+    return ordered[rank - 1]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# one host with its tables and clients
+# ---------------------------------------------------------------------------------------------------------------
+
+@dataclass
+class Result:
+    tables: int
+    clients: int = 0
+    window_s: float = 0.0
+    actions: list[float] = field(default_factory=list)  # ms
+    protocol: list[float] = field(default_factory=list)  # ms
+    hands_in_window: int = 0
+    startup_s: float = 0.0
+    host_peak_mb: float = 0.0
+    host_rss_mb: float = 0.0
+    host_cpu_share: float = 0.0  # of one core, in the window
+    machine_load: float = 0.0  # busy fraction of all cores, in the window
+    memory: list[tuple[int, float, float]] = field(default_factory=list)  # (hands done, elapsed s, RSS MB)
+    errors: list[str] = field(default_factory=list)
+    refused: dict[str, int] = field(default_factory=dict)
+    hands_total: int = 0
+
+
+def _machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of all CPUs, from /proc/stat."""
+    with contextlib.suppress(OSError, ValueError):
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        idle = values[3] + (values[4] if len(values) > 4 else 0)
+        return sum(values) - idle, sum(values)
+    return 0.0, 1.0
+
+
+Running = tuple[Fleet, subprocess.Popen[bytes], pb_grpc.WattenTableStub, list[Path]]
+
+
+@contextlib.contextmanager
+def running_host(tables: int, level: str, stagger: float, workdir: Path, result: Result) -> Iterator[Running]:
+    """Start the host and 4 clients per table; yield once every table plays; stop everything on the way out."""
+    env = dict(os.environ)
+    env["WATTEN_CONFIG_DIR"] = str(workdir / "config")
+    env["WATTEN_DATA_DIR"] = str(workdir / "data")
+    env["PYTHONUNBUFFERED"] = "1"
+    records = workdir / "records"
+    fleet = Fleet(workdir, env)
+    channel: grpc.Channel | None = None
+    try:
+        host = fleet.spawn("host", [
+            _script("watten-host"), "--headless", "--insecure", "--bind", "127.0.0.1", "--port", "0",
+            "--tables", str(tables), "--players", str(PLAYERS), "--rules", "bavarian", "--record", str(records),
+            "--set", f"target={TARGET_POINTS}"])
+        fleet.host = host
+        host_out = workdir / "host.out"
+
+        def port() -> int:
+            if host.poll() is not None:
+                raise RuntimeError(f"the host exited early: {host_out.read_text(errors='replace')[-500:]}")
+            m = re.search(r"on port (\d+)", host_out.read_text(errors="replace"))
+            return int(m.group(1)) if m else 0
+
+        got = _wait_for(port, START_WAIT, "the host's port")
+        channel = grpc.insecure_channel(f"127.0.0.1:{got}")
+        stub = pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
+        ids = [t.table_id for t in _list_tables(stub)]
+        if len(ids) != tables:
+            raise RuntimeError(f"ListTables gave {len(ids)} tables, not {tables}")
+        logs: list[Path] = []
+        started = time.monotonic()
+        # Round-robin: seat 0 at every table first, so that no table is full (and playing) while most of the
+        # interpreters are still starting up.
+        for seat in range(PLAYERS):
+            for t, table_id in enumerate(ids):
+                index = seat * tables + t
+                log = workdir / "latency" / f"c{index}.log"
+                logs.append(log)
+                fleet.spawn(f"c{index}", [
+                    _script("watten-join"), "--bot", level, "--seed", str(index), "--insecure", "--record",
+                    str(records), "--latency-log", str(log), "--table", table_id, "--seat", str(seat),
+                    "--name", f"b{index}", f"127.0.0.1:{got}"])
+                time.sleep(stagger)
+        result.clients = len(logs)
+
+        def all_playing() -> bool:
+            infos = _list_tables(stub)
+            return len(infos) == tables and all(i.phase == PLAYING for i in infos)
+
+        _wait_for(all_playing, START_WAIT + tables, "every table to start playing", step=0.2)
+        result.startup_s = time.monotonic() - started
+        yield fleet, host, stub, logs
+    finally:
+        stop_host(fleet, result)
+        if channel is not None:
+            channel.close()
+        fleet.stop_all()
+
+
+def stop_host(fleet: Fleet, result: Result) -> None:
+    """SIGTERM the host (it abandons every match cleanly); then every client should end by itself."""
+    host = fleet.host
+    if host is None or host.poll() is not None:
+        return
+    result.host_peak_mb = max(result.host_peak_mb, _status_kb(host.pid, "VmHWM") / 1024)
+    host.send_signal(signal.SIGTERM)
+    try:
+        code = host.wait(STOP_WAIT)
+    except subprocess.TimeoutExpired:
+        result.errors.append("the host did not stop within 30 s of SIGTERM")
+        return
+    if code not in (0, 130):
+        result.errors.append(f"the host exited {code}")
+    deadline = time.monotonic() + STOP_WAIT
+    for i, proc in enumerate(p for p in fleet.procs if p is not host):
+        try:
+            code = proc.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            result.errors.append(f"client {i} did not end within {STOP_WAIT:.0f} s of the host")
+            continue
+        if code != 0:
+            result.errors.append(f"client {i} exited {code}: {_tail(fleet.workdir / f'c{i}.out')}")
+
+
+def _tail(path: Path) -> str:
+    with contextlib.suppress(OSError):
+        return " | ".join(path.read_text(errors="replace").strip().splitlines()[-2:])
+    return ""
+
+
+def _log_errors(workdir: Path) -> list[str]:
+    """ERROR lines and tracebacks in any process's output."""
+    found = []
+    for path in sorted(workdir.glob("*.out")):
+        text = path.read_text(errors="replace")
+        if "Traceback" in text or re.search(r"\bERROR\b", text):
+            found.append(f"{path.stem}: {_tail(path)}")
+    return found
+
+
+def measure(tables: int, level: str, seconds: float, warmup: float, stagger: float, workdir: Path) -> Result:
+    """Every table plays; then `seconds` of measuring; then everything stops."""
+    result = Result(tables)
+    with running_host(tables, level, stagger, workdir, result) as (_fleet, host, _stub, logs):
+        time.sleep(warmup)
+        t0, cpu0, busy0 = time.time(), _cpu_s(host.pid), _machine_busy()
+        hands0 = hands_done(read_logs(logs))
+        time.sleep(seconds)
+        t1, cpu1, busy1 = time.time(), _cpu_s(host.pid), _machine_busy()
+        result.host_rss_mb = _status_kb(host.pid, "VmRSS") / 1024
+        result.window_s = t1 - t0
+        result.host_cpu_share = (cpu1 - cpu0) / result.window_s
+        result.machine_load = (busy1[0] - busy0[0]) / max(1.0, busy1[1] - busy0[1])
+        # Replies inside the window; a client flushes its log at every hand, so give them one more second.
+        time.sleep(1.0)
+        got = read_logs(logs)
+        result.actions = [ms for when, ms in got.action if t0 <= when < t1]
+        result.protocol = [ms for when, ms in got.protocol if t0 <= when < t1]
+        result.hands_in_window = hands_done(got) - hands0
+        ended = [i.table_id for i in _list_tables(_stub) if i.phase in OVER]
+        if ended:
+            result.errors.append(f"{len(ended)} tables ended their match inside the window")
+    result.refused = read_logs(logs).refused
+    result.errors += _log_errors(workdir)
+    return result
+
+
+def soak(tables: int, level: str, hands: int, every: int, stagger: float, workdir: Path) -> Result:
+    """Play until `hands` hands are done across the tables, noting the host's memory every `every` hands."""
+    result = Result(tables)
+    records = workdir / "records"
+    with running_host(tables, level, stagger, workdir, result) as (_fleet, host, stub, logs):
+        started = time.monotonic()
+        next_mark = 0
+        # Bounded: at most ~10 s per hand across the whole host before giving up (it takes well under 1 s).
+        deadline = started + 10.0 * hands
+        while time.monotonic() < deadline:
+            done = hands_done(read_logs(logs))
+            if done >= next_mark:
+                result.memory.append((done, time.monotonic() - started, _status_kb(host.pid, "VmRSS") / 1024))
+                next_mark += every
+            if done >= hands:
+                break
+            infos = _list_tables(stub)
+            if infos and all(i.phase in OVER for i in infos):
+                result.errors.append(f"every match ended after {done} hands, before {hands}")
+                break
+            if host.poll() is not None:
+                result.errors.append(f"the host exited {host.returncode} during the soak")
+                break
+            time.sleep(0.5)
+        else:
+            result.errors.append(f"the soak did not reach {hands} hands within {10.0 * hands:.0f} s")
+        result.window_s = time.monotonic() - started
+        result.hands_total = hands_done(read_logs(logs))
+        result.host_rss_mb = _status_kb(host.pid, "VmRSS") / 1024
+    final = read_logs(logs)
+    result.refused = final.refused
+    result.actions = [ms for _, ms in final.action]
+    result.errors += _log_errors(workdir)
+    result.errors += _verify(sorted(records.glob("*-host.wrec")))
+    return result
+
+
+def _verify(paths: list[Path]) -> list[str]:
+    """Host records that `watten-verify` does not accept (one process for all of them)."""
+    if not paths:
+        return ["no host records were written"]
+    proc = subprocess.run([_script("watten-verify"), *map(str, paths)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600, check=False)
+    if proc.returncode != 0:
+        return [f"watten-verify exited {proc.returncode}: {proc.stdout.strip()[-400:]} {proc.stderr.strip()[-200:]}"]
+    return []
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# report
+# ---------------------------------------------------------------------------------------------------------------
+
+def _ms(values: list[float]) -> str:
+    if not values:
+        return "      -        -        -        -"
+    return " ".join(f"{percentile(values, q):8.2f}" for q in (50, 90, 99)) + f" {max(values):8.2f}"
+
+
+def report(base: Result, load: Result) -> None:
+    print()
+    print(f"  {'':<34} {'tables':>6} {'clients':>7} {'actions/s':>9} {'hands/s':>7} {'p50':>8} {'p90':>8} "
+          f"{'p99':>8} {'max':>8}   host CPU  machine  host peak")
+    for name, r in (("baseline (1 table)", base), (f"load ({load.tables} tables)", load)):
+        rate = len(r.actions) / r.window_s if r.window_s else 0.0
+        hands = r.hands_in_window / r.window_s if r.window_s else 0.0
+        print(f"  {name + ', game actions (ms)':<34} {r.tables:6d} {r.clients:7d} {rate:9.0f} {hands:7.2f} "
+              f"{_ms(r.actions)}   {r.host_cpu_share:7.0%}  {r.machine_load:7.0%}  {r.host_peak_mb:6.0f} MB")
+        prate = len(r.protocol) / r.window_s if r.window_s else 0.0
+        print(f"  {'  protocol steps (ms)':<34} {'':6} {'':7} {prate:9.0f} {'':7} {_ms(r.protocol)}")
+    print()
+    if load.actions:
+        p99 = percentile(load.actions, 99)
+        print(f"  {load.tables} tables: p99 game action {p99:.1f} ms (target under {TARGET_P99_MS:.0f} ms -> "
+              f"{'met' if p99 < TARGET_P99_MS else 'NOT met'}); host peak memory {load.host_peak_mb:.0f} MB "
+              f"(target under {TARGET_MEMORY_MB:.0f} MB -> "
+              f"{'met' if load.host_peak_mb < TARGET_MEMORY_MB else 'NOT met'}); "
+              f"start-up {load.startup_s:.0f} s")
+    if base.actions and load.actions:
+        per_table = (load.host_peak_mb - base.host_peak_mb) / max(1, load.tables - 1)
+        print(f"  against the baseline: p50 x{percentile(load.actions, 50) / percentile(base.actions, 50):.1f}, "
+              f"p99 x{percentile(load.actions, 99) / percentile(base.actions, 99):.1f}; host memory "
+              f"{base.host_peak_mb:.0f} MB with 1 table, {per_table:.1f} MB per further table")
+    for r in (base, load):
+        for problem in r.errors:
+            print(f"  problem ({r.tables} tables): {problem}")
+        if r.refused:
+            print(f"  note ({r.tables} tables): refused actions (a seat acting on a view the table had left): "
+                  f"{r.refused}")
+
+
+def report_soak(s: Result, goal: int) -> None:
+    print()
+    print(f"soak: {s.tables} tables, {s.clients} clients, {s.hands_total} hands (goal {goal}) in {s.window_s:.0f} s, "
+          f"{len(s.actions)} game actions; host memory (VmRSS) as the hands went by:")
+    for hands, elapsed, rss in s.memory:
+        print(f"  {hands:6d} hands  {elapsed:6.0f} s  {rss:7.1f} MB")
+    if len(s.memory) >= 3:
+        (h0, _, m0), (h1, _, m1) = s.memory[1], s.memory[-1]
+        if h1 > h0:
+            print(f"  growth after the first mark: {m1 - m0:+.1f} MB over {h1 - h0} hands "
+                  f"({(m1 - m0) / (h1 - h0) * 1000:+.0f} kB per hand)")
+    if s.actions:
+        print(f"  game action latency over the soak: p50 {percentile(s.actions, 50):.2f} ms, "
+              f"p99 {percentile(s.actions, 99):.2f} ms")
+    print(f"  errors: {len(s.errors)}  (target 0 -> {'met' if not s.errors else 'NOT met'}); "
+          f"host peak memory {s.host_peak_mb:.0f} MB")
+    for problem in s.errors:
+        print(f"  error: {problem}")
+    if s.refused:
+        print(f"  note: refused actions (a seat acting on a view the table had left): {s.refused}")
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM ends the bench like Ctrl-C does: the `finally` blocks stop every process it started."""
+    raise KeyboardInterrupt
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--tables", type=int, default=32, help="tables of the load run (default 32)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="length of each measuring window (default 30)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds between the start and the window")
+    parser.add_argument("--level", default="random", help="the clients' bot level (default random: the cheapest)")
+    parser.add_argument("--stagger", type=float, default=0.15, help="seconds between two client starts")
+    parser.add_argument("--soak", type=int, default=0, metavar="HANDS", help="also soak: play this many hands")
+    parser.add_argument("--soak-tables", type=int, default=0,
+                        help="tables of the soak (default: --tables, more if needed to reach HANDS at ~30 a table)")
+    parser.add_argument("--soak-every", type=int, default=100, help="note the host's memory every N hands")
+    parser.add_argument("--no-load", action="store_true", help="only the soak")
+    args = parser.parse_args()
+    _load_prctl()
+    signal.signal(signal.SIGTERM, _interrupt)
+    print(f"watten-net load: one watten-host, {PLAYERS} watten-join --bot {args.level} processes per table, "
+          f"bavarian to {TARGET_POINTS}, 127.0.0.1 (Python {platform.python_version()}, grpcio {grpc.__version__}, "
+          f"{os.cpu_count()} CPUs)", flush=True)
+    with tempfile.TemporaryDirectory(prefix="watten-load-") as tmp:
+        if not args.no_load:
+            runs = []
+            for count in (1, args.tables):
+                where = Path(tmp) / f"load-{count}"
+                where.mkdir()
+                try:
+                    runs.append(measure(count, args.level, args.seconds, args.warmup, args.stagger, where))
+                except RuntimeError as err:
+                    failed = Result(count)
+                    failed.errors.append(str(err))
+                    runs.append(failed)
+                print(f"  ({count} tables measured)", flush=True)
+            report(runs[0], runs[1])
+        if args.soak:
+            tables = args.soak_tables or max(args.tables, math.ceil(args.soak / 30))
+            where = Path(tmp) / "soak"
+            where.mkdir()
+            try:
+                result = soak(tables, args.level, args.soak, args.soak_every, args.stagger, where)
+            except RuntimeError as err:
+                result = Result(tables)
+                result.errors.append(str(err))
+            report_soak(result, args.soak)
+
+
+if __name__ == "__main__":
+    main()

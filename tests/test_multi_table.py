@@ -1,0 +1,177 @@
+"""Several tables on one host (`watten-host --tables N`): listed, joined by id or by default, played side by side,
+kept apart (a seat token acts only at its own table), and resumed together after a crash.
+
+Real processes on 127.0.0.1: the host, `watten-join --bot` clients, and in-process `Connection`s where the test
+needs a token of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from pathlib import Path
+
+import grpc
+import grpc.aio
+
+from client.connection import Connection, Refused
+from watten_net.bots import SeatView, make_bot
+from watten_net.record import KIND_OWN
+from watten_net.v1 import watten_pb2 as pb
+from watten_net.verify import verify_file
+
+from netutil import isolated_env, start, start_host
+
+FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
+TARGET = "target=5"  # short matches: a few hands each
+
+
+async def _play(conn: Connection, seed: int) -> int:
+    """Play the seat with a random bot until the match is over (as `watten-join --bot` does); the final phase."""
+    bot = make_bot("random", seed)
+    phase = 0
+    async for view in conn.follow(give_up_after=30):
+        if view is None:
+            continue
+        phase = int(view.table.phase)
+        if phase in FINISHED:
+            break
+        if conn.seat in view.to_act and view.legal_actions:
+            action = bot.choose(SeatView.from_table_view(view))
+            if action is not None:
+                try:
+                    await conn.act(action)
+                except Refused as err:
+                    if err.code != grpc.StatusCode.FAILED_PRECONDITION:
+                        raise
+    await conn.send_automatic()
+    return phase
+
+
+async def _refusal(call: object) -> tuple[grpc.StatusCode, str]:
+    try:
+        await call  # type: ignore[misc]
+    except Refused as err:
+        return err.code, err.reason
+    return grpc.StatusCode.OK, ""
+
+
+def test_three_tables_two_matches_side_by_side_tokens_stay_at_their_table(tmp_path: Path) -> None:
+    records = tmp_path / "records"
+    host, port = start_host(tmp_path, "--headless", "--insecure", "--tables", "3", "--players", "2",
+                            "--record", str(records), "--set", TARGET)
+    env = isolated_env(tmp_path)
+    clients = []
+
+    async def scenario() -> tuple[str, str]:
+        target = f"127.0.0.1:{port}"
+        x = Connection(grpc.aio.insecure_channel(target), record_dir=records)
+        y = Connection(grpc.aio.insecure_channel(target), record_dir=records)
+        try:
+            tables = await x.list_tables()
+            assert len(tables) == 3
+            ids = [t.table_id for t in tables]
+            assert len(set(ids)) == 3 and all(ids)
+            assert all(t.phase == pb.TABLE_PHASE_LOBBY and t.player_count == 2 for t in tables)
+            a, b, _c = ids
+
+            # An id the host does not run: refused with the documented reason, by GetTable and Join alike.
+            assert await _refusal(x.table("no-such-table")) == (grpc.StatusCode.FAILED_PRECONDITION, "unknown-table")
+            assert await _refusal(x.join("x", table_id="no-such-table")) == (
+                grpc.StatusCode.FAILED_PRECONDITION, "unknown-table")
+            assert (await x.table(b)).table_id == b
+
+            # No id: the first table still in its lobby with a free seat (here the first); an id: that table.
+            assert await x.join("x") == 0 and x.table_id == a
+            assert await y.join("y", table_id=b) == 0 and y.table_id == b
+            # The bots: one names table B; one names none and so lands at A, the first with a free seat.
+            clients.append(start("client.main", ["--bot", "random", "--seed", "1", "--insecure", "--record",
+                                                 str(records), "--table", b, target], env))
+            clients.append(start("client.main", ["--bot", "random", "--seed", "2", "--insecure", "--record",
+                                                 str(records), target], env))
+            plays = [asyncio.ensure_future(_play(x, 3)), asyncio.ensure_future(_play(y, 4))]
+
+            # Once both games have begun: Y's own accepted envelope, sent with X's token, goes to X's table,
+            # which refuses it (another game); sent with Y's token it is the harmless retry the proto promises.
+            deadline = time.monotonic() + 60
+            while not (_own(x) and _own(y)) and time.monotonic() < deadline and not any(p.done() for p in plays):
+                await asyncio.sleep(0.02)
+            envelope = _own(y)[-1]
+            crossed = x._call(x.stub.SubmitEnvelope, pb.SubmitEnvelopeRequest(token=x.token, envelope=envelope), 5)
+            assert await _refusal(crossed) == (grpc.StatusCode.FAILED_PRECONDITION, "wrong-game")
+            own = y._call(y.stub.SubmitEnvelope, pb.SubmitEnvelopeRequest(token=y.token, envelope=envelope), 5)
+            assert await _refusal(own) == (grpc.StatusCode.OK, "")
+            # Every token-only call finds the caller's own table.
+            ready = x._call(x.stub.Ready, pb.ReadyRequest(token=y.token, ready=True), 5)
+            assert await _refusal(ready) == (grpc.StatusCode.FAILED_PRECONDITION, "game-started")
+            assert await _refusal(x._call(x.stub.Start, pb.StartRequest(token="made-up"), 5)) == (
+                grpc.StatusCode.UNAUTHENTICATED, "bad-token")
+
+            phases = await asyncio.wait_for(asyncio.gather(*plays), 120)
+            assert phases == [pb.TABLE_PHASE_MATCH_OVER] * 2
+            assert x.view.table.table_id == a and y.view.table.table_id == b
+            after = {t.table_id: t.phase for t in await x.list_tables()}
+            assert after == {a: pb.TABLE_PHASE_MATCH_OVER, b: pb.TABLE_PHASE_MATCH_OVER, _c: pb.TABLE_PHASE_LOBBY}
+            return a, b
+        finally:
+            await x.close()
+            await y.close()
+
+    try:
+        a, b = asyncio.run(scenario())
+        for client in clients:
+            assert client.wait(60) == 0, client.output()
+    finally:
+        for p in (host, *clients):
+            p.stop()
+
+    # Two games, three records each (host, two seats), named by table id on the host's side; all verify.
+    paths = sorted(records.glob("*.wrec"))
+    assert len(paths) == 6, paths
+    reports = {p.name: verify_file(str(p)) for p in paths}
+    for name, report in reports.items():
+        assert report.ok, (name, [e.sentence() for e in report.errors])
+    games = {r.game_id for r in reports.values()}
+    assert len(games) == 2
+    for game in games:
+        same = [r for r in reports.values() if r.game_id == game]
+        assert len(same) == 3 and len({tuple(r.final_scores) for r in same}) == 1
+        assert max(same[0].final_scores) >= 5
+    host_records = [n for n in reports if n.endswith("-host.wrec")]
+    assert {n.split("-table-")[1].removesuffix("-host.wrec") for n in host_records} == {a, b}
+
+
+def _own(conn: Connection) -> list[bytes]:
+    return [] if conn.game is None else [e.data for e in conn.game.record if e.kind == KIND_OWN]
+
+
+def test_a_crashed_host_resumes_every_table_it_was_playing(tmp_path: Path) -> None:
+    """kill -9 while two all-bot tables play; a plain restart resumes both journals; both records verify."""
+    records = tmp_path / "records"
+    env = isolated_env(tmp_path)
+    host, port = start_host(tmp_path, "--headless", "--insecure", "--tables", "2", "--players", "2", "--bots", "2",
+                            "--record", str(records), "--set", "target=11", "--bot-delay", "0.02")
+    journals = tmp_path / "data" / "journal"
+    try:
+        deadline = time.monotonic() + 30
+        while len(list(journals.glob("*.wjournal"))) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(list(journals.glob("*.wjournal"))) == 2, host.output()
+        time.sleep(0.3)  # some way into both games
+        host.proc.send_signal(signal.SIGKILL)
+        host.proc.wait(10)
+        host = start("host.main", ["--headless", "--insecure", "--bind", "127.0.0.1", "--bot-delay", "0.02"], env)
+        host.wait_for_line(rf"on port {port}")
+        assert host.wait(120) == 0, host.output()
+    finally:
+        host.stop()
+    output = host.output()
+    assert output.count("resuming the unfinished game") == 2, output
+    assert output.count("match over") == 2, output
+    paths = sorted(records.glob("*-host.wrec"))
+    assert len(paths) == 2, paths
+    for path in paths:
+        report = verify_file(str(path))
+        assert report.ok, [e.sentence() for e in report.errors]
+        assert max(report.final_scores) >= 11
