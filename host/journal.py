@@ -8,8 +8,9 @@ fsync'd before anything that depends on it leaves the host.
 
 Format: magic, then entries `u8 kind, u32 big-endian length, bytes` (kind 0 metadata JSON, 1 a random
 draw `u8 who (255 = host) + bytes`, 2 an accepted envelope `u8 seat + bytes`, 3 the end of the game,
-4 a stand-in change `u8 seat + u8 active`, 5 a stand-in bot's action `u8 seat + the action in UTF-8`).
-The file is private (0600): it holds the bots' keys and the seats' tokens.
+4 a stand-in change `u8 seat + u8 active`, 5 a stand-in bot's action `u8 seat + the action in UTF-8`, 6 a seat's
+new token after a reclaim `u8 seat + SHA-256 of the token`: the host keeps token digests only).
+The file is private (0600): it holds the bots' keys (and digests of the seats' tokens).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 MAGIC = b"WATTEN-JOURNAL/1\n"
-META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION = 0, 1, 2, 3, 4, 5
+META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN = 0, 1, 2, 3, 4, 5, 6
 HOST = 255
 
 
@@ -64,6 +65,9 @@ class Journal:
     def bot_action(self, seat: int, action: str) -> None:
         self.append(BOT_ACTION, bytes([seat]) + action.encode())
 
+    def token(self, seat: int, digest: bytes) -> None:
+        self.append(TOKEN, bytes([seat]) + digest)
+
     def finish(self) -> None:
         """The game ended: mark it, and move the journal aside so that no restart resumes it."""
         self.append(FINISHED, b"")
@@ -89,7 +93,7 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[tuple[int, int, bytes
         offset += 5 + length
         if kind == META:
             meta = json.loads(body.decode())
-        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION):
+        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION, TOKEN):
             entries.append((kind, body[0], body[1:]))
         elif kind == FINISHED:
             entries.append((kind, 0, b""))

@@ -17,7 +17,7 @@ from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from .errors import Refusal, RefusalInterceptor, refusals_to_status
-from .table import LogItem, Table, TableRefusal
+from .table import LogItem, Table, TableRefusal, token_digest
 from .views import chain_entry, game_events, table_view
 
 log = logging.getLogger("watten.host")
@@ -117,7 +117,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         # (already in the seats when the service is made), so the map knows every live token. A dict lookup does
         # not leak the token through timing (str hashes are keyed per process); the table's own constant-time
         # check still decides whether the token is valid (a revoked one maps to its table, which says bad-token).
-        self.tokens: dict[str, Table] = {}
+        self.tokens: dict[bytes, Table] = {}  # token digest -> its table (the host keeps no token itself)
         for table in self.tables:
             self._remember_tokens(table)
         # Open event streams per (table, seat). A seat is online while it has at least one: a second Subscribe with
@@ -132,8 +132,8 @@ class WattenTableService(pb_grpc.WattenTableServicer):
 
     def _remember_tokens(self, table: Table) -> None:
         for slot in table.seats:
-            if slot is not None and slot.token:
-                self.tokens[slot.token] = table
+            if slot is not None and slot.token_digest:
+                self.tokens[slot.token_digest] = table
 
     def _named(self, table_id: str) -> Table | None:
         if not table_id:
@@ -150,7 +150,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
 
     def _table_of(self, token: str) -> Table:
         """The table whose seat token this is; an unknown one is refused exactly as a table refuses it."""
-        table = self.tokens.get(token) if token else None
+        table = self.tokens.get(token_digest(token)) if token else None
         if table is not None:
             return table
         # Not in the map (or empty): ask every table, so a token issued some other way still works; when none
@@ -162,7 +162,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                 if table is self.tables[-1]:
                     raise
                 continue
-            self.tokens[token] = table
+            self.tokens[token_digest(token)] = table
             return table
         raise AssertionError("unreachable: the last table either accepts the token or refuses it")
 
@@ -193,7 +193,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                 if err.reason in ("table-full", "game-started") and i + 1 < len(candidates):
                     continue
                 raise refusal(err) from None
-            self.tokens[token] = table
+            self.tokens[token_digest(token)] = table
             return pb.JoinResponse(seat=seat, token=token, table=table.info())
         raise AssertionError("no candidate table")  # pragma: no cover (the list is never empty)
 

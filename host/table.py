@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import hmac
 import logging
 import os
@@ -32,7 +33,7 @@ from watten_net.engine.events import Event
 from watten_net.record import KIND_HOST, RecordWriter
 from watten_net.v1 import watten_pb2 as pb
 
-from .journal import BOT_ACTION, DRAW, HOST, STAND_IN, SUBMIT, Draws, Journal, read_journal
+from .journal import BOT_ACTION, DRAW, HOST, STAND_IN, SUBMIT, TOKEN, Draws, Journal, read_journal
 
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
@@ -55,7 +56,7 @@ class SeatSlot:
     name: str
     public_key: bytes
     join_nonce: bytes
-    token: str
+    token_digest: bytes  # SHA-256 of the seat's token: the host never keeps the token itself (nor its journal)
     bot: bool = False
     online: bool = False
     ready: bool = False
@@ -91,6 +92,10 @@ def _cut_from(draws: Draws) -> Callable[[int], int]:
         return 4 + int.from_bytes(draws(2), "big") % (size - 7)
 
     return cut
+
+
+def token_digest(token: str) -> bytes:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
 
 
 def clean_name(name: str) -> str:
@@ -207,11 +212,11 @@ class Table:
     def seat_of(self, token: str) -> int:
         if not token:
             raise TableRefusal("unauthenticated", "no-token", "this call needs your seat token: join first")
-        # compare_digest on str raises TypeError for non-ASCII text (a fuzzed token answered INTERNAL): compare the
-        # UTF-8 bytes, still in constant time.
-        given = token.encode("utf-8", "surrogatepass")
+        # Compare digests, in constant time (compare_digest on str raised TypeError for non-ASCII text, a fuzzed
+        # token answered INTERNAL): the UTF-8 bytes of anything a client sends hash fine.
+        given = token_digest(token)
         for s, slot in enumerate(self.seats):
-            if slot is not None and not slot.bot and hmac.compare_digest(slot.token.encode(), given):
+            if slot is not None and not slot.bot and hmac.compare_digest(slot.token_digest, given):
                 return s
         raise TableRefusal("unauthenticated", "bad-token", "unknown seat token: join the table again")
 
@@ -262,9 +267,11 @@ class Table:
                     if nonce in self._reclaim_nonces:
                         raise TableRefusal("permission", "bad-key-proof", "this key proof was used before")
                     self._reclaim_nonces.add(nonce)
-                    slot.token = secrets.token_urlsafe(24)
+                    token = secrets.token_urlsafe(24)
+                    slot.token_digest = token_digest(token)
+                    self._journal_token(s)
                     log.info("seat %d reclaimed by its key", s)
-                    return s, slot.token
+                    return s, token
             if self.game is not None:
                 raise TableRefusal("precondition", "game-started", "the game has started: every seat is taken")
             wanted = request.seat if request.HasField("seat") else None
@@ -280,13 +287,18 @@ class Table:
                     raise TableRefusal("precondition", "table-full", "every seat at this table is taken")
                 seat = free[0]
             token = secrets.token_urlsafe(24)  # 192 bits
-            self.seats[seat] = SeatSlot(name, key, nonce, token)
+            self.seats[seat] = SeatSlot(name, key, nonce, token_digest(token))
             item = self._new_item()
             item.lobby.append(event_to_pb("seat-taken", seat, {"name": name, "bot": False}))
             await self._append(item)
             log.info("seat %d taken by %s", seat, name)
         await self._maybe_autostart()
         return seat, token
+
+    def _journal_token(self, seat: int) -> None:
+        slot = self.seats[seat]
+        if self.journal is not None and slot is not None:
+            self.journal.token(seat, slot.token_digest)
 
     def _proof_holds(self, key: bytes, nonce: bytes, proof: bytes) -> bool:
         message = join_proof_message(self.table_id, public_key_bytes(self.host_key), key, nonce)
@@ -301,7 +313,7 @@ class Table:
             for seat in free[:count]:
                 key = Ed25519PrivateKey.generate()
                 name = f"{BOT_NAMES[seat % len(BOT_NAMES)]} (bot)"
-                self.seats[seat] = SeatSlot(name, public_key_bytes(key), secrets.token_bytes(32), "", bot=True,
+                self.seats[seat] = SeatSlot(name, public_key_bytes(key), secrets.token_bytes(32), b"", bot=True,
                                             online=True, ready=True)
                 self.bots[seat] = HostBot(seat, key, make_bot(level))
                 item.lobby.append(event_to_pb("seat-taken", seat, {"name": name, "bot": True}))
@@ -443,7 +455,8 @@ class Table:
         for s, slot in enumerate(self.seats):
             assert slot is not None
             entry: dict[str, Any] = {"name": slot.name, "public_key": slot.public_key.hex(),
-                                     "join_nonce": slot.join_nonce.hex(), "token": slot.token, "bot": slot.bot}
+                                     "join_nonce": slot.join_nonce.hex(), "token_sha256": slot.token_digest.hex(),
+                                     "bot": slot.bot}
             if slot.bot:
                 bot = self.bots[s]
                 entry["bot_key"] = bot.key.private_bytes_raw().hex()
@@ -474,7 +487,7 @@ class Table:
         table.journal_path = path
         for s, entry in enumerate(meta["seats"]):
             slot = SeatSlot(entry["name"], bytes.fromhex(entry["public_key"]), bytes.fromhex(entry["join_nonce"]),
-                            entry["token"], bot=entry["bot"], online=entry["bot"], ready=True)
+                            bytes.fromhex(entry["token_sha256"]), bot=entry["bot"], online=entry["bot"], ready=True)
             table.seats[s] = slot
             if entry["bot"]:
                 key = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(entry["bot_key"]))
@@ -490,6 +503,11 @@ class Table:
         table._feed_bots(posted)
         everything = list(posted)
         for kind, seat, raw in entries:
+            if kind == TOKEN:
+                reclaimed = table.seats[seat]
+                if reclaimed is not None:
+                    reclaimed.token_digest = raw
+                continue
             if kind == STAND_IN:
                 posted = game.stand_in(seat, bool(raw[0]))
                 table._feed_bots(posted)

@@ -91,3 +91,38 @@ def test_leaving_the_lobby_frees_the_seat_and_kills_its_token(tmp_path: Path) ->
         host.stop()
     assert before and not after
     assert reason == "bad-token"
+
+
+def test_the_journal_keeps_digests_of_tokens_never_the_tokens(tmp_path: Path) -> None:
+    import asyncio
+    import hashlib
+
+    from host.table import Table
+    from watten_net.deal.identity import join_proof, new_nonce, public_key_bytes
+    from watten_net.engine import Rules
+    from watten_net.v1 import watten_pb2 as pb
+
+    async def run() -> tuple[str, str, bytes]:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        table = Table(Rules.preset("bavarian", players=2))
+        table.journal_path = tmp_path / "t.wjournal"
+        key = Ed25519PrivateKey.generate()
+        request = pb.JoinRequest(protocol_version=1, name="Resi", public_key=public_key_bytes(key),
+                                 join_nonce=new_nonce())
+        _, first = await table.join(request)
+        await table.add_bots(1, "random")
+        await table.start()
+        nonce = new_nonce()  # the same key takes its seat back: a new token, journaled as a digest too
+        request.join_nonce = nonce
+        request.key_proof = join_proof(key, table.table_id, public_key_bytes(table.host_key), nonce)
+        _, second = await table.join(request)
+        await table.shutdown()
+        return first, second, (tmp_path / "t.wjournal").read_bytes()
+
+    first, second, journal = asyncio.run(asyncio.wait_for(run(), 30))
+    assert first != second
+    for token in (first, second):
+        assert token.encode() not in journal
+        assert hashlib.sha256(token.encode()).hexdigest().encode() in journal or \
+            hashlib.sha256(token.encode()).digest() in journal

@@ -1,0 +1,19 @@
+"""The rules engine on public information only, for trustless deals (PROTOCOL.md Level 2).
+
+`PublicMatch` runs a match like `Match` without knowing the deck; see `public/match.py` for its decisions.
+"""
+
+from .match import SETTLE, Outcome, PublicMatch, PublicObservation
+from .obligations import (
+    FollowObligation,
+    Obligation,
+    SchadetObligation,
+    SchleckenObligation,
+    Verdict,
+    Violation,
+)
+
+__all__ = [
+    "SETTLE", "FollowObligation", "Obligation", "Outcome", "PublicMatch", "PublicObservation", "SchadetObligation",
+    "SchleckenObligation", "Verdict", "Violation",
+]
