@@ -101,6 +101,8 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     view.tricks_per_side.extend(match.tricks_won)
     view.tight_per_side.extend(match.gespannt)
     view.last_raise_side = match.last_raise_side
+    if match.schadet_asked:
+        view.extra["schadet_asked"] = "1"  # (a seat that knows its cards works out its legal plays with it)
     _seat_rows(view, table, seat, match)
     if not spectator and match.phase == "schlecken" and match.schlecken_seat == seat:
         view.extra["schlecken_card"] = match._seen_card().text

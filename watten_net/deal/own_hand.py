@@ -1,0 +1,46 @@
+"""A seat's view completed with its own cards, for the trustless deal (PROTOCOL.md Level 2).
+
+In a trustless game the host does not know anybody's cards, so the `TableView` it sends has no
+`your_hand` and offers a plain "play" among the legal actions. The seat knows its cards (its
+`SeatGame` decrypted them) and everything public the view holds (the trick so far, the Schlag and
+trump, whether this is the hand's first trick, the announcers, a `schadet?`), which is all the
+follow rules of RULES.md need. `complete_view` fills in the hand and turns "play" into the exact
+`play X` actions the rules allow, so the screen, remote bots and host-run bots read the view as
+they do in a verified game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from watten_net.engine import Card, Rules, legal_cards
+
+PLAY_ANY = "play"
+"""The host's legal action for "play one of your cards" when it cannot know which ones you hold."""
+
+
+def complete_view(view: Any, cards: Iterable[str]) -> None:
+    """Put `cards` (the seat's own, still in hand) into `view` and spell out which of them may be played."""
+    hand = [Card.parse(c) for c in cards]
+    del view.your_hand[:]
+    view.your_hand.extend(c.text for c in hand)
+    if PLAY_ANY not in view.legal_actions:
+        return
+    others = [a for a in view.legal_actions if a != PLAY_ANY]
+    del view.legal_actions[:]
+    view.legal_actions.extend(others + [f"play {c.text}" for c in playable(view, hand)])
+
+
+def playable(view: Any, hand: list[Card]) -> list[Card]:
+    """The cards of `hand` the follow rules allow now, from the public facts in `view`."""
+    if not view.schlag or not view.trump:
+        return list(hand)  # (Blind is not offered with trustless deals, so the announcement is always shown)
+    rules = Rules.from_json(view.table.rules_json)
+    trick = [Card.parse(tc.card) for tc in view.current_trick.cards]
+    allowed = legal_cards(
+        rules, view.schlag, view.trump, hand, trick,
+        first_trick=not view.tricks, announcer=view.your_seat in view.announcers,
+        schadet_asked=view.extra.get("schadet_asked") == "1",
+    )
+    return [c for c in hand if c in allowed]
