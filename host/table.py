@@ -121,6 +121,7 @@ class Table:
         bot_delay: float = 0.0,
     ) -> None:
         self.rules = rules
+        self._rules_json = rules.to_json()  # info() runs at every change of every table: serialise the rules once
         self.n = rules.players
         self.preset = preset
         self.reveal = reveal
@@ -175,7 +176,7 @@ class Table:
             ))
         return pb.TableInfo(
             protocol_version=PROTOCOL_VERSION, table_id=self.table_id, host_name=self.host_name,
-            preset=self.preset, rules_json=self.rules.to_json(),
+            preset=self.preset, rules_json=self._rules_json,
             settings=pb.TableSettings(deal="verified", reveal=self.reveal), player_count=self.n, seats=seats,
             phase=self.phase(), seq=len(self.log), host_tls_fingerprint=self.tls_fingerprint,
             host_public_key=public_key_bytes(self.host_key),
