@@ -36,6 +36,7 @@ from .journal import DRAW, HOST, SUBMIT, Draws, Journal, read_journal
 
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
+VIEWS_KEPT = 128  # log items that keep the views built for them (see Table._append)
 BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table in the Alps would know
 
 
@@ -214,6 +215,12 @@ class Table:
                 item.views[seat] = table_view(self, seat, info)
         item.chain_len = len(self.game.chain) if self.game is not None else 0
         self.log.append(item)
+        # The per-seat views are what makes the log big (a few kB per seat and change, over a megabyte a hand at
+        # a table of four): keep them for the last VIEWS_KEPT changes only. A stream that far behind (or one
+        # resuming from long ago) gets the table's current view with those events instead, as a seat that was
+        # offline at the time always did; the chain entries and events themselves are all kept.
+        if len(self.log) > VIEWS_KEPT:
+            self.log[-VIEWS_KEPT - 1].views = {}
         async with self.changed:
             self.changed.notify_all()
 
