@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ctypes
 import math
 import os
 import platform
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -58,23 +58,14 @@ TARGET_POINTS = 99  # the longest match the rules allow: no table finishes insid
 TARGET_P99_MS = 50.0
 TARGET_MEMORY_MB = 300.0
 START_WAIT = 30.0  # seconds: the longest any single start-up wait may last
-STOP_WAIT = 30.0  # seconds the clients get to end by themselves once the host has stopped
+STOP_WAIT = 150.0  # seconds the clients get to end once the host has stopped (they give up reconnecting at 120)
 PLAYING = pb.TABLE_PHASE_PLAYING
 OVER = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
-_LIBC_PRCTL: Callable[..., int] | None = None
 T = TypeVar("T")
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: get SIGTERM if the bench dies (Linux), so that no process outlives it."""
-    if _LIBC_PRCTL is not None:
-        _LIBC_PRCTL(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
-def _load_prctl() -> None:
-    global _LIBC_PRCTL
-    with contextlib.suppress(OSError, AttributeError):
-        _LIBC_PRCTL = ctypes.CDLL(None, use_errno=True).prctl
+# On Linux, `setpriv --pdeathsig TERM` in front of every command: the process gets SIGTERM when the bench dies, so
+# none outlives it even if the bench is killed. (Not `preexec_fn` with prctl: that makes subprocess fork instead of
+# vfork, and a fork of a process with gRPC threads breaks the child's gRPC before it even execs.)
+_DIE_WITH_PARENT = ["setpriv", "--pdeathsig", "TERM", "--"] if shutil.which("setpriv") else []
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -93,8 +84,8 @@ class Fleet:
     def spawn(self, name: str, argv: list[str]) -> subprocess.Popen[bytes]:
         out = open(self.workdir / f"{name}.out", "wb")  # noqa: SIM115 - the child owns it; closed below
         try:
-            proc = subprocess.Popen(argv, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-                                    stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+            proc = subprocess.Popen([*_DIE_WITH_PARENT, *argv], cwd=ROOT, env=self.env, stdout=out,
+                                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         finally:
             out.close()
         self.procs.append(proc)
@@ -204,6 +195,7 @@ def percentile(values: list[float], q: float) -> float:
 @dataclass
 class Result:
     tables: int
+    think: float = 0.0  # seconds each bot waits before its move (0: as fast as it can)
     clients: int = 0
     window_s: float = 0.0
     actions: list[float] = field(default_factory=list)  # ms
@@ -218,6 +210,7 @@ class Result:
     errors: list[str] = field(default_factory=list)
     refused: dict[str, int] = field(default_factory=dict)
     hands_total: int = 0
+    cut_short: bool = False  # the window closed early because a match ended
 
 
 def _machine_busy() -> tuple[float, float]:
@@ -233,7 +226,8 @@ Running = tuple[Fleet, subprocess.Popen[bytes], pb_grpc.WattenTableStub, list[Pa
 
 
 @contextlib.contextmanager
-def running_host(tables: int, level: str, stagger: float, workdir: Path, result: Result) -> Iterator[Running]:
+def running_host(tables: int, level: str, stagger: float, workdir: Path, result: Result,
+                 think: float = 0.0) -> Iterator[Running]:
     """Start the host and 4 clients per table; yield once every table plays; stop everything on the way out."""
     env = dict(os.environ)
     env["WATTEN_CONFIG_DIR"] = str(workdir / "config")
@@ -274,7 +268,7 @@ def running_host(tables: int, level: str, stagger: float, workdir: Path, result:
                 fleet.spawn(f"c{index}", [
                     _script("watten-join"), "--bot", level, "--seed", str(index), "--insecure", "--record",
                     str(records), "--latency-log", str(log), "--table", table_id, "--seat", str(seat),
-                    "--name", f"b{index}", f"127.0.0.1:{got}"])
+                    "--name", f"b{index}", "--delay", str(think), f"127.0.0.1:{got}"])
                 time.sleep(stagger)
         result.clients = len(logs)
 
@@ -302,7 +296,7 @@ def stop_host(fleet: Fleet, result: Result) -> None:
     try:
         code = host.wait(STOP_WAIT)
     except subprocess.TimeoutExpired:
-        result.errors.append("the host did not stop within 30 s of SIGTERM")
+        result.errors.append(f"the host did not stop within {STOP_WAIT:.0f} s of SIGTERM")
         return
     if code not in (0, 130):
         result.errors.append(f"the host exited {code}")
@@ -333,16 +327,30 @@ def _log_errors(workdir: Path) -> list[str]:
     return found
 
 
-def measure(tables: int, level: str, seconds: float, warmup: float, stagger: float, workdir: Path) -> Result:
+def measure(tables: int, level: str, seconds: float, warmup: float, stagger: float, workdir: Path,
+            think: float = 0.0) -> Result:
     """Every table plays; then `seconds` of measuring; then everything stops."""
-    result = Result(tables)
-    with running_host(tables, level, stagger, workdir, result) as (_fleet, host, _stub, logs):
+    result = Result(tables, think=think)
+    with running_host(tables, level, stagger, workdir, result, think) as (_fleet, host, stub, logs):
         time.sleep(warmup)
         t0, cpu0, busy0 = time.time(), _cpu_s(host.pid), _machine_busy()
         hands0 = hands_done(read_logs(logs))
-        time.sleep(seconds)
-        t1, cpu1, busy1 = time.time(), _cpu_s(host.pid), _machine_busy()
+        # The window closes after `seconds`, or earlier when a match ends (from then on fewer tables play): a lone
+        # table plays a match to 99 in well under a minute.
+        end = time.monotonic() + seconds
+        cpu1 = cpu0  # the last reading: a host whose tables all ended exits, and /proc then reads 0
+        while time.monotonic() < end:
+            time.sleep(min(0.5, max(0.0, end - time.monotonic())))
+            # Peak memory as we go: a host whose tables have all ended exits (and its /proc entry goes with it).
+            result.host_peak_mb = max(result.host_peak_mb, _status_kb(host.pid, "VmHWM") / 1024)
+            cpu1 = _cpu_s(host.pid) or cpu1
+            infos = _list_tables(stub)
+            if host.poll() is not None or not infos or any(i.phase in OVER for i in infos):
+                result.cut_short = True
+                break
+        t1, cpu1, busy1 = time.time(), _cpu_s(host.pid) or cpu1, _machine_busy()
         result.host_rss_mb = _status_kb(host.pid, "VmRSS") / 1024
+        result.host_peak_mb = max(result.host_peak_mb, _status_kb(host.pid, "VmHWM") / 1024)
         result.window_s = t1 - t0
         result.host_cpu_share = (cpu1 - cpu0) / result.window_s
         result.machine_load = (busy1[0] - busy0[0]) / max(1.0, busy1[1] - busy0[1])
@@ -352,9 +360,6 @@ def measure(tables: int, level: str, seconds: float, warmup: float, stagger: flo
         result.actions = [ms for when, ms in got.action if t0 <= when < t1]
         result.protocol = [ms for when, ms in got.protocol if t0 <= when < t1]
         result.hands_in_window = hands_done(got) - hands0
-        ended = [i.table_id for i in _list_tables(_stub) if i.phase in OVER]
-        if ended:
-            result.errors.append(f"{len(ended)} tables ended their match inside the window")
     result.refused = read_logs(logs).refused
     result.errors += _log_errors(workdir)
     return result
@@ -389,6 +394,7 @@ def soak(tables: int, level: str, hands: int, every: int, stagger: float, workdi
         result.window_s = time.monotonic() - started
         result.hands_total = hands_done(read_logs(logs))
         result.host_rss_mb = _status_kb(host.pid, "VmRSS") / 1024
+        result.host_peak_mb = _status_kb(host.pid, "VmHWM") / 1024
     final = read_logs(logs)
     result.refused = final.refused
     result.actions = [ms for _, ms in final.action]
@@ -418,36 +424,42 @@ def _ms(values: list[float]) -> str:
     return " ".join(f"{percentile(values, q):8.2f}" for q in (50, 90, 99)) + f" {max(values):8.2f}"
 
 
-def report(base: Result, load: Result) -> None:
+def report(runs: list[Result]) -> None:
     print()
-    print(f"  {'':<34} {'tables':>6} {'clients':>7} {'actions/s':>9} {'hands/s':>7} {'p50':>8} {'p90':>8} "
-          f"{'p99':>8} {'max':>8}   host CPU  machine  host peak")
-    for name, r in (("baseline (1 table)", base), (f"load ({load.tables} tables)", load)):
+    print(f"  {'(game actions, ms)':<26} {'tables':>6} {'clients':>7} {'actions/s':>9} {'hands/s':>7} {'p50':>8} "
+          f"{'p90':>8} {'p99':>8} {'max':>8}   host CPU  machine  host peak")
+    for r in runs:
+        name = f"{r.tables} table{'s' if r.tables > 1 else ''}, think {r.think:g} s"
         rate = len(r.actions) / r.window_s if r.window_s else 0.0
         hands = r.hands_in_window / r.window_s if r.window_s else 0.0
-        print(f"  {name + ', game actions (ms)':<34} {r.tables:6d} {r.clients:7d} {rate:9.0f} {hands:7.2f} "
+        print(f"  {name:<26} {r.tables:6d} {r.clients:7d} {rate:9.0f} {hands:7.2f} "
               f"{_ms(r.actions)}   {r.host_cpu_share:7.0%}  {r.machine_load:7.0%}  {r.host_peak_mb:6.0f} MB")
         prate = len(r.protocol) / r.window_s if r.window_s else 0.0
-        print(f"  {'  protocol steps (ms)':<34} {'':6} {'':7} {prate:9.0f} {'':7} {_ms(r.protocol)}")
+        print(f"  {'  protocol steps':<26} {'':6} {'':7} {prate:9.0f} {'':7} {_ms(r.protocol)}")
     print()
-    if load.actions:
+    base = runs[0]
+    for load in runs[1:]:
+        if not load.actions:
+            continue
         p99 = percentile(load.actions, 99)
-        print(f"  {load.tables} tables: p99 game action {p99:.1f} ms (target under {TARGET_P99_MS:.0f} ms -> "
-              f"{'met' if p99 < TARGET_P99_MS else 'NOT met'}); host peak memory {load.host_peak_mb:.0f} MB "
-              f"(target under {TARGET_MEMORY_MB:.0f} MB -> "
-              f"{'met' if load.host_peak_mb < TARGET_MEMORY_MB else 'NOT met'}); "
-              f"start-up {load.startup_s:.0f} s")
-    if base.actions and load.actions:
-        per_table = (load.host_peak_mb - base.host_peak_mb) / max(1, load.tables - 1)
-        print(f"  against the baseline: p50 x{percentile(load.actions, 50) / percentile(base.actions, 50):.1f}, "
-              f"p99 x{percentile(load.actions, 99) / percentile(base.actions, 99):.1f}; host memory "
-              f"{base.host_peak_mb:.0f} MB with 1 table, {per_table:.1f} MB per further table")
-    for r in (base, load):
+        print(f"  {load.tables} tables, think {load.think:g} s: p99 game action {p99:.1f} ms (target under "
+              f"{TARGET_P99_MS:.0f} ms -> {'met' if p99 < TARGET_P99_MS else 'NOT met'}); host peak memory "
+              f"{load.host_peak_mb:.0f} MB (target under {TARGET_MEMORY_MB:.0f} MB -> "
+              f"{'met' if load.host_peak_mb < TARGET_MEMORY_MB else 'NOT met'}); start-up {load.startup_s:.0f} s")
+        if base.actions:
+            per_table = (load.host_peak_mb - base.host_peak_mb) / max(1, load.tables - 1)
+            ratio50 = percentile(load.actions, 50) / percentile(base.actions, 50)
+            ratio99 = p99 / percentile(base.actions, 99)
+            print(f"    against the baseline (1 table): p50 x{ratio50:.1f}, p99 x{ratio99:.1f};"
+                  f" host memory {base.host_peak_mb:.0f} MB with 1 table, {per_table:.1f} MB per further table")
+    for r in runs:
+        label = f"{r.tables} tables, think {r.think:g} s"
+        if r.cut_short:
+            print(f"  note ({label}): the window closed after {r.window_s:.1f} s, when a match ended")
         for problem in r.errors:
-            print(f"  problem ({r.tables} tables): {problem}")
+            print(f"  problem ({label}): {problem}")
         if r.refused:
-            print(f"  note ({r.tables} tables): refused actions (a seat acting on a view the table had left): "
-                  f"{r.refused}")
+            print(f"  note ({label}): refused actions (a seat acting on a view the table had left): {r.refused}")
 
 
 def report_soak(s: Result, goal: int) -> None:
@@ -483,6 +495,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="length of each measuring window (default 30)")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds between the start and the window")
     parser.add_argument("--level", default="random", help="the clients' bot level (default random: the cheapest)")
+    parser.add_argument("--think", type=float, action="append", default=[], metavar="SECONDS",
+                        help="also measure --tables with bots that wait this long before each move (a paced "
+                             "table, as people play it), e.g. 0.5; repeatable")
     parser.add_argument("--stagger", type=float, default=0.15, help="seconds between two client starts")
     parser.add_argument("--soak", type=int, default=0, metavar="HANDS", help="also soak: play this many hands")
     parser.add_argument("--soak-tables", type=int, default=0,
@@ -490,7 +505,6 @@ def main() -> None:
     parser.add_argument("--soak-every", type=int, default=100, help="note the host's memory every N hands")
     parser.add_argument("--no-load", action="store_true", help="only the soak")
     args = parser.parse_args()
-    _load_prctl()
     signal.signal(signal.SIGTERM, _interrupt)
     print(f"watten-net load: one watten-host, {PLAYERS} watten-join --bot {args.level} processes per table, "
           f"bavarian to {TARGET_POINTS}, 127.0.0.1 (Python {platform.python_version()}, grpcio {grpc.__version__}, "
@@ -498,17 +512,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="watten-load-") as tmp:
         if not args.no_load:
             runs = []
-            for count in (1, args.tables):
-                where = Path(tmp) / f"load-{count}"
+            plan = [(1, 0.0), (args.tables, 0.0)] + [(args.tables, t) for t in args.think if t > 0]
+            for n, (count, think) in enumerate(plan):
+                where = Path(tmp) / f"load-{n}"
                 where.mkdir()
+                # A lone table plays its whole match to 99 in a few seconds: barely any warm-up for it.
+                warmup = min(args.warmup, 0.5) if count == 1 else args.warmup
                 try:
-                    runs.append(measure(count, args.level, args.seconds, args.warmup, args.stagger, where))
+                    runs.append(measure(count, args.level, args.seconds, warmup, args.stagger, where, think))
                 except RuntimeError as err:
-                    failed = Result(count)
+                    failed = Result(count, think=think)
                     failed.errors.append(str(err))
                     runs.append(failed)
-                print(f"  ({count} tables measured)", flush=True)
-            report(runs[0], runs[1])
+                print(f"  ({count} tables, think {think:g} s: measured)", flush=True)
+            report(runs)
         if args.soak:
             tables = args.soak_tables or max(args.tables, math.ceil(args.soak / 30))
             where = Path(tmp) / "soak"

@@ -97,12 +97,14 @@ async def open_channel(
     return secure_channel(target, pem, CHANNEL_OPTIONS)
 
 
+# Refusals of a queued protocol step that mean "that step is over", not "this client is wrong" (the match was
+# abandoned, or a bot stood in for this seat while it was away and the step went on without it).
+# (`wrong-hash`: a co-signature of a checkpoint the host has since replaced, e.g. by the closing one of an abandoned
+# match; a seat that does not sign loses nothing, and its own copy of the chain still shows any real mismatch.)
+STALE_STEP = frozenset({"unexpected-message", "wrong-hand", "wrong-hash"})
+
 _OWED = {"header": "HeaderSignature", "commit": "SeedCommit", "commit-set": "CommitSetSignature",
          "reveal": "SeedReveal", "sealed": "DeckSealedSignature", "checkpoint": "CheckpointSignature"}
-
-
-# Refusals of an automatic protocol message that mean "that step is over": drop it, do not retry.
-STALE_STEP = frozenset({"unexpected-message", "wrong-hash", "wrong-hand"})
 
 
 def owed_message(view: Any, seat: int) -> str | None:
@@ -280,25 +282,30 @@ class Connection:
     async def send_automatic(self) -> None:
         """Submit the protocol's own steps (signatures, commitment, reveal) that this seat owes."""
         async with self._send_lock:
-            await self._send_owed()
-
-    async def _send_owed(self) -> None:
-        assert self.game is not None
-        while (raw := self.game.next_automatic()) is not None:
-            try:
-                await self._submit(raw)
-            except Refused as err:
-                if err.reason not in STALE_STEP:
-                    raise
-                # The step went on without us (a bot stood in while we were away): nothing is owed any more.
-                self.game.outbox.remove(raw)
+            await self._flush_automatic()
 
     async def act(self, action: str, timeout: float = 10.0) -> None:
         """Send one game action (RULES.md notation). Raises Refused with the host's reason when refused."""
         assert self.game is not None
         async with self._send_lock:
-            await self._send_owed()
+            await self._flush_automatic()
             await self._submit(self.game.action(action), timeout, kind="action")
+
+    async def _flush_automatic(self) -> None:
+        """The queued protocol steps, oldest first (the caller holds `_send_lock`)."""
+        assert self.game is not None
+        while (raw := self.game.next_automatic()) is not None:
+            try:
+                await self._submit(raw)
+            except Refused as err:
+                if err.code != grpc.StatusCode.FAILED_PRECONDITION or err.reason not in STALE_STEP:
+                    raise
+                # The table is past the step this answers (the host abandoned the match, or moved on while the
+                # step was queued): it will never be taken, and kept at the head of the queue it would block
+                # every later step (and, from the stream's loop, end the client).
+                log.info("dropped a %s the host no longer expects: %s", err.reason, err.message)
+                if raw in self.game.outbox:
+                    self.game.outbox.remove(raw)
 
     async def _submit(self, raw: bytes, timeout: float = 10.0, kind: str = "protocol") -> None:
         assert self.game is not None

@@ -53,6 +53,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=LANGS, help="language of the screen (default: from the locale)")
     p.add_argument("--suits", choices=("french", "german"), default="french",
                    help="suit marks: french ♣♠♥♦ (default) or german Ei La He Sc")
+    p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+                   help="with --bot: wait this long before each move (paced like a person; default 0)")
     p.add_argument("--latency-log", type=Path, metavar="FILE",
                    help="with --bot: append a line per accepted envelope (wall time, kind, milliseconds from the "
                         "SubmitEnvelope call to its reply) and per hand started, for bench/load.py")
@@ -85,6 +87,10 @@ async def play_as_bot(args: argparse.Namespace) -> int:
                 break
             if seat not in view.to_act or not view.legal_actions:
                 continue
+            if args.delay > 0:
+                # Think like a person; the table may move on meanwhile (a partner answers a raise): then the host
+                # refuses the stale move below and the next view brings the next turn.
+                await asyncio.sleep(args.delay)
             action = bot.choose(SeatView.from_table_view(view))
             if action is None:
                 continue

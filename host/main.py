@@ -205,7 +205,7 @@ async def run(args: argparse.Namespace) -> int:
         stopping: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
         await asyncio.wait([all_finished, stopping], return_when=asyncio.FIRST_COMPLETED)
         if all_finished.done():
-            await asyncio.sleep(0.5)  # let the streams carry the last events out
+            await _drain_streams(tables)
             return 0
         all_finished.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -213,10 +213,25 @@ async def run(args: argparse.Namespace) -> int:
         print("watten-host: stopping: revealing the seeds used and closing the records", flush=True)
         for table in tables:
             await table.shutdown()
-        await asyncio.sleep(0.3)
+        await _drain_streams(tables)
         return 130
     finally:
         await stop_server(server, 0.5)
+
+
+async def _drain_streams(tables: Sequence[Any], limit: float = 15.0) -> None:
+    """Let the open event streams carry the last events out before the server stops.
+
+    A stream of a finished table ends by itself once it has sent the whole log, and its seat then goes offline; so
+    wait until no person's seat is online, at least a moment and at most `limit` seconds (many tables' streams on
+    a busy machine need more than a fixed short pause, and a client that misses the end keeps reconnecting).
+    """
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(0.1)
+    deadline = loop.time() + limit
+    while loop.time() < deadline and any(
+            slot is not None and slot.online and not slot.bot for table in tables for slot in table.seats):
+        await asyncio.sleep(0.05)
 
 
 async def _announce_end(table: Any, count: int) -> None:

@@ -38,6 +38,7 @@ from .journal import BOT_ACTION, DRAW, HOST, STAND_IN, SUBMIT, TOKEN, Draws, Jou
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
 DEFAULT_GRACE = 60.0  # seconds a person may be offline before a bot stands in for the seat
+VIEWS_KEPT = 128  # log items that keep the views built for them (see Table._append)
 BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table in the Alps would know
 
 
@@ -129,6 +130,7 @@ class Table:
         stand_in_level: str = "heuristic",
     ) -> None:
         self.rules = rules
+        self._rules_json = rules.to_json()  # info() runs at every change of every table: serialise the rules once
         self.n = rules.players
         self.preset = preset
         self.reveal = reveal
@@ -190,7 +192,7 @@ class Table:
             ))
         return pb.TableInfo(
             protocol_version=PROTOCOL_VERSION, table_id=self.table_id, host_name=self.host_name,
-            preset=self.preset, rules_json=self.rules.to_json(),
+            preset=self.preset, rules_json=self._rules_json,
             settings=pb.TableSettings(deal="verified", reveal=self.reveal), player_count=self.n, seats=seats,
             phase=self.phase(), seq=len(self.log), host_tls_fingerprint=self.tls_fingerprint,
             host_public_key=public_key_bytes(self.host_key),
@@ -231,6 +233,12 @@ class Table:
                 item.views[seat] = table_view(self, seat, info)
         item.chain_len = len(self.game.chain) if self.game is not None else 0
         self.log.append(item)
+        # The per-seat views are what makes the log big (a few kB per seat and change, over a megabyte a hand at
+        # a table of four): keep them for the last VIEWS_KEPT changes only. A stream that far behind (or one
+        # resuming from long ago) gets the table's current view with those events instead, as a seat that was
+        # offline at the time always did; the chain entries and events themselves are all kept.
+        if len(self.log) > VIEWS_KEPT:
+            self.log[-VIEWS_KEPT - 1].views = {}
         async with self.changed:
             self.changed.notify_all()
 
