@@ -40,9 +40,11 @@ CONFIRM = {"fold", "concede"}
 class HostControls:
     """What the host's own person may do in the lobby (add a bot, start): calls into the Table directly."""
 
-    def __init__(self, add_bot: Callable[[], Awaitable[None]], start: Callable[[], Awaitable[None]]) -> None:
+    def __init__(self, add_bot: Callable[[], Awaitable[None]], start: Callable[[], Awaitable[None]],
+                 toggle_deal: Callable[[], Awaitable[None]] | None = None) -> None:
         self.add_bot = add_bot
         self.start = start
+        self.toggle_deal = toggle_deal  # verified <-> trustless, before the game starts
 
 
 class TableApp:
@@ -195,6 +197,9 @@ class TableApp:
                 return
             if key == "s":
                 get_app().create_background_task(self._host_call(self.host_controls.start))
+                return
+            if key == "d" and self.host_controls.toggle_deal is not None:
+                get_app().create_background_task(self._host_call(self.host_controls.toggle_deal))
                 return
         if key.isdigit() and s.view is not None:
             index = int(key) - 1

@@ -20,6 +20,7 @@ import grpc.aio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.deal.identity import join_proof, new_nonce, public_key_bytes
+from watten_net.deal.own_hand import complete_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError
 from watten_net.deal.seat import SeatGame
 from watten_net.record import RecordWriter
@@ -128,6 +129,7 @@ class Connection:
         self.token = ""
         self.join_nonce = b""
         self.table_id = ""  # the host's id of the table this seat is at (from the JoinResponse)
+        self._host_keys: dict[str, bytes] = {}  # table id -> the host's public key (what a key proof binds)
         self.game: SeatGame | None = None
         self.view: Any = None
         self.record: RecordWriter | None = None
@@ -155,15 +157,19 @@ class Connection:
         """Take a seat at the table `table_id` (empty: where the host puts us; `self.table_id` says which)."""
         # The proof that we hold our key is bound to one table of this host, so the Join names the table: the one
         # where our key already holds a seat (a restart: we take it back), else where GetTable says a Join goes.
+        table_id = table_id or self.table_id  # (joining again on this connection: the same table)
         if not table_id:
             mine = public_key_bytes(self.key)
             held = [t for t in await self.list_tables(timeout) if any(s.public_key == mine for s in t.seats)]
             table_id = str(held[0].table_id) if held else ""
-        info = await self.table(table_id, timeout)
+        if table_id not in self._host_keys:
+            info = await self.table(table_id, timeout)
+            table_id = str(info.table_id)
+            self._host_keys[table_id] = bytes(info.host_public_key)
         nonce = new_nonce()
-        proof = join_proof(self.key, str(info.table_id), bytes(info.host_public_key), nonce)
+        proof = join_proof(self.key, table_id, self._host_keys[table_id], nonce)
         request = pb.JoinRequest(protocol_version=PROTOCOL_VERSION, name=name, public_key=public_key_bytes(self.key),
-                                 join_nonce=nonce, key_proof=proof, table_id=str(info.table_id))
+                                 join_nonce=nonce, key_proof=proof, table_id=table_id)
         if seat is not None:
             request.seat = seat
         response = await self._call(self.stub.Join, request, timeout)
@@ -248,6 +254,8 @@ class Connection:
                     # Replaying history queued answers to steps long done: keep only what is still owed.
                     self.game.keep_only(owed_message(view, self.seat))
                 if view.ByteSize():
+                    if view.deal.mode == "trustless" and self.game is not None:
+                        complete_view(view, self.game.cards.values())  # the host does not know our cards
                     self.view = view
                 yield self.view
                 # The protocol's own steps after the screen got the view: a person sees the table at once.

@@ -96,7 +96,8 @@ def header(state: ScreenState, words: Words) -> Fragments:
     if state.connection != "connected":
         out.append(("class:error", f"  {words['reconnecting']}"))
     if view.game_fingerprint:
-        out.append(("class:dim", f"\n {words['host_sees']}"))
+        note = "host_blind" if view.deal.mode == "trustless" else "host_sees"
+        out.append(("class:ok" if note == "host_blind" else "class:dim", f"\n {words[note]}"))
     return out
 
 
@@ -131,8 +132,10 @@ def lobby(state: ScreenState, words: Words) -> Fragments:
         side = "" if s.side < 0 else f"{words['team']} {'AB'[s.side]}"
         out.append(("class:seat" if s.name else "class:dim",
                     f"  {words['seat']} {s.seat}  {who:<24} {side:<8} {' '.join(tags)}\n"))
+    trustless = view.table.settings.deal == "trustless"
+    out.append(("", f"\n  {words['host_blind'] if trustless else words['host_sees']}\n"))
     if state.host_controls:
-        out.append(("class:key", f"\n  {words['bot_key']}   {words['start_key']}\n"))
+        out.append(("class:key", f"\n  {words['bot_key']}   {words['start_key']}   {words['deal_key']}\n"))
     out += rules_line(view, words)
     return out
 

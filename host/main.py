@@ -46,9 +46,7 @@ def table_settings(flags: Sequence[str]) -> dict[str, str]:
         name, _, value = item.partition("=")
         name, value = name.strip(), value.strip()
         if name == "deal":
-            if value == "trustless":
-                raise ValueError("trustless deals (--set deal=trustless) are not built yet; use deal=verified")
-            if value != "verified":
+            if value not in ("verified", "trustless"):
                 raise ValueError("deal must be verified or trustless")
             settings["deal"] = value
         elif name == "reveal":
@@ -121,6 +119,9 @@ async def run(args: argparse.Namespace) -> int:
 
     rules = build_rules(args.rules, args.players, args.set)
     settings = table_settings(args.set)
+    if settings["deal"] == "trustless" and rules.blind:
+        raise ValueError("blind cannot be dealt trustless: the host must know the hidden announcement to judge the "
+                         "tricks; use deal=verified for blind")
     record_dir = args.record if args.record is not None else data_dir() / "records"
     credentials = None
     tls_fp = b""
@@ -149,7 +150,8 @@ async def run(args: argparse.Namespace) -> int:
     # second crash.
     host_run = next((t.host_run for t in tables if t.host_run), "") or secrets.token_hex(8)
     while len(tables) < args.tables:
-        table = Table(rules, preset=args.rules, reveal=settings["reveal"], host_key=host_key, tls_fingerprint=tls_fp,
+        table = Table(rules, preset=args.rules, reveal=settings["reveal"], deal=settings["deal"], host_key=host_key,
+                      tls_fingerprint=tls_fp,
                       record_dir=record_dir, host_name=socket.gethostname(), bot_delay=delay,
                       grace=args.grace, stand_in_level=args.bot_level)
         # Each table journals into a file of its own, named by its id (records are named by table id too).
@@ -323,7 +325,10 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
         "",
     ]
     words = Words(args.lang or default_lang(), args.suits)
-    app = TableApp(conn, words, host_controls=HostControls(add_bot, table.start), lobby_lines=lines)
+    async def toggle_deal() -> None:
+        await table.set_deal("trustless" if table.deal == "verified" else "verified")
+
+    app = TableApp(conn, words, host_controls=HostControls(add_bot, table.start, toggle_deal), lobby_lines=lines)
     try:
         result = await app.run()
     finally:

@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from watten_net.bots import Bot, SeatView, make_bot
 from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.identity import join_proof_message, public_key_bytes, verify
+from watten_net.deal.own_hand import complete_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_pb
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
@@ -121,6 +122,7 @@ class Table:
         *,
         preset: str = "",
         reveal: str = "match-end",
+        deal: str = "verified",
         host_key: Ed25519PrivateKey | None = None,
         tls_fingerprint: bytes = b"",
         record_dir: Path | None = None,
@@ -134,6 +136,7 @@ class Table:
         self.n = rules.players
         self.preset = preset
         self.reveal = reveal
+        self.deal = deal  # "verified" (Level 1) or "trustless" (Level 2: the host sees no card)
         self.host_key = host_key or Ed25519PrivateKey.generate()
         self.tls_fingerprint = tls_fingerprint
         self.record_dir = record_dir
@@ -193,7 +196,7 @@ class Table:
         return pb.TableInfo(
             protocol_version=PROTOCOL_VERSION, table_id=self.table_id, host_name=self.host_name,
             preset=self.preset, rules_json=self._rules_json,
-            settings=pb.TableSettings(deal="verified", reveal=self.reveal), player_count=self.n, seats=seats,
+            settings=pb.TableSettings(deal=self.deal, reveal=self.reveal), player_count=self.n, seats=seats,
             phase=self.phase(), seq=len(self.log), host_tls_fingerprint=self.tls_fingerprint,
             host_public_key=public_key_bytes(self.host_key),
             game_id=self.game.game_id if self.game else b"",
@@ -328,6 +331,23 @@ class Table:
             await self._append(item)
         await self._maybe_autostart()
 
+    async def set_deal(self, deal: str) -> None:
+        """Lobby: how the cards will be dealt (a table setting in the game header, like the rules)."""
+        async with self.lock:
+            if self.game is not None:
+                raise TableRefusal("precondition", "game-started", "the game has started: the deal mode is fixed")
+            if deal not in ("verified", "trustless"):
+                raise TableRefusal("invalid", "bad-setting", "the deal is verified or trustless")
+            if deal == "trustless" and self.rules.blind:
+                raise TableRefusal("precondition", "not-supported", "blind cannot be dealt trustless: the host must "
+                                   "know the hidden announcement to judge the tricks")
+            if deal == self.deal:
+                return
+            self.deal = deal
+            item = self._new_item()
+            item.lobby.append(event_to_pb("settings", -1, {"deal": deal}))
+            await self._append(item)
+
     async def set_ready(self, seat: int, ready: bool) -> None:
         """Lobby readiness. Once the game has started it means nothing any more: refused (it used to flip a flag
         every view shows, without an event, so the seats' views disagreed)."""
@@ -451,7 +471,7 @@ class Table:
         def journal() -> Journal | None:  # read at draw time: the journal is opened after the game is made
             return self.journal
 
-        self.game = HostGame(self.rules, seats, self.host_key, reveal=self.reveal, preset=self.preset,
+        self.game = HostGame(self.rules, seats, self.host_key, reveal=self.reveal, deal=self.deal, preset=self.preset,
                              tls_fingerprint=self.tls_fingerprint, host_nonce=host_nonce,
                              random_bytes=Draws(HOST, journal, replay.get(HOST)))
         for bot in self.bots.values():
@@ -471,7 +491,7 @@ class Table:
                 entry["level"] = bot.policy.level
             seats.append(entry)
         return {
-            "rules": self.rules.to_json(), "preset": self.preset, "reveal": self.reveal,
+            "rules": self.rules.to_json(), "preset": self.preset, "reveal": self.reveal, "deal": self.deal,
             "tls": self.tls_fingerprint.hex(), "host_name": self.host_name, "table_id": self.table_id,
             "port": self.port, "host_nonce": host_nonce.hex(), "seats": seats,
             "record_dir": str(self.record_dir) if self.record_dir else "",
@@ -484,7 +504,8 @@ class Table:
         """Rebuild the table of an unfinished game from its journal: same seats, same draws, same chain."""
         meta, entries = read_journal(path)
         rules = Rules.from_json(meta["rules"])
-        table = cls(rules, preset=meta["preset"], reveal=meta["reveal"], host_key=host_key,
+        table = cls(rules, preset=meta["preset"], reveal=meta["reveal"], deal=meta.get("deal", "verified"),
+                    host_key=host_key,
                     tls_fingerprint=bytes.fromhex(meta["tls"]), host_name=meta["host_name"], bot_delay=bot_delay,
                     grace=grace,
                     record_dir=Path(meta["record_dir"]) if meta["record_dir"] else None)
@@ -647,7 +668,7 @@ class Table:
         if moved:
             return moved
         phase, waiting = game.waiting_for()
-        if phase != "play" or game.match is None:
+        if phase != "play" or (game.public if game.trustless else game.match) is None:
             return ""
         for seat in waiting:
             if seat in game.absent:
@@ -655,7 +676,7 @@ class Table:
             if seat not in self.bots:
                 continue
             bot = self.bots[seat]
-            view = SeatView.from_observation(game.match.observe(seat))
+            view = self._bot_view(seat)
             # A strong bot thinks for up to a quarter of a second: in a thread, so the streams keep flowing.
             action = await asyncio.to_thread(bot.policy.choose, view)
             if action is None:
@@ -668,6 +689,22 @@ class Table:
             await self._publish(posted)
             return "move"
         return ""
+
+    def _bot_view(self, seat: int) -> SeatView:
+        """What a host-run bot sees: its observation; in a trustless game the public view and its own cards (the
+        host's engine knows none), exactly as a remote bot sees them."""
+        game = self.game
+        assert game is not None
+        if not game.trustless:
+            assert game.match is not None
+            return SeatView.from_observation(game.match.observe(seat))
+        from .views import table_view
+
+        bot_game = self.bots[seat].game
+        assert bot_game is not None
+        view = table_view(self, seat)
+        complete_view(view, bot_game.cards.values())
+        return SeatView.from_table_view(view)
 
     async def _stand_in_move(self, seat: int) -> str:
         """The stand-in's game move for a person who is away; it sees what that seat may see, nothing more."""

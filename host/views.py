@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .table import Table
 
 DEAL_NOTE = "Verified deal: the host can see all cards"
+TRUSTLESS_NOTE = "Trustless deal: the host cannot see your cards"
 # The step a seat may owe a message for, in the words of DealStatus.step (see the proto).
 _STEPS = {
     "HeaderSignature": "header", "commit": "commit", "commit-sign": "commit-set", "reveal": "reveal",
@@ -51,16 +52,21 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     view.chain_seq = len(game.chain)
     view.chain_head = game.chain[-1].hash if game.chain else b""
     step, waiting = game.waiting_for()
-    view.deal.CopyFrom(pb.DealStatus(mode="verified", step=_STEPS.get(step, step),
-                                     waiting_for=list(waiting) if step != "play" else [], note=DEAL_NOTE))
-    match = game.match
+    trustless = game.trustless
+    view.deal.CopyFrom(pb.DealStatus(mode="trustless" if trustless else "verified", step=_STEPS.get(step, step),
+                                     waiting_for=list(waiting) if step != "play" else [],
+                                     note=TRUSTLESS_NOTE if trustless else DEAL_NOTE))
+    # The engine: Level 1's Match (the host knows every card), or the trustless PublicMatch (public facts only:
+    # the seat's client adds its own cards and works out its legal plays, `watten_net.deal.own_hand`).
+    match: Any = game.public if trustless else game.match
     if match is None:
         _seat_rows(view, table, seat, None)
         return view
-    obs = match.observe(seat if 0 <= seat < table.n else 0, history=False)
     spectator = not 0 <= seat < table.n
+    obs: Any = match.observe(seat if not spectator else 0) if trustless else match.observe(
+        seat if not spectator else 0, history=False)
     view.hand_phase = "raise-pending" if match.raise_pending is not None else match.phase
-    view.announce_step = obs.announce_step or ""
+    view.announce_step = (match.announce_step if trustless else obs.announce_step) or ""
     view.match_number = match.match_number
     view.winners.extend(match.winners)
     view.series_over = match.series_over
@@ -68,14 +74,15 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     view.attempt = match.attempt
     view.announcers.extend(match.announcers)
     if not spectator:
-        view.partners.extend(obs.partners)
+        view.partners.extend(_partners(match, seat) if trustless else obs.partners)
     view.dealer = match.dealer
     view.forehand = match.forehand
     view.cutter = match.cutter
     in_protocol = game.phase != "play"
     view.to_act.extend([] if in_protocol else match.waiting_for)
     if not spectator:
-        view.your_hand.extend(c.text for c in obs.hand)
+        if not trustless:
+            view.your_hand.extend(c.text for c in obs.hand)
         if not in_protocol:
             view.legal_actions.extend(obs.legal_actions)
     if match.trick:
@@ -104,9 +111,14 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     if match.schadet_asked:
         view.extra["schadet_asked"] = "1"  # (a seat that knows its cards works out its legal plays with it)
     _seat_rows(view, table, seat, match)
-    if not spectator and match.phase == "schlecken" and match.schlecken_seat == seat:
+    if not spectator and not trustless and match.phase == "schlecken" and match.schlecken_seat == seat:
         view.extra["schlecken_card"] = match._seen_card().text
     return view
+
+
+def _partners(match: Any, seat: int) -> list[int]:
+    """The seat's partners in this hand: the other seats of its hand side."""
+    return [s for s, side in enumerate(match.hand_sides) if s != seat and side == match.hand_sides[seat]]
 
 
 def _lobby_side(n: int, seat: int) -> int:

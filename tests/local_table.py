@@ -1,6 +1,8 @@
 """A whole verifiable game in one process, without the network: HostGame and one SeatGame per seat.
 
 Used by tests of the protocol and the verifier (the network tests use real processes instead).
+`deal="trustless"` plays PROTOCOL.md Level 2: the host knows no card, so the random actions come from each
+seat's own `SeatGame.legal_actions()`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ class LocalTable:
     rules: Rules
     seed: int = 0
     reveal: str = "match-end"
+    deal: str = "verified"
     host: HostGame = field(init=False)
     seats: list[SeatGame] = field(init=False)
     rng: random.Random = field(init=False)
@@ -36,7 +39,7 @@ class LocalTable:
         keys = [Ed25519PrivateKey.generate() for _ in range(self.rules.players)]
         roster = [Seat(public_key_bytes(k), f"player {i}", rbytes(32)) for i, k in enumerate(keys)]
         self.host = HostGame(self.rules, roster, Ed25519PrivateKey.generate(), reveal=self.reveal,
-                             random_bytes=rbytes)
+                             random_bytes=rbytes, deal=self.deal)
         self.seats = [
             SeatGame(i, k, random_bytes=rbytes, choose_cut=lambda size: self.rng.randint(4, size - 4))
             for i, k in enumerate(keys)
@@ -109,6 +112,16 @@ class LocalTable:
                 continue
             assert phase == "play" and waiting, (phase, waiting)
             seat = waiting[0]
+            if self.host.trustless:
+                if seat in self.away:  # everyone is away (else the hand would be forfeited): somebody returns
+                    self.come_back(seat)
+                    continue
+                action = self.rng.choice(self.seats[seat].legal_actions())
+                raw = self.seats[seat].action(action)
+                out = self.host.submit(seat, raw)
+                self.seats[seat].accepted(raw)
+                self.deliver(out)
+                continue
             assert self.host.match is not None
             action = self.rng.choice(self.host.match.observe(seat).legal_actions)
             if seat in self.away:

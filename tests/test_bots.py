@@ -94,6 +94,8 @@ class _StubGame:
     fingerprint = ""
     chain: list[Any] = []  # noqa: RUF012
     phase = "play"
+    trustless = False
+    public = None
 
     def __init__(self, match: Match) -> None:
         self.match = match

@@ -21,7 +21,9 @@ CASES = [(preset, players) for preset in ("bavarian", "south-tyrolean", "tyrolea
 
 
 def _absences(rng: random.Random, players: int, count: int) -> dict[int, tuple[int, int]]:
-    return {rng.randrange(0, 400): (rng.randrange(players), rng.randrange(1, 120)) for _ in range(count)}
+    away = {rng.randrange(0, 400): (rng.randrange(players), rng.randrange(1, 120)) for _ in range(count)}
+    away[rng.randrange(2, 30)] = (rng.randrange(players), rng.randrange(5, 60))  # one early: every game has one
+    return away
 
 
 @pytest.mark.parametrize(("preset", "players"), CASES)

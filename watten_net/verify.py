@@ -7,6 +7,11 @@ signed envelopes and the seeds the host revealed. At every position the record's
 exactly the payload an honest host sends there, so a deck that does not follow from the seeds, a
 card that does not open its commitment, a forged or illegal action, or a wrong score all show up as
 the first envelope where the record departs from the honest game.
+
+A trustless record (Level 2) replays the same way: the host code checks every key share, shuffle and decryption
+share proof the record embeds, decrypts every opened card from the published shares, and its public rules engine
+judges every action, obligation and score. A failure that proves a seat cheated (a proof that does not verify, a
+card opened from another seat's position) names that seat.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from watten_net.deal.host_game import HostGame, Seat
 from watten_net.deal.identity import game_fingerprint
 from watten_net.deal.protocol import HOST_SEAT, ProtocolError, Signed, check_signature, parse_envelope
 from watten_net.engine import Match, Rules
+from watten_net.engine.public import PublicMatch
 from watten_net.record import KIND_HOST, KIND_OWN, KIND_WITHHELD, Entry, RecordError, read_record
 from watten_net.v1 import watten_pb2 as pb
 
@@ -43,6 +49,8 @@ _MISMATCH = {
     "Disclosure": ("replay-mismatch", "the disclosure does not hold the withheld envelopes"),
     "AttemptAborted": ("replay-mismatch", "the deal attempt was aborted without cause"),
     "StandIn": ("replay-mismatch", "the stand-in change is not the one the record says"),
+    "TrustlessDealOpen": ("deal-mismatch", "the trustless deal attempt is not the one the rules give"),
+    "ShareRequest": ("deal-mismatch", "the share request is not the one the public deal map gives"),
 }
 
 
@@ -52,10 +60,12 @@ class Problem:
     type: str
     reason: str
     message: str
+    seat: int | None = None  # the seat that cheated, when the failure proves one did
 
     def sentence(self) -> str:
         where = f"envelope {self.envelope} ({self.type})" if self.envelope else "record"
-        return f"{where}: {self.message}"
+        blame = f" [seat {self.seat} cheated]" if self.seat is not None else ""
+        return f"{where}: {self.message}{blame}"
 
 
 @dataclass
@@ -68,14 +78,15 @@ class Report:
     hands: int = 0
     final_scores: list[int] = field(default_factory=list)
     errors: list[Problem] = field(default_factory=list)
-    match: Match | None = None
+    match: Match | PublicMatch | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "path": self.path, "ok": self.ok, "game_id": self.game_id, "fingerprint": self.fingerprint,
             "seat": self.seat, "hands": self.hands, "final_scores": self.final_scores,
             "errors": [
-                {"envelope": p.envelope, "type": p.type, "reason": p.reason, "message": p.sentence()}
+                {"envelope": p.envelope, "type": p.type, "reason": p.reason, "message": p.sentence(),
+                 "seat": p.seat}
                 for p in self.errors
             ],
         }
@@ -111,21 +122,21 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         report.game_id = bytes(header.payload.game_id).hex()
         report.fingerprint = game_fingerprint(header.raw)
         game, embedded = _replay(slots)
-        report.match = game.match
+        report.match = game.engine
         owner = _check_own(entries, embedded, game, meta)
         _check_stubs(slots, game, owner)
     except _Stop as stop:
         report.errors.append(stop.problem)
         return report
-    match = game.match
+    match = game.engine
     report.hands = sum(1 for s in slots if s.type == "HandEnd")
     report.final_scores = list(match.scores) if match else []
     report.ok = True
     return report
 
 
-def _problem(seq: int, type_: str, reason: str, message: str) -> _Stop:
-    return _Stop(Problem(seq, type_, reason, message))
+def _problem(seq: int, type_: str, reason: str, message: str, seat: int | None = None) -> _Stop:
+    return _Stop(Problem(seq, type_, reason, message, seat))
 
 
 def _read_chain(entries: Sequence[Entry]) -> list[_Slot]:
@@ -217,6 +228,9 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
         raise _problem(1, "GameHeader", "bad-rules", f"the rules in the header are not valid: {err}") from None
     if len(header.roster) != rules.players or len(header.join_nonces) != rules.players:
         raise _problem(1, "GameHeader", "header-mismatch", "the roster does not match the number of players")
+    deal = header.settings.deal or "verified"
+    if deal not in ("verified", "trustless") or (deal == "trustless" and rules.blind):
+        raise _problem(1, "GameHeader", "header-mismatch", f"the header asks for an unknown deal mode {deal!r}")
     seats = [
         Seat(bytes(r.public_key), str(r.name), bytes(nonce), bool(r.bot))
         for r, nonce in zip(header.roster, header.join_nonces, strict=True)
@@ -271,14 +285,14 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
     game = HostGame(
         rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
         preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint), host_nonce=bytes(header.host_nonce),
-        random_bytes=revealed_seed, envelope_source=adopt, host_public_key=bytes(header.host_public_key),
+        random_bytes=revealed_seed, envelope_source=adopt, host_public_key=bytes(header.host_public_key), deal=deal,
     )
     embedded: set[bytes] = set()
     game.start()
     while len(game.chain) < len(slots):
         slot = slots[len(game.chain)]
         assert slot.signed is not None
-        if _stand_in_step(game, slot):
+        if _host_decision(game, slot, embedded):
             continue
         inputs = _inputs_of(slot.signed)
         if slot.type == "CommitSet":
@@ -299,7 +313,7 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
             except ProtocolError as err:
                 inner = _inner_type(raw)
                 raise _problem(slot.seq, slot.type, err.reason,
-                               f"the embedded {inner} of seat {seat} is refused: {err.message}") from None
+                               f"the embedded {inner} of seat {seat} is refused: {err.message}", err.seat) from None
             finally:
                 game.absent.add(seat) if away else None
         if len(game.chain) == before:
@@ -309,11 +323,15 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
     return game, embedded
 
 
-def _stand_in_step(game: HostGame, slot: _Slot) -> bool:
-    """The host's own decisions about a seat whose person is away: a bot takes over or gives back the seat
-    (`StandIn`), and the bot's game actions (an `ActionAccepted` with actor "bot" and no seat envelope). The replay
+ABANDON_REASONS = ("host-shutdown",)  # why a host may end a match early (HostGame.abandon)
+
+
+def _host_decision(game: HostGame, slot: _Slot, embedded: set[bytes]) -> bool:
+    """The host's own decisions, which no seat's envelope causes: a bot takes over or gives back the seat of a
+    person who is away (`StandIn`), the bot's game actions (an `ActionAccepted` with actor "bot" and no seat
+    envelope), and ending the match early (a `MatchEnd` before the target, e.g. the host was stopped). The replay
     makes the same decision through the same code, so whatever follows from it must match the record as usual;
-    that the person really was away is the host's word (the record shows for which actions)."""
+    that the person really was away, or the host really had to stop, is the host's word (the record shows when)."""
     assert slot.signed is not None
     p = slot.signed.payload
     before = len(game.chain)
@@ -324,12 +342,18 @@ def _stand_in_step(game: HostGame, slot: _Slot) -> bool:
             game.stand_in(int(p.seat), bool(p.active))
         elif slot.type == "ActionAccepted" and p.actor == "bot" and not p.action_envelope:
             game.act_for(int(p.seat), str(p.action))
+        elif slot.type == "MatchEnd" and p.reason in ABANDON_REASONS:
+            for raw in p.unanswered:  # accepted before the stop, never put into a CommitSet
+                signed = parse_envelope(bytes(raw), host=False)
+                embedded.add(envelope_hash(bytes(raw)))
+                game.submit(signed.sender, bytes(raw))
+            game.abandon(str(p.reason))
         else:
             return False
     except ProtocolError as err:
-        raise _problem(slot.seq, slot.type, err.reason, f"the stand-in's step is refused: {err.message}") from None
+        raise _problem(slot.seq, slot.type, err.reason, f"the host's step is refused: {err.message}") from None
     if len(game.chain) == before:
-        raise _problem(slot.seq, slot.type, "unexpected-envelope", "the stand-in change changes nothing")
+        raise _problem(slot.seq, slot.type, "unexpected-envelope", "the host's step changes nothing here")
     return True
 
 
@@ -423,7 +447,7 @@ def verify_file(path: str) -> Report:
 # --show: the game hand by hand in words
 # ---------------------------------------------------------------------------------------------------------------
 
-def describe(match: Match) -> list[str]:
+def describe(match: Match | PublicMatch) -> list[str]:
     lines: list[str] = []
     names = {"E": "Eichel", "L": "Laub", "H": "Herz", "S": "Schellen"}
     for e in match.events():
@@ -454,7 +478,7 @@ def describe(match: Match) -> list[str]:
         elif e.kind == "concede":
             lines.append(f"  Seat {e.seat} concedes.")
         elif e.kind == "forfeit":
-            lines.append(f"  Seat {e.seat} went away before revealing its seed: its side loses the hand.")
+            lines.append(f"  Seat {e.seat} went away while the deal needed it: its side loses the hand.")
         elif e.kind == "maschine":
             lines.append(f"  Seat {e.seat} shows a Maschine: {' '.join(d['cards'])}.")
         elif e.kind == "trick":

@@ -35,6 +35,7 @@ class ReadyDeck:
 class Dealer(ABC):
     mode: str  # the table setting `deal`: "verified" or "trustless"
     message_types: frozenset[str]  # the client envelope types this layer handles
+    phases: tuple[str, ...] = ("deal",)  # the HostGame phases in which it takes them
 
     @abstractmethod
     def open_attempt(self, hand: int, attempt: int, dealer: int | None) -> list[Any]:
@@ -71,3 +72,7 @@ class Dealer(ABC):
     @abstractmethod
     def take_forfeit(self) -> int | None:
         """The seat whose absence forfeited the current attempt, once (then None)."""
+
+    def unanswered(self) -> list[bytes]:
+        """Client envelopes accepted but not yet in the chain (for a match that stops before they would be)."""
+        return []

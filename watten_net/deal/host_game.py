@@ -1,4 +1,4 @@
-"""The host's side of a verifiable game (PROTOCOL.md Level 1), without any I/O.
+"""The host's side of a verifiable game (PROTOCOL.md Level 1 and, with deal="trustless", Level 2), without any I/O.
 
 `HostGame` owns the rules engine and the deal secrets. It takes client envelopes (bytes, exactly as
 submitted) and answers with the host envelopes they caused, each marked with who may see it. The
@@ -9,6 +9,13 @@ every SeedCommit, CommitSet, every CommitSetSignature, every SeedReveal, DeckSea
 DeckSealedSignature; then the cut from the cutter's committed extra, Schlecken, deliveries and play
 through the engine; HandEnd and a Checkpoint every seat signs. MatchEnd, then the seeds and every
 withheld envelope are revealed, and a last Checkpoint closes the record.
+
+With deal="trustless" (Level 2, `level2.TrustlessDealer`) the host knows no card: the rules engine is
+`PublicMatch` (`self.public`, while `self.match` stays None), each attempt is TrustlessDealOpen, every KeyShare,
+every Shuffle, then the cutter's live cut and ShareRequests answered by DecryptionShares; actions that show a card
+carry its owner's decryption share (`ActionRequest.openings`), and at a hand's end the engine asks for the openings
+its obligations need. A seat that is away cannot give its shares: the hand that needs it is forfeited by its side
+(docs/protocol-decisions.md).
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.engine import Match, Rules, RuleViolation
 from watten_net.engine.events import Event
+from watten_net.engine.match import normalise_action
+from watten_net.engine.public import PublicMatch
+from watten_net.trustless import DECK_SIZES, SEAT_COUNTS
 from watten_net.v1 import watten_pb2 as pb
 
 from .dealer import Dealer, ReadyDeck
@@ -30,6 +40,15 @@ from .envelope import GENESIS_PREV_HASH, envelope_hash
 from .hashing import H
 from .identity import game_fingerprint, game_id, public_key_bytes
 from .level1 import VerifiedDealer
+from .level2 import (
+    CHEAT_REASONS,
+    TrustlessDealer,
+    engine_step,
+    first_dealer,
+    forfeit_for_absence,
+    no_openings,
+    parse_openings,
+)
 from .protocol import (
     HOST_SEAT,
     PROTOCOL_VERSION,
@@ -44,6 +63,7 @@ from .protocol import (
 from .seat import SeatGame
 
 REVEAL_MODES = ("match-end", "hand-end")
+DEAL_MODES = ("verified", "trustless")
 
 EnvelopeSource = Callable[[int, Any], bytes]  # (chain seq, payload message) -> envelope bytes
 
@@ -97,11 +117,18 @@ class HostGame:
         random_bytes: Callable[[int], bytes] = os.urandom,
         envelope_source: EnvelopeSource | None = None,
         host_public_key: bytes | None = None,
+        deal: str = "verified",
     ) -> None:
         if len(seats) != rules.players:
             raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
         if reveal not in REVEAL_MODES:
             raise ValueError(f"reveal must be one of {REVEAL_MODES}")
+        if deal not in DEAL_MODES:
+            raise ValueError(f"deal must be one of {DEAL_MODES}")
+        if deal == "trustless" and rules.blind:
+            raise ValueError("blind cannot be played with a trustless deal (the host must judge every trick)")
+        if deal == "trustless" and (rules.deck not in DECK_SIZES or rules.players not in SEAT_COUNTS):
+            raise ValueError(f"a trustless deal supports decks of {DECK_SIZES} cards and {SEAT_COUNTS} players")
         self.rules = rules
         self.seats = list(seats)
         self.n = rules.players
@@ -121,12 +148,19 @@ class HostGame:
         self.seat_chains = [SenderChain() for _ in range(self.n)]
         self.phase = "new"  # new, header, deal (the dealing layer's steps), play, checkpoint, over
         self.header_signed: set[int] = set()
-        self.match: Match | None = None
+        self.match: Match | None = None  # Level 1's engine (the host knows every card)
+        self.public: PublicMatch | None = None  # the trustless level's engine (public information only)
+        self.trustless = deal == "trustless"
         # Seats of people who are away: a host bot plays for them (`stand_in`, `act_for`), and no step waits for
         # their signatures.
         self.absent: set[int] = set()
-        # Everything about where cards come from (Level 1 here; the trustless level plugs in the same way).
-        self.dealer: Dealer = VerifiedDealer(rules, self.game_id, self._post, random_bytes, self.absent)
+        # Everything about where cards come from: Level 1, or the trustless Level 2 through the same seam.
+        self.dealer: Dealer
+        self.trustless_dealer: TrustlessDealer | None = None
+        if self.trustless:
+            self.dealer = self.trustless_dealer = TrustlessDealer(rules, self.game_id, self._post, self.absent)
+        else:
+            self.dealer = VerifiedDealer(rules, self.game_id, self._post, random_bytes, self.absent)
         self.withheld: list[Posted] = []
         self.checkpoint: tuple[int, int, bytes] | None = None  # (hand, chain seq, chain head)
         self.checkpoint_signed: set[int] = set()
@@ -160,7 +194,7 @@ class HostGame:
             deck_version=DECK_VERSION,
             rules_json=self.rules.to_json(),
             preset=self.preset,
-            settings=pb.TableSettings(deal="verified", reveal=self.reveal),
+            settings=pb.TableSettings(deal=self.dealer.mode, reveal=self.reveal),
             roster=[
                 pb.RosterEntry(seat=i, public_key=s.public_key, name=s.name, bot=s.bot)
                 for i, s in enumerate(self.seats)
@@ -206,11 +240,15 @@ class HostGame:
             raise ProtocolError("precondition", "stood-in", "a bot plays this seat while you are away: reconnect first")
         chain.check_next(signed)
         if signed.type in self.dealer.message_types:
-            self._expect("deal", signed)
+            self._expect(self.phase if self.phase in self.dealer.phases else self.dealer.phases[0], signed)
             out: list[Posted] = self.dealer.on_message(seat, signed)
             out += self._after_dealer()
         else:
-            out = getattr(self, "_on_" + signed.type)(seat, signed)
+            handler = getattr(self, "_on_" + signed.type, None)
+            if handler is None:  # a dealing message of the other level (e.g. a KeyShare in a verified game)
+                raise ProtocolError("precondition", "unexpected-message",
+                                    f"{signed.type} has no place in a {self.dealer.mode} game")
+            out = handler(seat, signed)
         chain.advance(signed)
         return out
 
@@ -261,6 +299,8 @@ class HostGame:
         else:
             self.absent.discard(seat)
         out = [self._post(pb.StandIn(seat=seat, active=active))]
+        if self.trustless and self.phase in ("deal", "play"):
+            return out + self._trustless_absence()
         if active:
             if self.phase == "header":
                 out += self._header_done()
@@ -273,14 +313,38 @@ class HostGame:
 
     def act_for(self, seat: int, action: str) -> list[Posted]:
         """The stand-in bot's game action for an absent seat: through the engine like any other."""
+        if self.trustless:
+            raise ProtocolError("precondition", "not-trustless",
+                                "nobody can act for a seat in a trustless game: a hand that needs it is forfeited")
         if seat not in self.absent:
             raise ProtocolError("permission", "not-away", f"seat {seat} is not away: only its person acts for it")
         if self.phase != "play":
             raise ProtocolError("precondition", "unexpected-message", f"no game action now (at {self.phase})")
         return self._apply(seat, action, None, actor="bot")
 
+    def _trustless_absence(self) -> list[Posted]:
+        """People away in a trustless game (after the StandIn is posted): while a hand settles, what they still owe
+        is not opened; otherwise the attempt in progress is forfeited by the side of the first seat away."""
+        public = self.public
+        if public is not None and public.phase == "settle":
+            after, events = no_openings(public, self.absent)
+            if not events:
+                return []
+            self.public = after
+            self.engine_events.extend(events)
+            return self._route(public, events)
+        return list(self.dealer.on_absent()) + self._after_dealer()
+
     def _forfeit(self, seat: int) -> list[Posted]:
         """`seat` committed to a seed and went away before revealing it: its side loses the hand."""
+        if self.trustless:
+            # (trustless: `seat` is away while the attempt needs it; at any moment of the hand, see level2)
+            public = self.public
+            assert public is not None
+            self.public, events = forfeit_for_absence(public, seat, self.absent)
+            self.engine_events.extend(events)
+            self.phase = "play"
+            return self._route(public, events)
         if self.match is None:
             # The first dealer comes from the first deck key, which this attempt never produced. It follows from
             # the game id instead (every join nonce enters it), so again nobody picks it.
@@ -294,10 +358,20 @@ class HostGame:
 
     def _open_attempt(self, hand: int, attempt: int) -> list[Posted]:
         self.phase = "deal"
+        if self.trustless:
+            if self.public is None:
+                self.public = PublicMatch.new(self.rules, first_dealer=first_dealer(self.game_id, self.n))
+            return list(self.dealer.open_attempt(hand, attempt, self.public.dealer)) + self._after_dealer()
         return list(self.dealer.open_attempt(hand, attempt, None if self.match is None else self.match.dealer))
 
     def _begin_play(self, ready: ReadyDeck) -> list[Posted]:
         """The deck goes to the engine, and the cutter's committed cut position is applied."""
+        if self.trustless:
+            # Sealed: the engine gets its size only; the cutter cuts live (PROTOCOL.md Level 2 step 3).
+            assert self.public is not None
+            self.public = self.public.apply_sealed_deck(self.rules.deck)
+            self.phase = "play"
+            return []
         if self.match is None:
             self.match = Match.new(self.rules, first_dealer=ready.first_dealer)
         self.match = self.match.apply_deck(ready.cards)
@@ -310,7 +384,42 @@ class HostGame:
         p = signed.payload
         if not 1 <= p.chain_seq <= len(self.chain) or self.chain[p.chain_seq - 1].hash != p.chain_head:
             raise ProtocolError("invalid", "bad-chain-head", "the action names a chain head this game does not have")
+        if self.trustless:
+            return self._apply_trustless(seat, p.action, p.openings, signed)
+        if p.openings:
+            raise ProtocolError("invalid", "bad-payload", "openings travel only in a trustless game")
         return self._apply(seat, p.action, signed, actor="")
+
+    def _apply_trustless(self, seat: int, action: str, openings: Any, signed: Signed) -> list[Posted]:
+        """A trustless action: the engine judges it on public information with the cards it claims to open, then
+        the openings' shares are checked and decrypted; only when both hold does anything change."""
+        public, dealer = self.public, self.trustless_dealer
+        assert public is not None and dealer is not None
+        text = normalise_action(action) if isinstance(action, str) else ""
+        verb = text.split(" ", 1)[0]
+        if dealer.dealing and verb not in ("maschine", "open"):
+            raise ProtocolError("precondition", "dealing",
+                                "cards are still being dealt: wait until every decryption share is in")
+        claimed = parse_openings(openings)
+        try:
+            after, events = engine_step(public, seat, text, claimed)
+        except RuleViolation as err:
+            kind = "invalid" if err.reason == "malformed" else "precondition"
+            raise ProtocolError(kind, err.reason, err.message, seat if err.reason in CHEAT_REASONS else None) from None
+        cards = dealer.open_cards(seat, openings) if openings else {}
+        dealer.record_openings(openings)
+        self.public = after
+        self.engine_events.extend(events)
+        visible = None
+        if verb == "signal":
+            visible = public.t.signal_audience_of[public.dealer][seat]
+        accepted = pb.ActionAccepted(
+            hand=public.hand_number, attempt=public.attempt, seat=seat, action=text,
+            action_envelope_hash=signed.hash, action_envelope=signed.raw, actor="",
+            openings=[pb.CardOpening(position=k, card=c.text) for k, c in cards.items()],
+            events=[event_to_pb(e.kind, e.seat, e.data) for e in events if e.to is None],
+        )
+        return [self._post(accepted, visible), *self._route(public, events)]
 
     # ------------------------------------------------------------------ engine steps
     def _apply(self, seat: int, action: str, signed: Signed | None, *, actor: str) -> list[Posted]:
@@ -349,20 +458,24 @@ class HostGame:
             return tuple(sorted(before.announcers))
         return None
 
-    def _route(self, before: Match, events: list[Event]) -> list[Posted]:
-        """Hidden events become the dealing layer's deliveries; the engine's hand and match ends the protocol's."""
-        assert self.match is not None
+    def _route(self, before: Match | PublicMatch, events: list[Event]) -> list[Posted]:
+        """Hidden events become the dealing layer's deliveries; the engine's hand and match ends the protocol's.
+        (Trustless: the public deal map, the Schlecken card and the hand-end openings become share requests.)"""
+        match = self.public if self.trustless else self.match
+        assert match is not None
         out: list[Posted] = []
         hand_ended = redeal = False
         for e in events:
-            if e.to is not None and e.kind in ("deal", "took", "see"):
+            hidden = e.to is not None and e.kind in ("deal", "took", "see")
+            if hidden or (self.trustless and e.kind in ("deal", "see", "open?")):
                 out += self.dealer.deliver(e)
             elif e.kind == "hand-end":
                 hand_ended = True
                 out.append(self._post(self._hand_end_message(before, e)))
             elif e.kind == "redeal":
                 redeal = True
-        match = self.match
+        if self.trustless_dealer is not None and (hand_ended or redeal or match.is_over):
+            self.trustless_dealer.close_attempt()
         if match.is_over:
             out += self._finish("target-reached")
         elif hand_ended:
@@ -377,17 +490,23 @@ class HostGame:
             out += self._open_attempt(match.hand_number, match.attempt)
         return out
 
-    def _hand_end_message(self, before: Match, e: Event) -> Any:
-        assert self.match is not None
-        slots = len(self.match.scores)
+    def _hand_end_message(self, before: Match | PublicMatch, e: Event) -> Any:
+        match = self.engine
+        assert match is not None
+        slots = len(match.scores)
         points = [0] * slots
         for seat in e.data["seats"]:
-            points[self.match.t.slot_of[seat]] = e.data["points"]
+            points[match.t.slot_of[seat]] = e.data["points"]
         return pb.HandEnd(
             hand=before.hand_number, attempt=before.attempt, winner_side=e.data["side"], points=points,
             reason=e.data["reason"],
-            scores=e.data["scores"], bummerl=list(self.match.bummerl),
+            scores=e.data["scores"], bummerl=list(match.bummerl),
         )
+
+    @property
+    def engine(self) -> Match | PublicMatch | None:
+        """The rules engine of either level (`match` in Level 1, `public` in a trustless game)."""
+        return self.public if self.trustless else self.match
 
     def _reveal_all(self) -> list[Posted]:
         """The dealing layer reveals its secrets, then every envelope withheld so far is disclosed."""
@@ -426,18 +545,21 @@ class HostGame:
             self.phase = "over"
             self.finished = True
             return []
-        assert self.match is not None
-        return self._open_attempt(self.match.hand_number, self.match.attempt)
+        match = self.engine
+        assert match is not None
+        return self._open_attempt(match.hand_number, match.attempt)
 
     # ------------------------------------------------------------------ the end
     def _finish(self, reason: str) -> list[Posted]:
         self.end_reason = reason
-        match = self.match
+        if self.trustless_dealer is not None:
+            self.trustless_dealer.close_attempt()
+        match = self.engine
         scores = list(match.scores) if match else []
         winners = list(match.winners) if match else []
         winner = winners[0] if len(winners) == 1 else -1
         out = [self._post(pb.MatchEnd(scores=scores, bummerl=list(match.bummerl) if match else [],
-                                      winner_side=winner, reason=reason))]
+                                      winner_side=winner, reason=reason, unanswered=self.dealer.unanswered()))]
         out += self._reveal_all()
         hand = match.hand_number if match else 0
         out += self._ask_checkpoint(hand)
@@ -462,6 +584,11 @@ class HostGame:
             return self.dealer.waiting()
         if self.phase == "checkpoint":
             return "checkpoint", tuple(s for s in range(self.n) if s not in self.checkpoint_signed | self.absent)
+        if self.phase == "play" and self.trustless and self.public is not None:
+            assert self.trustless_dealer is not None
+            if self.trustless_dealer.dealing:
+                return self.trustless_dealer.waiting()
+            return ("open" if self.public.phase == "settle" else "play"), self.public.waiting_for
         if self.phase == "play" and self.match is not None:
             return "play", self.match.waiting_for
         return self.phase, ()

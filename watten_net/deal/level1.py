@@ -154,6 +154,12 @@ class VerifiedDealer(Dealer):
             return []
         return self._advance()
 
+    def unanswered(self) -> list[bytes]:
+        # Seed commitments wait for the whole set (CommitSet); every other message is relayed at once.
+        if not self.attempts or self.step != "commit":
+            return []
+        return [raw for _, raw in (self.current.commits[s] for s in sorted(self.current.commits))]
+
     def take_forfeit(self) -> int | None:
         seat, self._forfeit = self._forfeit, None
         return seat

@@ -27,25 +27,31 @@ HOST_TYPES = {
     "PrivateEvent": pb.PrivateEvent, "HandEnd": pb.HandEnd, "Checkpoint": pb.Checkpoint,
     "HostSeedReveal": pb.HostSeedReveal, "AttemptAborted": pb.AttemptAborted, "Disclosure": pb.Disclosure,
     "MatchEnd": pb.MatchEnd, "StandIn": pb.StandIn,
+    # Level 2 (trustless deals)
+    "TrustlessDealOpen": pb.TrustlessDealOpen, "ShareRequest": pb.ShareRequest,
 }
 CLIENT_TYPES = {
     "HeaderSignature": pb.HeaderSignature, "SeedCommit": pb.SeedCommit,
     "CommitSetSignature": pb.CommitSetSignature, "SeedReveal": pb.SeedReveal,
     "DeckSealedSignature": pb.DeckSealedSignature, "ActionRequest": pb.ActionRequest,
     "CheckpointSignature": pb.CheckpointSignature,
+    # Level 2 (trustless deals)
+    "KeyShare": pb.KeyShare, "Shuffle": pb.Shuffle, "DecryptionShares": pb.DecryptionShares,
 }
 
 
 class ProtocolError(Exception):
     """A message that breaks the protocol. `kind` says which gRPC status it maps to on the host:
     'invalid' (malformed), 'precondition' (out of order / against the state), 'permission' (wrong seat),
-    'aborted' (stale sequence)."""
+    'aborted' (stale sequence). `seat` names the seat that cheated, when the refusal proves one did (a proof that
+    does not verify, a card opened from another seat's position); None otherwise."""
 
-    def __init__(self, kind: str, reason: str, message: str) -> None:
+    def __init__(self, kind: str, reason: str, message: str, seat: int | None = None) -> None:
         super().__init__(message)
         self.kind = kind
         self.reason = reason
         self.message = message
+        self.seat = seat
 
 
 def signing_seat(sender_seat: int) -> int:

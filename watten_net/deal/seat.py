@@ -1,10 +1,15 @@
-"""A seat's side of a verifiable game (PROTOCOL.md Level 1), without any I/O.
+"""A seat's side of a verifiable game (PROTOCOL.md Level 1, and Level 2 through `level2_seat`), without any I/O.
 
 `SeatGame` receives the host's chain entry by entry (whole envelopes, or stubs for envelopes
 withheld from this seat), checks every signature, link and card opening on arrival, answers the
 protocol's steps by itself (signatures, seed commitment and reveal) and builds the seat's game
 actions. It keeps the seat's record: every host entry and every envelope the seat sent, in order.
 The terminal client, remote bots, bots in the host process and the tests all use it.
+
+In a trustless game (GameHeader.settings.deal = "trustless") `trustless` holds the seat's side of Level 2: its
+own replay of the public rules engine, its deal secret per attempt, and every check and automatic answer of that
+level (see level2_seat.py); `cards` is then filled from the cards this seat decrypted, and `legal_actions()`
+says what the seat may do (the host cannot: it does not know the cards).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from .commitments import CommitmentError, card_matches, check_host_seed, client_
 from .commitments import random_cut as default_cut
 from .envelope import GENESIS_PREV_HASH
 from .identity import game_fingerprint, public_key_bytes
+from .level2_seat import TrustlessSeat
 from .protocol import (
     HOST_SEAT,
     ProtocolError,
@@ -83,6 +89,7 @@ class SeatGame:
     seeds_checked: int = 0
     finished: bool = False
     secrets_dir: Path | None = None  # where this seat keeps its seeds until it has revealed them
+    trustless: TrustlessSeat | None = None  # the seat's side of a trustless game (None in Level 1)
 
     # ------------------------------------------------------------------ receiving
     def receive(self, chain_seq: int, raw: bytes | None = None, withheld: Any = None) -> list[bytes]:
@@ -118,6 +125,8 @@ class SeatGame:
         before = len(self.outbox)
         if handler is not None:
             handler(signed)
+        if self.trustless is not None:
+            self.trustless.tick()
         return self.outbox[before:]
 
     def _fail(self, reason: str, message: str) -> ProtocolError:
@@ -164,9 +173,24 @@ class SeatGame:
         return fresh
 
     def action(self, text: str) -> bytes:
-        """A signed ActionRequest for `text` on the current chain head (not queued: the caller submits it)."""
-        request = pb.ActionRequest(action=text, chain_seq=self.chain_seq, chain_head=self.chain_head)
+        """A signed ActionRequest for `text` on the current chain head (not queued: the caller submits it).
+
+        In a trustless game a played card gets its opening (this seat's decryption share) attached, and only
+        when the play is legal: raises ProtocolError('precondition', 'card-not-in-hand') otherwise."""
+        if self.trustless is not None:
+            request = self.trustless.action(text)
+        else:
+            request = pb.ActionRequest(action=text, chain_seq=self.chain_seq, chain_head=self.chain_head)
         return make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, request)
+
+    def legal_actions(self) -> list[str]:
+        """Trustless games: the actions this seat may take now, cards included (the host's engine knows no card,
+        so it cannot list them). Level 1 seats get theirs from the host's view; this returns []."""
+        return self.trustless.legal_actions() if self.trustless is not None else []
+
+    def check_seat_signature(self, signed: Signed) -> bool:
+        seat = signed.sender
+        return 0 <= seat < len(self.roster_keys) and check_signature(signed, self.roster_keys[seat])
 
     # ------------------------------------------------------------------ protocol steps
     def _on_GameHeader(self, signed: Signed) -> None:
@@ -181,6 +205,8 @@ class SeatGame:
             raise self._fail("not-in-roster", "the game header does not seat this client's key at its seat")
         if signed.envelope.game_id != self.game_id:
             raise self._fail("wrong-game", "the header's envelope names another game")
+        if h.settings.deal == "trustless":
+            self.trustless = TrustlessSeat(self)
         self._send(pb.HeaderSignature(seat=self.seat, header_hash=signed.hash))
 
     def _on_HandOpen(self, signed: Signed) -> None:
@@ -292,6 +318,8 @@ class SeatGame:
             raise self._fail("bad-relay", "a relayed envelope names another seat")
         if not check_signature(inner, self.roster_keys[seat]):
             raise self._fail("bad-signature", f"a relayed envelope of seat {seat} has a bad signature")
+        if self.trustless is not None:
+            self.trustless.on_relay(inner, seat)
         if inner.type == "CommitSetSignature" and inner.payload.commit_set_hash == self.commit_set_hash:
             self.commit_signatures.add(seat)
             assert self.rules is not None
@@ -339,6 +367,9 @@ class SeatGame:
         p = signed.payload
         if p.action_envelope:
             self._embedded(bytes(p.action_envelope))
+        if self.trustless is not None:
+            self.trustless.on_action_accepted(signed)
+            return
         for opening in p.openings:
             k = int(opening.position)
             self._check_opening(k, opening.card, opening.salt)
@@ -372,6 +403,8 @@ class SeatGame:
 
     def _on_MatchEnd(self, signed: Signed) -> None:
         self.finished = True
+        for raw in signed.payload.unanswered:  # our seed commitment, if the host accepted it before it stopped
+            self._embedded(bytes(raw))
 
     def _on_StandIn(self, signed: Signed) -> None:
         p = signed.payload
@@ -379,10 +412,32 @@ class SeatGame:
             self.stood_in.add(int(p.seat))
         else:
             self.stood_in.discard(int(p.seat))
+        if self.trustless is not None:
+            self.trustless.on_stand_in()
+
+    # -- trustless games (Level 2): see level2_seat.py
+    def _on_TrustlessDealOpen(self, signed: Signed) -> None:
+        if self.trustless is None:
+            raise self._fail("unexpected-message", "a trustless deal in a game whose header says otherwise")
+        self.trustless.on_deal_open(signed)
+
+    def _on_ShareRequest(self, signed: Signed) -> None:
+        if self.trustless is None:
+            raise self._fail("unexpected-message", "a share request in a game whose header says otherwise")
+        self.trustless.on_share_request(signed)
+
+    def _on_HandEnd(self, signed: Signed) -> None:
+        if self.trustless is not None:
+            self.trustless.on_hand_end(signed)
+            # The attempt is over: whatever this seat still owed for it is void.
+            self._drop_owed("KeyShare", "Shuffle", "DecryptionShares", "ActionRequest")
 
     def _on_AttemptAborted(self, signed: Signed) -> None:
         # A forfeited or redealt attempt: whatever we still owed for it is void.
         self._drop_owed("CommitSetSignature", "SeedReveal", "DeckSealedSignature", "SeedCommit")
+        if self.trustless is not None:
+            self.trustless.on_attempt_aborted(signed)
+            self._drop_owed("KeyShare", "Shuffle", "DecryptionShares", "ActionRequest")
 
     def _drop_owed(self, *types: str) -> None:
         self.outbox = [raw for raw in self.outbox if parse_envelope(raw, host=False).type not in types]

@@ -220,6 +220,31 @@ class PublicDeal:
                 raise TrustlessError(Reason.BAD_DECRYPTION_PROOF, f"position {message.position}")
             self._shares.setdefault(message.position, {})[sender] = message.share
 
+    def check_decryption_share(self, sender: int, message: DecryptionShareMessage) -> None:
+        """Every check of :meth:`accept_decryption_share`, without recording the share (a caller that must refuse
+        a whole request when any part of it fails checks all parts first)."""
+        self._check_sender(sender)
+        with _blaming(sender):
+            self._check_context(message.deal, message.seat, sender)
+            if self.phase is not Phase.DEALING:
+                raise TrustlessError(Reason.OUT_OF_TURN, f"decryption share in phase {self.phase.value}")
+            if not 0 <= message.position < self.setup.n_cards:
+                raise TrustlessError(Reason.MALFORMED, f"position {message.position}")
+            if self._shares.get(message.position, {}).get(sender) == message.share:
+                return
+            statement = self._share_statement(message.position, sender, message.share)
+            if not check_share(message.proof, statement):
+                raise TrustlessError(Reason.BAD_DECRYPTION_PROOF, f"position {message.position}")
+
+    def card_with(self, position: int, extra: Mapping[int, Point]) -> int:
+        """The card at ``position`` from the recorded shares plus ``extra`` (seat -> share, already checked with
+        :meth:`check_decryption_share`), recording nothing. Raises DealStateError while a seat's share is missing."""
+        shares = {**self._shares.get(position, {}), **extra}
+        missing = [s for s in range(self.setup.n_seats) if s not in shares]
+        if missing:
+            raise DealStateError(f"position {position} lacks the shares of seats {missing}")
+        return card_index(finish_decryption(self.deck[position], shares.values()), self.setup.n_cards)
+
     def open_card(self, position: int) -> int:
         """The card at ``position`` once every seat's share is in (the owner's share opens it)."""
         shares = self._shares.get(position, {})
@@ -316,6 +341,11 @@ class SeatDeal:
         """This seat's own share of one of its positions: publishing it opens the card to everybody."""
         return self._share_message(position)
 
+    def sealed_share(self, position: int) -> DecryptionShareMessage:
+        """This seat's share of ``position`` for one recipient only (it travels encrypted to it): not recorded in
+        ``public``, because it is not public. Used for a position this seat has received itself before."""
+        return self._share_message(position, record=False)
+
     def receive_card(self, position: int) -> int:
         """The card at ``position``, from every other seat's (verified) share and this seat's secret."""
         shares = self.public.shares_at(position)
@@ -329,7 +359,7 @@ class SeatDeal:
         self.cards[position] = card
         return card
 
-    def _share_message(self, position: int) -> DecryptionShareMessage:
+    def _share_message(self, position: int, record: bool = True) -> DecryptionShareMessage:
         if self.public.phase is not Phase.DEALING:
             raise DealStateError("no decryption shares before the deck is cut")
         if not 0 <= position < self.setup.n_cards:
@@ -338,5 +368,6 @@ class SeatDeal:
         share = decryption_share(ciphertext, self._secret)
         statement = ShareStatement(self.setup.deal, position, self.seat, self.public_key, ciphertext, share)
         proof = prove_share(statement, self._secret, self._draw)
-        self.public._record_share(position, self.seat, share)
+        if record:
+            self.public._record_share(position, self.seat, share)
         return DecryptionShareMessage(self.setup.deal, position, self.seat, share, proof)

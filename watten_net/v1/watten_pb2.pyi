@@ -401,14 +401,16 @@ class CardDelivery(_message.Message):
     def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., seat: _Optional[int] = ..., packet: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[CardOpening, _Mapping]]] = ...) -> None: ...
 
 class ActionRequest(_message.Message):
-    __slots__ = ("action", "chain_seq", "chain_head")
+    __slots__ = ("action", "chain_seq", "chain_head", "openings")
     ACTION_FIELD_NUMBER: _ClassVar[int]
     CHAIN_SEQ_FIELD_NUMBER: _ClassVar[int]
     CHAIN_HEAD_FIELD_NUMBER: _ClassVar[int]
+    OPENINGS_FIELD_NUMBER: _ClassVar[int]
     action: str
     chain_seq: int
     chain_head: bytes
-    def __init__(self, action: _Optional[str] = ..., chain_seq: _Optional[int] = ..., chain_head: _Optional[bytes] = ...) -> None: ...
+    openings: _containers.RepeatedCompositeFieldContainer[TrustlessOpening]
+    def __init__(self, action: _Optional[str] = ..., chain_seq: _Optional[int] = ..., chain_head: _Optional[bytes] = ..., openings: _Optional[_Iterable[_Union[TrustlessOpening, _Mapping]]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
     __slots__ = ("kind", "seat", "fields")
@@ -472,6 +474,94 @@ class AttemptAborted(_message.Message):
     reason: str
     seat: int
     def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., reason: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class TrustlessDealOpen(_message.Message):
+    __slots__ = ("hand", "attempt", "dealer", "deck_size", "shuffle_order")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    SHUFFLE_ORDER_FIELD_NUMBER: _ClassVar[int]
+    hand: int
+    attempt: int
+    dealer: int
+    deck_size: int
+    shuffle_order: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., dealer: _Optional[int] = ..., deck_size: _Optional[int] = ..., shuffle_order: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class KeyShare(_message.Message):
+    __slots__ = ("hand", "attempt", "seat", "message")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    hand: int
+    attempt: int
+    seat: int
+    message: bytes
+    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., seat: _Optional[int] = ..., message: _Optional[bytes] = ...) -> None: ...
+
+class Shuffle(_message.Message):
+    __slots__ = ("hand", "attempt", "seat", "message")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    hand: int
+    attempt: int
+    seat: int
+    message: bytes
+    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., seat: _Optional[int] = ..., message: _Optional[bytes] = ...) -> None: ...
+
+class SealedShare(_message.Message):
+    __slots__ = ("position", "recipient", "box")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    RECIPIENT_FIELD_NUMBER: _ClassVar[int]
+    BOX_FIELD_NUMBER: _ClassVar[int]
+    position: int
+    recipient: int
+    box: bytes
+    def __init__(self, position: _Optional[int] = ..., recipient: _Optional[int] = ..., box: _Optional[bytes] = ...) -> None: ...
+
+class ShareRequest(_message.Message):
+    __slots__ = ("hand", "attempt", "recipient", "positions", "why")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    RECIPIENT_FIELD_NUMBER: _ClassVar[int]
+    POSITIONS_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    hand: int
+    attempt: int
+    recipient: int
+    positions: _containers.RepeatedScalarFieldContainer[int]
+    why: str
+    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., recipient: _Optional[int] = ..., positions: _Optional[_Iterable[int]] = ..., why: _Optional[str] = ...) -> None: ...
+
+class DecryptionShares(_message.Message):
+    __slots__ = ("hand", "attempt", "seat", "request_hash", "shares", "sealed")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_HASH_FIELD_NUMBER: _ClassVar[int]
+    SHARES_FIELD_NUMBER: _ClassVar[int]
+    SEALED_FIELD_NUMBER: _ClassVar[int]
+    hand: int
+    attempt: int
+    seat: int
+    request_hash: bytes
+    shares: _containers.RepeatedScalarFieldContainer[bytes]
+    sealed: _containers.RepeatedCompositeFieldContainer[SealedShare]
+    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., seat: _Optional[int] = ..., request_hash: _Optional[bytes] = ..., shares: _Optional[_Iterable[bytes]] = ..., sealed: _Optional[_Iterable[_Union[SealedShare, _Mapping]]] = ...) -> None: ...
+
+class TrustlessOpening(_message.Message):
+    __slots__ = ("position", "card", "shares")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    SHARES_FIELD_NUMBER: _ClassVar[int]
+    position: int
+    card: str
+    shares: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, position: _Optional[int] = ..., card: _Optional[str] = ..., shares: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class StandIn(_message.Message):
     __slots__ = ("seat", "active")
@@ -542,16 +632,18 @@ class Disclosure(_message.Message):
     def __init__(self, envelopes: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("scores", "bummerl", "winner_side", "reason")
+    __slots__ = ("scores", "bummerl", "winner_side", "reason", "unanswered")
     SCORES_FIELD_NUMBER: _ClassVar[int]
     BUMMERL_FIELD_NUMBER: _ClassVar[int]
     WINNER_SIDE_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    UNANSWERED_FIELD_NUMBER: _ClassVar[int]
     scores: _containers.RepeatedScalarFieldContainer[int]
     bummerl: _containers.RepeatedScalarFieldContainer[int]
     winner_side: int
     reason: str
-    def __init__(self, scores: _Optional[_Iterable[int]] = ..., bummerl: _Optional[_Iterable[int]] = ..., winner_side: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
+    unanswered: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., bummerl: _Optional[_Iterable[int]] = ..., winner_side: _Optional[int] = ..., reason: _Optional[str] = ..., unanswered: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class SubscribeRequest(_message.Message):
     __slots__ = ("token", "from_seq", "known_chain_seq")

@@ -1,0 +1,421 @@
+"""Level 2 of PROTOCOL.md: the trustless deal, as the host runs it (nobody, the host included, sees a hidden card).
+
+Per attempt (h, a): TrustlessDealOpen; every seat's KeyShare; every seat's Shuffle in the announced order, each
+checked against the deck before it; then the deck is sealed and the engine (`PublicMatch`) takes over: the cutter's
+live cut, and for every card the engine shows a seat (Schlecken) or deals it, a ShareRequest that every other seat
+answers with its DecryptionShares, so that only the recipient can finish the decryption. Played cards, Maschine
+claims and hand-end openings come with their owner's share in the ActionRequest (see `open_cards`).
+
+Why this implements the `Dealer` seam rather than a second one: the seam's questions are still the right ones
+(open an attempt, take the seats' dealing messages, say when the deck is ready, turn the engine's card events into
+deliveries, react to people away, forfeit), so HostGame keeps one flow for both levels. What does not carry over
+is said where it differs: `ReadyDeck.cards` is empty (nobody knows the order; the engine gets only its size), the
+cut is the cutter's live action instead of a committed one, `opening()` is never used (the owner opens its card
+with its own share, checked by `open_cards`), `deliver()` gets the engine's *public* deal, see and open? events and
+answers with ShareRequests, and there is nothing to `reveal()`.
+
+Host-side state holds no secret of any seat: `PublicDeal` keeps only public keys, ciphertexts and published shares.
+A card is opened here only when its owner publishes its own share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from watten_net.engine import Card, Rules, RuleViolation, canonical_deck
+from watten_net.engine.events import Event
+from watten_net.engine.public import Outcome, PublicMatch
+from watten_net.trustless import DealId, DealSetup, DealStateError, PublicDeal, TrustlessError
+from watten_net.trustless.errors import Reason
+from watten_net.trustless.messages import DecryptionShareMessage, KeyShareMessage, ShuffleMessage
+from watten_net.v1 import watten_pb2 as pb
+
+from .dealer import Dealer, Post, ReadyDeck
+from .hashing import H
+from .protocol import ProtocolError, Signed
+
+# Reasons of the trustless deal that say a message was malformed rather than against the protocol.
+_MALFORMED = {Reason.MALFORMED, Reason.INVALID_POINT, Reason.NON_CANONICAL_SCALAR}
+# Engine refusals of a card opening that prove the sender cheated (not a mere out-of-turn or stale action).
+CHEAT_REASONS = frozenset({
+    "not-your-position", "position-played", "position-aside", "card-seen-twice", "opening-mismatch", "not-in-deck",
+    "not-a-maschine", "wrong-positions",
+})
+WHY = ("deal", "see", "open")
+
+
+# ---------------------------------------------------------------------------------------------- shared rules
+
+
+def first_dealer(game_id: bytes, n: int) -> int:
+    """The first dealer of a trustless game: chosen by nobody alone (the game id mixes the host's nonce and every
+    seat's join nonce). There is no deck key to take it from, as Level 1 does."""
+    return int.from_bytes(H("trustless-first-dealer", game_id)[:4], "big") % n
+
+
+def shuffle_order(dealer: int, n: int) -> tuple[int, ...]:
+    """Every seat shuffles once, starting left of the dealer; the dealer shuffles last, as at a real table."""
+    return tuple((dealer + 1 + i) % n for i in range(n))
+
+
+def deal_setup(game_id: bytes, hand: int, attempt: int, dealer: int, rules: Rules) -> DealSetup:
+    return DealSetup(DealId(game_id, hand, attempt), rules.players, rules.deck, shuffle_order(dealer, rules.players))
+
+
+def trustless_error(err: TrustlessError, what: str) -> ProtocolError:
+    kind = "invalid" if err.reason in _MALFORMED else "precondition"
+    return ProtocolError(kind, err.reason.value, f"{what}: {err}", err.seat)
+
+
+def forfeit_hand(match: PublicMatch, seat: int) -> tuple[PublicMatch, list[Event]]:
+    """`seat`'s side loses the current hand at its current value, at any moment of it.
+
+    `PublicMatch.forfeit` allows this only while the deck is being made (Level 1 needs no more); a trustless hand
+    also stops when a seat goes away after the deal, because nobody can give its shares or play its cards. The
+    same ending as the engine's forfeit (`Outcome(..., "forfeit")`, so obligations still settle), taken later.
+    """
+    if match.phase == "deal":
+        return match.forfeit(seat)
+    if match.phase not in ("cut", "schlecken", "announce", "play"):
+        raise RuleViolation("not-now", f"no hand to forfeit (phase {match.phase})")
+    m = match._clone()
+    events = [Event("forfeit", seat)]
+    m.inputs = ((seat, "forfeit"), match.inputs)
+    m._end_hand(Outcome(1 - match.hand_sides[seat], match.value, "forfeit"), events)
+    m.log = (tuple(events), match.log)
+    return m, events
+
+
+def no_openings(match: PublicMatch, absent: set[int]) -> tuple[PublicMatch, list[Event]]:
+    """While a hand settles: every seat away that still owes openings has not opened them (the engine's rule)."""
+    events: list[Event] = []
+    for seat in sorted(absent):
+        if match.phase == "settle" and seat in match.openings_wanted:
+            match, more = match.no_opening(seat)
+            events += more
+    return match, events
+
+
+def forfeit_for_absence(match: PublicMatch, seat: int, absent: set[int]) -> tuple[PublicMatch, list[Event]]:
+    """A seat the hand needs is away: its side forfeits the hand; then seats away owe no openings."""
+    match, events = forfeit_hand(match, seat)
+    match, more = no_openings(match, absent)
+    return match, events + more
+
+
+# ---------------------------------------------------------------------------------------------- the host
+
+
+@dataclass
+class ShareAsk:
+    """An open ShareRequest (why "deal" or "see"): every seat but `recipient` owes its share of each position."""
+
+    hash: bytes
+    recipient: int
+    positions: tuple[int, ...]
+    why: str
+
+
+@dataclass
+class TrustlessAttempt:
+    hand: int
+    attempt: int
+    dealer: int
+    deal: PublicDeal
+    closed: bool = False  # ended (hand end, redeal, forfeit): nothing more is accepted for it
+    asks: list[ShareAsk] = field(default_factory=list)
+    # Who has learnt each position (recipients of completed asks): such a seat shares that position only sealed.
+    learnt: dict[int, set[int]] = field(default_factory=dict)
+    # Sealed shares given: (position, recipient) -> the seats that sealed theirs to the recipient.
+    sealed: dict[tuple[int, int], set[int]] = field(default_factory=dict)
+
+
+class TrustlessDealer(Dealer):
+    mode = "trustless"
+    message_types = frozenset({"KeyShare", "Shuffle", "DecryptionShares"})
+    phases = ("deal", "play")  # shares are asked for while the hand is played
+
+    def __init__(self, rules: Rules, game_id: bytes, post: Post, absent: set[int]) -> None:
+        self.rules = rules
+        self.n = rules.players
+        self.game_id = game_id
+        self.post = post
+        self.absent = absent  # HostGame's set (shared)
+        self.canonical = canonical_deck(rules.deck)
+        self.attempts: list[TrustlessAttempt] = []
+        self._ready: ReadyDeck | None = None
+        self._forfeit: int | None = None
+
+    @property
+    def current(self) -> TrustlessAttempt:
+        return self.attempts[-1]
+
+    @property
+    def dealing(self) -> bool:
+        """Cards are on their way (an ask is incomplete): the host accepts no game action but a Maschine or an
+        opening until every share is in, so nobody acts before the cards they are owed have reached them."""
+        return bool(self.attempts) and bool(self.current.asks)
+
+    # ------------------------------------------------------------------ the deal
+    def open_attempt(self, hand: int, attempt: int, dealer: int | None) -> list[Any]:
+        assert dealer is not None, "a trustless game knows its dealer from the start"
+        setup = deal_setup(self.game_id, hand, attempt, dealer, self.rules)
+        self.attempts.append(TrustlessAttempt(hand, attempt, dealer, PublicDeal(setup)))
+        posted = self.post(pb.TrustlessDealOpen(hand=hand, attempt=attempt, dealer=dealer, deck_size=self.rules.deck,
+                                                shuffle_order=list(setup.shufflers)))
+        return [posted, *self.on_absent()]
+
+    def on_message(self, seat: int, signed: Signed) -> list[Any]:
+        p = signed.payload
+        if not self.attempts or self.current.closed:
+            raise ProtocolError("precondition", "unexpected-message", f"{signed.type}: no deal attempt is open")
+        att = self.current
+        if p.hand != att.hand or p.attempt != att.attempt or p.seat != seat:
+            raise ProtocolError("precondition", "wrong-hand", "the message is for another hand, attempt or seat")
+        handler: Callable[[int, Any, Signed], list[Any]] = getattr(self, "_on_" + signed.type)
+        return handler(seat, p, signed)
+
+    def _relay(self, seat: int, signed: Signed) -> Any:
+        return self.post(pb.Relay(seat=seat, envelope=signed.raw))
+
+    def _on_KeyShare(self, seat: int, p: Any, signed: Signed) -> list[Any]:
+        deal = self.current.deal
+        if seat in deal.key_shares:
+            raise ProtocolError("precondition", "unexpected-message", "you have sent your key share already")
+        try:
+            deal.accept_key_share(seat, KeyShareMessage.from_bytes(bytes(p.message)))
+        except TrustlessError as err:
+            raise trustless_error(err.blaming(seat) if err.seat is None else err, "key share refused") from None
+        return [self._relay(seat, signed)]
+
+    def _on_Shuffle(self, seat: int, p: Any, signed: Signed) -> list[Any]:
+        deal = self.current.deal
+        if deal.next_shuffler() != seat or len(deal.key_shares) < self.n:
+            raise ProtocolError("precondition", "out-of-turn",
+                                f"not your turn to shuffle (waiting for seat {deal.next_shuffler()})")
+        try:
+            deal.accept_shuffle(seat, ShuffleMessage.from_bytes(bytes(p.message)))
+        except TrustlessError as err:
+            raise trustless_error(err.blaming(seat) if err.seat is None else err, "shuffle refused") from None
+        out = [self._relay(seat, signed)]
+        if deal.next_shuffler() is None:
+            # Every seat has shuffled: the deck is sealed. Positions are the engine's (before the cut), so the deal's
+            # own rotation stays 0 and the engine's live "cut N" decides who gets which position.
+            deal.apply_cut(0)
+            self._ready = ReadyDeck((), (), self.current.dealer)
+        return out
+
+    def _on_DecryptionShares(self, seat: int, p: Any, signed: Signed) -> list[Any]:
+        att = self.current
+        ask = next((a for a in att.asks if a.hash == p.request_hash), None)
+        if ask is None:
+            raise ProtocolError("precondition", "unexpected-message", "the shares answer no open share request")
+        if seat == ask.recipient:
+            raise ProtocolError("precondition", "own-card", "a seat never shares the cards dealt to itself", seat)
+        if not p.shares and not p.sealed:
+            raise ProtocolError("invalid", "bad-payload", "no shares in the answer")
+        deal = att.deal
+        public: list[DecryptionShareMessage] = []
+        seen: set[int] = set()
+        for data in p.shares:
+            try:
+                message = DecryptionShareMessage.from_bytes(bytes(data))
+                k = message.position
+                if k not in ask.positions or k in seen:
+                    raise ProtocolError("precondition", "not-asked", f"position {k} is not asked for here", seat)
+                if seat in att.learnt.get(k, ()):
+                    raise ProtocolError("precondition", "must-seal",
+                                        f"you know the card at {k}: a public share would open it to everyone", seat)
+                if seat in deal.shares_at(k):
+                    raise ProtocolError("precondition", "unexpected-message", f"you have shared position {k} already")
+                deal.check_decryption_share(seat, message)
+            except TrustlessError as err:
+                raise trustless_error(err.blaming(seat) if err.seat is None else err, "share refused") from None
+            seen.add(k)
+            public.append(message)
+        sealed: list[int] = []
+        for entry in p.sealed:
+            k = int(entry.position)
+            if k not in ask.positions or k in seen or entry.recipient != ask.recipient or not entry.box:
+                raise ProtocolError("precondition", "not-asked", f"a sealed share for position {k} is not due", seat)
+            if seat not in att.learnt.get(k, ()) or seat in att.sealed.get((k, ask.recipient), ()):
+                raise ProtocolError("precondition", "unexpected-message", f"no sealed share of position {k} is due")
+            seen.add(k)
+            sealed.append(k)
+        for message in public:
+            deal.accept_decryption_share(seat, message)
+        for k in sealed:
+            att.sealed.setdefault((k, ask.recipient), set()).add(seat)
+        out = [self._relay(seat, signed)]
+        self._complete_asks()
+        return out
+
+    def _missing(self, ask: ShareAsk) -> dict[int, tuple[int, ...]]:
+        """The seats that still owe a share for each position of `ask` (only positions that lack some)."""
+        att = self.current
+        out = {}
+        for k in ask.positions:
+            have = set(att.deal.shares_at(k)) | att.sealed.get((k, ask.recipient), set())
+            owe = tuple(s for s in range(self.n) if s != ask.recipient and s not in have)
+            if owe:
+                out[k] = owe
+        return out
+
+    def _complete_asks(self) -> None:
+        att = self.current
+        for ask in list(att.asks):
+            if not self._missing(ask):
+                att.asks.remove(ask)
+                for k in ask.positions:
+                    att.learnt.setdefault(k, set()).add(ask.recipient)
+
+    def take_ready_deck(self) -> ReadyDeck | None:
+        ready, self._ready = self._ready, None
+        return ready
+
+    def waiting(self) -> tuple[str, tuple[int, ...]]:
+        if not self.attempts or self.current.closed:
+            return "", ()
+        deal = self.current.deal
+        if len(deal.key_shares) < self.n:
+            return "keys", tuple(s for s in range(self.n) if s not in deal.key_shares and s not in self.absent)
+        shuffler = deal.next_shuffler()
+        if shuffler is not None:
+            return "shuffle", (shuffler,) if shuffler not in self.absent else ()
+        owing: set[int] = set()
+        for ask in self.current.asks:
+            for seats in self._missing(ask).values():
+                owing.update(seats)
+        return ("shares", tuple(sorted(owing - self.absent))) if owing else ("", ())
+
+    # ------------------------------------------------------------------ cards
+    def opening(self, position: int, card: str) -> Any:
+        raise NotImplementedError("in a trustless deal the owner opens its card itself (open_cards)")
+
+    def deliver(self, event: Event) -> list[Any]:
+        """The engine's public deal map, Schlecken card and hand-end openings become ShareRequests."""
+        att = self.current
+        if event.kind == "deal":
+            asks = [(event.seat, tuple(event.data["positions"]), "deal")]
+        elif event.kind == "see":
+            asks = [(event.seat, (int(event.data["position"]),), "see")]
+        elif event.kind == "open?":
+            asks = [(int(s), tuple(p), "open") for s, p in sorted(event.data["positions"].items(), key=lambda i:
+                                                                      int(i[0]))]
+        else:
+            return []
+        out = []
+        for recipient, positions, why in asks:
+            posted = self.post(pb.ShareRequest(hand=att.hand, attempt=att.attempt, recipient=recipient,
+                                               positions=list(positions), why=why))
+            out.append(posted)
+            if why != "open":
+                att.asks.append(ShareAsk(posted.hash, recipient, positions, why))
+        self._complete_asks()  # a position shown to its recipient before (a kept Schlecken card) needs nothing
+        return out
+
+    def open_cards(self, seat: int, openings: Sequence[Any]) -> dict[int, Card]:
+        """Check the openings of an ActionRequest (TrustlessOpening list) of `seat` and decrypt them, recording
+        nothing: each share's proof, that the owner's own share is there and any other share is one sealed to it,
+        and that the decrypted card is the one claimed. Returns position -> card; `record_openings` commits."""
+        att = self.current
+        deal = att.deal
+        cards: dict[int, Card] = {}
+        for opening in openings:
+            k = int(opening.position)
+            extra: dict[int, Any] = {}
+            try:
+                for data in opening.shares:
+                    message = DecryptionShareMessage.from_bytes(bytes(data))
+                    sender = message.seat
+                    if message.position != k or sender in extra:
+                        raise ProtocolError("invalid", "bad-opening", f"a share in the opening of {k} is misplaced",
+                                            seat)
+                    if sender != seat and sender not in att.sealed.get((k, seat), ()):
+                        raise ProtocolError("precondition", "bad-opening",
+                                            f"seat {sender}'s share of position {k} was never sealed to you", seat)
+                    deal.check_decryption_share(sender, message)
+                    extra[sender] = message.share
+                if seat not in extra:
+                    raise ProtocolError("invalid", "no-opening", f"the opening of {k} lacks your own share", seat)
+                card = self.canonical[deal.card_with(k, extra)]
+            except TrustlessError as err:
+                # A share that does not verify: the seat that put it in the opening answers for it.
+                raise trustless_error(err.blaming(seat), "opening refused") from None
+            except DealStateError:
+                raise ProtocolError("precondition", "incomplete-opening",
+                                    f"position {k} lacks a share: an opening carries the owner's share and every "
+                                    "share sealed to it", seat) from None
+            if card.text != Card.parse(opening.card).text:
+                raise ProtocolError("precondition", "opening-mismatch",
+                                    f"position {k} holds another card than {opening.card}", seat)
+            cards[k] = card
+        return cards
+
+    def record_openings(self, openings: Sequence[Any]) -> None:
+        deal = self.current.deal
+        for opening in openings:
+            for data in opening.shares:
+                message = DecryptionShareMessage.from_bytes(bytes(data))
+                deal.accept_decryption_share(message.seat, message)
+
+    def close_attempt(self) -> None:
+        """The hand (or attempt) is over: nothing more is dealt or opened for it."""
+        if self.attempts:
+            self.current.closed = True
+            self.current.asks.clear()
+
+    def reveal(self) -> list[Any]:
+        return []  # nothing to reveal: no secret of a trustless deal was ever the host's
+
+    def on_absent(self) -> list[Any]:
+        """A seat the attempt needs is away (and somebody is there): its side forfeits the attempt."""
+        if not self.attempts or self.current.closed or not self.absent or len(self.absent) == self.n:
+            return []
+        att = self.current
+        seat = min(self.absent)
+        self.close_attempt()
+        self._forfeit = seat
+        return [self.post(pb.AttemptAborted(hand=att.hand, attempt=att.attempt, reason="away", seat=seat))]
+
+    def take_forfeit(self) -> int | None:
+        seat, self._forfeit = self._forfeit, None
+        return seat
+
+
+def parse_openings(openings: Sequence[Any]) -> dict[int, str]:
+    """TrustlessOpening list -> {position: card text} as the engine takes it (refusing duplicates)."""
+    out: dict[int, str] = {}
+    for opening in openings:
+        k = int(opening.position)
+        if k in out:
+            raise ProtocolError("invalid", "bad-opening", f"position {k} is opened twice")
+        try:
+            out[k] = Card.parse(str(opening.card)).text
+        except ValueError:
+            raise ProtocolError("invalid", "bad-card", f"{opening.card!r} is no card") from None
+    return out
+
+
+def engine_step(match: PublicMatch, seat: int, action: str, openings: Mapping[int, str]) -> tuple[PublicMatch,
+                                                                                                     list[Event]]:
+    """One action on the public engine, its openings passed the way the engine takes them."""
+    verb = action.split(" ", 1)[0].lower() if action else ""
+    if verb == "play":
+        if len(openings) != 1:
+            raise RuleViolation("no-position", "a played card comes with exactly one opening")
+        ((position, card),) = openings.items()
+        try:
+            played = Card.parse(action.split(" ", 1)[1]).text
+        except (IndexError, ValueError):
+            raise RuleViolation("malformed", f"{action!r} names no card") from None
+        if played != card:
+            raise RuleViolation("opening-mismatch", f"the action plays {played} but opens {card}")
+        return match.apply(seat, action, position=position)
+    if verb in ("maschine", "open"):
+        return match.apply(seat, verb, openings=dict(openings))
+    if openings:
+        raise RuleViolation("malformed", "only a played card, a Maschine and a hand-end opening carry openings")
+    return match.apply(seat, action)

@@ -1,0 +1,385 @@
+"""A seat's side of a trustless game (PROTOCOL.md Level 2), used by `SeatGame` when the header says so.
+
+The seat keeps its own replay of the rules engine (`PublicMatch`, fed with exactly what the host's engine is fed:
+every accepted action with its openings, every forfeit) and its own `SeatDeal` per attempt. With them it checks
+everything on arrival: every key share, shuffle and decryption share proof; that every ShareRequest asks only for a
+position the engine shows or deals to its recipient *now* (so a second-packet share is never given before the trump
+is in the chain, and never a share of one of its own cards); that every opened card decrypts to the card claimed;
+that the host's events and scores are the engine's. It answers the protocol by itself (key share, shuffle, shares,
+the Maschine claim, hand-end openings) into the SeatGame's outbox, and keeps its cards in `SeatGame.cards`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+from nacl.bindings import (
+    crypto_box_seal,
+    crypto_box_seal_open,
+    crypto_sign_ed25519_pk_to_curve25519,
+    crypto_sign_ed25519_sk_to_curve25519,
+    crypto_sign_seed_keypair,
+)
+from nacl.exceptions import CryptoError
+
+from watten_net.engine import Card, RuleViolation, canonical_deck
+from watten_net.engine.events import Event
+from watten_net.engine.public import PublicMatch
+from watten_net.trustless import DealStateError, Phase, SeatDeal, TrustlessError
+from watten_net.trustless.messages import DecryptionShareMessage, KeyShareMessage, ShuffleMessage
+from watten_net.v1 import watten_pb2 as pb
+
+from .level2 import deal_setup, engine_step, first_dealer, forfeit_for_absence, no_openings, shuffle_order
+from .protocol import ProtocolError, Signed, event_to_pb, parse_envelope
+
+if TYPE_CHECKING:
+    from .seat import SeatGame
+
+SECRET_LEN = 64  # bytes drawn for a SeatDeal's secret scalar (group.random_scalar)
+
+
+def seal_share(data: bytes, recipient_key: bytes) -> bytes:
+    """A decryption share only `recipient_key`'s holder can read (sealed box to its Ed25519 key as X25519)."""
+    return bytes(crypto_box_seal(data, crypto_sign_ed25519_pk_to_curve25519(recipient_key)))
+
+
+def open_sealed(box: bytes, seed: bytes) -> bytes:
+    public, secret = crypto_sign_seed_keypair(seed)
+    return bytes(crypto_box_seal_open(box, crypto_sign_ed25519_pk_to_curve25519(public),
+                                      crypto_sign_ed25519_sk_to_curve25519(secret)))
+
+
+class TrustlessSeat:
+    """The trustless half of one SeatGame (created when the GameHeader says deal = "trustless")."""
+
+    def __init__(self, game: SeatGame) -> None:
+        self.game = game
+        rules = game.rules
+        assert rules is not None
+        self.rules = rules
+        self.me = game.seat
+        self.n = rules.players
+        self.canonical = canonical_deck(rules.deck)
+        self.kritische = frozenset(rules.kritische_cards)
+        self.match = PublicMatch.new(rules, first_dealer=first_dealer(game.game_id, self.n))
+        self.deal: SeatDeal | None = None
+        self.known: dict[int, str] = {}  # every position this seat has decrypted this attempt
+        self.sealed_in: dict[int, list[bytes]] = {}  # position -> shares other seats sealed to this seat (clear)
+        self.seeing: tuple[int, int] | None = None  # (seat, position) of the card shown at Schlecken now
+        self.claimed = False  # the Maschine of this attempt is claimed
+        self.opened_for: bytes = b""  # the ShareRequest (why "open") this seat has answered
+
+    # ------------------------------------------------------------------ helpers
+    def _fail(self, reason: str, message: str, seat: int | None = None) -> ProtocolError:
+        err = self.game._fail(reason, message)
+        err.seat = seat
+        return err
+
+    def _attempt_matches(self, p: Any) -> bool:
+        return (int(p.hand), int(p.attempt)) == (self.match.hand_number, self.match.attempt)
+
+    def _draw(self) -> Callable[[int], bytes]:
+        """Randomness for the attempt's SeatDeal: its secret is kept (secrets_dir) so that a restarted seat can still
+        give its shares; everything else is fresh."""
+        hand = (self.match.hand_number, self.match.attempt)
+        kept = self.game._kept_secret(hand)
+        material = kept[0] if kept is not None else self.game.random_bytes(SECRET_LEN)
+        if kept is None:
+            self.game._keep_secret(hand, material, b"")
+        first = [material]
+
+        def draw(size: int) -> bytes:
+            if first and size == SECRET_LEN:
+                return first.pop()
+            return self.game.random_bytes(size)
+
+        return draw
+
+    def _step(self, seat: int, action: str, openings: dict[int, str]) -> list[Event]:
+        try:
+            self.match, events = engine_step(self.match, seat, action, openings)
+        except RuleViolation as err:
+            raise self._fail("replay-mismatch", f"the host accepted {action!r} of seat {seat}, which the rules "
+                             f"refuse ({err.reason})") from None
+        return events
+
+    def _absorb(self, events: list[Event]) -> None:
+        for e in events:
+            if e.kind == "see":
+                self.seeing = (e.seat, int(e.data["position"]))
+            elif e.kind in ("take", "keep", "deal"):
+                self.seeing = None
+
+    # ------------------------------------------------------------------ host messages
+    def on_deal_open(self, signed: Signed) -> None:
+        p = signed.payload
+        m = self.match
+        expected = shuffle_order(m.dealer, self.n)
+        if not self._attempt_matches(p) or m.phase != "deal" or p.dealer != m.dealer or p.deck_size != self.rules.deck \
+                or tuple(p.shuffle_order) != expected:
+            raise self._fail("bad-deal-open", f"the deal opening (hand {p.hand}.{p.attempt}, dealer {p.dealer}) is "
+                             f"not the one the rules give (hand {m.hand_number}.{m.attempt}, dealer {m.dealer})")
+        setup = deal_setup(self.game.game_id, m.hand_number, m.attempt, m.dealer, self.rules)
+        self.deal = SeatDeal(setup, self.me, self._draw())
+        self.known, self.sealed_in, self.seeing, self.claimed, self.opened_for = {}, {}, None, False, b""
+        self.game.cards = {}
+        self.game.my_positions = set()
+        self.game.played_positions = set()
+        self.game.hand = (m.hand_number, m.attempt)
+        if self.me in self.game.stood_in:
+            return  # the host forfeits this attempt at once; nothing to send
+        message = self.deal.key_share_message()
+        self.game._send(pb.KeyShare(hand=p.hand, attempt=p.attempt, seat=self.me, message=message.to_bytes()))
+
+    def on_relay(self, inner: Signed, sender: int) -> None:
+        kind = inner.type
+        if kind not in ("KeyShare", "Shuffle", "DecryptionShares"):
+            return
+        p = inner.payload
+        deal = self.deal
+        if deal is None or not self._attempt_matches(p) or p.seat != sender:
+            raise self._fail("bad-relay", f"a relayed {kind} of seat {sender} is not for this deal attempt", sender)
+        try:
+            if kind == "KeyShare":
+                deal.public.accept_key_share(sender, KeyShareMessage.from_bytes(bytes(p.message)))
+            elif kind == "Shuffle":
+                deal.public.accept_shuffle(sender, ShuffleMessage.from_bytes(bytes(p.message)))
+            else:
+                self._on_shares(sender, p)
+        except TrustlessError as err:
+            raise self._fail(err.reason.value, f"seat {sender}'s {kind}: {err}", sender) from None
+        if kind != "DecryptionShares":
+            self._after_keys_or_shuffle()
+
+    def _after_keys_or_shuffle(self) -> None:
+        deal = self.deal
+        assert deal is not None
+        public = deal.public
+        if public.phase is Phase.SHUFFLING and public.next_shuffler() == self.me and self.me not in self.game.stood_in:
+            h, a = self.match.hand_number, self.match.attempt
+            message = deal.shuffle_message()
+            self.game._send(pb.Shuffle(hand=h, attempt=a, seat=self.me, message=message.to_bytes()))
+        elif public.phase is Phase.CUTTING:
+            public.apply_cut(0)  # positions stay the engine's; the engine cuts
+            self.match = self.match.apply_sealed_deck(self.rules.deck)
+
+    def _on_shares(self, sender: int, p: Any) -> None:
+        deal = self.deal
+        assert deal is not None
+        for data in p.shares:
+            deal.public.accept_decryption_share(sender, DecryptionShareMessage.from_bytes(bytes(data)))
+        for entry in p.sealed:
+            if entry.recipient != self.me:
+                continue
+            try:
+                data = open_sealed(bytes(entry.box), self.game.key.private_bytes(
+                    Encoding.Raw, PrivateFormat.Raw, NoEncryption()))
+                message = DecryptionShareMessage.from_bytes(data)
+            except (CryptoError, ValueError, TrustlessError):
+                raise self._fail("bad-sealed-share", f"seat {sender}'s sealed share of {entry.position} does not "
+                                 "open", sender) from None
+            if message.seat != sender or message.position != entry.position:
+                raise self._fail("bad-sealed-share", f"seat {sender}'s sealed share is for another position", sender)
+            deal.public.accept_decryption_share(sender, message)
+            self.sealed_in.setdefault(int(entry.position), []).append(data)
+
+    def on_share_request(self, signed: Signed) -> None:
+        p = signed.payload
+        deal = self.deal
+        m = self.match
+        r, positions, why = int(p.recipient), tuple(int(k) for k in p.positions), str(p.why)
+        if deal is None or not self._attempt_matches(p) or deal.public.phase is not Phase.DEALING:
+            raise self._fail("bad-share-request", "a share request outside a dealt attempt")
+        if why == "open":
+            if tuple(sorted(positions)) != tuple(sorted(m.openings_wanted.get(r, ()))):
+                raise self._fail("bad-share-request", f"seat {r} is asked to open {positions}, which the rules "
+                                 "do not ask for")
+            if r == self.me:
+                self._open_wanted(signed.hash)
+            return
+        if not 0 <= r < self.n:
+            raise self._fail("bad-share-request", f"there is no seat {r}")
+        if why == "see":
+            due = m.phase == "schlecken" and len(positions) == 1 and self.seeing == (r, positions[0])
+        elif why == "deal":
+            due = bool(positions) and all(k in m.positions_of(r) for k in positions)
+        else:
+            due = False
+        if not due:
+            # The host asks for a card its recipient may not see now (a second packet before the trump, a card of
+            # another seat, a position never dealt): a share would give it away. Refuse, and say so.
+            raise self._fail("share-not-due", f"the host asks for {why} shares of {list(positions)} for seat {r}, "
+                             "which the rules do not give that seat now")
+        if r == self.me:
+            return
+        shares: list[bytes] = []
+        sealed: list[Any] = []
+        for k in positions:
+            if self.me in deal.public.shares_at(k):
+                continue  # public already (given to another seat earlier, or at the Schlecken)
+            message = deal.delivery_share(k, r) if k not in self.known else None
+            if message is None:
+                # This seat knows the card (it saw it at Schlecken): every other share is public, so a public share
+                # from us would open it to everyone. Seal it to the recipient instead.
+                message = deal.sealed_share(k)
+                sealed.append(pb.SealedShare(position=k, recipient=r,
+                                             box=seal_share(message.to_bytes(), self.game.roster_keys[r])))
+            else:
+                shares.append(message.to_bytes())
+        if shares or sealed:
+            self.game._send(pb.DecryptionShares(hand=p.hand, attempt=p.attempt, seat=self.me,
+                                                request_hash=signed.hash, shares=shares, sealed=sealed))
+
+    def opening(self, position: int) -> Any:
+        """The TrustlessOpening of one of this seat's positions: its own share, and any share sealed to it."""
+        deal = self.deal
+        assert deal is not None
+        own = deal.opening_share(position)
+        return pb.TrustlessOpening(position=position, card=self.known[position],
+                                   shares=[own.to_bytes(), *self.sealed_in.get(position, [])])
+
+    def _open_wanted(self, request_hash: bytes) -> None:
+        if self.opened_for == request_hash:
+            return
+        self.opened_for = request_hash
+        wanted = self.match.openings_wanted.get(self.me, ())
+        self.game._send(self._request("open", [self.opening(k) for k in wanted]))
+
+    def _request(self, action: str, openings: list[Any]) -> Any:
+        return pb.ActionRequest(action=action, chain_seq=self.game.chain_seq, chain_head=self.game.chain_head,
+                                openings=openings)
+
+    def on_action_accepted(self, signed: Signed) -> None:
+        p = signed.payload
+        if p.actor or not p.action_envelope:
+            raise self._fail("replay-mismatch", "nobody may act for a seat in a trustless game")
+        inner = parse_envelope(bytes(p.action_envelope), host=False)
+        if inner.sender != p.seat or inner.type != "ActionRequest" or not self.game.check_seat_signature(inner):
+            raise self._fail("bad-signature", f"the action of seat {p.seat} is not signed by that seat")
+        request = inner.payload
+        deal = self.deal
+        openings: dict[int, str] = {}
+        for opening in request.openings:
+            k = int(opening.position)
+            if deal is None:
+                raise self._fail("replay-mismatch", "an opening before any deal")
+            try:
+                for data in opening.shares:
+                    message = DecryptionShareMessage.from_bytes(bytes(data))
+                    if message.position != k:
+                        raise self._fail("bad-opening", f"a share in the opening of {k} is for another position",
+                                         inner.sender)
+                    deal.public.accept_decryption_share(message.seat, message)
+                card = self.canonical[deal.public.open_card(k)].text
+            except TrustlessError as err:
+                raise self._fail(err.reason.value, f"seat {inner.sender}'s opening of {k}: {err}",
+                                 inner.sender) from None
+            except DealStateError as err:  # a share is missing: the host opened a card nobody could open
+                raise self._fail("bad-opening", f"the opening of {k} cannot be decrypted: {err}",
+                                 inner.sender) from None
+            if card != opening.card:
+                raise self._fail("opening-mismatch", f"seat {inner.sender} claims {opening.card} at {k}, it is {card}",
+                                 inner.sender)
+            openings[k] = card
+        shown = {int(o.position): str(o.card) for o in p.openings}
+        if shown != openings:
+            raise self._fail("replay-mismatch", "the host shows other cards than the openings give")
+        before = self.match
+        events = self._step(int(p.seat), str(p.action), openings)
+        expected = [event_to_pb(e.kind, e.seat, e.data) for e in events if e.to is None]
+        if list(p.events) != expected or (p.hand, p.attempt) != (before.hand_number, before.attempt):
+            raise self._fail("replay-mismatch", f"the events of {p.action!r} differ from the rules' replay")
+        self._absorb(events)
+        self.game.played_positions.update(openings)
+
+    def on_attempt_aborted(self, signed: Signed) -> None:
+        p = signed.payload
+        if p.reason == "away":
+            seat = int(p.seat)
+            if seat not in self.game.stood_in or not self._attempt_matches(p):
+                raise self._fail("bad-abort", f"the attempt is forfeited for seat {seat}, which is not away")
+            try:
+                self.match, _ = forfeit_for_absence(self.match, seat, self.game.stood_in)
+            except RuleViolation as err:
+                raise self._fail("replay-mismatch", f"the forfeit cannot be replayed ({err.reason})") from None
+        self.deal = None if p.reason == "away" else self.deal
+
+    def on_stand_in(self) -> None:
+        if self.match.phase == "settle":
+            self.match, _ = no_openings(self.match, self.game.stood_in)
+
+    def on_hand_end(self, signed: Signed) -> None:
+        p = signed.payload
+        if [int(x) for x in p.scores] != list(self.match.scores):
+            raise self._fail("score-mismatch", f"the host scores {list(p.scores)}, the rules {list(self.match.scores)}")
+
+    # ------------------------------------------------------------------ after every entry
+    def tick(self) -> None:
+        """Finish the decryption of every card now owed to this seat; claim a Maschine when it holds one."""
+        deal = self.deal
+        m = self.match
+        if deal is None or deal.public.phase is not Phase.DEALING:
+            return
+        mine = list(m.positions_of(self.me))
+        if self.seeing is not None and self.seeing[0] == self.me:
+            mine.append(self.seeing[1])
+        for k in mine:
+            if k in self.known:
+                continue
+            shares = deal.public.shares_at(k)
+            if all(s in shares for s in range(self.n) if s != self.me):
+                self.known[k] = self.canonical[deal.receive_card(k)].text
+        held = {k: self.known[k] for k in m.positions_of(self.me) if k in self.known}
+        self.game.cards = held
+        self.game.my_positions = set(m.positions_of(self.me))
+        if not self.claimed and "maschine" in m.legal_actions(self.me):
+            mine_kritische = {k: c for k, c in held.items() if Card.parse(c) in self.kritische}
+            if len(mine_kritische) == len(self.kritische):
+                self.claimed = True
+                self.game._send(self._request("maschine", [self.opening(k) for k in mine_kritische]))
+
+    # ------------------------------------------------------------------ what the seat may do
+    def complete(self) -> bool:
+        """Every card of this seat's hand is decrypted."""
+        return all(k in self.known for k in self.match.positions_of(self.me))
+
+    def legal_actions(self) -> list[str]:
+        """Exactly what `Match` would allow this seat now, worked out from the public engine and its own cards
+        ("maschine" and "open" are not offered: the seat sends them by itself)."""
+        m = self.match
+        out: list[str] = []
+        for action in m.legal_actions(self.me):
+            if action == "play":
+                if self.complete():
+                    hand = {k: self.known[k] for k in m.positions_of(self.me)}
+                    out += [f"play {c.text}" for _, c in m.legal_plays(self.me, hand)]
+            elif action in ("maschine", "open"):
+                continue
+            elif action == "take":
+                seen = self.known.get(self.seeing[1]) if self.seeing and self.seeing[0] == self.me else None
+                bluff = self.rules.schlecken_bluff and self.me == m.cutter
+                if seen is not None and (Card.parse(seen) in self.kritische or bluff):
+                    out.append(action)
+            elif action == "schadet?":
+                ranking = m.ranking
+                held = {Card.parse(c) for k, c in self.known.items() if k in m.positions_of(self.me)}
+                if ranking is not None and ranking.hauptschlag in held:
+                    out.append(action)
+            else:
+                out.append(action)
+        return out
+
+    def action(self, text: str) -> Any:
+        """The ActionRequest payload for `text`; a played card gets its opening (only when the play is legal: the
+        share would show the card to the host even if it refused the action)."""
+        verb, _, arg = text.strip().partition(" ")
+        if verb.lower() != "play":
+            return self._request(text, [])
+        card = Card.parse(arg).text
+        position = next((k for k, c in self.known.items() if c == card and k in self.match.positions_of(self.me)),
+                        None)
+        if position is None or f"play {card}" not in self.legal_actions():
+            raise ProtocolError("precondition", "card-not-in-hand", f"{card} is not a card you may play now")
+        return self._request(f"play {card}", [self.opening(position)])
