@@ -20,7 +20,7 @@ import grpc.aio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.deal.identity import join_proof, new_nonce, public_key_bytes
-from watten_net.deal.own_hand import complete_view
+from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError
 from watten_net.deal.seat import SeatGame
 from watten_net.record import RecordWriter
@@ -255,7 +255,7 @@ class Connection:
                     self.game.keep_only(owed_message(view, self.seat))
                 if view.ByteSize():
                     if view.deal.mode == "trustless" and self.game is not None:
-                        complete_view(view, self.game.cards.values())  # the host does not know our cards
+                        complete_seat_view(view, self.game)  # the host does not know our cards
                     self.view = view
                 yield self.view
                 # The protocol's own steps after the screen got the view: a person sees the table at once.

@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from watten_net.bots import Bot, SeatView, make_bot
 from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.identity import join_proof_message, public_key_bytes, verify
-from watten_net.deal.own_hand import complete_view
+from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_pb
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
@@ -703,7 +703,7 @@ class Table:
         bot_game = self.bots[seat].game
         assert bot_game is not None
         view = table_view(self, seat)
-        complete_view(view, bot_game.cards.values())
+        complete_seat_view(view, bot_game)
         return SeatView.from_table_view(view)
 
     async def _stand_in_move(self, seat: int) -> str:

@@ -18,18 +18,35 @@ from watten_net.engine import Card, Rules, legal_cards
 
 PLAY_ANY = "play"
 """The host's legal action for "play one of your cards" when it cannot know which ones you hold."""
+AUTOMATIC = ("maschine", "open")
+"""Public actions the seat's SeatGame sends by itself (a Maschine claim, the openings asked for at hand end)."""
+
+
+def complete_seat_view(view: Any, game: Any) -> None:
+    """Complete `view` from a trustless seat's own `SeatGame`: its cards, the card it sees at Schlecken, and
+    its legal actions worked out by its own copy of the public engine with its cards (the very list its
+    `action()` accepts, so a choice made from the view is never refused for a card)."""
+    del view.your_hand[:]
+    view.your_hand.extend(game.cards.values())
+    seen = game.seen_card()
+    if seen is not None:
+        view.extra["schlecken_card"] = seen
+    # (The seat's engine copy has read the same chain as the view: both describe the same moment.)
+    del view.legal_actions[:]
+    view.legal_actions.extend(game.legal_actions())
 
 
 def complete_view(view: Any, cards: Iterable[str]) -> None:
-    """Put `cards` (the seat's own, still in hand) into `view` and spell out which of them may be played."""
+    """Put `cards` (the seat's own, still in hand) into `view` and spell out which of them may be played
+    (from the public facts of the view alone; `complete_seat_view` is the seat's own, fuller answer)."""
     hand = [Card.parse(c) for c in cards]
     del view.your_hand[:]
     view.your_hand.extend(c.text for c in hand)
-    if PLAY_ANY not in view.legal_actions:
-        return
-    others = [a for a in view.legal_actions if a != PLAY_ANY]
+    # A Maschine claim and the hand-end openings are the seat's client's own automatic steps, not choices.
+    others = [a for a in view.legal_actions if a not in (PLAY_ANY, *AUTOMATIC)]
+    plays = [f"play {c.text}" for c in playable(view, hand)] if PLAY_ANY in view.legal_actions else []
     del view.legal_actions[:]
-    view.legal_actions.extend(others + [f"play {c.text}" for c in playable(view, hand)])
+    view.legal_actions.extend(others + plays)
 
 
 def playable(view: Any, hand: list[Card]) -> list[Card]:

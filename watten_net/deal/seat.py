@@ -188,6 +188,13 @@ class SeatGame:
         so it cannot list them). Level 1 seats get theirs from the host's view; this returns []."""
         return self.trustless.legal_actions() if self.trustless is not None else []
 
+    def seen_card(self) -> str | None:
+        """Trustless games: the card shown to this seat at Schlecken now (None when none is)."""
+        t = self.trustless
+        if t is None or t.seeing is None or t.seeing[0] != self.seat:
+            return None
+        return t.known.get(t.seeing[1])
+
     def check_seat_signature(self, signed: Signed) -> bool:
         seat = signed.sender
         return 0 <= seat < len(self.roster_keys) and check_signature(signed, self.roster_keys[seat])
