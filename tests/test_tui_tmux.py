@@ -177,3 +177,16 @@ def test_joining_over_tls_asks_to_compare_the_fingerprint_once(tmux: Tmux) -> No
     tmux.new("again", python("client.main", "--lang", "en", "--name", "Josef", f"127.0.0.1:{port}"), env=other)
     screen = tmux.wait_for("again", r"watten-net|Your name|Does it match").string
     assert "Does it match" not in screen
+
+
+def test_a_trustless_hand_by_key_presses_shows_the_mode_and_the_players_own_cards(tmux: Tmux) -> None:
+    """deal=trustless: the screen says so plainly, and the hand the player sees comes from their own client (the
+    host cannot see it); a whole hand is played by keys."""
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "3",
+                            "--autostart", "--lang", "en", "--bot-delay", "0.05", "--set", "deal=trustless"))
+    tmux.wait_for("host", r"Game [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}")
+    screen = answer_until(tmux, "host", r"Your cards:\s+1:")
+    assert "Trustless deal: the host cannot see your cards" in screen
+    assert "the host can see all cards" not in screen
+    a, b = play_until_a_hand_is_scored(tmux, ["host"], timeout=180.0)
+    assert a + b >= 2
