@@ -6,8 +6,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# Property tests judge results, never speed: on a shared 2-core machine one slow example is no failure (the
+# benchmarks under bench/ measure time).
+settings.register_profile("watten", deadline=None)
+settings.load_profile("watten")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -185,7 +185,7 @@ def test_a_trustless_hand_by_key_presses_shows_the_mode_and_the_players_own_card
     tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "3",
                             "--autostart", "--lang", "en", "--bot-delay", "0.05", "--set", "deal=trustless"))
     tmux.wait_for("host", r"Game [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}")
-    screen = answer_until(tmux, "host", r"Your cards:\s+1:")
+    screen = answer_until(tmux, "host", r"Your cards:\s+1:", timeout=180.0)  # four shuffles, every proof checked
     assert "Trustless deal: the host cannot see your cards" in screen
     assert "the host can see all cards" not in screen
     a, b = play_until_a_hand_is_scored(tmux, ["host"], timeout=180.0)
