@@ -278,12 +278,18 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             else:
                 yield pb.TableUpdate(snapshot=self._snapshot(table, seat, cursor, int(request.known_chain_seq)))
             while True:
+                # Once this stream has carried the change that ended the match, the seat has seen the end: its
+                # client may stop reading (later changes are only other seats going offline), and the host may
+                # let the table go (host/slots.py).
+                if table.end_seq and cursor >= table.end_seq:
+                    table.saw_end.add(seat)
                 while cursor < len(table.log):
                     item = table.log[cursor]
                     cursor += 1
                     yield pb.TableUpdate(event=self._event(table, item, seat))
+                    if table.end_seq and cursor >= table.end_seq:
+                        table.saw_end.add(seat)
                 if table.finished.is_set() and cursor >= len(table.log):
-                    table.saw_end.add(seat)  # (the host may now let the table go: see host/slots.py)
                     return
                 async with table.changed:
                     if cursor >= len(table.log):

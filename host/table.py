@@ -173,6 +173,7 @@ class Table:
         # Once the match is over: the seats whose event stream delivered the whole log, the end included (a person
         # who has seen the end needs nothing more from this table); and whether `release()` has dropped the match.
         self.saw_end: set[int] = set()
+        self.end_seq = 0  # the log item whose change ended the match (0: not over)
         self.released = False
         self._final_info: Any = None
 
@@ -580,6 +581,7 @@ class Table:
         await self._append(item)
         self._wake_bots()
         if self.game.finished:
+            self.end_seq = self.end_seq or len(self.log)
             self._close_records()
             if self.journal is not None:
                 self.journal.finish()
