@@ -15,11 +15,16 @@ How it runs (plaintext, 127.0.0.1, a free port, bavarian for 4, records and jour
   action (ActionRequest); "protocol" = the deal protocol's own signed steps (commitments, reveals, signatures);
 * the host's peak memory is VmHWM from /proc/<pid>/status (read just before it is stopped), its CPU from
   /proc/<pid>/stat; the same measure with 1 table runs first, in the same run, as the baseline;
-* `--soak HANDS`: a separate host plays until HANDS hands are done across its tables, reporting the host's
-  memory every `--soak-every` hands, and the errors: client processes that did not exit 0, a host that did not
-  stop cleanly, ERROR lines or tracebacks in any log, host records that do not verify.
+* `--soak HANDS`: a separate `watten-host --keep-serving` with `--soak-tables` places plays short matches
+  (bavarian for 4 to 15, about 5 hands each); every fresh table the host opens in place of a finished one gets
+  four new client processes, until HANDS hands are played in all (`--soak-think S`: paced bots, repeatable; 0 by
+  default). The host's VmRSS is noted every `--soak-every` hands while every place plays, and the verdict on
+  growth is the least-squares slope over the second half of those notes (the first half is the warm-up), in kB
+  per hand. Errors: every client that did not exit 0, every record (host and seat) that `watten-verify`'s own
+  check (`verify_file`) refuses, a host that did not stop cleanly, ERROR lines or tracebacks in any log. At the
+  end every table is idle (in its lobby): the host is stopped with nothing to abandon.
 
-Then the host is stopped (SIGTERM: it abandons the matches, reveals its seeds and closes the records) and every
+After a load window the host is stopped (SIGTERM: it abandons the matches, reveals its seeds, closes the records); every
 client ends by itself when its table does. Every wait has a deadline, and every process this starts is ended when
 the bench ends, whatever happens (and, on Linux, when the bench process dies).
 
@@ -416,20 +421,27 @@ def soak(tables: int, level: str, hands: int, every: int, stagger: float, workdi
         channel = grpc.insecure_channel(f"127.0.0.1:{got}")
         stub = pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
 
-        def staff(table_id: str) -> None:
-            clients = []
+        def staff(table_ids: list[str]) -> None:
+            """Four clients for each table; seat 0 at every table first (as in `running_host`), so that at the
+            start no table plays while most of the interpreters are still starting up."""
+            for table_id in table_ids:
+                staffed[table_id] = Staffed(table_id, [])
             for seat in range(PLAYERS):
-                index = len(logs)
-                log = workdir / "latency" / f"c{index}.log"
-                logs.append(log)
-                clients.append((index, fleet.spawn(f"c{index}", [
-                    _script("watten-join"), "--bot", level, "--seed", str(index), "--insecure", "--record",
-                    str(records), "--latency-log", str(log), "--table", table_id, "--seat", str(seat),
-                    "--name", f"b{index}", "--delay", str(think), f"127.0.0.1:{got}"])))
-                time.sleep(stagger)
-            staffed[table_id] = Staffed(table_id, clients)
+                for table_id in table_ids:
+                    index = len(logs)
+                    log = workdir / "latency" / f"c{index}.log"
+                    logs.append(log)
+                    staffed[table_id].clients.append((index, fleet.spawn(f"c{index}", [
+                        _script("watten-join"), "--bot", level, "--seed", str(index), "--insecure", "--record",
+                        str(records), "--latency-log", str(log), "--table", table_id, "--seat", str(seat),
+                        "--name", f"b{index}", "--delay", str(think), f"127.0.0.1:{got}"])))
+                    time.sleep(stagger)
 
+        ids = [t.table_id for t in _list_tables(stub)]
+        if len(ids) != tables:
+            raise RuntimeError(f"ListTables gave {len(ids)} tables, not {tables}")
         started = time.monotonic()
+        staff(ids)
         next_mark = 0
         # Bounded: ~10 s per hand across the whole host, plus the start-up, before giving up (it takes far less).
         deadline = started + 10.0 * hands + START_WAIT + tables
@@ -447,7 +459,7 @@ def soak(tables: int, level: str, hands: int, every: int, stagger: float, workdi
                         codes[index] = proc.returncode
             got_logs = read_logs(logs)
             done = hands_done(got_logs)
-            if done >= next_mark:
+            if done >= next_mark and staffing:  # (the growth is judged while every place plays)
                 result.memory.append((done, time.monotonic() - started, _status_kb(host.pid, "VmRSS") / 1024))
                 print(f"  (soak: {done} hands, host {result.memory[-1][2]:.1f} MB)", flush=True)
                 while next_mark <= done:
@@ -462,7 +474,7 @@ def soak(tables: int, level: str, hands: int, every: int, stagger: float, workdi
             if staffing:
                 for info in infos:
                     if info.table_id not in staffed and info.phase == pb.TABLE_PHASE_LOBBY:
-                        staff(info.table_id)
+                        staff([info.table_id])
                         break  # one table per round: the others' processes meanwhile keep being reaped
                 else:
                     time.sleep(0.2)
@@ -471,7 +483,6 @@ def soak(tables: int, level: str, hands: int, every: int, stagger: float, workdi
                 break  # every client has ended and every table listed is a fresh, empty one
             time.sleep(0.2)
         result.window_s = time.monotonic() - started
-        result.memory.append((hands_done(read_logs(logs)), result.window_s, _status_kb(host.pid, "VmRSS") / 1024))
         result.host_rss_mb = _status_kb(host.pid, "VmRSS") / 1024
         result.host_peak_mb = _status_kb(host.pid, "VmHWM") / 1024
         result.clients = len(logs)
@@ -480,10 +491,7 @@ def soak(tables: int, level: str, hands: int, every: int, stagger: float, workdi
         if channel is not None:
             channel.close()
         fleet.stop_all()
-    for index, code in sorted(codes.items()):
-        if code != 0:
-            result.errors.append(f"client {index} exited {code}: {_tail(workdir / f'c{index}.out')}")
-    final = read_logs(logs)
+    final = read_logs(logs)  # (stop_host has noted every client that did not exit 0)
     result.refused = final.refused
     result.actions = [ms for _, ms in final.action]
     result.hands_total = hands_done(final)
@@ -618,6 +626,7 @@ def report_soak(s: Result, goal: int) -> None:
           f"processes, {len(s.actions)} game actions in {s.window_s:.0f} s; host memory (VmRSS) as the hands went by:")
     for hands, elapsed, rss in s.memory:
         print(f"  {hands:6d} hands  {elapsed:6.0f} s  {rss:7.1f} MB")
+    print(f"  (after the last matches, every table idle: {s.host_rss_mb:.1f} MB)")
     found = growth(s.memory)
     if found is not None:
         early, late, middle, end = found
