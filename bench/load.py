@@ -15,11 +15,16 @@ How it runs (plaintext, 127.0.0.1, a free port, bavarian for 4, records and jour
   action (ActionRequest); "protocol" = the deal protocol's own signed steps (commitments, reveals, signatures);
 * the host's peak memory is VmHWM from /proc/<pid>/status (read just before it is stopped), its CPU from
   /proc/<pid>/stat; the same measure with 1 table runs first, in the same run, as the baseline;
-* `--soak HANDS`: a separate host plays until HANDS hands are done across its tables, reporting the host's
-  memory every `--soak-every` hands, and the errors: client processes that did not exit 0, a host that did not
-  stop cleanly, ERROR lines or tracebacks in any log, host records that do not verify.
+* `--soak HANDS`: a separate `watten-host --keep-serving` with `--soak-tables` places plays short matches
+  (bavarian for 4 to 15, about 5 hands each); every fresh table the host opens in place of a finished one gets
+  four new client processes, until HANDS hands are played in all (`--soak-think S`: paced bots, repeatable; 0 by
+  default). The host's VmRSS is noted every `--soak-every` hands while every place plays, and the verdict on
+  growth is the least-squares slope over the second half of those notes (the first half is the warm-up), in kB
+  per hand. Errors: every client that did not exit 0, every record (host and seat) that `watten-verify`'s own
+  check (`verify_file`) refuses, a host that did not stop cleanly, ERROR lines or tracebacks in any log. At the
+  end every table is idle (in its lobby): the host is stopped with nothing to abandon.
 
-Then the host is stopped (SIGTERM: it abandons the matches, reveals its seeds and closes the records) and every
+After a load window the host is stopped (SIGTERM: it abandons the matches, reveals its seeds, closes the records); every
 client ends by itself when its table does. Every wait has a deadline, and every process this starts is ended when
 the bench ends, whatever happens (and, on Linux, when the bench process dies).
 
@@ -153,6 +158,7 @@ class Logs:
     action: list[tuple[float, float]] = field(default_factory=list)  # (unix time of the reply, ms)
     protocol: list[tuple[float, float]] = field(default_factory=list)
     hands: dict[str, int] = field(default_factory=dict)  # table id -> highest hand number started
+    over: dict[str, int] = field(default_factory=dict)  # table id -> hands its match had (once a seat saw the end)
     refused: dict[str, int] = field(default_factory=dict)  # reason -> count
 
 
@@ -171,14 +177,17 @@ def read_logs(paths: list[Path]) -> Logs:
                     logs.protocol.append((when, float(parts[2])))
                 elif kind == "hand" and len(parts) == 4:
                     logs.hands[parts[2]] = max(logs.hands.get(parts[2], -1), int(parts[3]))
+                elif kind == "over" and len(parts) == 4:
+                    logs.over[parts[2]] = int(parts[3])
                 elif kind == "refused":
                     logs.refused[parts[2]] = logs.refused.get(parts[2], 0) + 1
     return logs
 
 
 def hands_done(logs: Logs) -> int:
-    """Hands finished across the tables: a table that started hand h has finished hands 0..h-1."""
-    return sum(logs.hands.values())
+    """Hands finished across the tables: a table that started hand h has finished hands 0..h-1; a table whose
+    match a seat saw end after n hands has finished n."""
+    return sum(max(logs.hands.get(t, 0), logs.over.get(t, 0)) for t in logs.hands.keys() | logs.over.keys())
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -211,6 +220,7 @@ class Result:
     refused: dict[str, int] = field(default_factory=dict)
     hands_total: int = 0
     cut_short: bool = False  # the window closed early because a match ended
+    records: Checked | None = None  # the soak's records, verified
 
 
 def _machine_busy() -> tuple[float, float]:
@@ -365,53 +375,172 @@ def measure(tables: int, level: str, seconds: float, warmup: float, stagger: flo
     return result
 
 
-def soak(tables: int, level: str, hands: int, every: int, stagger: float, workdir: Path) -> Result:
-    """Play until `hands` hands are done across the tables, noting the host's memory every `every` hands."""
-    result = Result(tables)
+@dataclass
+class Staffed:
+    """One table of the soak and the four clients started for its match."""
+
+    table_id: str
+    clients: list[tuple[int, subprocess.Popen[bytes]]]  # (client number, process)
+
+
+def soak(tables: int, level: str, hands: int, every: int, stagger: float, workdir: Path,
+         think: float = 0.0) -> Result:
+    """A `--keep-serving` host with `tables` places plays short matches until `hands` hands are done in all.
+
+    Each fresh table the host opens (in place of a finished one) gets four new client processes, until the hands
+    played and those the running matches will still play reach `hands`; then the last matches end, every client
+    exits, and the host (idle, every table in its lobby, nothing to abandon) is stopped. The host's memory is noted
+    every `every` hands.
+    """
+    result = Result(tables, think=think)
+    env = dict(os.environ)
+    env["WATTEN_CONFIG_DIR"] = str(workdir / "config")
+    env["WATTEN_DATA_DIR"] = str(workdir / "data")
+    env["PYTHONUNBUFFERED"] = "1"
     records = workdir / "records"
-    with running_host(tables, level, stagger, workdir, result) as (_fleet, host, stub, logs):
+    fleet = Fleet(workdir, env)
+    channel: grpc.Channel | None = None
+    logs: list[Path] = []
+    staffed: dict[str, Staffed] = {}
+    codes: dict[int, int] = {}  # client number -> exit code
+    try:
+        host = fleet.spawn("host", [
+            _script("watten-host"), "--headless", "--insecure", "--bind", "127.0.0.1", "--port", "0",
+            "--tables", str(tables), "--players", str(PLAYERS), "--rules", "bavarian", "--record", str(records),
+            "--set", f"target={SOAK_TARGET}", "--keep-serving"])
+        fleet.host = host
+        host_out = workdir / "host.out"
+
+        def port() -> int:
+            if host.poll() is not None:
+                raise RuntimeError(f"the host exited early: {host_out.read_text(errors='replace')[-500:]}")
+            m = re.search(r"on port (\d+)", host_out.read_text(errors="replace"))
+            return int(m.group(1)) if m else 0
+
+        got = _wait_for(port, START_WAIT, "the host's port")
+        channel = grpc.insecure_channel(f"127.0.0.1:{got}")
+        stub = pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
+
+        def staff(table_ids: list[str]) -> None:
+            """Four clients for each table; seat 0 at every table first (as in `running_host`), so that at the
+            start no table plays while most of the interpreters are still starting up."""
+            for table_id in table_ids:
+                staffed[table_id] = Staffed(table_id, [])
+            for seat in range(PLAYERS):
+                for table_id in table_ids:
+                    index = len(logs)
+                    log = workdir / "latency" / f"c{index}.log"
+                    logs.append(log)
+                    staffed[table_id].clients.append((index, fleet.spawn(f"c{index}", [
+                        _script("watten-join"), "--bot", level, "--seed", str(index), "--insecure", "--record",
+                        str(records), "--latency-log", str(log), "--table", table_id, "--seat", str(seat),
+                        "--name", f"b{index}", "--delay", str(think), f"127.0.0.1:{got}"])))
+                    time.sleep(stagger)
+
+        ids = [t.table_id for t in _list_tables(stub)]
+        if len(ids) != tables:
+            raise RuntimeError(f"ListTables gave {len(ids)} tables, not {tables}")
         started = time.monotonic()
+        staff(ids)
         next_mark = 0
-        # Bounded: at most ~10 s per hand across the whole host before giving up (it takes well under 1 s).
-        deadline = started + 10.0 * hands
-        while time.monotonic() < deadline:
-            done = hands_done(read_logs(logs))
-            if done >= next_mark:
-                result.memory.append((done, time.monotonic() - started, _status_kb(host.pid, "VmRSS") / 1024))
-                next_mark += every
-            if done >= hands:
-                break
-            infos = _list_tables(stub)
-            if infos and all(i.phase in OVER for i in infos):
-                result.errors.append(f"every match ended after {done} hands, before {hands}")
+        # Bounded: ~10 s per hand across the whole host, plus the start-up, before giving up (it takes far less).
+        deadline = started + 10.0 * hands + START_WAIT + tables
+        staffing = True
+        while True:
+            if time.monotonic() > deadline:
+                result.errors.append(f"the soak did not end within {deadline - started:.0f} s")
                 break
             if host.poll() is not None:
                 result.errors.append(f"the host exited {host.returncode} during the soak")
                 break
-            time.sleep(0.5)
-        else:
-            result.errors.append(f"the soak did not reach {hands} hands within {10.0 * hands:.0f} s")
+            for entry in staffed.values():
+                for index, proc in entry.clients:
+                    if index not in codes and proc.poll() is not None:
+                        codes[index] = proc.returncode
+            got_logs = read_logs(logs)
+            done = hands_done(got_logs)
+            if done >= next_mark and staffing:  # (the growth is judged while every place plays)
+                result.memory.append((done, time.monotonic() - started, _status_kb(host.pid, "VmRSS") / 1024))
+                print(f"  (soak: {done} hands, host {result.memory[-1][2]:.1f} MB)", flush=True)
+                while next_mark <= done:
+                    next_mark += every
+            running = [t for t in staffed if t not in got_logs.over]
+            # Hands the running matches will still play, at the mean of the finished ones (5 until one is over).
+            finished = list(got_logs.over.values())
+            per_match = sum(finished) / len(finished) if finished else 5.0
+            ahead = sum(max(0.0, per_match - got_logs.hands.get(t, 0)) for t in running)
+            staffing = staffing and done + ahead < hands
+            infos = _list_tables(stub)
+            if staffing:
+                for info in infos:
+                    if info.table_id not in staffed and info.phase == pb.TABLE_PHASE_LOBBY:
+                        staff([info.table_id])
+                        break  # one table per round: the others' processes meanwhile keep being reaped
+                else:
+                    time.sleep(0.2)
+                continue
+            if len(codes) == len(logs) and infos and all(i.table_id not in staffed for i in infos):
+                break  # every client has ended and every table listed is a fresh, empty one
+            time.sleep(0.2)
         result.window_s = time.monotonic() - started
-        result.hands_total = hands_done(read_logs(logs))
         result.host_rss_mb = _status_kb(host.pid, "VmRSS") / 1024
         result.host_peak_mb = _status_kb(host.pid, "VmHWM") / 1024
-    final = read_logs(logs)
+        result.clients = len(logs)
+    finally:
+        stop_host(fleet, result)  # idle by now: SIGTERM abandons nothing
+        if channel is not None:
+            channel.close()
+        fleet.stop_all()
+    final = read_logs(logs)  # (stop_host has noted every client that did not exit 0)
     result.refused = final.refused
     result.actions = [ms for _, ms in final.action]
+    result.hands_total = hands_done(final)
     result.errors += _log_errors(workdir)
-    result.errors += _verify(sorted(records.glob("*-host.wrec")))
+    checked = verify_records(sorted(records.glob("*.wrec")))
+    result.errors += checked.errors
+    result.records = checked
     return result
 
 
-def _verify(paths: list[Path]) -> list[str]:
-    """Host records that `watten-verify` does not accept (one process for all of them)."""
+SOAK_TARGET = 15  # short matches (about 5 hands at a table of four): many tables are opened and released
+
+
+@dataclass
+class Checked:
+    host: int = 0
+    seats: int = 0
+    host_hands: int = 0  # hands in the host records (the exact count)
+    errors: list[str] = field(default_factory=list)
+
+
+def _verify_one(path: str) -> tuple[str, bool, str, int, bool]:
+    from watten_net.verify import verify_file
+
+    report = verify_file(path)
+    first = report.errors[0].sentence() if report.errors else ""
+    return path, report.ok, first, report.hands, report.seat is None
+
+
+def verify_records(paths: list[Path]) -> Checked:
+    """Every record (host and seat) through `watten-verify`'s own check, in-process, one worker per CPU."""
+    import concurrent.futures
+    import multiprocessing
+
+    checked = Checked()
     if not paths:
-        return ["no host records were written"]
-    proc = subprocess.run([_script("watten-verify"), *map(str, paths)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600, check=False)
-    if proc.returncode != 0:
-        return [f"watten-verify exited {proc.returncode}: {proc.stdout.strip()[-400:]} {proc.stderr.strip()[-200:]}"]
-    return []
+        checked.errors.append("no records were written")
+        return checked
+    context = multiprocessing.get_context("spawn")  # (no fork of a process with gRPC threads)
+    with concurrent.futures.ProcessPoolExecutor(max_workers=os.cpu_count() or 1, mp_context=context) as pool:
+        for path, ok, first, hands, is_host in pool.map(_verify_one, map(str, paths), chunksize=8):
+            if is_host:
+                checked.host += 1
+                checked.host_hands += hands
+            else:
+                checked.seats += 1
+            if not ok:
+                checked.errors.append(f"{Path(path).name} does not verify: {first}")
+    return checked
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -462,20 +591,53 @@ def report(runs: list[Result]) -> None:
             print(f"  note ({label}): refused actions (a seat acting on a view the table had left): {r.refused}")
 
 
+GROWTH_LIMIT_KB = 10.0  # kB per hand over the soak's second half; a host that kept every match grew ~110
+
+
+def slope(points: list[tuple[int, float]]) -> float:
+    """Least-squares slope of y over x (0 when x does not vary)."""
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else 0.0
+
+
+def growth(memory: list[tuple[int, float, float]]) -> tuple[float, float, float, float] | None:
+    """(first-half slope, second-half slope) in kB per hand, and the RSS in MB at the middle and at the end.
+
+    The first half is the warm-up (the tables fill, the allocator's arenas grow); the second half, against the
+    middle as the same run's baseline, shows whether the memory keeps growing with the hands played."""
+    if len(memory) < 4:
+        return None
+    total = memory[-1][0]
+    first = [(h, rss * 1024) for h, _, rss in memory if h <= total / 2]
+    second = [(h, rss * 1024) for h, _, rss in memory if h >= total / 2]
+    if len(first) < 2 or len(second) < 2:
+        return None
+    return slope(first), slope(second), second[0][1] / 1024, second[-1][1] / 1024
+
+
 def report_soak(s: Result, goal: int) -> None:
     print()
-    print(f"soak: {s.tables} tables, {s.clients} clients, {s.hands_total} hands (goal {goal}) in {s.window_s:.0f} s, "
-          f"{len(s.actions)} game actions; host memory (VmRSS) as the hands went by:")
+    checked = s.records or Checked()
+    print(f"soak, think {s.think:g} s: {s.tables} tables kept serving, bavarian for {PLAYERS} to {SOAK_TARGET}; "
+          f"{checked.host} matches, {checked.host_hands} hands in the host records (goal {goal}), {s.clients} client "
+          f"processes, {len(s.actions)} game actions in {s.window_s:.0f} s; host memory (VmRSS) as the hands went by:")
     for hands, elapsed, rss in s.memory:
         print(f"  {hands:6d} hands  {elapsed:6.0f} s  {rss:7.1f} MB")
-    if len(s.memory) >= 3:
-        (h0, _, m0), (h1, _, m1) = s.memory[1], s.memory[-1]
-        if h1 > h0:
-            print(f"  growth after the first mark: {m1 - m0:+.1f} MB over {h1 - h0} hands "
-                  f"({(m1 - m0) / (h1 - h0) * 1000:+.0f} kB per hand)")
+    print(f"  (after the last matches, every table idle: {s.host_rss_mb:.1f} MB)")
+    found = growth(s.memory)
+    if found is not None:
+        early, late, middle, end = found
+        verdict = "no growth" if late < GROWTH_LIMIT_KB else "GROWS"
+        print(f"  memory: {early:+.1f} kB/hand over the first half (warm-up), {late:+.1f} kB/hand over the second "
+              f"({middle:.1f} MB at the middle, {end:.1f} MB at the end) -> {verdict} "
+              f"(limit {GROWTH_LIMIT_KB:g} kB/hand)")
     if s.actions:
         print(f"  game action latency over the soak: p50 {percentile(s.actions, 50):.2f} ms, "
               f"p99 {percentile(s.actions, 99):.2f} ms")
+    print(f"  records verified: {checked.host} host, {checked.seats} seat")
     print(f"  errors: {len(s.errors)}  (target 0 -> {'met' if not s.errors else 'NOT met'}); "
           f"host peak memory {s.host_peak_mb:.0f} MB")
     for problem in s.errors:
@@ -500,8 +662,9 @@ def main() -> None:
                              "table, as people play it), e.g. 0.5; repeatable")
     parser.add_argument("--stagger", type=float, default=0.15, help="seconds between two client starts")
     parser.add_argument("--soak", type=int, default=0, metavar="HANDS", help="also soak: play this many hands")
-    parser.add_argument("--soak-tables", type=int, default=0,
-                        help="tables of the soak (default: --tables, more if needed to reach HANDS at ~30 a table)")
+    parser.add_argument("--soak-tables", type=int, default=0, help="tables of the soak (default: --tables)")
+    parser.add_argument("--soak-think", type=float, action="append", default=[], metavar="SECONDS",
+                        help="soak with bots that wait this long before each move (default: 0 only); repeatable")
     parser.add_argument("--soak-every", type=int, default=100, help="note the host's memory every N hands")
     parser.add_argument("--no-load", action="store_true", help="only the soak")
     args = parser.parse_args()
@@ -526,14 +689,14 @@ def main() -> None:
                     runs.append(failed)
                 print(f"  ({count} tables, think {think:g} s: measured)", flush=True)
             report(runs)
-        if args.soak:
-            tables = args.soak_tables or max(args.tables, math.ceil(args.soak / 30))
-            where = Path(tmp) / "soak"
+        for n, think in enumerate(args.soak_think or [0.0] if args.soak else []):
+            tables = args.soak_tables or args.tables
+            where = Path(tmp) / f"soak-{n}"
             where.mkdir()
             try:
-                result = soak(tables, args.level, args.soak, args.soak_every, args.stagger, where)
+                result = soak(tables, args.level, args.soak, args.soak_every, args.stagger, where, think)
             except RuntimeError as err:
-                result = Result(tables)
+                result = Result(tables, think=think)
                 result.errors.append(str(err))
             report_soak(result, args.soak)
 

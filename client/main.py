@@ -119,6 +119,7 @@ class LatencyLog:
 
         <unix time> action|protocol <ms>     an accepted SubmitEnvelope (a game action, or a protocol step)
         <unix time> hand <table id> <h>       the seat saw hand h start (the bench counts hands from these)
+        <unix time> over <table id> <n>       the seat saw the match end after n hands
         <unix time> refused <reason>          an action the host refused
 
     Written through a buffer and flushed at every hand, so the file is current to within one hand while the game
@@ -138,6 +139,11 @@ class LatencyLog:
             self._hand = int(view.hand)
             self._file.write(f"{time.time():.4f} hand {table_id} {self._hand}\n")
             self._file.flush()
+        elif view.table.phase == pb.TABLE_PHASE_MATCH_OVER and self._hand >= 0:
+            # The engine does not count the last hand up when it ends the match: hands 0..hand were played.
+            self._file.write(f"{time.time():.4f} over {table_id} {int(view.hand) + 1}\n")
+            self._file.flush()
+            self._hand = -1
 
     def refused(self, reason: str) -> None:
         self._file.write(f"{time.time():.4f} refused {reason}\n")

@@ -3,6 +3,7 @@
     watten-host --headless --bots 2 --players 4            serve; start when every seat is taken
     watten-host --port 0 --insecure --record DIR ...      a free port, plaintext, records in DIR
     watten-host --headless --tables 8 ...                 eight independent tables on one port
+    watten-host --headless --tables 4 --keep-serving ...  after each match a fresh table opens in its place
 """
 
 from __future__ import annotations
@@ -75,6 +76,16 @@ def _tables(text: str) -> int:
     return count
 
 
+def _matches(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"--matches takes a number, 0 for no end, not {text!r}")
+    return count
+
+
 def parser() -> argparse.ArgumentParser:
     from host.table import DEFAULT_GRACE
 
@@ -95,6 +106,13 @@ def parser() -> argparse.ArgumentParser:
                    help="level of those bots: random, heuristic (default), easy, medium or strong")
     p.add_argument("--headless", action="store_true",
                    help="no seat for you: serve, start when every seat is taken, play to the end, exit 0")
+    p.add_argument("--matches", type=_matches, default=1, metavar="M",
+                   help="each table's place plays M matches one after the other: when a match is over and its "
+                        "people have seen the end, a fresh table (new id, same rules, settings and --bots) opens "
+                        "in its place; 0 = without end, until Ctrl-C. Headless, the host exits 0 after the last "
+                        "(default 1). Your own table (not headless) plays one match: the host ends with it")
+    p.add_argument("--keep-serving", dest="matches", action="store_const", const=0,
+                   help="the same as --matches 0: a fresh table after every match, all evening")
     p.add_argument("--autostart", action="store_true", help="start as soon as every seat is taken")
     p.add_argument("--record", type=Path, metavar="DIR", help="where to write the host's game record")
     p.add_argument("--insecure", action="store_true", help="serve plaintext instead of TLS (the LAN can read it)")
@@ -114,7 +132,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from host.server import start_server, stop_server
+    from host.server import WattenTableService, start_server, stop_server
     from host.table import Table, TableRefusal
 
     rules = build_rules(args.rules, args.players, args.set)
@@ -162,7 +180,8 @@ async def run(args: argparse.Namespace) -> int:
         table.host_run = table.host_run or host_run
         # With a person at the host and every other seat a bot, the table is full at once: start it (playable).
         table.autostart = args.autostart or args.headless or (args.bots == args.players - 1)
-    server, port = await start_server(tables, args.port, credentials, args.bind)
+    service = WattenTableService(tables)  # its list of tables is the live one: fresh tables replace finished ones
+    server, port = await start_server(service, args.port, credentials, args.bind)
     for table in tables:
         table.port = port
     first = tables[0]
@@ -182,17 +201,24 @@ async def run(args: argparse.Namespace) -> int:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
     if args.headless:  # (the host's own screen shows it in the seat list instead)
-        table.on_notice = lambda text: print(f"watten-host: {text}", flush=True)
+        for table in tables:
+            table.on_notice = _notice
     try:
         if not args.headless:
             # The person sits at the first table; the others (if any) get their bots now and run on their own.
             for table in tables[1:]:
                 if args.bots and table.game is None:
                     await table.add_bots(args.bots, args.bot_level)
+            # With --matches, the other tables' places get fresh tables too (silently: the screen is the person's).
+            others = [asyncio.ensure_future(_serve(service, t, args, len(tables), quiet=True))
+                      for t in tables[1:] if args.matches != 1]
             try:
                 return await _play_at_the_host(args, first, port, credentials is not None, fingerprint_text)
             finally:
-                for table in tables[1:]:
+                for task in others:
+                    task.cancel()
+                await asyncio.gather(*others, return_exceptions=True)
+                for table in service.tables[1:]:
                     await table.shutdown()
         if args.bots:
             try:
@@ -203,19 +229,20 @@ async def run(args: argparse.Namespace) -> int:
                 print(f"watten-host: {getattr(err, 'message', err)}", file=sys.stderr)
                 return 2
         all_finished: asyncio.Future[Any] = asyncio.ensure_future(
-            asyncio.gather(*(_announce_end(t, len(tables)) for t in tables)))
+            asyncio.gather(*(_serve(service, t, args, len(tables)) for t in tables)))
         stopping: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
         await asyncio.wait([all_finished, stopping], return_when=asyncio.FIRST_COMPLETED)
         if all_finished.done():
-            await _drain_streams(tables)
+            all_finished.result()  # (raises what a slot raised)
+            await _drain_streams(service.tables)
             return 0
         all_finished.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await all_finished  # retrieved, so asyncio logs no "exception never retrieved" at exit
         print("watten-host: stopping: revealing the seeds used and closing the records", flush=True)
-        for table in tables:
+        for table in service.tables:  # the tables serving now (with --matches, fresh ones replaced the first)
             await table.shutdown()
-        await _drain_streams(tables)
+        await _drain_streams(service.tables)
         return 130
     finally:
         await stop_server(server, 0.5)
@@ -236,11 +263,26 @@ async def _drain_streams(tables: Sequence[Any], limit: float = 15.0) -> None:
         await asyncio.sleep(0.05)
 
 
-async def _announce_end(table: Any, count: int) -> None:
-    """Wait for the table's match to end and say where its record is (headless: the host exits after the last)."""
-    await table.finished.wait()
-    which = f"table {table.table_id}: " if count > 1 else ""
-    print(f"watten-host: {which}match over; record written to {table.record_path}", flush=True)
+def _notice(text: str) -> None:
+    print(f"watten-host: {text}", flush=True)
+
+
+async def _serve(service: Any, table: Any, args: argparse.Namespace, count: int, quiet: bool = False) -> None:
+    """One table's place: its match, then (with --matches) fresh tables in its place, saying where each record is
+    and which table opened next (headless: the host exits after the last place's last match)."""
+    from host.slots import serve_slot
+
+    def over(finished: Any) -> None:
+        if quiet:
+            return
+        which = f"table {finished.table_id}: " if count > 1 or args.matches != 1 else ""
+        print(f"watten-host: {which}match over; record written to {finished.record_path}", flush=True)
+
+    def opened(fresh: Any) -> None:
+        if not quiet:
+            print(f"watten-host: table {fresh.table_id} opened (in place of a finished one)", flush=True)
+
+    await serve_slot(service, table, args.matches, args.bots, args.bot_level, over, on_open=opened)
 
 
 def _journals_to_resume(args: argparse.Namespace, journal_dir: Path) -> list[Path]:

@@ -130,6 +130,20 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         """The first table (the only one on a single-table host)."""
         return self.tables[0]
 
+    def open_streams(self, table: Table) -> int:
+        """Event streams of `table` open right now (all seats)."""
+        return sum(count for (table_id, _), count in self.streams.items() if table_id == table.table_id)
+
+    def replace(self, old: Table, new: Table) -> None:
+        """`new` takes `old`'s place in the host's list (ListTables order); `old` is no longer served: its id is
+        unknown from now on and its seat tokens are refused (`bad-token`), so nothing here keeps it in memory."""
+        self.tables[self.tables.index(old)] = new
+        self.by_id.pop(old.table_id, None)
+        self.by_id[new.table_id] = new
+        for digest in [d for d, t in self.tokens.items() if t is old]:
+            del self.tokens[digest]
+        self._remember_tokens(new)
+
     def _remember_tokens(self, table: Table) -> None:
         for slot in table.seats:
             if slot is not None and slot.token_digest:
@@ -264,10 +278,17 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             else:
                 yield pb.TableUpdate(snapshot=self._snapshot(table, seat, cursor, int(request.known_chain_seq)))
             while True:
+                # Once this stream has carried the change that ended the match, the seat has seen the end: its
+                # client may stop reading (later changes are only other seats going offline), and the host may
+                # let the table go (host/slots.py).
+                if table.end_seq and cursor >= table.end_seq:
+                    table.saw_end.add(seat)
                 while cursor < len(table.log):
                     item = table.log[cursor]
                     cursor += 1
                     yield pb.TableUpdate(event=self._event(table, item, seat))
+                    if table.end_seq and cursor >= table.end_seq:
+                        table.saw_end.add(seat)
                 if table.finished.is_set() and cursor >= len(table.log):
                     return
                 async with table.changed:
@@ -308,9 +329,11 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         return event
 
 
-async def start_server(tables: Table | Sequence[Table], port: int, credentials: grpc.ServerCredentials | None,
+async def start_server(tables: Table | Sequence[Table] | WattenTableService, port: int,
+                       credentials: grpc.ServerCredentials | None,
                        bind: str = "0.0.0.0") -> tuple[grpc.aio.Server, int]:
-    """Serve `tables` (one or several) on `bind:port` (port 0 picks a free one); returns the server and its port."""
+    """Serve `tables` (one or several, or a service made for them) on `bind:port` (port 0 picks a free one);
+    returns the server and its port."""
     options = [
         ("grpc.max_receive_message_length", MAX_MESSAGE),
         ("grpc.max_send_message_length", 16 * MAX_MESSAGE),
@@ -321,7 +344,8 @@ async def start_server(tables: Table | Sequence[Table], port: int, credentials: 
     ]
     limiter = RateLimiter()
     server = grpc.aio.server(interceptors=[RefusalInterceptor(admit=limiter.admit)], options=options)
-    pb_grpc.add_WattenTableServicer_to_server(WattenTableService(tables), server)  # type: ignore[no-untyped-call]
+    service = tables if isinstance(tables, WattenTableService) else WattenTableService(tables)
+    pb_grpc.add_WattenTableServicer_to_server(service, server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)

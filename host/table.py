@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import inspect
 import logging
 import os
 import secrets
@@ -172,6 +173,12 @@ class Table:
         # original answer (the proto's promise), and is neither journaled nor applied again.
         self._answers: dict[bytes, tuple[int, int, bytes]] = {}
         self._reclaim_nonces: set[bytes] = set()  # join nonces of seats taken back by key proof (no replays)
+        # Once the match is over: the seats whose event stream delivered the whole log, the end included (a person
+        # who has seen the end needs nothing more from this table); and whether `release()` has dropped the match.
+        self.saw_end: set[int] = set()
+        self.end_seq = 0  # the log item whose change ended the match (0: not over)
+        self.released = False
+        self._final_info: Any = None
 
     # ------------------------------------------------------------------ public info
     def phase(self) -> Any:
@@ -184,6 +191,8 @@ class Table:
         return pb.TABLE_PHASE_PLAYING
 
     def info(self) -> Any:
+        if self._final_info is not None:
+            return self._final_info  # released: what the table was when its match ended
         seats = []
         for s in range(self.n):
             slot = self.seats[s]
@@ -229,6 +238,8 @@ class Table:
     async def _append(self, item: LogItem) -> None:
         from .views import table_view
 
+        if self.released:
+            return  # a straggling change (a stream's seat going offline) of a table whose match is gone
         info = None
         for seat, slot in enumerate(self.seats):
             if slot is not None and slot.online and not slot.bot:
@@ -443,7 +454,7 @@ class Table:
     # ------------------------------------------------------------------ the game
     async def start(self) -> None:
         async with self.lock:
-            if self.game is not None:
+            if self.game is not None or self.released:
                 raise TableRefusal("precondition", "game-started", "the game has already started")
             if any(s is None for s in self.seats):
                 raise TableRefusal("precondition", "not-enough-players", "wait until every seat is taken")
@@ -591,6 +602,7 @@ class Table:
         await self._append(item)
         self._wake_bots()
         if self.game.finished:
+            self.end_seq = self.end_seq or len(self.log)
             self._close_records()
             if self.journal is not None:
                 self.journal.finish()
@@ -720,6 +732,56 @@ class Table:
             self.journal.bot_action(seat, action)
         await self._publish(posted)
         return "move"
+
+    # ------------------------------------------------------------------ after the match: a fresh table in its place
+    def people_saw_end(self) -> bool:
+        """Every person's seat (not the host's bots) has had the whole log of the finished match streamed."""
+        return self.finished.is_set() and all(
+            slot is None or slot.bot or s in self.saw_end for s, slot in enumerate(self.seats))
+
+    def successor(self) -> Table:
+        """A fresh table for this one's place at the host: a new id, an empty lobby, the same rules and settings.
+
+        The settings are every keyword argument of `__init__`, each kept under its own name, so a setting added
+        there later is carried over too; the place (host run, index, port), start policy and operator notices too.
+        """
+        parameters = inspect.signature(Table.__init__).parameters.values()
+        settings = {p.name: getattr(self, p.name) for p in parameters if p.kind is p.KEYWORD_ONLY}
+        fresh = Table(self.rules, **settings)
+        fresh.host_run, fresh.index, fresh.port = self.host_run, self.index, self.port
+        fresh.autostart, fresh.on_notice = self.autostart, self.on_notice
+        if self.journal_path is not None:
+            fresh.journal_path = self.journal_path.with_name(f"{fresh.table_id}.wjournal")
+        return fresh
+
+    async def release(self) -> None:
+        """Drop the finished match from memory: the log (events, chain entries, views), the game and its chain,
+        the bots' SeatGames, the answers to past envelopes. The record and the journal are closed on disk already.
+
+        Only the public TableInfo of the end stays (`info()`); a stream still open wakes up, finds nothing more to
+        send, and ends. The host lists the table no more (see ListTables in the proto).
+        """
+        async with self.lock:
+            if self.released:
+                return
+            self._final_info = self.info()
+            self.released = True
+            self.log = []
+            self.game = None
+            for bot in self.bots.values():
+                bot.game = None
+            self._answers.clear()
+            self.stand_ins.clear()
+            self._reclaim_nonces.clear()
+            self._close_records()
+            if self._bot_task is not None:
+                self._bot_task.cancel()
+                self._bot_task = None
+        for seat in list(self._grace_timers):
+            self._cancel_grace(seat)
+        self.finished.set()  # (already set: a released table never plays again)
+        async with self.changed:
+            self.changed.notify_all()
 
     async def shutdown(self) -> None:
         """Ctrl-C / SIGTERM: end the match early, reveal every seed used, close the records."""

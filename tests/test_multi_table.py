@@ -175,3 +175,104 @@ def test_a_crashed_host_resumes_every_table_it_was_playing(tmp_path: Path) -> No
         report = verify_file(str(path))
         assert report.ok, [e.sentence() for e in report.errors]
         assert max(report.final_scores) >= 11
+
+
+def test_a_host_with_matches_opens_a_fresh_table_in_place_of_each_finished_one(tmp_path: Path) -> None:
+    """`--tables 2 --matches 2` (the bounded form of --keep-serving): after each table's match a fresh table, with a
+    new id, takes its place in ListTables; the finished table is gone (its id unknown, its tokens refused); the fresh
+    tables play the second matches; the host exits 0 after them; all eight records verify."""
+    records = tmp_path / "records"
+    host, port = start_host(tmp_path, "--headless", "--insecure", "--tables", "2", "--players", "2", "--bots", "1",
+                            "--matches", "2", "--record", str(records), "--set", TARGET)
+    env = isolated_env(tmp_path)
+    target = f"127.0.0.1:{port}"
+    first = list(host.wait_for_line(r"2 tables: (\w+) (\w+)").groups())
+    clients = []
+
+    def bot(seed: int, table_id: str) -> None:
+        clients.append(start("client.main", ["--bot", "random", "--seed", str(seed), "--insecure", "--record",
+                                             str(records), "--table", table_id, target], env))
+
+    async def scenario() -> list[str]:
+        x = Connection(grpc.aio.insecure_channel(target), record_dir=records)
+        try:
+            assert await x.join("x", table_id=first[0]) == 1  # seat 0 is the host's bot
+            bot(1, first[1])
+            assert await asyncio.wait_for(_play(x, 2), 60) == pb.TABLE_PHASE_MATCH_OVER
+            fresh: list[str] = []
+            deadline = time.monotonic() + 30
+            while len(fresh) < 2 and time.monotonic() < deadline:
+                fresh = [t.table_id for t in await x.list_tables() if t.table_id not in first]
+                await asyncio.sleep(0.05)
+            listed = await x.list_tables()
+            # Both places hold fresh tables now, in the same order, in their lobbies with the host's bot seated.
+            assert [t.table_id for t in listed] == fresh and len(set(fresh)) == 2, (first, listed)
+            assert all(t.phase == pb.TABLE_PHASE_LOBBY and t.seats[0].bot and not t.seats[1].occupied
+                       for t in listed)
+            # The finished table is released: unknown by id, and a seat token of it is refused.
+            assert await _refusal(x.table(first[0])) == (grpc.StatusCode.FAILED_PRECONDITION, "unknown-table")
+            ready = x._call(x.stub.Ready, pb.ReadyRequest(token=x.token, ready=True), 5)
+            assert await _refusal(ready) == (grpc.StatusCode.UNAUTHENTICATED, "bad-token")
+            return fresh
+        finally:
+            await x.close()
+
+    try:
+        fresh = asyncio.run(scenario())
+        for seed, table_id in enumerate(fresh, start=3):
+            bot(seed, table_id)
+        assert host.wait(60) == 0, host.output()
+        for client in clients:
+            assert client.wait(30) == 0, client.output()
+    finally:
+        for p in (host, *clients):
+            p.stop()
+    output = host.output()
+    assert output.count("match over") == 4 and output.count("opened (in place of a finished one)") == 2, output
+
+    paths = sorted(records.glob("*.wrec"))
+    assert len(paths) == 8, paths  # four matches: the host's record and one seat's each (seat 0 is the host's bot)
+    for path in paths:
+        report = verify_file(str(path))
+        assert report.ok, (path.name, [e.sentence() for e in report.errors])
+        assert max(report.final_scores) >= 5
+    hosts = [p.name for p in paths if p.name.endswith("-host.wrec")]
+    assert {name.split("-table-")[1].removesuffix("-host.wrec") for name in hosts} == {*first, *fresh}
+
+
+def test_a_released_table_keeps_only_its_final_info_and_its_successor_its_settings(tmp_path: Path) -> None:
+    """In process: an all-bot table plays to the end; `successor()` copies rules and every setting under a new id;
+    `release()` drops the log, the game and the bots' games, and `info()` still tells how the table ended."""
+    from host.server import WattenTableService
+    from host.table import Table
+    from watten_net.engine import Rules
+
+    async def scenario() -> None:
+        table = Table(Rules.preset("bavarian", 2).with_flag("target", "5"), preset="bavarian", reveal="hand-end",
+                      record_dir=tmp_path, host_name="here", grace=7.0, stand_in_level="random")
+        table.autostart, table.index, table.port, table.host_run = True, 3, 4242, "run"
+        table.journal_path = tmp_path / "journal" / f"{table.table_id}.wjournal"
+        service = WattenTableService([table])
+        await table.add_bots(2, "random")
+        await asyncio.wait_for(table.finished.wait(), 60)
+        assert table.people_saw_end()  # nobody but the host's bots
+        before = table.info()
+        assert before.phase == pb.TABLE_PHASE_MATCH_OVER and table.log and table.game is not None
+
+        fresh = table.successor()
+        assert fresh.table_id != table.table_id and fresh.rules == table.rules and fresh.host_key is table.host_key
+        assert (fresh.preset, fresh.reveal, fresh.record_dir, fresh.host_name, fresh.grace, fresh.stand_in_level) == (
+            "bavarian", "hand-end", tmp_path, "here", 7.0, "random")
+        assert (fresh.index, fresh.port, fresh.host_run, fresh.autostart) == (3, 4242, "run", True)
+        assert fresh.journal_path == tmp_path / "journal" / f"{fresh.table_id}.wjournal"
+        assert fresh.info().phase == pb.TABLE_PHASE_LOBBY and not any(s.occupied for s in fresh.info().seats)
+
+        service.replace(table, fresh)
+        await table.release()
+        assert service.tables == [fresh] and table.table_id not in service.by_id
+        assert table.log == [] and table.game is None and all(b.game is None for b in table.bots.values())
+        assert table.info() == before
+        await table.set_online(0, False)  # a straggler's change is dropped, not logged
+        assert table.log == []
+
+    asyncio.run(scenario())

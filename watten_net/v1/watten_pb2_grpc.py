@@ -100,7 +100,12 @@ class WattenTableServicer:
 
     def ListTables(self, request, context):
         """Every table this host runs, in a fixed order (the first is the one an empty `table_id` falls back to). No
-        token needed.
+        token needed. A host that keeps serving (`watten-host --matches M` / `--keep-serving`) has a fixed number of
+        places: when a table's match is over and every person's stream has carried the end (or 30 s after the end),
+        a fresh table with a new `table_id` (empty lobby, same rules and settings) takes the finished table's place in
+        this list, and the finished table is gone: it is no longer listed, GetTable and Join with its id answer
+        `unknown-table`, its seat tokens `bad-token`, and the host keeps nothing of its match in memory (the records
+        and the journal are on disk). Until then it is listed as MATCH_OVER (or ABANDONED).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

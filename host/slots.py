@@ -1,0 +1,60 @@
+"""A host that keeps serving: when a table's match is over, a fresh table takes its place (`--matches M`).
+
+Each of the host's N places ("slots", `--tables N`) holds one table at a time. When its match ends the slot waits
+until the table is no longer needed, then a fresh table (new id, empty lobby, same rules, settings and `--bots`)
+takes its place in the host's list and the finished one is released: its match leaves memory, so a host that
+serves one match after another all evening does not grow. The records and journals are on disk already.
+
+"No longer needed": every person's seat has had the whole log streamed, the end included, and no stream of the
+table is open any more (the usual case, within moments of the end); or, for a person who is away at the end,
+`RELEASE_LINGER` seconds after the match ended. Such a late client finds the table gone (`bad-token`); its own
+record of the match is complete up to where it left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from .server import WattenTableService
+from .table import Table
+
+RELEASE_LINGER = 30.0  # seconds after its match ended that a finished table waits at most for its people
+END_GRACE = 1.0  # seconds after every stream has ended: a last retried submission still gets its answer
+POLL = 0.1
+
+
+async def until_unneeded(service: WattenTableService, table: Table, linger: float = RELEASE_LINGER) -> None:
+    """Return once the finished `table` can be released (see the module's doc); never later than `linger`."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + linger
+    while loop.time() < deadline:
+        if table.people_saw_end() and not service.open_streams(table):
+            await asyncio.sleep(min(END_GRACE, max(0.0, deadline - loop.time())))
+            return
+        await asyncio.sleep(POLL)
+
+
+async def serve_slot(service: WattenTableService, table: Table, matches: int, bots: int, bot_level: str,
+                     on_match_over: Callable[[Table], None], *, on_open: Callable[[Table], None] | None = None,
+                     linger: float = RELEASE_LINGER) -> None:
+    """Play `matches` matches in `table`'s place, one after the other, each at a fresh table (0: without end).
+
+    Returns when the last one is over; its table stays listed, finished, for the host's final drain.
+    """
+    played = 0
+    while True:
+        await table.finished.wait()
+        played += 1
+        on_match_over(table)
+        if matches and played >= matches:
+            return
+        await until_unneeded(service, table, linger)
+        fresh = table.successor()
+        service.replace(table, fresh)
+        await table.release()
+        table = fresh
+        if on_open is not None:
+            on_open(fresh)
+        if bots:
+            await fresh.add_bots(bots, bot_level)
