@@ -98,6 +98,9 @@ async def open_channel(
     return secure_channel(target, pem, CHANNEL_OPTIONS)
 
 
+SUBMIT_TRIES = 3  # a submit that got no answer (deadline, dropped line) is sent again, at most this often
+RETRYABLE = frozenset({grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE})
+
 # Refusals of a queued protocol step that mean "that step is over", not "this client is wrong" (the match was
 # abandoned, or a bot stood in for this seat while it was away and the step went on without it).
 # (`wrong-hash`: a co-signature of a checkpoint the host has since replaced, e.g. by the closing one of an abandoned
@@ -318,7 +321,17 @@ class Connection:
     async def _submit(self, raw: bytes, timeout: float = 10.0, kind: str = "protocol") -> None:
         assert self.game is not None
         started = time.perf_counter()
-        await self._call(self.stub.SubmitEnvelope, pb.SubmitEnvelopeRequest(token=self.token, envelope=raw), timeout)
+        request = pb.SubmitEnvelopeRequest(token=self.token, envelope=raw)
+        for attempt in range(SUBMIT_TRIES):
+            try:
+                await self._call(self.stub.SubmitEnvelope, request, timeout)
+                break
+            except Refused as err:
+                # No answer in time, or the line dropped: the host may or may not have taken it. The same bytes
+                # again are safe (an accepted envelope resubmitted gets its original answer), so try again.
+                if err.code not in RETRYABLE or attempt + 1 == SUBMIT_TRIES:
+                    raise
+                await asyncio.sleep(0.2 * (attempt + 1))
         if self.on_submitted is not None:
             self.on_submitted(kind, time.perf_counter() - started)
         self.game.accepted(raw)
