@@ -49,6 +49,7 @@ _MISMATCH = {
     "Disclosure": ("replay-mismatch", "the disclosure does not hold the withheld envelopes"),
     "AttemptAborted": ("replay-mismatch", "the deal attempt was aborted without cause"),
     "StandIn": ("replay-mismatch", "the stand-in change is not the one the record says"),
+    "DeckPrepare": ("deal-mismatch", "the deck prepared is not the one the protocol gives here"),
     "TrustlessDealOpen": ("deal-mismatch", "the trustless deal attempt is not the one the rules give"),
     "ShareRequest": ("deal-mismatch", "the share request is not the one the public deal map gives"),
 }

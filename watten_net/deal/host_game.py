@@ -11,11 +11,12 @@ through the engine; HandEnd and a Checkpoint every seat signs. MatchEnd, then th
 withheld envelope are revealed, and a last Checkpoint closes the record.
 
 With deal="trustless" (Level 2, `level2.TrustlessDealer`) the host knows no card: the rules engine is
-`PublicMatch` (`self.public`, while `self.match` stays None), each attempt is TrustlessDealOpen, every KeyShare,
-every Shuffle, then the cutter's live cut and ShareRequests answered by DecryptionShares; actions that show a card
-carry its owner's decryption share (`ActionRequest.openings`), and at a hand's end the engine asks for the openings
-its obligations need. A seat that is away cannot give its shares: the hand that needs it is forfeited by its side
-(docs/protocol-decisions.md).
+`PublicMatch` (`self.public`, while `self.match` stays None); decks are prepared ahead (DeckPrepare, every KeyShare,
+every Shuffle, interleaved with the previous hand's envelopes), each attempt is TrustlessDealOpen naming its deck,
+then, once that deck is sealed, the cutter's live cut and ShareRequests answered by DecryptionShares; actions that
+show a card carry its owner's decryption share (`ActionRequest.openings`), and at a hand's end the engine asks for
+the openings its obligations need. A seat that is away cannot give its shares: the hand that needs it is forfeited
+by its side (docs/protocol-decisions.md).
 """
 
 from __future__ import annotations
@@ -553,7 +554,7 @@ class HostGame:
     def _finish(self, reason: str) -> list[Posted]:
         self.end_reason = reason
         if self.trustless_dealer is not None:
-            self.trustless_dealer.close_attempt()
+            self.trustless_dealer.end_match()
         match = self.engine
         scores = list(match.scores) if match else []
         winners = list(match.winners) if match else []

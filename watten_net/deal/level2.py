@@ -1,10 +1,14 @@
 """Level 2 of PROTOCOL.md: the trustless deal, as the host runs it (nobody, the host included, sees a hidden card).
 
-Per attempt (h, a): TrustlessDealOpen; every seat's KeyShare; every seat's Shuffle in the announced order, each
-checked against the deck before it; then the deck is sealed and the engine (`PublicMatch`) takes over: the cutter's
-live cut, and for every card the engine shows a seat (Schlecken) or deals it, a ShareRequest that every other seat
-answers with its DecryptionShares, so that only the recipient can finish the decryption. Played cards, Maschine
-claims and hand-end openings come with their owner's share in the ActionRequest (see `open_cards`).
+Decks are shuffled ahead (PROTOCOL.md Level 2 step 2). Deck d is the deck of the game's d-th deal attempt, whatever
+its hand: DeckPrepare(d); every seat's KeyShare; every seat's Shuffle in the deck's order, each checked against the
+deck before it; then the deck is sealed. The preparation of deck d + 1 opens as soon as attempt d's first cards are
+all delivered, so it runs while that hand is played, and the next attempt (a new hand, a redeal or the attempt after
+a forfeit) finds its deck sealed. An attempt (h, a): TrustlessDealOpen naming its deck; once that deck is sealed the
+engine (`PublicMatch`) takes over: the cutter's live cut, and for every card the engine shows a seat (Schlecken) or
+deals it, a ShareRequest that every other seat answers with its DecryptionShares, so that only the recipient can
+finish the decryption. Played cards, Maschine claims and hand-end openings come with their owner's share in the
+ActionRequest (see `open_cards`).
 
 Why this implements the `Dealer` seam rather than a second one: the seam's questions are still the right ones
 (open an attempt, take the seats' dealing messages, say when the deck is ready, turn the engine's card events into
@@ -27,7 +31,7 @@ from typing import Any
 from watten_net.engine import Card, Rules, RuleViolation, canonical_deck
 from watten_net.engine.events import Event
 from watten_net.engine.public import Outcome, PublicMatch
-from watten_net.trustless import DealId, DealSetup, DealStateError, PublicDeal, TrustlessError
+from watten_net.trustless import DealId, DealSetup, DealStateError, Phase, PublicDeal, TrustlessError
 from watten_net.trustless.errors import Reason
 from watten_net.trustless.messages import DecryptionShareMessage, KeyShareMessage, ShuffleMessage
 from watten_net.v1 import watten_pb2 as pb
@@ -60,8 +64,28 @@ def shuffle_order(dealer: int, n: int) -> tuple[int, ...]:
     return tuple((dealer + 1 + i) % n for i in range(n))
 
 
-def deal_setup(game_id: bytes, hand: int, attempt: int, dealer: int, rules: Rules) -> DealSetup:
-    return DealSetup(DealId(game_id, hand, attempt), rules.players, rules.deck, shuffle_order(dealer, rules.players))
+def deck_shuffle_order(game_id: bytes, deck: int, n: int) -> tuple[int, ...]:
+    """The shuffle order of deck `deck`: fixed by its number alone, because a deck is prepared before anybody knows
+    which attempt (and so which dealer) will use it. It is the order of hand `deck` when no attempt was repeated
+    (starting left of that hand's dealer, who shuffles last); one honest shuffle suffices, so only fixing it matters."""
+    return shuffle_order((first_dealer(game_id, n) + deck) % n, n)
+
+
+def deck_setup(game_id: bytes, deck: int, rules: Rules) -> DealSetup:
+    """The public parameters of deck `deck`: its proofs are bound to the deck number (`DealId.prepared`), not to a
+    hand and attempt, so neither a redeal nor a forfeit can make a prepared deck unusable."""
+    return DealSetup(DealId.prepared(game_id, deck), rules.players, rules.deck,
+                     deck_shuffle_order(game_id, deck, rules.players))
+
+
+def is_sealed(deal: PublicDeal) -> bool:
+    """Every seat has shuffled the deck (its cut, always 0 here, is applied at once)."""
+    return deal.phase is Phase.DEALING
+
+
+def forfeits_at_once(absent: set[int], n: int) -> bool:
+    """An attempt opened now is forfeited at once: a seat it needs is away, and somebody is there."""
+    return bool(absent) and len(absent) < n
 
 
 def trustless_error(err: TrustlessError, what: str) -> ProtocolError:
@@ -124,7 +148,9 @@ class TrustlessAttempt:
     attempt: int
     dealer: int
     deal: PublicDeal
+    deck: int  # the number of the deck it uses (its DeckPrepare came before its TrustlessDealOpen)
     closed: bool = False  # ended (hand end, redeal, forfeit): nothing more is accepted for it
+    dealt: bool = False  # a ShareRequest why "deal" of it is complete (its first cards are out)
     asks: list[ShareAsk] = field(default_factory=list)
     # Who has learnt each position (recipients of completed asks): such a seat shares that position only sealed.
     learnt: dict[int, set[int]] = field(default_factory=dict)
@@ -135,7 +161,9 @@ class TrustlessAttempt:
 class TrustlessDealer(Dealer):
     mode = "trustless"
     message_types = frozenset({"KeyShare", "Shuffle", "DecryptionShares"})
-    phases = ("deal", "play")  # shares are asked for while the hand is played
+    # Shares are asked for while the hand is played; the next deck is prepared while a hand is played and between
+    # hands (until the checkpoint is signed).
+    phases = ("deal", "play", "checkpoint")
 
     def __init__(self, rules: Rules, game_id: bytes, post: Post, absent: set[int]) -> None:
         self.rules = rules
@@ -145,6 +173,10 @@ class TrustlessDealer(Dealer):
         self.absent = absent  # HostGame's set (shared)
         self.canonical = canonical_deck(rules.deck)
         self.attempts: list[TrustlessAttempt] = []
+        # Decks being prepared or sealed and not given up, by number; deck d is attempt d's (`attempts[d]`). A deck
+        # leaves when its attempt ends (used, or never sealed) and when the match ends (abandoned, never revealed).
+        self.decks: dict[int, PublicDeal] = {}
+        self.prepared = 0  # how many DeckPrepare were posted: the next one is for this deck number
         self._ready: ReadyDeck | None = None
         self._forfeit: int | None = None
 
@@ -159,29 +191,52 @@ class TrustlessDealer(Dealer):
         return bool(self.attempts) and bool(self.current.asks)
 
     # ------------------------------------------------------------------ the deal
+    def _prepare(self, deck: int) -> list[Any]:
+        """Open the preparation of deck `deck` (the next number): the seats' key shares and shuffles follow."""
+        assert deck == self.prepared, (deck, self.prepared)
+        setup = deck_setup(self.game_id, deck, self.rules)
+        self.decks[deck] = PublicDeal(setup)
+        self.prepared += 1
+        return [self.post(pb.DeckPrepare(deck=deck, deck_size=self.rules.deck, shuffle_order=list(setup.shufflers)))]
+
     def open_attempt(self, hand: int, attempt: int, dealer: int | None) -> list[Any]:
+        """Attempt number len(attempts) uses the deck of that number: prepared ahead (sealed, or still being
+        shuffled), or, when the attempt before ended before its first cards were out, prepared from now on."""
         assert dealer is not None, "a trustless game knows its dealer from the start"
-        setup = deal_setup(self.game_id, hand, attempt, dealer, self.rules)
-        self.attempts.append(TrustlessAttempt(hand, attempt, dealer, PublicDeal(setup)))
-        posted = self.post(pb.TrustlessDealOpen(hand=hand, attempt=attempt, dealer=dealer, deck_size=self.rules.deck,
-                                                shuffle_order=list(setup.shufflers)))
-        return [posted, *self.on_absent()]
+        deck = len(self.attempts)
+        out = self._prepare(deck) if deck == self.prepared else []
+        deal = self.decks[deck]
+        self.attempts.append(TrustlessAttempt(hand, attempt, dealer, deal, deck))
+        out.append(self.post(pb.TrustlessDealOpen(hand=hand, attempt=attempt, dealer=dealer, deck_size=self.rules.deck,
+                                                  deck=deck)))
+        out += self.on_absent()
+        if not self.current.closed and is_sealed(deal):
+            self._ready = ReadyDeck((), (), dealer)  # shuffled ahead: dealing starts at once
+        return out
 
     def on_message(self, seat: int, signed: Signed) -> list[Any]:
         p = signed.payload
+        if p.seat != seat:
+            raise ProtocolError("precondition", "wrong-hand", "the message names another seat")
+        if signed.type in ("KeyShare", "Shuffle"):
+            deal = self.decks.get(int(p.deck))
+            if deal is None:
+                raise ProtocolError("precondition", "unexpected-message",
+                                    f"{signed.type}: deck {p.deck} is not being prepared (used, given up or not yet "
+                                    "opened)")
+            handler: Callable[[int, Any, Signed, PublicDeal], list[Any]] = getattr(self, "_on_" + signed.type)
+            return handler(seat, p, signed, deal)
         if not self.attempts or self.current.closed:
             raise ProtocolError("precondition", "unexpected-message", f"{signed.type}: no deal attempt is open")
         att = self.current
-        if p.hand != att.hand or p.attempt != att.attempt or p.seat != seat:
-            raise ProtocolError("precondition", "wrong-hand", "the message is for another hand, attempt or seat")
-        handler: Callable[[int, Any, Signed], list[Any]] = getattr(self, "_on_" + signed.type)
-        return handler(seat, p, signed)
+        if p.hand != att.hand or p.attempt != att.attempt:
+            raise ProtocolError("precondition", "wrong-hand", "the message is for another hand or attempt")
+        return self._on_DecryptionShares(seat, p, signed)
 
     def _relay(self, seat: int, signed: Signed) -> Any:
         return self.post(pb.Relay(seat=seat, envelope=signed.raw))
 
-    def _on_KeyShare(self, seat: int, p: Any, signed: Signed) -> list[Any]:
-        deal = self.current.deal
+    def _on_KeyShare(self, seat: int, p: Any, signed: Signed, deal: PublicDeal) -> list[Any]:
         if seat in deal.key_shares:
             raise ProtocolError("precondition", "unexpected-message", "you have sent your key share already")
         try:
@@ -190,8 +245,7 @@ class TrustlessDealer(Dealer):
             raise trustless_error(err.blaming(seat) if err.seat is None else err, "key share refused") from None
         return [self._relay(seat, signed)]
 
-    def _on_Shuffle(self, seat: int, p: Any, signed: Signed) -> list[Any]:
-        deal = self.current.deal
+    def _on_Shuffle(self, seat: int, p: Any, signed: Signed, deal: PublicDeal) -> list[Any]:
         if deal.next_shuffler() != seat or len(deal.key_shares) < self.n:
             raise ProtocolError("precondition", "out-of-turn",
                                 f"not your turn to shuffle (waiting for seat {deal.next_shuffler()})")
@@ -204,7 +258,8 @@ class TrustlessDealer(Dealer):
             # Every seat has shuffled: the deck is sealed. Positions are the engine's (before the cut), so the deal's
             # own rotation stays 0 and the engine's live "cut N" decides who gets which position.
             deal.apply_cut(0)
-            self._ready = ReadyDeck((), (), self.current.dealer)
+            if self.attempts and self.current.deal is deal and not self.current.closed:
+                self._ready = ReadyDeck((), (), self.current.dealer)  # its attempt was waiting for it
         return out
 
     def _on_DecryptionShares(self, seat: int, p: Any, signed: Signed) -> list[Any]:
@@ -249,7 +304,7 @@ class TrustlessDealer(Dealer):
         for k in sealed:
             att.sealed.setdefault((k, ask.recipient), set()).add(seat)
         out = [self._relay(seat, signed)]
-        self._complete_asks()
+        out += self._complete_asks()
         return out
 
     def _missing(self, ask: ShareAsk) -> dict[int, tuple[int, ...]]:
@@ -263,13 +318,19 @@ class TrustlessDealer(Dealer):
                 out[k] = owe
         return out
 
-    def _complete_asks(self) -> None:
+    def _complete_asks(self) -> list[Any]:
+        """Close the asks whose shares are all in. Once the attempt's first cards are all out (no ask open after a
+        "deal" one was answered), the next deck's preparation opens: it runs while this hand is played."""
         att = self.current
         for ask in list(att.asks):
             if not self._missing(ask):
                 att.asks.remove(ask)
+                att.dealt = att.dealt or ask.why == "deal"
                 for k in ask.positions:
                     att.learnt.setdefault(k, set()).add(ask.recipient)
+        if att.dealt and not att.asks and not att.closed and self.prepared == att.deck + 1:
+            return self._prepare(att.deck + 1)
+        return []
 
     def take_ready_deck(self) -> ReadyDeck | None:
         ready, self._ready = self._ready, None
@@ -279,7 +340,7 @@ class TrustlessDealer(Dealer):
         if not self.attempts or self.current.closed:
             return "", ()
         deal = self.current.deal
-        if len(deal.key_shares) < self.n:
+        if deal.phase is Phase.KEYS:  # (the attempt's deck was not prepared ahead, or not finished)
             return "keys", tuple(s for s in range(self.n) if s not in deal.key_shares and s not in self.absent)
         shuffler = deal.next_shuffler()
         if shuffler is not None:
@@ -313,7 +374,7 @@ class TrustlessDealer(Dealer):
             out.append(posted)
             if why != "open":
                 att.asks.append(ShareAsk(posted.hash, recipient, positions, why))
-        self._complete_asks()  # a position shown to its recipient before (a kept Schlecken card) needs nothing
+        out += self._complete_asks()  # a position shown to its recipient before (a kept Schlecken card) needs nothing
         return out
 
     def open_cards(self, seat: int, openings: Sequence[Any]) -> dict[int, Card]:
@@ -362,17 +423,25 @@ class TrustlessDealer(Dealer):
                 deal.accept_decryption_share(message.seat, message)
 
     def close_attempt(self) -> None:
-        """The hand (or attempt) is over: nothing more is dealt or opened for it."""
+        """The hand (or attempt) is over: nothing more is dealt or opened for it, and its deck is never used again
+        (a deck it left unsealed is given up: later key shares and shuffles for it are refused)."""
         if self.attempts:
             self.current.closed = True
             self.current.asks.clear()
+            self.decks.pop(self.current.deck, None)
+        self._ready = None
+
+    def end_match(self) -> None:
+        """The match is over: the deck prepared ahead (if any) is abandoned; nothing about it is ever revealed."""
+        self.close_attempt()
+        self.decks.clear()
 
     def reveal(self) -> list[Any]:
         return []  # nothing to reveal: no secret of a trustless deal was ever the host's
 
     def on_absent(self) -> list[Any]:
         """A seat the attempt needs is away (and somebody is there): its side forfeits the attempt."""
-        if not self.attempts or self.current.closed or not self.absent or len(self.absent) == self.n:
+        if not self.attempts or self.current.closed or not forfeits_at_once(self.absent, self.n):
             return []
         att = self.current
         seat = min(self.absent)

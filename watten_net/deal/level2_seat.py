@@ -1,7 +1,9 @@
 """A seat's side of a trustless game (PROTOCOL.md Level 2), used by `SeatGame` when the header says so.
 
 The seat keeps its own replay of the rules engine (`PublicMatch`, fed with exactly what the host's engine is fed:
-every accepted action with its openings, every forfeit) and its own `SeatDeal` per attempt. With them it checks
+every accepted action with its openings, every forfeit) and its own `SeatDeal` per deck. Decks are prepared ahead
+(DeckPrepare): the key share and the shuffle of the next deck go out by themselves while the current hand is played,
+queued in the outbox like every automatic answer, so they never hold up the seat's game moves. With them it checks
 everything on arrival: every key share, shuffle and decryption share proof; that every ShareRequest asks only for a
 position the engine shows or deals to its recipient *now* (so a second-packet share is never given before the trump
 is in the chain, and never a share of one of its own cards); that every opened card decrypts to the card claimed;
@@ -31,7 +33,16 @@ from watten_net.trustless import DealStateError, Phase, SeatDeal, TrustlessError
 from watten_net.trustless.messages import DecryptionShareMessage, KeyShareMessage, ShuffleMessage
 from watten_net.v1 import watten_pb2 as pb
 
-from .level2 import deal_setup, engine_step, first_dealer, forfeit_for_absence, no_openings, shuffle_order
+from .level2 import (
+    deck_setup,
+    deck_shuffle_order,
+    engine_step,
+    first_dealer,
+    forfeit_for_absence,
+    forfeits_at_once,
+    is_sealed,
+    no_openings,
+)
 from .protocol import ProtocolError, Signed, event_to_pb, parse_envelope
 
 if TYPE_CHECKING:
@@ -64,7 +75,12 @@ class TrustlessSeat:
         self.canonical = canonical_deck(rules.deck)
         self.kritische = frozenset(rules.kritische_cards)
         self.match = PublicMatch.new(rules, first_dealer=first_dealer(game.game_id, self.n))
-        self.deal: SeatDeal | None = None
+        self.deal: SeatDeal | None = None  # the deck of the current attempt
+        self.deck_no = -1  # its number
+        # Decks prepared (or being prepared) and not given up, by number: the current attempt's and the next one.
+        self.decks: dict[int, SeatDeal] = {}
+        self.prepared = 0  # DeckPrepare envelopes seen: the next one must be for this deck number
+        self.opened = 0  # TrustlessDealOpen envelopes seen: the next attempt must use this deck number
         self.known: dict[int, str] = {}  # every position this seat has decrypted this attempt
         self.sealed_in: dict[int, list[bytes]] = {}  # position -> shares other seats sealed to this seat (clear)
         self.seeing: tuple[int, int] | None = None  # (seat, position) of the card shown at Schlecken now
@@ -80,14 +96,15 @@ class TrustlessSeat:
     def _attempt_matches(self, p: Any) -> bool:
         return (int(p.hand), int(p.attempt)) == (self.match.hand_number, self.match.attempt)
 
-    def _draw(self) -> Callable[[int], bytes]:
-        """Randomness for the attempt's SeatDeal: its secret is kept (secrets_dir) so that a restarted seat can still
-        give its shares; everything else is fresh."""
-        hand = (self.match.hand_number, self.match.attempt)
-        kept = self.game._kept_secret(hand)
+    def _draw(self, deck: int) -> Callable[[int], bytes]:
+        """Randomness for a deck's SeatDeal, all from the SeatGame's `random_bytes` (which a host journals for its
+        bots): the secret is kept (secrets_dir) so that a restarted seat can still give its shares; everything else
+        is fresh."""
+        key = f"deck:{deck}"
+        kept = self.game._kept_secret(key)
         material = kept[0] if kept is not None else self.game.random_bytes(SECRET_LEN)
         if kept is None:
-            self.game._keep_secret(hand, material, b"")
+            self.game._keep_secret(key, material, b"")
         first = [material]
 
         def draw(size: int) -> bytes:
@@ -113,34 +130,59 @@ class TrustlessSeat:
                 self.seeing = None
 
     # ------------------------------------------------------------------ host messages
+    def on_deck_prepare(self, signed: Signed) -> None:
+        """A deck is to be prepared: its number is the next attempt's (the host opens it when the attempt before has
+        its first cards out, or right before the attempt), its order follows from the number. Send our key share at
+        once (queued even while the host stands us in: it goes out when we are back; the deck waits for us)."""
+        p = signed.payload
+        d = int(p.deck)
+        expected = deck_shuffle_order(self.game.game_id, d, self.n)
+        if d != self.prepared or d != self.opened or p.deck_size != self.rules.deck \
+                or tuple(p.shuffle_order) != expected:
+            raise self._fail("bad-deck-prepare", f"the preparation of deck {d} (order {list(p.shuffle_order)}) is not "
+                             f"the one the protocol gives (deck {self.opened}, order {list(expected)})")
+        self.prepared += 1
+        deal = SeatDeal(deck_setup(self.game.game_id, d, self.rules), self.me, self._draw(d))
+        self.decks[d] = deal
+        message = deal.key_share_message()
+        self.game._send(pb.KeyShare(deck=d, seat=self.me, message=message.to_bytes()))
+
     def on_deal_open(self, signed: Signed) -> None:
         p = signed.payload
         m = self.match
-        expected = shuffle_order(m.dealer, self.n)
+        d = self.opened
         if not self._attempt_matches(p) or m.phase != "deal" or p.dealer != m.dealer or p.deck_size != self.rules.deck \
-                or tuple(p.shuffle_order) != expected:
-            raise self._fail("bad-deal-open", f"the deal opening (hand {p.hand}.{p.attempt}, dealer {p.dealer}) is "
-                             f"not the one the rules give (hand {m.hand_number}.{m.attempt}, dealer {m.dealer})")
-        setup = deal_setup(self.game.game_id, m.hand_number, m.attempt, m.dealer, self.rules)
-        self.deal = SeatDeal(setup, self.me, self._draw())
+                or p.deck != d or d not in self.decks:
+            raise self._fail("bad-deal-open", f"the deal opening (hand {p.hand}.{p.attempt}, dealer {p.dealer}, deck "
+                             f"{p.deck}) is not the one the rules give (hand {m.hand_number}.{m.attempt}, dealer "
+                             f"{m.dealer}, deck {d}{'' if d in self.decks else ' prepared first'})")
+        self.opened += 1
+        self.deck_no = d
+        self.deal = self.decks[d]
         self.known, self.sealed_in, self.seeing, self.claimed, self.opened_for = {}, {}, None, False, b""
         self.game.cards = {}
         self.game.my_positions = set()
         self.game.played_positions = set()
         self.game.hand = (m.hand_number, m.attempt)
-        if self.me in self.game.stood_in:
-            return  # the host forfeits this attempt at once; nothing to send
-        message = self.deal.key_share_message()
-        self.game._send(pb.KeyShare(hand=p.hand, attempt=p.attempt, seat=self.me, message=message.to_bytes()))
+        # Shuffled ahead: the engine gets the sealed deck now, as the host's does (unless the attempt is forfeited
+        # at once because a seat it needs is away).
+        if is_sealed(self.deal.public) and not forfeits_at_once(self.game.stood_in, self.n):
+            self.match = self.match.apply_sealed_deck(self.rules.deck)
 
     def on_relay(self, inner: Signed, sender: int) -> None:
         kind = inner.type
         if kind not in ("KeyShare", "Shuffle", "DecryptionShares"):
             return
         p = inner.payload
-        deal = self.deal
-        if deal is None or not self._attempt_matches(p) or p.seat != sender:
-            raise self._fail("bad-relay", f"a relayed {kind} of seat {sender} is not for this deal attempt", sender)
+        d = int(p.deck) if kind != "DecryptionShares" else self.deck_no
+        deal = self.decks.get(d) if kind != "DecryptionShares" else self.deal
+        if kind == "DecryptionShares":
+            if deal is None or not self._attempt_matches(p) or p.seat != sender:
+                raise self._fail("bad-relay", f"relayed shares of seat {sender} are not for this deal attempt", sender)
+        else:
+            if deal is None or p.seat != sender:
+                raise self._fail("bad-relay", f"a relayed {kind} of seat {sender} is for deck {d}, which is not being "
+                                 "prepared", sender)
         try:
             if kind == "KeyShare":
                 deal.public.accept_key_share(sender, KeyShareMessage.from_bytes(bytes(p.message)))
@@ -151,19 +193,29 @@ class TrustlessSeat:
         except TrustlessError as err:
             raise self._fail(err.reason.value, f"seat {sender}'s {kind}: {err}", sender) from None
         if kind != "DecryptionShares":
-            self._after_keys_or_shuffle()
+            self._after_keys_or_shuffle(d, deal)
 
-    def _after_keys_or_shuffle(self) -> None:
-        deal = self.deal
-        assert deal is not None
+    def _after_keys_or_shuffle(self, d: int, deal: SeatDeal) -> None:
         public = deal.public
-        if public.phase is Phase.SHUFFLING and public.next_shuffler() == self.me and self.me not in self.game.stood_in:
-            h, a = self.match.hand_number, self.match.attempt
-            message = deal.shuffle_message()
-            self.game._send(pb.Shuffle(hand=h, attempt=a, seat=self.me, message=message.to_bytes()))
+        if public.phase is Phase.SHUFFLING and public.next_shuffler() == self.me:
+            message = deal.shuffle_message()  # (queued even while stood in, like the key share)
+            self.game._send(pb.Shuffle(deck=d, seat=self.me, message=message.to_bytes()))
         elif public.phase is Phase.CUTTING:
             public.apply_cut(0)  # positions stay the engine's; the engine cuts
-            self.match = self.match.apply_sealed_deck(self.rules.deck)
+            if deal is self.deal and self.match.phase == "deal":  # its attempt was waiting for it
+                self.match = self.match.apply_sealed_deck(self.rules.deck)
+
+    def give_up_deck(self) -> None:
+        """The current attempt is over (hand end, redeal, forfeit): its deck is never used again."""
+        self.decks.pop(self.deck_no, None)
+
+    def on_match_end(self) -> None:
+        """The deck prepared ahead, if any, is abandoned: nothing of it is sent any more."""
+        self.decks.clear()
+
+    def live_deck(self, payload: Any) -> bool:
+        """A KeyShare or Shuffle of ours that still has a deck to go to."""
+        return int(payload.deck) in self.decks
 
     def _on_shares(self, sender: int, p: Any) -> None:
         deal = self.deal
@@ -304,6 +356,7 @@ class TrustlessSeat:
                 self.match, _ = forfeit_for_absence(self.match, seat, self.game.stood_in)
             except RuleViolation as err:
                 raise self._fail("replay-mismatch", f"the forfeit cannot be replayed ({err.reason})") from None
+        self.give_up_deck()
         self.deal = None if p.reason == "away" else self.deal
 
     def on_stand_in(self) -> None:
@@ -314,6 +367,7 @@ class TrustlessSeat:
         p = signed.payload
         if [int(x) for x in p.scores] != list(self.match.scores):
             raise self._fail("score-mismatch", f"the host scores {list(p.scores)}, the rules {list(self.match.scores)}")
+        self.give_up_deck()
 
     # ------------------------------------------------------------------ after every entry
     def tick(self) -> None:

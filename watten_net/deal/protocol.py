@@ -28,7 +28,7 @@ HOST_TYPES = {
     "HostSeedReveal": pb.HostSeedReveal, "AttemptAborted": pb.AttemptAborted, "Disclosure": pb.Disclosure,
     "MatchEnd": pb.MatchEnd, "StandIn": pb.StandIn,
     # Level 2 (trustless deals)
-    "TrustlessDealOpen": pb.TrustlessDealOpen, "ShareRequest": pb.ShareRequest,
+    "DeckPrepare": pb.DeckPrepare, "TrustlessDealOpen": pb.TrustlessDealOpen, "ShareRequest": pb.ShareRequest,
 }
 CLIENT_TYPES = {
     "HeaderSignature": pb.HeaderSignature, "SeedCommit": pb.SeedCommit,

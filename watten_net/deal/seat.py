@@ -247,17 +247,22 @@ class SeatGame:
             return None
         return self.secrets_dir / f"{self.game_id.hex()[:24]}-seat{self.seat}.json"
 
-    def _kept_secret(self, hand: tuple[int, int]) -> tuple[bytes, bytes] | None:
+    @staticmethod
+    def _secret_key(hand: tuple[int, int] | str) -> str:
+        """Level 1 keeps a seed per attempt ("h:a"); Level 2 a deal secret per deck ("deck:d")."""
+        return hand if isinstance(hand, str) else f"{hand[0]}:{hand[1]}"
+
+    def _kept_secret(self, hand: tuple[int, int] | str) -> tuple[bytes, bytes] | None:
         path = self._secrets_file()
         if path is None or not path.exists():
             return None
         try:
-            kept = json.loads(path.read_text()).get(f"{hand[0]}:{hand[1]}")
+            kept = json.loads(path.read_text()).get(self._secret_key(hand))
         except (OSError, ValueError):
             return None
         return (bytes.fromhex(kept[0]), bytes.fromhex(kept[1])) if kept else None
 
-    def _keep_secret(self, hand: tuple[int, int], seed: bytes, extra: bytes) -> None:
+    def _keep_secret(self, hand: tuple[int, int] | str, seed: bytes, extra: bytes) -> None:
         path = self._secrets_file()
         if path is None:
             return
@@ -266,7 +271,7 @@ class SeatGame:
             kept = json.loads(path.read_text()) if path.exists() else {}
         except (OSError, ValueError):
             kept = {}
-        kept[f"{hand[0]}:{hand[1]}"] = [seed.hex(), extra.hex()]
+        kept[self._secret_key(hand)] = [seed.hex(), extra.hex()]
         tmp = path.with_suffix(".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as out:
@@ -276,13 +281,22 @@ class SeatGame:
         tmp.replace(path)
 
     def keep_only(self, owed: str | None) -> None:
-        """After catching up from a snapshot: keep only the protocol message the host still waits for."""
-        kept = []
+        """After catching up from a snapshot: keep only the protocol message the host still waits for, and (trustless)
+        the key share and shuffle of a deck still being prepared: a deck prepared ahead waits for them whatever the
+        current step is."""
+        kept: list[bytes] = []
+        ahead: list[bytes] = []
         for raw in self.outbox:
             signed = parse_envelope(raw, host=False)
             if signed.type == owed:
                 kept = [raw]  # the latest one: it answers the current step
-        self.outbox = kept
+            elif self._preparing(signed):
+                ahead.append(raw)
+        self.outbox = ahead + kept
+
+    def _preparing(self, signed: Signed) -> bool:
+        return (self.trustless is not None and signed.type in ("KeyShare", "Shuffle")
+                and self.trustless.live_deck(signed.payload))
 
     def _on_CommitSet(self, signed: Signed) -> None:
         p = signed.payload
@@ -410,6 +424,9 @@ class SeatGame:
 
     def _on_MatchEnd(self, signed: Signed) -> None:
         self.finished = True
+        if self.trustless is not None:
+            self.trustless.on_match_end()  # the deck prepared ahead is abandoned
+            self._drop_owed("KeyShare", "Shuffle")
         for raw in signed.payload.unanswered:  # our seed commitment, if the host accepted it before it stopped
             self._embedded(bytes(raw))
 
@@ -423,6 +440,11 @@ class SeatGame:
             self.trustless.on_stand_in()
 
     # -- trustless games (Level 2): see level2_seat.py
+    def _on_DeckPrepare(self, signed: Signed) -> None:
+        if self.trustless is None:
+            raise self._fail("unexpected-message", "a trustless deck in a game whose header says otherwise")
+        self.trustless.on_deck_prepare(signed)
+
     def _on_TrustlessDealOpen(self, signed: Signed) -> None:
         if self.trustless is None:
             raise self._fail("unexpected-message", "a trustless deal in a game whose header says otherwise")
@@ -436,15 +458,22 @@ class SeatGame:
     def _on_HandEnd(self, signed: Signed) -> None:
         if self.trustless is not None:
             self.trustless.on_hand_end(signed)
-            # The attempt is over: whatever this seat still owed for it is void.
-            self._drop_owed("KeyShare", "Shuffle", "DecryptionShares", "ActionRequest")
+            # The attempt is over: whatever this seat still owed for it is void (not what it owes the next deck).
+            self._drop_owed("DecryptionShares", "ActionRequest")
+            self._drop_dead_decks()
 
     def _on_AttemptAborted(self, signed: Signed) -> None:
         # A forfeited or redealt attempt: whatever we still owed for it is void.
         self._drop_owed("CommitSetSignature", "SeedReveal", "DeckSealedSignature", "SeedCommit")
         if self.trustless is not None:
             self.trustless.on_attempt_aborted(signed)
-            self._drop_owed("KeyShare", "Shuffle", "DecryptionShares", "ActionRequest")
+            self._drop_owed("DecryptionShares", "ActionRequest")
+            self._drop_dead_decks()
 
     def _drop_owed(self, *types: str) -> None:
         self.outbox = [raw for raw in self.outbox if parse_envelope(raw, host=False).type not in types]
+
+    def _drop_dead_decks(self) -> None:
+        """Key shares and shuffles of a deck given up with its attempt (never sealed) are void."""
+        self.outbox = [raw for raw in self.outbox if (signed := parse_envelope(raw, host=False)).type not in (
+            "KeyShare", "Shuffle") or self._preparing(signed)]

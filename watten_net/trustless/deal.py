@@ -262,8 +262,8 @@ class PublicDeal:
     def _check_context(self, deal: DealId, seat: int, sender: int) -> None:
         if deal != self.setup.deal:
             expected = self.setup.deal
-            raise TrustlessError(Reason.WRONG_CONTEXT, f"message for hand/attempt {deal.hand}/{deal.attempt} of game "
-                                 f"{deal.game_id.hex()[:16]}, expected {expected.hand}/{expected.attempt} "
+            raise TrustlessError(Reason.WRONG_CONTEXT, f"message for {deal.describe()} of game "
+                                 f"{deal.game_id.hex()[:16]}, expected {expected.describe()} "
                                  f"of {expected.game_id.hex()[:16]}")
         if seat != sender:
             raise TrustlessError(Reason.WRONG_CONTEXT, f"message names seat {seat} but was sent by seat {sender}")

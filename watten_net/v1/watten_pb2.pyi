@@ -475,43 +475,49 @@ class AttemptAborted(_message.Message):
     seat: int
     def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., reason: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
 
+class DeckPrepare(_message.Message):
+    __slots__ = ("deck", "deck_size", "shuffle_order")
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    SHUFFLE_ORDER_FIELD_NUMBER: _ClassVar[int]
+    deck: int
+    deck_size: int
+    shuffle_order: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, deck: _Optional[int] = ..., deck_size: _Optional[int] = ..., shuffle_order: _Optional[_Iterable[int]] = ...) -> None: ...
+
 class TrustlessDealOpen(_message.Message):
-    __slots__ = ("hand", "attempt", "dealer", "deck_size", "shuffle_order")
+    __slots__ = ("hand", "attempt", "dealer", "deck_size", "deck")
     HAND_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
     DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
-    SHUFFLE_ORDER_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
     hand: int
     attempt: int
     dealer: int
     deck_size: int
-    shuffle_order: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., dealer: _Optional[int] = ..., deck_size: _Optional[int] = ..., shuffle_order: _Optional[_Iterable[int]] = ...) -> None: ...
+    deck: int
+    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., dealer: _Optional[int] = ..., deck_size: _Optional[int] = ..., deck: _Optional[int] = ...) -> None: ...
 
 class KeyShare(_message.Message):
-    __slots__ = ("hand", "attempt", "seat", "message")
-    HAND_FIELD_NUMBER: _ClassVar[int]
-    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    __slots__ = ("seat", "message", "deck")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
-    hand: int
-    attempt: int
+    DECK_FIELD_NUMBER: _ClassVar[int]
     seat: int
     message: bytes
-    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., seat: _Optional[int] = ..., message: _Optional[bytes] = ...) -> None: ...
+    deck: int
+    def __init__(self, seat: _Optional[int] = ..., message: _Optional[bytes] = ..., deck: _Optional[int] = ...) -> None: ...
 
 class Shuffle(_message.Message):
-    __slots__ = ("hand", "attempt", "seat", "message")
-    HAND_FIELD_NUMBER: _ClassVar[int]
-    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
+    __slots__ = ("seat", "message", "deck")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
-    hand: int
-    attempt: int
+    DECK_FIELD_NUMBER: _ClassVar[int]
     seat: int
     message: bytes
-    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., seat: _Optional[int] = ..., message: _Optional[bytes] = ...) -> None: ...
+    deck: int
+    def __init__(self, seat: _Optional[int] = ..., message: _Optional[bytes] = ..., deck: _Optional[int] = ...) -> None: ...
 
 class SealedShare(_message.Message):
     __slots__ = ("position", "recipient", "box")
