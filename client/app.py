@@ -8,6 +8,7 @@ reconnects by itself; a refused action shows the host's reason in words and chan
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -209,7 +210,13 @@ class TableApp:
 
     def _play_cursor(self) -> None:
         view = self.state.view
-        if view is None or not view.your_hand:
+        if view is None:
+            return
+        cuts = [a for a in view.legal_actions if a.startswith("cut ")]
+        if cuts:  # (a trustless deal: the cutter cuts live) Enter cuts at a random place, like a quick hand
+            self.act(secrets.choice(cuts))
+            return
+        if not view.your_hand:
             return
         cards = vm.my_hand(view)
         self.state.cursor = min(self.state.cursor, len(cards) - 1)

@@ -279,6 +279,9 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
     if any(a.endswith(" yes") for a in legal):
         question = legal[0].split(" ")[0]
         return [("class:active", f"{words['your_turn']}: {question}? {words['answer']}")]
+    cuts = [int(a.split()[1]) for a in legal if a.startswith("cut ")]
+    if cuts:
+        return [("class:active", words["cut_prompt"].format(low=min(cuts), high=max(cuts)))]
     if "take" in legal or legal == ["keep"]:
         card = view.extra.get("schlecken_card", "?")
         return [("class:active", words["schlecken"].format(card=words.card_short(card) if card != "?" else card))]

@@ -256,3 +256,13 @@ def test_a_seat_played_by_a_stand_in_bot_says_so() -> None:
     view.seats[1].stand_in = True
     shown = text(vm.seats_pane(view, EN)).splitlines()
     assert "a bot stands in" in next(line for line in shown if line.lstrip("▶ ").startswith("1 ")), shown
+
+
+def test_a_live_cut_is_asked_for_and_enter_cuts_at_a_legal_place() -> None:
+    """Trustless deals: the cutter cuts live (in a verified deal the cut comes with the seed)."""
+    cuts = [f"cut {n}" for n in range(4, 29)]
+    view = make_view(your_hand=[], legal_actions=cuts, to_act=[0])
+    shown = text(vm.prompt_line(view, vm.ScreenState(view=view), EN))
+    assert "You cut the deck" in shown and "4–28" in shown, shown
+    sent, _ = press(view, ["\r"])
+    assert len(sent) == 1 and sent[0] in cuts
