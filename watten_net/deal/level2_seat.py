@@ -13,13 +13,15 @@ the Maschine claim, hand-end openings) into the SeatGame's outbox, and keeps its
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 from nacl.bindings import (
-    crypto_box_seal,
+    crypto_box,
     crypto_box_seal_open,
+    crypto_box_seed_keypair,
     crypto_sign_ed25519_pk_to_curve25519,
     crypto_sign_ed25519_sk_to_curve25519,
     crypto_sign_seed_keypair,
@@ -51,9 +53,15 @@ if TYPE_CHECKING:
 SECRET_LEN = 64  # bytes drawn for a SeatDeal's secret scalar (group.random_scalar)
 
 
-def seal_share(data: bytes, recipient_key: bytes) -> bytes:
-    """A decryption share only `recipient_key`'s holder can read (sealed box to its Ed25519 key as X25519)."""
-    return bytes(crypto_box_seal(data, crypto_sign_ed25519_pk_to_curve25519(recipient_key)))
+def seal_share(data: bytes, recipient_key: bytes, ephemeral_seed: bytes) -> bytes:
+    """A decryption share only `recipient_key`'s holder can read: libsodium's sealed box to its Ed25519 key as
+    X25519 (`ephemeral pk || crypto_box(data, nonce = BLAKE2b-192(epk || rpk), esk, rpk)`, opened by
+    `crypto_box_seal_open`), built here with the ephemeral key drawn from the seat's own randomness, so that a
+    host bot's sealed share is rebuilt byte for byte from the host's journal after a crash."""
+    recipient = crypto_sign_ed25519_pk_to_curve25519(recipient_key)
+    ephemeral_public, ephemeral_secret = crypto_box_seed_keypair(ephemeral_seed)
+    nonce = hashlib.blake2b(ephemeral_public + recipient, digest_size=24).digest()
+    return bytes(ephemeral_public + crypto_box(data, nonce, recipient, ephemeral_secret))
 
 
 def open_sealed(box: bytes, seed: bytes) -> bytes:
@@ -277,7 +285,8 @@ class TrustlessSeat:
                 # from us would open it to everyone. Seal it to the recipient instead.
                 message = deal.sealed_share(k)
                 sealed.append(pb.SealedShare(position=k, recipient=r,
-                                             box=seal_share(message.to_bytes(), self.game.roster_keys[r])))
+                                             box=seal_share(message.to_bytes(), self.game.roster_keys[r],
+                                                            self.game.random_bytes(32))))
             else:
                 shares.append(message.to_bytes())
         if shares or sealed:
