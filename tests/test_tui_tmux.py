@@ -41,6 +41,8 @@ def answer_whatever_is_asked(tmux: Tmux, name: str, state: dict[str, int]) -> bo
     asked = prompt(screen)
     if "Cut: you see" in asked:
         tmux.keys(name, "k")
+    elif "You cut the deck" in asked:  # (trustless deals: the cutter cuts live; Enter cuts anywhere)
+        tmux.keys(name, "Enter")
     elif "Choose the Schlag" in asked:
         tmux.keys(name, "o")
     elif "Choose Trumpf" in asked:
