@@ -300,7 +300,12 @@ class Connection:
         assert self.game is not None
         async with self._send_lock:
             await self._flush_automatic()
-            await self._submit(self.game.action(action), timeout, kind="action")
+            try:
+                raw = self.game.action(action)
+            except ProtocolError as err:
+                # Refused before it left (a trustless seat checks its own cards): the same answer as the host's.
+                raise Refused(grpc.StatusCode.FAILED_PRECONDITION, err.reason, err.message) from None
+            await self._submit(raw, timeout, kind="action")
 
     async def _flush_automatic(self) -> None:
         """The queued protocol steps, oldest first (the caller holds `_send_lock`)."""
