@@ -143,6 +143,27 @@ def _cpu_s(pid: int) -> float:
     return 0.0
 
 
+def _start_host(fleet: Fleet, workdir: Path, records: Path, tables: int, target: int,
+                *extra: str) -> tuple[subprocess.Popen[bytes], int, grpc.Channel, pb_grpc.WattenTableStub]:
+    """One headless `watten-host --tables N` on a free port; returns it, its port, a channel and a stub."""
+    host = fleet.spawn("host", [
+        _script("watten-host"), "--headless", "--insecure", "--bind", "127.0.0.1", "--port", "0",
+        "--tables", str(tables), "--players", str(PLAYERS), "--rules", "bavarian", "--record", str(records),
+        "--set", f"target={target}", *extra])
+    fleet.host = host
+    host_out = workdir / "host.out"
+
+    def port() -> int:
+        if host.poll() is not None:
+            raise RuntimeError(f"the host exited early: {host_out.read_text(errors='replace')[-500:]}")
+        m = re.search(r"on port (\d+)", host_out.read_text(errors="replace"))
+        return int(m.group(1)) if m else 0
+
+    got = _wait_for(port, START_WAIT, "the host's port")
+    channel = grpc.insecure_channel(f"127.0.0.1:{got}")
+    return host, got, channel, pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
+
+
 def _list_tables(stub: pb_grpc.WattenTableStub) -> list[pb.TableInfo]:
     with contextlib.suppress(grpc.RpcError):
         return list(stub.ListTables(pb.ListTablesRequest(client="bench/load.py"), timeout=5).tables)
@@ -247,22 +268,7 @@ def running_host(tables: int, level: str, stagger: float, workdir: Path, result:
     fleet = Fleet(workdir, env)
     channel: grpc.Channel | None = None
     try:
-        host = fleet.spawn("host", [
-            _script("watten-host"), "--headless", "--insecure", "--bind", "127.0.0.1", "--port", "0",
-            "--tables", str(tables), "--players", str(PLAYERS), "--rules", "bavarian", "--record", str(records),
-            "--set", f"target={TARGET_POINTS}"])
-        fleet.host = host
-        host_out = workdir / "host.out"
-
-        def port() -> int:
-            if host.poll() is not None:
-                raise RuntimeError(f"the host exited early: {host_out.read_text(errors='replace')[-500:]}")
-            m = re.search(r"on port (\d+)", host_out.read_text(errors="replace"))
-            return int(m.group(1)) if m else 0
-
-        got = _wait_for(port, START_WAIT, "the host's port")
-        channel = grpc.insecure_channel(f"127.0.0.1:{got}")
-        stub = pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
+        host, got, channel, stub = _start_host(fleet, workdir, records, tables, TARGET_POINTS)
         ids = [t.table_id for t in _list_tables(stub)]
         if len(ids) != tables:
             raise RuntimeError(f"ListTables gave {len(ids)} tables, not {tables}")
@@ -404,22 +410,7 @@ def soak(tables: int, level: str, hands: int, every: int, stagger: float, workdi
     staffed: dict[str, Staffed] = {}
     codes: dict[int, int] = {}  # client number -> exit code
     try:
-        host = fleet.spawn("host", [
-            _script("watten-host"), "--headless", "--insecure", "--bind", "127.0.0.1", "--port", "0",
-            "--tables", str(tables), "--players", str(PLAYERS), "--rules", "bavarian", "--record", str(records),
-            "--set", f"target={SOAK_TARGET}", "--keep-serving"])
-        fleet.host = host
-        host_out = workdir / "host.out"
-
-        def port() -> int:
-            if host.poll() is not None:
-                raise RuntimeError(f"the host exited early: {host_out.read_text(errors='replace')[-500:]}")
-            m = re.search(r"on port (\d+)", host_out.read_text(errors="replace"))
-            return int(m.group(1)) if m else 0
-
-        got = _wait_for(port, START_WAIT, "the host's port")
-        channel = grpc.insecure_channel(f"127.0.0.1:{got}")
-        stub = pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
+        host, got, channel, stub = _start_host(fleet, workdir, records, tables, SOAK_TARGET, "--keep-serving")
 
         def staff(table_ids: list[str]) -> None:
             """Four clients for each table; seat 0 at every table first (as in `running_host`), so that at the
