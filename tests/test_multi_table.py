@@ -94,9 +94,15 @@ def test_three_tables_two_matches_side_by_side_tokens_stay_at_their_table(tmp_pa
 
             # Once both games have begun: Y's own accepted envelope, sent with X's token, goes to X's table,
             # which refuses it (another game); sent with Y's token it is the harmless retry the proto promises.
-            deadline = time.monotonic() + 60
-            while not (_own(x) and _own(y)) and time.monotonic() < deadline and not any(p.done() for p in plays):
+            # X's match may well be over before table B's bot process has even started (a loaded CI machine), so
+            # this waits for both games, stopping early only when a play has failed (its error is the one to see).
+            deadline = time.monotonic() + 90
+            while not (_own(x) and _own(y)) and time.monotonic() < deadline:
+                failed = [p for p in plays if p.done() and p.exception() is not None]
+                if failed:
+                    await failed[0]
                 await asyncio.sleep(0.02)
+            assert _own(x) and _own(y), "both games should have begun within 90 s"
             envelope = _own(y)[-1]
             crossed = x._call(x.stub.SubmitEnvelope, pb.SubmitEnvelopeRequest(token=x.token, envelope=envelope), 5)
             assert await _refusal(crossed) == (grpc.StatusCode.FAILED_PRECONDITION, "wrong-game")
