@@ -87,7 +87,7 @@ def _matches(text: str) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    from host.table import DEFAULT_GRACE
+    from host.table import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT
 
     p = argparse.ArgumentParser(prog="watten-host", description="Host a game of Watten on the local network.")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
@@ -122,6 +122,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--grace", type=float, default=DEFAULT_GRACE, metavar="SECONDS",
                    help="a person offline this long gets a bot standing in until they come back "
                    f"(default {DEFAULT_GRACE:.0f})")
+    p.add_argument("--step-timeout", type=float, default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
+                   help="a seat online that does not send one of the protocol's own steps (signatures, seed, "
+                   "shuffle, shares: its client sends them by itself) this long gets a bot standing in; 0 = never "
+                   f"(default {DEFAULT_STEP_TIMEOUT:.0f}). A person's own move has no clock")
     p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                    help="pause between bot moves (default 0.7 with a person at the table, 0 headless)")
     p.add_argument("--resume", nargs="?", const="auto", metavar="JOURNAL",
@@ -161,7 +165,8 @@ async def run(args: argparse.Namespace) -> int:
     tables: list[Table] = []
     for path in to_resume:
         print(f"watten-host: resuming the unfinished game of {path}", flush=True)
-        tables.append(await Table.resume(path, host_key, bot_delay=delay, grace=args.grace))
+        tables.append(await Table.resume(path, host_key, bot_delay=delay, grace=args.grace,
+                                         stand_in_level=args.bot_level, step_timeout=args.step_timeout))
     if tables:
         args.port = tables[0].port
     # The resumed tables keep their run id, so that tables added now are resumed together with them after a
@@ -171,7 +176,7 @@ async def run(args: argparse.Namespace) -> int:
         table = Table(rules, preset=args.rules, reveal=settings["reveal"], deal=settings["deal"], host_key=host_key,
                       tls_fingerprint=tls_fp,
                       record_dir=record_dir, host_name=socket.gethostname(), bot_delay=delay,
-                      grace=args.grace, stand_in_level=args.bot_level)
+                      grace=args.grace, stand_in_level=args.bot_level, step_timeout=args.step_timeout)
         # Each table journals into a file of its own, named by its id (records are named by table id too).
         table.journal_path = journal_dir / f"{table.table_id}.wjournal"
         table.index = len(tables)

@@ -40,6 +40,13 @@ from .journal import BOT_ACTION, DRAW, HOST, STAND_IN, SUBMIT, TOKEN, Draws, Jou
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
 DEFAULT_GRACE = 60.0  # seconds a person may be offline before a bot stands in for the seat
+# Seconds a seat that is online may owe one of the protocol's own steps (a signature, its seed or reveal, a shuffle,
+# a decryption share, an opening) before a bot stands in. A client sends these by itself within milliseconds (a
+# trustless shuffle takes a fraction of a second); one that stays connected but never sends them would otherwise
+# hold the table for ever (PROTOCOL.md step 4: "a seat that does not reveal before the timeout forfeits").
+DEFAULT_STEP_TIMEOUT = 30.0
+# What the game waits for that is a person's own decision (play, bid, raise, cut...): a friendly table has no clock.
+PERSON_STEPS = frozenset({"play"})
 VIEWS_KEPT = 128  # log items that keep the views built for them (see Table._append)
 BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table in the Alps would know
 
@@ -131,6 +138,7 @@ class Table:
         bot_delay: float = 0.0,
         grace: float = DEFAULT_GRACE,
         stand_in_level: str = "heuristic",
+        step_timeout: float = DEFAULT_STEP_TIMEOUT,
     ) -> None:
         self.rules = rules
         self._rules_json = rules.to_json()  # info() runs at every change of every table: serialise the rules once
@@ -147,6 +155,9 @@ class Table:
         self.stand_in_level = stand_in_level
         self.stand_ins: dict[int, Bot] = {}  # the policies standing in for people who are away, by seat
         self._grace_timers: dict[int, asyncio.Task[None]] = {}
+        self.step_timeout = step_timeout
+        self._step_timers: dict[int, asyncio.Task[None]] = {}
+        self._answers_by_seat: dict[int, int] = {}  # envelopes accepted from each seat: has it answered meanwhile?
         self.table_id = secrets.token_hex(8)
         # Which host run this table belongs to and its place among that run's tables (`--tables N`): both go into
         # the journal, so that a restart resumes all the tables one crashed host left, in their order.
@@ -387,6 +398,7 @@ class Table:
             await self._stand_in(seat, False)
         elif not slot.bot:
             self._start_grace(seat, self.grace)
+        self._watch_steps()  # offline, the grace period is the seat's clock; online again, the step clock
 
     # ------------------------------------------------------------------ people away: a bot stands in
     def _start_grace(self, seat: int, seconds: float) -> None:
@@ -407,6 +419,52 @@ class Table:
         timer = self._grace_timers.pop(seat, None)
         if timer is not None:
             timer.cancel()
+
+    def _owing_steps(self) -> set[int]:
+        """The seats online, played by a person and not stood in for, that owe one of the protocol's own steps."""
+        game = self.game
+        if game is None or game.finished or self.step_timeout <= 0:
+            return set()
+        step, seats = game.waiting_for()
+        if step in PERSON_STEPS:
+            return set()
+        return {s for s in seats if s not in game.absent and (slot := self.seats[s]) is not None
+                and slot.online and not slot.bot}
+
+    def _watch_steps(self) -> None:
+        """After every change: a clock for each seat that has begun to owe a protocol step, none for the others."""
+        owing = self._owing_steps()
+        for seat in [s for s in self._step_timers if s not in owing]:
+            self._step_timers.pop(seat).cancel()
+        for seat in owing - self._step_timers.keys():
+            self._arm_step_timer(seat)
+
+    def _arm_step_timer(self, seat: int) -> None:
+        answered = self._answers_by_seat.get(seat, 0)
+
+        async def expire() -> None:
+            await asyncio.sleep(self.step_timeout)
+            async with self.lock:
+                if self._step_timers.get(seat) is not asyncio.current_task():
+                    return
+                del self._step_timers[seat]
+                if seat not in self._owing_steps():
+                    return
+                if self._answers_by_seat.get(seat, 0) != answered:
+                    # It answered something meanwhile and owes the next step: a fresh period for that one.
+                    self._arm_step_timer(seat)
+                    return
+                step = self.game.waiting_for()[0] if self.game is not None else ""
+                log.warning("seat %d has not sent its %s for %g s while online: a bot stands in", seat, step,
+                            self.step_timeout)
+                await self._stand_in_locked(seat, True)
+
+        self._step_timers[seat] = asyncio.ensure_future(expire())
+
+    def _cancel_step_timers(self) -> None:
+        for timer in self._step_timers.values():
+            timer.cancel()
+        self._step_timers.clear()
 
     async def _stand_in(self, seat: int, active: bool) -> None:
         async with self.lock:
@@ -511,14 +569,15 @@ class Table:
 
     @classmethod
     async def resume(cls, path: Path, host_key: Ed25519PrivateKey, *, bot_delay: float = 0.0,
-                     grace: float = DEFAULT_GRACE) -> Table:
+                     grace: float = DEFAULT_GRACE, stand_in_level: str = "heuristic",
+                     step_timeout: float = DEFAULT_STEP_TIMEOUT) -> Table:
         """Rebuild the table of an unfinished game from its journal: same seats, same draws, same chain."""
         meta, entries = read_journal(path)
         rules = Rules.from_json(meta["rules"])
         table = cls(rules, preset=meta["preset"], reveal=meta["reveal"], deal=meta.get("deal", "verified"),
                     host_key=host_key,
                     tls_fingerprint=bytes.fromhex(meta["tls"]), host_name=meta["host_name"], bot_delay=bot_delay,
-                    grace=grace,
+                    grace=grace, stand_in_level=stand_in_level, step_timeout=step_timeout,
                     record_dir=Path(meta["record_dir"]) if meta["record_dir"] else None)
         table.table_id = meta["table_id"]
         table.host_run = str(meta.get("host_run", ""))  # journals of older hosts have neither
@@ -601,6 +660,7 @@ class Table:
         self._feed_bots(posted)
         await self._append(item)
         self._wake_bots()
+        self._watch_steps()
         if self.game.finished:
             self.end_seq = self.end_seq or len(self.log)
             self._close_records()
@@ -635,6 +695,7 @@ class Table:
                 return self._answers.get(digest, (len(self.log), 0, digest))
             if self.journal is not None:
                 self.journal.submit(seat, raw)  # on disk before anything it caused leaves the host
+            self._answers_by_seat[seat] = self._answers_by_seat.get(seat, 0) + 1
             # The host envelope that carries this one: a Relay, an ActionAccepted, or the CommitSet that the
             # last seed commitment completes (an earlier commitment waits for it: 0).
             chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted", "CommitSet") else 0
@@ -779,6 +840,7 @@ class Table:
                 self._bot_task = None
         for seat in list(self._grace_timers):
             self._cancel_grace(seat)
+        self._cancel_step_timers()
         self.finished.set()  # (already set: a released table never plays again)
         async with self.changed:
             self.changed.notify_all()
@@ -797,3 +859,4 @@ class Table:
             self._bot_task.cancel()
         for seat in list(self._grace_timers):
             self._cancel_grace(seat)
+        self._cancel_step_timers()

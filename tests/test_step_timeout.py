@@ -1,0 +1,103 @@
+"""A seat that stays connected but never sends a protocol step it owes does not hold the table for ever.
+
+`watten-host --step-timeout SECONDS`: a person's seat that is online and owes one of the protocol's own steps
+(its header signature, seed commitment, reveal, key share, shuffle, decryption shares...) for that long gets a
+bot standing in, exactly as a seat offline past the grace period does; when its client sends anything again the
+person is back. A person's own move has no clock.
+
+Real processes: the host (with one bot of its own) and, in this test process, a `Connection` whose client
+"hangs": it follows the table but sends nothing until the test lets it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import grpc
+import grpc.aio
+import pytest
+
+from client.connection import Connection, Refused
+from watten_net.bots import SeatView, make_bot
+from watten_net.deal.protocol import parse_envelope
+from watten_net.record import KIND_HOST, read_record
+from watten_net.v1 import watten_pb2 as pb
+from watten_net.verify import verify_file
+
+from netutil import start_host
+
+FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
+
+
+class HangingConnection(Connection):
+    """A client that is connected and subscribed but sends none of the steps it owes while `hanging` is set."""
+
+    hanging = True
+
+    async def send_automatic(self) -> None:
+        if not self.hanging:
+            await super().send_automatic()
+
+
+@pytest.mark.parametrize("deal", ["verified"])
+def test_a_seat_silent_on_a_protocol_step_gets_a_stand_in_and_comes_back_when_it_answers(
+        tmp_path: Path, deal: str) -> None:
+    records = tmp_path / "records"
+    host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "2", "--bots", "1",
+                            "--step-timeout", "1", "--grace", "600", "--record", str(records),
+                            "--set", "target=5", "--set", f"deal={deal}", "--bot-delay", "0.02")
+
+    async def scenario() -> tuple[bool, bool, int]:
+        conn = HangingConnection(grpc.aio.insecure_channel(f"127.0.0.1:{port}"), record_dir=records)
+        bot = make_bot("random", 7)
+        stood_in = came_back = False
+        phase = 0
+        try:
+            seat = await conn.join("Hängt")
+            async for view in conn.follow(give_up_after=30):
+                if view is None:
+                    continue
+                phase = int(view.table.phase)
+                if phase in FINISHED:
+                    break
+                me = view.table.seats[seat]
+                if conn.hanging and me.stand_in:
+                    # Online all along (grace is 600 s): only the step clock can have brought the bot in. From
+                    # now on the client answers again, and that alone gives the person the seat back.
+                    stood_in, conn.hanging = True, False
+                    await conn.send_automatic()
+                elif stood_in and not me.stand_in:
+                    came_back = True
+                if not conn.hanging and seat in view.to_act and view.legal_actions:
+                    action = bot.choose(SeatView.from_table_view(view))
+                    if action is not None:
+                        try:
+                            await conn.act(action)
+                        except Refused as err:
+                            if err.code != grpc.StatusCode.FAILED_PRECONDITION:
+                                raise
+            await conn.send_automatic()
+            return stood_in, came_back, phase
+        finally:
+            await conn.close()
+
+    try:
+        stood_in, came_back, phase = asyncio.run(asyncio.wait_for(scenario(), 240))
+        assert host.wait(60) == 0, host.output()
+    finally:
+        host.stop()
+    assert stood_in and came_back, host.output()
+    assert phase == pb.TABLE_PHASE_MATCH_OVER
+    assert "while online: a bot stands in" in host.output()
+
+    paths = sorted(records.glob("*.wrec"))
+    assert len(paths) == 2, paths  # the host's record and the hanging seat's own
+    for path in paths:
+        report = verify_file(str(path))
+        assert report.ok, (path.name, [e.sentence() for e in report.errors])
+    host_record = next(p for p in paths if p.name.endswith("-host.wrec"))
+    _, entries = read_record(str(host_record))
+    chain = [parse_envelope(e.data, host=True) for e in entries if e.kind == KIND_HOST]
+    stand_ins = [bool(s.payload.active) for s in chain if s.type == "StandIn"]
+    assert stand_ins[:2] == [True, False], stand_ins
