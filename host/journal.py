@@ -9,7 +9,8 @@ fsync'd before anything that depends on it leaves the host.
 Format: magic, then entries `u8 kind, u32 big-endian length, bytes` (kind 0 metadata JSON, 1 a random
 draw `u8 who (255 = host) + bytes`, 2 an accepted envelope `u8 seat + bytes`, 3 the end of the game,
 4 a stand-in change `u8 seat + u8 active`, 5 a stand-in bot's action `u8 seat + the action in UTF-8`, 6 a seat's
-new token after a reclaim `u8 seat + SHA-256 of the token`: the host keeps token digests only).
+new token after a reclaim `u8 seat + SHA-256 of the token`: the host keeps token digests only, 7 a trustless hand
+forfeited because the table waited a grace period more for a seat away, `u8 255`).
 The file is private (0600): it holds the bots' keys (and digests of the seats' tokens).
 """
 
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 MAGIC = b"WATTEN-JOURNAL/1\n"
-META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN = 0, 1, 2, 3, 4, 5, 6
+META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY = 0, 1, 2, 3, 4, 5, 6, 7
 HOST = 255
 
 
@@ -68,6 +69,9 @@ class Journal:
     def token(self, seat: int, digest: bytes) -> None:
         self.append(TOKEN, bytes([seat]) + digest)
 
+    def forfeit_away(self) -> None:
+        self.append(FORFEIT_AWAY, bytes([HOST]))
+
     def finish(self) -> None:
         """The game ended: mark it, and move the journal aside so that no restart resumes it."""
         self.append(FINISHED, b"")
@@ -93,7 +97,7 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[tuple[int, int, bytes
         offset += 5 + length
         if kind == META:
             meta = json.loads(body.decode())
-        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION, TOKEN):
+        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY):
             entries.append((kind, body[0], body[1:]))
         elif kind == FINISHED:
             entries.append((kind, 0, b""))

@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from watten_net.bots import Bot, SeatView, make_bot
 from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.identity import join_proof_message, public_key_bytes, verify
+from watten_net.deal.level2 import can_forfeit
 from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_pb
 from watten_net.deal.seat import SeatGame
@@ -35,7 +36,7 @@ from watten_net.engine.events import Event
 from watten_net.record import KIND_HOST, RecordWriter
 from watten_net.v1 import watten_pb2 as pb
 
-from .journal import BOT_ACTION, DRAW, HOST, STAND_IN, SUBMIT, TOKEN, Draws, Journal, read_journal
+from .journal import BOT_ACTION, DRAW, FORFEIT_AWAY, HOST, STAND_IN, SUBMIT, TOKEN, Draws, Journal, read_journal
 
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
@@ -157,6 +158,7 @@ class Table:
         self._grace_timers: dict[int, asyncio.Task[None]] = {}
         self.step_timeout = step_timeout
         self._step_timers: dict[int, asyncio.Task[None]] = {}
+        self._away_clock: asyncio.Task[None] | None = None  # trustless: how long the table waits for a seat away
         self._answers_by_seat: dict[int, int] = {}  # envelopes accepted from each seat: has it answered meanwhile?
         self.table_id = secrets.token_hex(8)
         # Which host run this table belongs to and its place among that run's tables (`--tables N`): both go into
@@ -432,12 +434,47 @@ class Table:
                 and slot.online and not slot.bot}
 
     def _watch_steps(self) -> None:
-        """After every change: a clock for each seat that has begun to owe a protocol step, none for the others."""
+        """After every change: a clock for each seat that has begun to owe a protocol step, none for the others;
+        in a trustless game with a seat away, the clock of the wait for it."""
         owing = self._owing_steps()
         for seat in [s for s in self._step_timers if s not in owing]:
             self._step_timers.pop(seat).cancel()
         for seat in owing - self._step_timers.keys():
             self._arm_step_timer(seat)
+        if not self._waiting_for_away():
+            if self._away_clock is not None:
+                self._away_clock.cancel()
+                self._away_clock = None
+        elif self._away_clock is None:
+            self._away_clock = asyncio.ensure_future(self._wait_for_away())
+
+    def _waiting_for_away(self) -> bool:
+        """A trustless game with a seat away (and somebody there): nobody can play, shuffle or open for that seat."""
+        game = self.game
+        return (game is not None and game.trustless and not game.finished and game.phase in ("deal", "play")
+                and can_forfeit(game.absent, self.n))
+
+    async def _wait_for_away(self) -> None:
+        """In a trustless game the table waits for a seat that is away, a grace period per hand: then its side
+        forfeits that hand (`HostGame.forfeit_away`) and the next hand waits again. So a person back soon loses
+        nothing more, and a person who never comes back does not hold the table for ever."""
+        try:
+            while True:
+                await asyncio.sleep(self.grace)
+                async with self.lock:
+                    if not self._waiting_for_away():
+                        return
+                    assert self.game is not None
+                    posted = self.game.forfeit_away()
+                    if not posted:
+                        continue
+                    if self.journal is not None:
+                        self.journal.forfeit_away()
+                    log.info("a seat is still away: its side forfeits the hand the table waited for")
+                    await self._publish(posted)
+        finally:
+            if self._away_clock is asyncio.current_task():
+                self._away_clock = None
 
     def _arm_step_timer(self, seat: int) -> None:
         answered = self._answers_by_seat.get(seat, 0)
@@ -465,6 +502,9 @@ class Table:
         for timer in self._step_timers.values():
             timer.cancel()
         self._step_timers.clear()
+        if self._away_clock is not None:
+            self._away_clock.cancel()
+            self._away_clock = None
 
     async def _stand_in(self, seat: int, active: bool) -> None:
         async with self.lock:
@@ -528,6 +568,9 @@ class Table:
             log.info("game %s started, fingerprint %s", self.game.game_id.hex()[:12], self.game.fingerprint)
             await self._publish(posted)
             self._bot_task = asyncio.ensure_future(self._bot_worker())
+            for seat, slot in enumerate(self.seats):  # a person whose line dropped in the lobby: the clock starts now
+                if slot is not None and not slot.bot and not slot.online:
+                    self._start_grace(seat, self.grace)
 
     def record_name(self) -> str:
         """The host record's file name: the game id says which game, the table id which of the host's tables."""
@@ -614,6 +657,11 @@ class Table:
                 continue
             if kind == BOT_ACTION:
                 posted = game.act_for(seat, raw.decode())
+                table._feed_bots(posted)
+                everything += posted
+                continue
+            if kind == FORFEIT_AWAY:
+                posted = game.forfeit_away()
                 table._feed_bots(posted)
                 everything += posted
                 continue
@@ -745,7 +793,8 @@ class Table:
             return ""
         for seat in waiting:
             if seat in game.absent:
-                return await self._stand_in_move(seat)
+                # (trustless: nobody can act for it; the table waits, see _wait_for_away)
+                return "" if game.trustless else await self._stand_in_move(seat)
             if seat not in self.bots:
                 continue
             bot = self.bots[seat]

@@ -70,6 +70,16 @@ class LocalTable:
             p.deliver_to(self.seats[seat])
         self.deliver(out)
 
+    def wait_out_the_away(self) -> None:
+        """A trustless table stuck on a seat away: the host's clock runs out (its side forfeits the hand), or,
+        while nobody at all is there, somebody comes back."""
+        if len(self.away) == len(self.seats):
+            self.come_back(min(self.away))
+            return
+        posted = self.host.forfeit_away()
+        assert posted, "the host forfeits the hand it waited for"
+        self.deliver(posted)
+
     def flush(self) -> bool:
         """Submit every seat's automatic protocol envelopes; True if anything happened."""
         moved = False
@@ -107,15 +117,15 @@ class LocalTable:
             if self.flush():
                 continue
             phase, waiting = self.host.waiting_for()
+            if self.host.trustless and self.away and (not waiting or waiting[0] in self.away):
+                self.wait_out_the_away()
+                continue
             if not waiting and self.away:
                 self.come_back(min(self.away))  # everyone is away: the deal waits until somebody returns
                 continue
             assert phase == "play" and waiting, (phase, waiting)
             seat = waiting[0]
             if self.host.trustless:
-                if seat in self.away:  # everyone is away (else the hand would be forfeited): somebody returns
-                    self.come_back(seat)
-                    continue
                 action = self.rng.choice(self.seats[seat].legal_actions())
                 raw = self.seats[seat].action(action)
                 out = self.host.submit(seat, raw)

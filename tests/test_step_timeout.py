@@ -40,7 +40,7 @@ class HangingConnection(Connection):
             await super().send_automatic()
 
 
-@pytest.mark.parametrize("deal", ["verified"])
+@pytest.mark.parametrize("deal", ["verified", "trustless"])
 def test_a_seat_silent_on_a_protocol_step_gets_a_stand_in_and_comes_back_when_it_answers(
         tmp_path: Path, deal: str) -> None:
     records = tmp_path / "records"
@@ -101,3 +101,9 @@ def test_a_seat_silent_on_a_protocol_step_gets_a_stand_in_and_comes_back_when_it
     chain = [parse_envelope(e.data, host=True) for e in entries if e.kind == KIND_HOST]
     stand_ins = [bool(s.payload.active) for s in chain if s.type == "StandIn"]
     assert stand_ins[:2] == [True, False], stand_ins
+    if deal == "trustless":
+        # The silent step was the header signature, before any hand: nobody can act for a trustless seat, so the
+        # first hand waited for it (the grace period, 600 s here, would have been the limit) and nothing was
+        # forfeited once it answered.
+        aborted = [s.payload for s in chain if s.type == "AttemptAborted" and s.payload.reason == "away"]
+        assert aborted == [], aborted

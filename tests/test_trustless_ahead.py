@@ -243,9 +243,12 @@ def test_a_forfeited_hand_hands_its_prepared_successor_on_and_a_deck_given_up_is
     _, stale = caught
     table.go_away(1)
     assert _posted(table, "AttemptAborted", lambda p: p.reason == "away" and p.attempt == 0 and p.hand == 0)
-    # Deck 1 waits for the seat away; the next attempt opens while it is still away and is forfeited at once,
-    # giving deck 1 up unsealed.
-    _step_until(table, lambda t: _posted(t, "AttemptAborted", lambda p: p.hand == 1))
+    # Deck 1 waits for the seat away; the next attempt opens while it is still away and waits for it too, until
+    # the host's clock runs out: then it is forfeited, giving deck 1 up unsealed.
+    _step_until(table, lambda t: _posted(t, "TrustlessDealOpen", lambda p: p.hand == 1))
+    assert not _posted(table, "AttemptAborted", lambda p: p.hand == 1)
+    table.wait_out_the_away()
+    assert _posted(table, "AttemptAborted", lambda p: p.reason == "away" and p.hand == 1)
     chain = _read(table)
     assert chain.deck_of_open(chain.opens[-1]) == 1 and len(chain.shuffles[1]) == 0
     table.come_back(1)

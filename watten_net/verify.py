@@ -330,7 +330,9 @@ ABANDON_REASONS = ("host-shutdown",)  # why a host may end a match early (HostGa
 def _host_decision(game: HostGame, slot: _Slot, embedded: set[bytes]) -> bool:
     """The host's own decisions, which no seat's envelope causes: a bot takes over or gives back the seat of a
     person who is away (`StandIn`), the bot's game actions (an `ActionAccepted` with actor "bot" and no seat
-    envelope), and ending the match early (a `MatchEnd` before the target, e.g. the host was stopped). The replay
+    envelope), a trustless hand forfeited after the table waited a grace period more for a seat away (an
+    `AttemptAborted` "away" on its own), and ending the match early (a `MatchEnd` before the target, e.g. the host
+    was stopped). The replay
     makes the same decision through the same code, so whatever follows from it must match the record as usual;
     that the person really was away, or the host really had to stop, is the host's word (the record shows when)."""
     assert slot.signed is not None
@@ -343,6 +345,8 @@ def _host_decision(game: HostGame, slot: _Slot, embedded: set[bytes]) -> bool:
             game.stand_in(int(p.seat), bool(p.active))
         elif slot.type == "ActionAccepted" and p.actor == "bot" and not p.action_envelope:
             game.act_for(int(p.seat), str(p.action))
+        elif slot.type == "AttemptAborted" and p.reason == "away":
+            game.forfeit_away()
         elif slot.type == "MatchEnd" and p.reason in ABANDON_REASONS:
             for raw in p.unanswered:  # accepted before the stop, never put into a CommitSet
                 signed = parse_envelope(bytes(raw), host=False)

@@ -323,6 +323,14 @@ class HostGame:
             raise ProtocolError("precondition", "unexpected-message", f"no game action now (at {self.phase})")
         return self._apply(seat, action, None, actor="bot")
 
+    def forfeit_away(self) -> list[Posted]:
+        """The host's decision in a trustless game: the table has waited a grace period more for a seat that is away
+        (nobody can act, shuffle or give shares for it), so its side forfeits the hand in progress, and the next
+        hand waits for it in turn. Journaled and replayed by `watten-verify` like a StandIn."""
+        if not self.trustless or self.phase not in ("deal", "play") or not self.absent:
+            raise ProtocolError("precondition", "not-away", "no trustless hand is waiting for a seat that is away")
+        return self._trustless_absence()
+
     def _trustless_absence(self) -> list[Posted]:
         """People away in a trustless game (after the StandIn is posted): while a hand settles, what they still owe
         is not opened; otherwise the attempt in progress is forfeited by the side of the first seat away."""

@@ -83,8 +83,9 @@ def is_sealed(deal: PublicDeal) -> bool:
     return deal.phase is Phase.DEALING
 
 
-def forfeits_at_once(absent: set[int], n: int) -> bool:
-    """An attempt opened now is forfeited at once: a seat it needs is away, and somebody is there."""
+def can_forfeit(absent: set[int], n: int) -> bool:
+    """A hand can be forfeited for absence: a seat is away (every trustless hand needs every seat), and somebody is
+    there (while nobody at all is there, the table just waits)."""
     return bool(absent) and len(absent) < n
 
 
@@ -209,8 +210,9 @@ class TrustlessDealer(Dealer):
         self.attempts.append(TrustlessAttempt(hand, attempt, dealer, deal, deck))
         out.append(self.post(pb.TrustlessDealOpen(hand=hand, attempt=attempt, dealer=dealer, deck_size=self.rules.deck,
                                                   deck=deck)))
-        out += self.on_absent()
-        if not self.current.closed and is_sealed(deal):
+        # A seat away does not forfeit an attempt that opens now: the table waits for it (the host forfeits the hand
+        # only after waiting a grace period more, `HostGame.forfeit_away`), so a person back soon loses nothing.
+        if is_sealed(deal):
             self._ready = ReadyDeck((), (), dealer)  # shuffled ahead: dealing starts at once
         return out
 
@@ -441,7 +443,7 @@ class TrustlessDealer(Dealer):
 
     def on_absent(self) -> list[Any]:
         """A seat the attempt needs is away (and somebody is there): its side forfeits the attempt."""
-        if not self.attempts or self.current.closed or not forfeits_at_once(self.absent, self.n):
+        if not self.attempts or self.current.closed or not can_forfeit(self.absent, self.n):
             return []
         att = self.current
         seat = min(self.absent)

@@ -41,7 +41,6 @@ from .level2 import (
     engine_step,
     first_dealer,
     forfeit_for_absence,
-    forfeits_at_once,
     is_sealed,
     no_openings,
 )
@@ -172,9 +171,8 @@ class TrustlessSeat:
         self.game.my_positions = set()
         self.game.played_positions = set()
         self.game.hand = (m.hand_number, m.attempt)
-        # Shuffled ahead: the engine gets the sealed deck now, as the host's does (unless the attempt is forfeited
-        # at once because a seat it needs is away).
-        if is_sealed(self.deal.public) and not forfeits_at_once(self.game.stood_in, self.n):
+        # Shuffled ahead: the engine gets the sealed deck now, as the host's does.
+        if is_sealed(self.deal.public):
             self.match = self.match.apply_sealed_deck(self.rules.deck)
 
     def on_relay(self, inner: Signed, sender: int) -> None:
