@@ -157,7 +157,8 @@ def seats_pane(view: Any, words: Words) -> Fragments:
             else:
                 marks.append(words["offline"])
         if s.stand_in:
-            marks.append(words["stand_in"])
+            # (trustless: nobody can play for the seat, so the table waits for it; see docs/protocol-decisions.md)
+            marks.append(words["away_waits"] if view.deal.mode == "trustless" else words["stand_in"])
         style = "class:active" if s.seat in to_act else ("class:you" if s.you else "")
         arrow = "▶ " if s.seat in to_act else "  "
         side = f"{words['team']} {'AB'[s.side]}" if view.table.player_count != 3 else (

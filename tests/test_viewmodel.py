@@ -266,3 +266,13 @@ def test_a_live_cut_is_asked_for_and_enter_cuts_at_a_legal_place() -> None:
     assert "You cut the deck" in shown and "4–28" in shown, shown
     sent, _ = press(view, ["\r"])
     assert len(sent) == 1 and sent[0] in cuts
+
+
+def test_a_trustless_seat_away_says_the_table_waits_not_that_a_bot_plays() -> None:
+    view = make_view()
+    view.deal.mode = "trustless"
+    view.seats[1].online = False
+    view.seats[1].bot = True
+    view.seats[1].stand_in = True
+    line = next(line for line in text(vm.seats_pane(view, EN)).splitlines() if line.lstrip("▶ ").startswith("1 "))
+    assert "away: the table waits" in line and "a bot stands in" not in line, line
