@@ -1,53 +1,54 @@
-"""A trustless seat completes the host's view with its own cards: the same legal plays the engine allows."""
+"""A trustless seat completes the host's card-less view with its own cards and its own legal actions."""
 
 from __future__ import annotations
 
 import random
+from unittest import mock
 
-from watten_net.deal.own_hand import PLAY_ANY, complete_view
-from watten_net.engine import Match, Rules, canonical_deck
+from test_trustless_game import _SeededKeys
+
+from watten_net.deal.own_hand import complete_seat_view
+from watten_net.engine import Card, Rules, legal_cards
 from watten_net.v1 import watten_pb2 as pb
 
-
-def _view_without_cards(match: Match, seat: int) -> pb.TableView:
-    """What a trustless host can send: the public facts, and "play" for "one of your cards"."""
-    obs = match.observe(seat)
-    view = pb.TableView(your_seat=seat, schlag=match.schlag or "", trump=match.trump or "")
-    view.table.rules_json = match.rules.to_json()
-    view.announcers.extend(match.announcers)
-    view.current_trick.cards.extend(pb.TrickCard(seat=s, card=c.text) for s, c in
-                                    zip(match.trick_seats, match.trick, strict=True))
-    for leader, _cards, winner in match.tricks:
-        view.tricks.append(pb.Trick(leader=leader, winner=winner))
-    if match.schadet_asked:
-        view.extra["schadet_asked"] = "1"
-    plays = [a for a in obs.legal_actions if a.startswith("play ")]
-    view.legal_actions.extend([a for a in obs.legal_actions if not a.startswith("play ")] + ([PLAY_ANY] if plays
-                                                                                            else []))
-    return view
+import local_table
+from local_table import LocalTable
 
 
-def test_completed_views_offer_exactly_the_engines_legal_plays() -> None:
-    rng = random.Random(5)
-    checked = 0
-    for preset, players in [("bavarian", 4), ("tyrolean", 4), ("south-tyrolean", 2), ("austrian", 3)]:
-        rules = Rules.preset(preset, players=players)
-        match = Match.new(rules)
-        for _ in range(3000):
-            if match.is_over:
-                break
-            if match.needs_deck:
-                deck = list(canonical_deck(rules.deck))
-                rng.shuffle(deck)
-                match = match.apply_deck(deck)
-                continue
-            seat = match.waiting_for[0]
-            legal = match.legal_actions(seat)
-            if any(a.startswith("play ") for a in legal):
-                view = _view_without_cards(match, seat)
-                complete_view(view, [c.text for c in match.hands[seat]])
-                assert sorted(view.legal_actions) == sorted(legal), (preset, seat)
-                assert list(view.your_hand) == [c.text for c in match.hands[seat]]
-                checked += 1
-            match, _ = match.apply(seat, rng.choice(legal))
-    assert checked > 200
+def test_a_completed_view_holds_the_seats_cards_and_exactly_the_plays_the_rules_allow() -> None:
+    rules = Rules.preset("south-tyrolean", players=4)
+    with mock.patch.object(local_table, "Ed25519PrivateKey", _SeededKeys(11)):
+        table = LocalTable(rules, seed=11, deal="trustless")
+    table.deliver(table.host.start())
+    rng = random.Random(11)
+    checked = followed = restricted = 0
+    for _ in range(3_000):
+        if table.host.finished:
+            break
+        if table.flush():
+            continue
+        phase, waiting = table.host.waiting_for()
+        assert phase == "play" and waiting, (phase, waiting)
+        seat = table.seats[waiting[0]]
+        view = pb.TableView(your_seat=seat.seat, legal_actions=["play"], your_hand=["stale"])
+        complete_seat_view(view, seat)
+        assert sorted(view.your_hand) == sorted(seat.cards.values())
+        assert list(view.legal_actions) == seat.legal_actions()
+        plays = sorted(a.split(" ", 1)[1] for a in view.legal_actions if a.startswith("play "))
+        public = table.host.public
+        assert public is not None
+        if plays:
+            # An oracle apart from the seat's engine copy: the follow rules of RULES.md, from the public facts.
+            hand = [Card.parse(c) for c in seat.cards.values()]
+            allowed = legal_cards(rules, public.schlag, public.trump, hand, list(public.trick),
+                                  first_trick=not public.tricks, announcer=seat.seat in public.announcers,
+                                  schadet_asked=public.schadet_asked)
+            assert plays == sorted(c.text for c in hand if c in allowed)
+            checked += 1
+            followed += bool(public.trick)
+            restricted += len(plays) < len(hand)
+        action = rng.choice(view.legal_actions)
+        raw = seat.action(action)
+        table.deliver(table.host.submit(seat.seat, raw))  # the host takes every action the view offered
+        seat.accepted(raw)
+    assert table.host.finished and checked > 20 and followed > 5 and restricted > 0, (checked, followed, restricted)
