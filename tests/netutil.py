@@ -11,6 +11,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -140,3 +141,32 @@ class Proxy:
 
     def restore(self) -> None:
         self.down = False
+
+
+def host_chain(record: Path) -> list[Any]:
+    """The host's signed envelopes of a game record (`*-host.wrec` or a seat's), parsed, in chain order."""
+    from watten_net.deal.protocol import parse_envelope
+    from watten_net.record import KIND_HOST, read_record
+
+    _, entries = read_record(str(record))
+    return [parse_envelope(e.data, host=True) for e in entries if e.kind == KIND_HOST]
+
+
+async def bot_turn(conn: Any, bot: Any, view: Any) -> None:
+    """If the seat is to act, the bot's move through `conn` (as `watten-join --bot` plays). A refusal because the
+    table moved on meanwhile (FAILED_PRECONDITION) is the next view's business; anything else is raised."""
+    import grpc
+
+    from client.connection import Refused
+    from watten_net.bots import SeatView
+
+    if conn.seat not in view.to_act or not view.legal_actions:
+        return
+    action = bot.choose(SeatView.from_table_view(view))
+    if action is None:
+        return
+    try:
+        await conn.act(action)
+    except Refused as err:
+        if err.code != grpc.StatusCode.FAILED_PRECONDITION:
+            raise

@@ -16,12 +16,12 @@ import grpc
 import grpc.aio
 
 from client.connection import Connection, Refused
-from watten_net.bots import SeatView, make_bot
+from watten_net.bots import make_bot
 from watten_net.record import KIND_OWN
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
 
-from netutil import isolated_env, start, start_host
+from netutil import bot_turn, isolated_env, start, start_host
 
 FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 TARGET = "target=5"  # short matches: a few hands each
@@ -37,14 +37,7 @@ async def _play(conn: Connection, seed: int) -> int:
         phase = int(view.table.phase)
         if phase in FINISHED:
             break
-        if conn.seat in view.to_act and view.legal_actions:
-            action = bot.choose(SeatView.from_table_view(view))
-            if action is not None:
-                try:
-                    await conn.act(action)
-                except Refused as err:
-                    if err.code != grpc.StatusCode.FAILED_PRECONDITION:
-                        raise
+        await bot_turn(conn, bot, view)
     await conn.send_automatic()
     return phase
 

@@ -11,10 +11,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from client.connection import Connection, open_channel
-from watten_net.deal.protocol import parse_envelope
-from watten_net.record import KIND_HOST, read_record
 
-from netutil import start_host
+from netutil import host_chain, start_host
 
 
 def test_health_and_reflection_answer(tmp_path: Path) -> None:
@@ -69,8 +67,7 @@ def test_sigterm_mid_hand_reveals_the_seeds_and_closes_the_record(tmp_path: Path
         host.stop()
     assert "revealing the seeds used and closing the records" in host.output()
     [record] = list(records.glob("*-host.wrec"))
-    _, entries = read_record(record)
-    types = [parse_envelope(e.data, host=True) for e in entries if e.kind == KIND_HOST]
+    types = host_chain(record)
     ends = [s for s in types if s.type == "MatchEnd"]
     assert ends and ends[0].payload.reason == "host-shutdown"
     opened = {(s.payload.hand, s.payload.attempt) for s in types if s.type == "HandOpen"}

@@ -10,11 +10,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from watten_net.deal.protocol import parse_envelope
-from watten_net.record import KIND_HOST, read_record
 from watten_net.verify import verify_file
 
-from netutil import isolated_env, start, start_host
+from netutil import host_chain, isolated_env, start, start_host
 
 
 def test_a_bot_stands_in_after_the_grace_period_and_the_person_takes_the_seat_back(tmp_path: Path) -> None:
@@ -47,9 +45,7 @@ def test_a_bot_stands_in_after_the_grace_period_and_the_person_takes_the_seat_ba
     for path in paths:
         report = verify_file(str(path))
         assert report.ok, (path.name, [p.sentence() for p in report.errors])
-    host_record = next(p for p in paths if p.name.endswith("-host.wrec"))
-    _, entries = read_record(str(host_record))
-    chain = [parse_envelope(e.data, host=True) for e in entries if e.kind == KIND_HOST]
+    chain = host_chain(next(p for p in paths if p.name.endswith("-host.wrec")))
     stand_ins = [(int(s.payload.seat), bool(s.payload.active)) for s in chain if s.type == "StandIn"]
     assert stand_ins[:2] == [(stand_ins[0][0], True), (stand_ins[0][0], False)], stand_ins
     seat = stand_ins[0][0]

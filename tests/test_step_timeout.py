@@ -18,14 +18,12 @@ import grpc
 import grpc.aio
 import pytest
 
-from client.connection import Connection, Refused
-from watten_net.bots import SeatView, make_bot
-from watten_net.deal.protocol import parse_envelope
-from watten_net.record import KIND_HOST, read_record
+from client.connection import Connection
+from watten_net.bots import make_bot
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
 
-from netutil import start_host
+from netutil import bot_turn, host_chain, start_host
 
 FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 
@@ -69,14 +67,8 @@ def test_a_seat_silent_on_a_protocol_step_gets_a_stand_in_and_comes_back_when_it
                     await conn.send_automatic()
                 elif stood_in and not me.stand_in:
                     came_back = True
-                if not conn.hanging and seat in view.to_act and view.legal_actions:
-                    action = bot.choose(SeatView.from_table_view(view))
-                    if action is not None:
-                        try:
-                            await conn.act(action)
-                        except Refused as err:
-                            if err.code != grpc.StatusCode.FAILED_PRECONDITION:
-                                raise
+                if not conn.hanging:
+                    await bot_turn(conn, bot, view)
             await conn.send_automatic()
             return stood_in, came_back, phase
         finally:
@@ -96,9 +88,7 @@ def test_a_seat_silent_on_a_protocol_step_gets_a_stand_in_and_comes_back_when_it
     for path in paths:
         report = verify_file(str(path))
         assert report.ok, (path.name, [e.sentence() for e in report.errors])
-    host_record = next(p for p in paths if p.name.endswith("-host.wrec"))
-    _, entries = read_record(str(host_record))
-    chain = [parse_envelope(e.data, host=True) for e in entries if e.kind == KIND_HOST]
+    chain = host_chain(next(p for p in paths if p.name.endswith("-host.wrec")))
     stand_ins = [bool(s.payload.active) for s in chain if s.type == "StandIn"]
     assert stand_ins[:2] == [True, False], stand_ins
     if deal == "trustless":

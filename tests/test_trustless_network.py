@@ -14,7 +14,7 @@ from watten_net.deal.protocol import parse_envelope
 from watten_net.record import KIND_HOST, read_record
 from watten_net.verify import verify_file
 
-from netutil import isolated_env, start, start_host
+from netutil import host_chain, isolated_env, start, start_host
 
 
 def test_a_four_player_trustless_match_between_processes_completes_and_verifies(tmp_path: Path) -> None:
@@ -69,8 +69,7 @@ def test_a_trustless_seat_gone_for_good_costs_its_side_one_hand_per_grace_period
     host_record = next(records.glob("*-host.wrec"))
     report = verify_file(str(host_record))
     assert report.ok, [e.sentence() for e in report.errors]
-    _, entries = read_record(str(host_record))
-    chain = [parse_envelope(e.data, host=True) for e in entries if e.kind == KIND_HOST]
+    chain = host_chain(host_record)
     stand_ins = [(int(s.payload.seat), bool(s.payload.active)) for s in chain if s.type == "StandIn"]
     assert len(stand_ins) == 1 and stand_ins[0][1], (stand_ins, [s.type for s in chain], host.output())
     gone = stand_ins[0][0]
