@@ -19,6 +19,7 @@ Run: ``.venv/bin/python bench/deal.py``. Prints figures; never asserts on time.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import platform
 import statistics
@@ -154,11 +155,11 @@ def baseline() -> dict[str, float]:
     }
 
 
-def report(n_cards: int, base: dict[str, float]) -> None:
+def report(n_cards: int, base: dict[str, float], warm_runs: int = WARM_RUNS) -> None:
     cold = DealRun(n_cards, hand=0)
     cold.run()  # the first deal also derives the card points and commitment generators (cached afterwards)
     runs = []
-    for hand in range(1, WARM_RUNS + 1):
+    for hand in range(1, warm_runs + 1):
         run = DealRun(n_cards, hand)
         run.run()
         runs.append(run)
@@ -167,7 +168,7 @@ def report(n_cards: int, base: dict[str, float]) -> None:
     with counting_libsodium() as counts:
         DealRun(n_cards, hand=99, with_host=False).run()
 
-    print(f"4 seats, {n_cards} cards (median of {WARM_RUNS} warm deals; the first, cold, took {cold.wall:.3f} s)")
+    print(f"4 seats, {n_cards} cards (median of {warm_runs} warm deals; the first, cold, took {cold.wall:.3f} s)")
     print(f"  wall time, the whole deal sequentially in one process   {median.wall:7.3f} s  "
           f"(budget {BUDGET_S:.0f} s: {100 * median.wall / BUDGET_S:.0f}% of it; "
           f"range {runs[0].wall:.3f}-{runs[-1].wall:.3f} s)")
@@ -190,14 +191,19 @@ def report(n_cards: int, base: dict[str, float]) -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description="Level 2 trustless deal: wall time per 4-seat deal, CPU per seat")
+    parser.add_argument("--runs", type=int, default=WARM_RUNS, help=f"warm deals per deck size (default {WARM_RUNS})")
+    parser.add_argument("--cards", type=int, nargs="+", default=[33, 32], choices=(32, 33),
+                        help="deck sizes (default 33 32)")
+    args = parser.parse_args()
     print(f"Level 2 trustless deal (Python {platform.python_version()}, PyNaCl {nacl.__version__}, "
           f"{platform.machine()})")
     base = baseline()
     print(f"  baseline: one scalar mult {base['var']:.1f} µs, fixed-base {base['base']:.1f} µs, "
           f"addition {base['add']:.1f} µs, point validation {base['valid']:.1f} µs")
     print()
-    for n_cards in (33, 32):
-        report(n_cards, base)
+    for n_cards in args.cards:
+        report(n_cards, base, max(1, args.runs))
 
 
 if __name__ == "__main__":
