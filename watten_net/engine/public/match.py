@@ -53,9 +53,13 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from ..cards import Card, canonical_deck
+from ..core import MAX_SIGNALS_PER_HAND, Log
+from ..core import Facts as _Facts
+from ..core import facts as _facts
+from ..core import iter_log as _iter_log
 from ..errors import RuleViolation
 from ..events import Event
-from ..match import (
+from ..notation import (
     A_BESSERE,
     A_SCHLAG,
     A_SWAP,
@@ -64,14 +68,9 @@ from ..match import (
     CUT,
     DEAL,
     FORFEIT,
-    MAX_SIGNALS_PER_HAND,
     OVER,
     PLAY,
     SCHLECKEN,
-    Log,
-    _Facts,
-    _facts,
-    _iter_log,
     normalise_action,
 )
 from ..ranking import Ranking, ranking
