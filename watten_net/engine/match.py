@@ -9,7 +9,7 @@ The rules themselves live in `core.MatchCore`, shared with the trustless `Public
 what knowing the cards decides: which cards a seat may play, whether a card may be taken at the cut, the
 Maschine (found at once), the bluff penalty, and events that show the cards to the seats that hold them.
 Each hand is kept sorted by suit and rank. The card play is the hot path of every playout, so `apply`
-and `_play` read plain slots and build their few short lists with loops (see `core`'s docstring).
+reads plain slots and builds its few short lists with loops (see `core`'s docstring).
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from .notation import (
     CARD_OF_PLAY,
     CUT,
     FORFEIT,
-    PLAY,
     PLAY_ACTION,
     normalise_action,
 )
@@ -39,13 +38,12 @@ from .rules import Rules
 
 __all__ = ["Match", "normalise_action"]  # normalise_action: callers have always imported it from here
 
-_CODE = attrgetter("code")
-
-
 class Match(MatchCore[Card]):
     """One match to `rules.target`, one hand after another, plus the series' Bummerl, with the cards known."""
 
     __slots__ = ("_pos", "bluff")
+
+    HAND_ORDER = attrgetter("code")  # hands are kept sorted by suit and rank
 
     _pos: dict[Card, int]  # deck position of each card in this attempt's deck
     bluff: bool  # the cutter took a card that is no Kritischer (schlecken_bluff), see RULES.md 5.8
@@ -130,7 +128,8 @@ class Match(MatchCore[Card]):
     # ------------------------------------------------------------------ applying actions
     def apply(self, seat: int, action: str) -> tuple[Match, list[Event]]:
         """Apply one action of `seat`; returns the new match and its events. The old match is unchanged."""
-        self._check_seat(seat)
+        if not isinstance(seat, int) or not 0 <= seat < self.t.n:  # checked here: a call costs on the hot path
+            self._check_seat(seat)
         if not isinstance(action, str):
             raise RuleViolation("malformed", "an action is a string such as 'play HK'")
         cache = self._legal
@@ -146,11 +145,19 @@ class Match(MatchCore[Card]):
         card = CARD_OF_PLAY.get(text)
         if card is None:  # every action but a card play
             return self._applied(seat, text)
-        # The card play, the most common action by far.
+        # The card play, the most common action by far: taken from the hand here rather than in a method of
+        # its own (one call less on the hot path of every playout).
+        hands = list(self.hands)
+        hand = hands[seat]
+        i = 0
+        while hand[i] is not card:  # identity: cards are interned, and tuple.index would call Card's rich compare
+            i += 1
+        hands[seat] = hand[:i] + hand[i + 1:]
         m = self._clone()
+        m.hands = tuple(hands)
         events: list[Event] = []
         m.inputs = ((seat, text), self.inputs)
-        m._play(seat, card, events)
+        m._add_to_trick(seat, card, self._pos[card], events)
         m.log = (tuple(events), self.log)
         return m, events
 
@@ -193,14 +200,7 @@ class Match(MatchCore[Card]):
             card = Card.parse(arg)
         except ValueError as err:
             raise RuleViolation("malformed", str(err)) from None
-        if self.phase != PLAY:
-            raise RuleViolation("not-now", "cards are played only after the announcement")
-        if self.raise_pending is not None:
-            raise RuleViolation("raise-pending", "a raise is pending: it must be accepted or folded first")
-        if self.schadet_pending:
-            raise RuleViolation("schadet-pending", "waiting for the partner's answer to 'schadet?'")
-        if seat != self.turn:
-            raise RuleViolation("not-your-turn", f"it is seat {self.turn}'s turn to play")
+        self._refuse_play_now(seat)
         if card not in self.hands[seat]:
             raise RuleViolation("card-not-in-hand", f"{card} is not in your hand")
         raise RuleViolation(
@@ -217,9 +217,6 @@ class Match(MatchCore[Card]):
     def _took(self, seat: int, piece: Card, cutter_stage: bool, events: list[Event]) -> None:
         if cutter_stage and piece not in self._f.kritische:
             self.bluff = True
-
-    def _arrange(self, hand: tuple[Card, ...]) -> tuple[Card, ...]:
-        return tuple(sorted(hand, key=_CODE)) if len(hand) > 1 else hand
 
     def _deal_event(self, seat: int, packet: int, got: tuple[Card, ...]) -> Event:
         pos = self._pos
@@ -248,16 +245,6 @@ class Match(MatchCore[Card]):
 
     def _asked_schadet(self, seat: int, events: list[Event]) -> None:
         pass  # the forehand was offered `schadet?` only because it holds the Hauptschlag
-
-    def _play(self, seat: int, card: Card, events: list[Event]) -> None:
-        hands = list(self.hands)
-        hand = hands[seat]
-        i = 0
-        while hand[i] is not card:  # identity: cards are interned, and tuple.index would call Card's rich compare
-            i += 1
-        hands[seat] = hand[:i] + hand[i + 1:]
-        self.hands = tuple(hands)
-        self._add_to_trick(seat, card, self._pos[card], events)
 
     # ------------------------------------------------------------------ ending a hand
     def _end_hand(self, side: int, points: int, reason: str, events: list[Event]) -> None:

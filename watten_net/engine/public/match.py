@@ -55,7 +55,7 @@ from ..cards import Card
 from ..core import MatchCore, iter_log
 from ..errors import RuleViolation
 from ..events import Event
-from ..notation import ANNOUNCE, CUT, DEAL, FORFEIT, OVER, PLAY, SCHLECKEN, VERBS, normalise_action
+from ..notation import ANNOUNCE, CUT, DEAL, FORFEIT, OVER, PLAY, VERBS, normalise_action
 from ..rules import Rules
 from .obligations import (
     FollowObligation,
@@ -112,22 +112,13 @@ class PublicMatch(MatchCore[int]):
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def new(
-        cls,
-        rules: Rules,
-        first_dealer: int = 0,
-        start_scores: Sequence[int] | None = None,
-        *,
-        bummerl: Sequence[int] | None = None,
-    ) -> PublicMatch:
-        """A match waiting for its first sealed deck (arguments as `Match.new`)."""
+    def _check_rules(cls, rules: Rules) -> None:
         if rules.blind:
             raise RuleViolation(
                 "blind-not-trustless",
                 "blind cannot be played with a trustless deal: the host must judge the tricks by the Schlag and "
                 "the trump, which blind hides from everyone but the announcers",
             )
-        return super().new(rules, first_dealer, start_scores, bummerl=bummerl)
 
     def _reset_attempt(self) -> None:
         self.all_dealt, self.dealt_hands = False, ()
@@ -313,9 +304,6 @@ class PublicMatch(MatchCore[int]):
         if not (cutter_stage and self.rules.schlecken_bluff):
             self._oblige(SchleckenObligation(seat, -1, (piece,), self._f.kritische), events)
 
-    def _arrange(self, hand: tuple[int, ...]) -> tuple[int, ...]:
-        return hand  # positions in the order received
-
     def _deal_event(self, seat: int, packet: int, got: tuple[int, ...]) -> Event:
         # The deal map is public: every seat may check which positions went where.
         return Event("deal", seat, {"packet": packet, "positions": list(got)})
@@ -348,16 +336,9 @@ class PublicMatch(MatchCore[int]):
 
     def _check_play(self, seat: int, card: Card, position: int | None) -> None:
         """Everything public information says about a card play; raises the most precise RuleViolation."""
-        if self.phase != PLAY:
-            if self.phase in (CUT, SCHLECKEN, ANNOUNCE):
-                raise RuleViolation("not-now", "cards are played only after the announcement")
+        if self.phase in (DEAL, OVER, SETTLE):
             self._refuse(seat, "play " + card.text)
-        if self.raise_pending is not None:
-            raise RuleViolation("raise-pending", "a raise is pending: it must be accepted or folded first")
-        if self.schadet_pending:
-            raise RuleViolation("schadet-pending", "waiting for the partner's answer to 'schadet?'")
-        if seat != self.turn:
-            raise RuleViolation("not-your-turn", f"it is seat {self.turn}'s turn to play")
+        self._refuse_play_now(seat)
         if not isinstance(position, int) or isinstance(position, bool):
             raise RuleViolation("no-position", "a played card comes with the deck position it was opened from")
         if position not in self.hands[seat]:
