@@ -19,7 +19,7 @@ from operator import attrgetter
 from typing import cast
 
 from .cards import Card
-from .core import Log, MatchCore, all_slots, iter_log, make_event
+from .core import MatchCore
 from .errors import RuleViolation
 from .events import Event
 from .notation import (
@@ -35,6 +35,7 @@ from .notation import (
 from .observation import Observation, build_observation
 from .ranking import schlag_choices
 from .rules import Rules
+from .state import Log, all_slots, iter_log, make_event
 
 __all__ = ["Match", "normalise_action"]  # normalise_action: callers have always imported it from here
 

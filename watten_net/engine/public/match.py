@@ -52,11 +52,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
 from ..cards import Card
-from ..core import MatchCore, iter_log
+from ..core import MatchCore
 from ..errors import RuleViolation
 from ..events import Event
 from ..notation import ANNOUNCE, CUT, DEAL, FORFEIT, OVER, PLAY, VERBS, normalise_action
 from ..rules import Rules
+from ..state import iter_log
 from .obligations import (
     FollowObligation,
     Obligation,
