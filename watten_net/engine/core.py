@@ -109,7 +109,15 @@ class MatchCore(MatchState[Piece]):
                 return []
             if self.schadet_pending:
                 return ["schadet yes", "schadet no"] if seat in self.t.partners[self.forehand] else []
-            out = self._turn_actions(seat) if seat == self.turn else []
+            if seat == self.turn:
+                out = self._plays(seat)
+                if (
+                    self.played_cards == 0 and self.rules.schadet and not self.schadet_asked and seat == self.forehand
+                    and self._may_hold_hauptschlag(seat)
+                ):
+                    out.append("schadet?")
+            else:
+                out = []
             # Side actions, from what was worked out for this hand (see _start_attempt).
             side = self.hand_sides[seat]
             if side != self.last_raise_side and self.value + self.rules.raise_step <= self._raise_limit[side]:
@@ -136,18 +144,17 @@ class MatchCore(MatchState[Piece]):
             return ["take", "keep"] if may_take else ["keep"]
         return []
 
-    def _turn_actions(self, seat: int) -> list[str]:
-        """Hook: the plays (and `schadet?`) of the seat whose turn it is, no raise or answer pending."""
+    def _plays(self, seat: int) -> list[str]:
+        """Hook: the card plays of the seat whose turn it is (no raise or `schadet?` pending)."""
         raise NotImplementedError
 
     def _may_take_seen(self) -> bool:
         """Hook: may the Schlecken seat take the card it is shown (it has room for it)?"""
         raise NotImplementedError
 
-    def _may_ask_schadet(self, seat: int) -> bool:
-        """`schadet?` as far as the state says, before the card that allows it: the forehand, before the
-        first card, once a hand, where the rules play it."""
-        return self.played_cards == 0 and self.rules.schadet and not self.schadet_asked and seat == self.forehand
+    def _may_hold_hauptschlag(self, seat: int) -> bool:
+        """Hook: `schadet?` is asked by the holder of the Hauptschlag; may `seat` (the forehand) hold it?"""
+        raise NotImplementedError
 
     def _signal_actions(self, seat: int) -> list[str]:
         if (

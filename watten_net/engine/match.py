@@ -102,13 +102,12 @@ class Match(MatchCore[Card]):
         return m
 
     # ------------------------------------------------------------------ legal actions
-    def _turn_actions(self, seat: int) -> list[str]:
+    def _plays(self, seat: int) -> list[str]:
         hand = self.hands[seat]
         trick = self.trick
-        ranking = self.ranking
-        assert ranking is not None
         if trick:  # following: the ranking says which cards of the hand may be played (in hand order)
-            cards = ranking.playable(
+            assert self.ranking is not None
+            cards = self.ranking.playable(
                 hand, trick, not self.tricks, not self.rules.blind or seat in self.t.announcers_of[self.dealer],
                 not self.schadet_asked,
             )
@@ -117,9 +116,11 @@ class Match(MatchCore[Card]):
         out = []
         for card in cards:  # a loop, not a comprehension (see core's docstring)
             out.append(PLAY_ACTION[card])
-        if self.played_cards == 0 and self._may_ask_schadet(seat) and ranking.hauptschlag in hand:
-            out.append("schadet?")
         return out
+
+    def _may_hold_hauptschlag(self, seat: int) -> bool:
+        assert self.ranking is not None
+        return self.ranking.hauptschlag in self.hands[seat]
 
     def _may_take_seen(self) -> bool:
         if self._seen() in self._f.kritische:

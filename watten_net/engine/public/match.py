@@ -171,12 +171,13 @@ class PublicMatch(MatchCore[int]):
             out.append("maschine")
         return out
 
-    def _turn_actions(self, seat: int) -> list[str]:
+    def _plays(self, seat: int) -> list[str]:
+        return ["play"]  # any card of positions_of(seat): whether it may be played is an obligation (_play)
+
+    def _may_hold_hauptschlag(self, seat: int) -> bool:
+        # Holding it is what the question claims: an obligation (see _asked_schadet).
         assert self.ranking is not None
-        # "Holds the Hauptschlag" is what the question claims: an obligation (see _asked_schadet).
-        if self._may_ask_schadet(seat) and self.ranking.hauptschlag is not None:
-            return ["play", "schadet?"]
-        return ["play"]
+        return self.ranking.hauptschlag is not None
 
     def _may_take_seen(self) -> bool:
         return True  # the card is sealed: a take the rules forbid is an obligation (see _took)
