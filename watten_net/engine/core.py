@@ -126,7 +126,7 @@ class MatchCore(MatchState[Piece]):
                 out.append("concede")
             if self._f.signal_seats[self.dealer][seat] and self.signals_sent[seat] < MAX_SIGNALS_PER_HAND and (
                 self.hands[seat]
-            ):
+            ):  # _signal_actions without the call: this runs in nearly every state of a playout
                 out.extend(SIGNAL_ACTIONS)
             return out
         if phase == ANNOUNCE:
@@ -363,8 +363,7 @@ class MatchCore(MatchState[Piece]):
         self.rest = ()
         self.schlecken_seat = -1
         # The taken cards start the hands (a seat that took a whole first packet gets no cards from it).
-        order = self.HAND_ORDER
-        self.hands = tuple(tuple(sorted(pieces, key=order)) for pieces in taken) if order else taken
+        self.hands = tuple(self._in_hand_order(pieces) for pieces in taken)
         self._deal_packet(0, events)
         if not self._f.second_packet_later:
             self._deal_packet(1, events)
@@ -388,11 +387,16 @@ class MatchCore(MatchState[Piece]):
                 continue
             got = stack[top: top + count]
             top += count
+            # _in_hand_order without the call: this runs for every seat and packet of every hand
             hands[seat] = tuple(sorted(hands[seat] + got, key=order)) if order else hands[seat] + got
             events.append(self._deal_event(seat, number, got))
         self.stack = stack[top:]
         self.hands = tuple(hands)
         events.append(make_event(("packet", -1, {"packet": number, "counts": list(map(len, hands))}, None)))
+
+    def _in_hand_order(self, hand: tuple[Piece, ...]) -> tuple[Piece, ...]:
+        order = self.HAND_ORDER
+        return tuple(sorted(hand, key=order)) if order and len(hand) > 1 else hand
 
     def _deal_event(self, seat: int, packet: int, got: tuple[Piece, ...]) -> Event:
         """Hook: the event of `got` dealt to `seat` in `packet` (0: new cards at a Bessere)."""
@@ -480,7 +484,7 @@ class MatchCore(MatchState[Piece]):
             stack = stack[count:]
             events.append(self._aside_event(who, hands[who]))
             self.aside = self.aside + hands[who]
-            hands[who] = tuple(sorted(got, key=self.HAND_ORDER)) if self.HAND_ORDER else got
+            hands[who] = self._in_hand_order(got)
             events.append(self._deal_event(who, 0, got))
         self.hands = tuple(hands)
         self.stack = stack
@@ -524,7 +528,7 @@ class MatchCore(MatchState[Piece]):
         leader = self.leader
         self.tricks = (*self.tricks, (leader, trick, winner))
         texts = []
-        for played in trick:  # a loop, not a comprehension (see the module's docstring)
+        for played in trick:  # a loop, not a comprehension (see state's docstring)
             texts.append(played.text)
         events.append(make_event((
             "trick", winner, {"cards": texts, "leader": leader, "side": side, "tricks": [won_0, won_1]}, None,

@@ -9,7 +9,7 @@ The rules themselves live in `core.MatchCore`, shared with the trustless `Public
 what knowing the cards decides: which cards a seat may play, whether a card may be taken at the cut, the
 Maschine (found at once), the bluff penalty, and events that show the cards to the seats that hold them.
 Each hand is kept sorted by suit and rank. The card play is the hot path of every playout, so `apply`
-reads plain slots and builds its few short lists with loops (see `core`'s docstring).
+reads plain slots and builds its few short lists with loops (see `state`'s docstring).
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ class Match(MatchCore[Card]):
         else:  # a lead: any card
             cards = hand
         out = []
-        for card in cards:  # a loop, not a comprehension (see core's docstring)
+        for card in cards:  # a loop, not a comprehension (see state's docstring)
             out.append(PLAY_ACTION[card])
         return out
 
@@ -224,7 +224,7 @@ class Match(MatchCore[Card]):
         pos = self._pos
         texts = []
         positions = []
-        for card in got:  # a loop, not two comprehensions (see core's docstring)
+        for card in got:  # a loop, not two comprehensions (see state's docstring)
             texts.append(card.text)
             positions.append(pos[card])
         return make_event(("deal", seat, {"packet": packet, "cards": texts, "positions": positions}, (seat,)))

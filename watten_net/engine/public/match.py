@@ -168,7 +168,7 @@ class PublicMatch(MatchCore[int]):
             return ["open"] if seat in self.wanted else []
         out = super()._compute_legal(seat)
         if self._maschine_window() and len(self.hands[seat]) >= len(self._f.kritische):
-            out.append("maschine")
+            return [*out, "maschine"]
         return out
 
     def _plays(self, seat: int) -> list[str]:
