@@ -112,7 +112,7 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
         view.extra["schadet_asked"] = "1"  # (a seat that knows its cards works out its legal plays with it)
     _seat_rows(view, table, seat, match)
     if not spectator and not trustless and match.phase == "schlecken" and match.schlecken_seat == seat:
-        view.extra["schlecken_card"] = match._seen_card().text
+        view.extra["schlecken_card"] = match._seen().text
     return view
 
 

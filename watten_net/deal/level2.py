@@ -30,7 +30,7 @@ from typing import Any
 
 from watten_net.engine import Card, Rules, RuleViolation, canonical_deck
 from watten_net.engine.events import Event
-from watten_net.engine.public import Outcome, PublicMatch
+from watten_net.engine.public import PublicMatch
 from watten_net.trustless import DealId, DealSetup, DealStateError, Phase, PublicDeal, TrustlessError
 from watten_net.trustless.errors import Reason
 from watten_net.trustless.messages import DecryptionShareMessage, KeyShareMessage, ShuffleMessage
@@ -99,18 +99,13 @@ def forfeit_hand(match: PublicMatch, seat: int) -> tuple[PublicMatch, list[Event
 
     `PublicMatch.forfeit` allows this only while the deck is being made (Level 1 needs no more); a trustless hand
     also stops when a seat goes away after the deal, because nobody can give its shares or play its cards. The
-    same ending as the engine's forfeit (`Outcome(..., "forfeit")`, so obligations still settle), taken later.
+    same ending as the engine's forfeit (obligations still settle), taken later.
     """
     if match.phase == "deal":
         return match.forfeit(seat)
     if match.phase not in ("cut", "schlecken", "announce", "play"):
         raise RuleViolation("not-now", f"no hand to forfeit (phase {match.phase})")
-    m = match._clone()
-    events = [Event("forfeit", seat)]
-    m.inputs = ((seat, "forfeit"), match.inputs)
-    m._end_hand(Outcome(1 - match.hand_sides[seat], match.value, "forfeit"), events)
-    m.log = (tuple(events), match.log)
-    return m, events
+    return match._forfeited(seat)
 
 
 def no_openings(match: PublicMatch, absent: set[int]) -> tuple[PublicMatch, list[Event]]:

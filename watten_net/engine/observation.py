@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .events import Event
+from .notation import ANNOUNCE
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -84,8 +85,6 @@ def build_observation(match: Match, seat: int, *, history: bool = True) -> Obser
     if not 0 <= seat < match.t.n:
         raise ValueError(f"there is no seat {seat} at a {match.t.n}-player table")
     sees_announcement = not match.rules.blind or seat in match.announcers
-    from .match import ANNOUNCE
-
     return Observation(
         seat=seat,
         rules=match.rules,

@@ -3,7 +3,7 @@
 `PublicMatch` runs a match like `Match` without knowing the deck; see `public/match.py` for its decisions.
 """
 
-from .match import SETTLE, Outcome, PublicMatch, PublicObservation
+from .match import SETTLE, PublicMatch
 from .obligations import (
     FollowObligation,
     Obligation,
@@ -12,6 +12,7 @@ from .obligations import (
     Verdict,
     Violation,
 )
+from .views import Outcome, PublicObservation
 
 __all__ = [
     "SETTLE", "FollowObligation", "Obligation", "Outcome", "PublicMatch", "PublicObservation", "SchadetObligation",

@@ -1,9 +1,10 @@
 """A match of Watten run on public information only: the rules engine of a trustless host (PROTOCOL.md Level 2).
 
 In a trustless deal nobody, the host included, knows a card until it is opened. `PublicMatch` runs the same
-match as `Match` from what is public: the deck size, the cut, the Schlecken decisions (a taken card stays
-sealed, its position is public), the deal map, every announcement, raise and answer, and each played card
-with the deck position it was opened from. Positions are numbered like `Match`'s: the deck of the attempt,
+match as `Match` (the same rules: both are a `core.MatchCore`, whose piece for a card is here its deck position)
+from what is public: the deck size, the cut, the Schlecken decisions (a taken card stays sealed, its position is
+public), the deal map, every announcement, raise and answer, and each played card with the deck position it
+was opened from. Positions are numbered like `Match`'s: the deck of the attempt,
 top card 0, before the cut; the deal map (the `deal` events) lists them in exactly `Match`'s order.
 
 What the host can check live it refuses live, with a `RuleViolation` like `Match`: turn and phase, that a
@@ -47,36 +48,16 @@ Decisions
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from ..cards import Card, canonical_deck
+from ..cards import Card
+from ..core import MatchCore
 from ..errors import RuleViolation
 from ..events import Event
-from ..match import (
-    A_BESSERE,
-    A_SCHLAG,
-    A_SWAP,
-    A_TRUMP,
-    ANNOUNCE,
-    CUT,
-    DEAL,
-    FORFEIT,
-    MAX_SIGNALS_PER_HAND,
-    OVER,
-    PLAY,
-    SCHLECKEN,
-    Log,
-    _Facts,
-    _facts,
-    _iter_log,
-    normalise_action,
-)
-from ..ranking import Ranking, ranking
-from ..rules import SIGNAL_NAMES, Rules
-from ..table import Table, table_for
+from ..notation import ANNOUNCE, CUT, DEAL, FORFEIT, OVER, PLAY, VERBS, normalise_action
+from ..rules import Rules
+from ..state import iter_log
 from .obligations import (
     FollowObligation,
     Obligation,
@@ -85,66 +66,14 @@ from .obligations import (
     Verdict,
     Violation,
 )
+from .views import Outcome, PublicObservation
 
 SETTLE = "settle"  # the hand is decided: waiting for the openings its obligations need
 NO_OPENING = "no-opening"  # in history(): the host's timeout for a seat that did not open (PublicMatch.no_opening)
 SEALED = "sealed"  # in history(): the sealed deck of an attempt, by its size
 
-_SIGNALS = tuple("signal " + name for name in SIGNAL_NAMES)
-_TRUMPS = ("trump E", "trump L", "trump H", "trump S")
-_NO_CAP = 1 << 30
-_KNOWN_VERBS = frozenset({
-    "cut", "take", "keep", "swap?", "swap", "bessere?", "bessere", "schlag", "trump", "raise", "accept", "fold",
-    "concede", "schadet?", "schadet", "play", "signal", "maschine", "open",
-})
-
 Openings = Mapping[int, Card | str]  # deck position -> the card opened there (its proof checked by the deal layer)
 Input = tuple[Any, ...]  # one item of history()
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a hand (or a deal attempt) was decided, before its obligations are settled."""
-
-    side: int  # the winning hand side; for a redeal the side that scores the redeal penalty
-    points: int  # as Match would score them, before base-two's cap
-    reason: str  # tricks, fold, concede, maschine, forfeit; "redeal" for a Bessere redeal
-    seat: int = -1  # the seat that called a redeal
-
-
-@dataclass(frozen=True)
-class PublicObservation:
-    """What one seat may see of a public match: public facts, its own positions and the events shown to it.
-
-    The seat's client adds its cards (it holds the decrypted deal); the host itself never knows them.
-    """
-
-    seat: int
-    phase: str
-    hand_number: int
-    attempt: int
-    dealer: int
-    forehand: int
-    cutter: int
-    hand_sides: tuple[int, ...]
-    scores: tuple[int, ...]
-    bummerl: tuple[int, ...]
-    positions: tuple[int, ...]  # this seat's unplayed positions
-    hand_counts: tuple[int, ...]
-    taken_counts: tuple[int, ...]
-    schlag: str | None
-    trump: str | None
-    value: int
-    raise_pending: tuple[int, int] | None
-    current_trick: tuple[tuple[int, int, Card], ...]  # (seat, position, card) in play order
-    tricks: tuple[tuple[int, tuple[Card, ...], int], ...]
-    tricks_won: tuple[int, int]
-    to_act: tuple[int, ...]
-    legal_actions: tuple[str, ...]
-    openings_wanted: tuple[int, ...]  # positions this seat must open now
-    obligations: tuple[Obligation, ...]  # every obligation of this hand (public facts)
-    match_over: bool
-    events: tuple[Event, ...]
 
 
 def _parse_card(value: Card | str) -> Card:
@@ -156,152 +85,54 @@ def _parse_card(value: Card | str) -> Card:
         raise RuleViolation("malformed", str(err)) from None
 
 
-class PublicMatch:
-    """One match to `rules.target` on public information: `Match`'s state machine without the deck."""
+class PublicMatch(MatchCore[int]):
+    """One match to `rules.target` on public information: `Match`'s rules with a deck position for each card.
 
-    rules: Rules
-    t: Table
-    f: _Facts
-    deck_cards: tuple[Card, ...]  # the canonical deck of these rules
-    deck_set: frozenset[Card]
-    first_dealer: int
-    scores: tuple[int, ...]
-    bummerl: tuple[int, ...]
-    match_number: int
-    hand_number: int
-    attempt: int
-    dealer: int
-    phase: str
-    needs_deck: bool
-    is_over: bool
-    winners: tuple[int, ...]
-    series_over: bool
-    log: Log
-    inputs: Log
-    # The deal attempt, in deck positions (top card 0 before the cut).
-    size: int
-    lifted: tuple[int, ...]
-    rest: tuple[int, ...]
-    schlecken_seat: int
-    seen_index: int
-    taken: tuple[tuple[int, ...], ...]
-    stack: tuple[int, ...]
-    aside: tuple[int, ...]
-    hands: tuple[tuple[int, ...], ...]  # unplayed positions per seat, in the order received
+    `legal_actions` are the actions the host would accept from a seat now, as far as public information decides:
+    `play` stands for any card of `positions_of(seat)`; `maschine` is a claim the seat's cards must back. A client
+    that knows its cards asks `legal_plays` for the cards it may play.
+    """
+
+    __slots__ = (
+        "all_dealt", "card_at", "dealt_hands", "obligations", "opened", "outcome", "silent", "trick_positions",
+        "wanted",
+    )
+
+    VERBS = VERBS | {"maschine", "open"}
+
     all_dealt: bool
     dealt_hands: tuple[tuple[tuple[int, ...], ...], ...]  # every seat's hand at each moment all cards were dealt
     opened: dict[int, Card]  # replaced, never changed in place: position -> card, every card opened this attempt
     card_at: dict[Card, int]  # the inverse of `opened`
     obligations: tuple[Obligation, ...]
-    # The hand, as in Match.
-    hand_sides: tuple[int, ...]
-    side_slots: tuple[tuple[int, ...], ...]
-    gespannt: tuple[bool, bool]
-    raise_limit: tuple[int, int]
-    concede_ok: tuple[bool, bool]
-    announce_step: str
-    announcer_turn: int
-    swap_asked: bool
-    swapped: bool
-    bessere_asked: bool
-    schlag: str | None
-    trump: str | None
-    ranking: Ranking | None
-    value: int
-    raise_pending: tuple[int, int] | None
-    last_raise_side: int
-    schadet_asked: bool
-    schadet_pending: bool
-    leader: int
-    turn: int
-    trick: tuple[Card, ...]
-    trick_seats: tuple[int, ...]
-    trick_positions: tuple[int, ...]
-    tricks: tuple[tuple[int, tuple[Card, ...], int], ...]
-    tricks_won: tuple[int, int]
-    played_cards: int
-    cutter_played_kritisch: bool
-    signals_sent: tuple[int, ...]
+    trick_positions: tuple[int, ...]  # the positions the cards of the current trick were opened from
     # Settling the hand.
     outcome: Outcome | None
     wanted: dict[int, tuple[int, ...]]  # replaced, never changed in place: seat -> positions it must open
     silent: frozenset[int]  # seats that did not open what they were asked for
 
     # ------------------------------------------------------------------ construction
-    def __init__(self) -> None:
-        raise TypeError("use PublicMatch.new(rules)")
-
     @classmethod
-    def new(
-        cls,
-        rules: Rules,
-        first_dealer: int = 0,
-        start_scores: Sequence[int] | None = None,
-        *,
-        bummerl: Sequence[int] | None = None,
-    ) -> PublicMatch:
-        """A match waiting for its first sealed deck (arguments as `Match.new`)."""
+    def _check_rules(cls, rules: Rules) -> None:
         if rules.blind:
             raise RuleViolation(
                 "blind-not-trustless",
                 "blind cannot be played with a trustless deal: the host must judge the tricks by the Schlag and "
                 "the trump, which blind hides from everyone but the announcers",
             )
-        table = table_for(rules)
-        if not isinstance(first_dealer, int) or not 0 <= first_dealer < rules.players:
-            raise ValueError(f"first_dealer must be a seat 0..{rules.players - 1}")
-        scores = tuple(start_scores) if start_scores is not None else (0,) * table.score_slots
-        if len(scores) != table.score_slots or any(not isinstance(s, int) or s < 0 for s in scores):
-            raise ValueError(f"start_scores needs {table.score_slots} points of 0 or more")
-        if any(s >= rules.target for s in scores):
-            raise ValueError("start_scores must be below the target")
-        marks = tuple(bummerl) if bummerl is not None else (0,) * table.score_slots
-        if len(marks) != table.score_slots:
-            raise ValueError(f"bummerl needs {table.score_slots} counts")
-        m = object.__new__(cls)
-        m.rules, m.t, m.f = rules, table, _facts(rules)
-        m.deck_cards = canonical_deck(rules.deck)
-        m.deck_set = frozenset(m.deck_cards)
-        m.first_dealer = m.dealer = first_dealer
-        m.scores, m.bummerl = scores, marks
-        m.match_number = m.hand_number = m.attempt = 0
-        m.winners, m.series_over, m.is_over = (), False, False
-        m.log = m.inputs = None
-        events: list[Event] = []
-        m._start_attempt(events)
-        m.log = (tuple(events), None)
-        return m
 
-    def next_match(self) -> PublicMatch:
-        """After a match ends: the next match of the series (scores back to 0, Bummerl kept)."""
-        if self.phase != OVER:
-            raise RuleViolation("match-not-over", "the match is still being played")
-        if self.series_over:
-            raise RuleViolation("series-over", "the series is over: a side has reached the Bummerl limit")
-        m = PublicMatch.new(self.rules, (self.dealer + 1) % self.t.n, bummerl=self.bummerl)
-        m.match_number = self.match_number + 1
-        return m
-
-    def _clone(self) -> PublicMatch:
-        # Every container in the state is a tuple, a frozenset or a dict that is replaced rather than changed,
-        # so a shallow copy is a new state that shares all it does not change.
-        return copy.copy(self)
+    def _reset_attempt(self) -> None:
+        self.all_dealt, self.dealt_hands = False, ()
+        self.opened, self.card_at = {}, {}
+        self.obligations = ()
+        self.trick_positions = ()
+        self.outcome, self.wanted, self.silent = None, {}, frozenset()
 
     # ------------------------------------------------------------------ public facts
     @property
-    def forehand(self) -> int:
-        return self.t.forehand_of[self.dealer]
-
-    @property
-    def cutter(self) -> int:
-        return self.t.cutter_of[self.dealer]
-
-    @property
-    def announcers(self) -> tuple[int, ...]:
-        return self.t.announcers_of[self.dealer]
-
-    def score(self, seat: int) -> int:
-        return self.scores[self.t.slot_of[seat]]
+    def size(self) -> int:
+        """The number of positions of this attempt's sealed deck (0 while it is being made)."""
+        return len(self.deck) if self.deck is not None else 0
 
     def positions_of(self, seat: int) -> tuple[int, ...]:
         """The positions `seat` holds now (dealt or taken, not played, not put aside)."""
@@ -312,161 +143,44 @@ class PublicMatch:
         """While settling a hand: the positions each seat must open (seat -> positions)."""
         return dict(self.wanted)
 
-    def events(self) -> list[Event]:
-        return [event for step in _iter_log(self.log) for event in step]
-
     def history(self) -> list[Input]:
         """The inputs of the match in order, for `replay`: `("sealed", size)`, `(seat, action)`, `(seat, "play C",
         position)`, `(seat, "maschine" | "open", ((position, card), ...))`, `(seat, "forfeit" | "no-opening")`."""
-        return _iter_log(self.inputs)
+        return iter_log(self.inputs)
 
     @property
     def waiting_for(self) -> tuple[int, ...]:
-        phase = self.phase
-        if phase == PLAY:
-            if self.raise_pending is not None:
-                return self.t.answerers_of[self.dealer][self.raise_pending[1]]
-            if self.schadet_pending:
-                return self.t.partners[self.forehand]
-            return (self.turn,)
-        if phase == ANNOUNCE:
-            return (self.announcer_turn,)
-        if phase == CUT:
-            return (self.cutter,)
-        if phase == SCHLECKEN:
-            return (self.schlecken_seat,)
-        if phase == SETTLE:
+        if self.phase == SETTLE:
             return tuple(self.wanted)
-        return ()
-
-    def __repr__(self) -> str:
-        return (f"<PublicMatch {self.rules.players}p hand {self.hand_number}.{self.attempt} phase {self.phase} "
-                f"scores {self.scores}>")
-
-    # ------------------------------------------------------------------ hand set-up
-    def _start_attempt(self, events: list[Event]) -> None:
-        table, dealer, n = self.t, self.dealer, self.t.n
-        self.phase, self.needs_deck = DEAL, True
-        self.size = 0
-        self.lifted = self.rest = self.stack = self.aside = ()
-        self.schlecken_seat = self.seen_index = -1
-        self.taken = self.hands = ((),) * n
-        self.all_dealt, self.dealt_hands = False, ()
-        self.opened, self.card_at = {}, {}
-        self.obligations = ()
-        self.hand_sides = table.sides_of[dealer]
-        self.side_slots = table.side_slots_of[dealer]
-        self._set_stakes()
-        self.announce_step, self.announcer_turn = A_SCHLAG, table.forehand_of[dealer]
-        self.swap_asked = self.swapped = self.bessere_asked = False
-        self.schlag = self.trump = None
-        self.ranking = None
-        self.raise_pending, self.last_raise_side = None, -1
-        self.schadet_asked = self.schadet_pending = False
-        self.leader = self.turn = table.forehand_of[dealer]
-        self.trick, self.trick_seats, self.trick_positions, self.tricks = (), (), (), ()
-        self.tricks_won, self.played_cards, self.cutter_played_kritisch = (0, 0), 0, False
-        self.signals_sent = (0,) * n
-        self.outcome, self.wanted, self.silent = None, {}, frozenset()
-        events.append(Event("hand-start", -1, {
-            "hand": self.hand_number, "attempt": self.attempt, "dealer": dealer, "forehand": self.forehand,
-            "cutter": self.cutter, "value": self.value, "gespannt": list(self.gespannt),
-        }))
-
-    def _set_stakes(self) -> None:
-        """Gespannt, the starting value and who may raise or concede: fixed for an attempt (as in Match)."""
-        rules = self.rules
-        best = tuple(max(self.scores[slot] for slot in slots) for slots in self.side_slots)
-        gespannt = self.gespannt = (best[0] >= rules.target - 2, best[1] >= rules.target - 2)
-        three_or_concede = rules.tight == "three-or-concede"
-        blocked = (any(gespannt),) * 2 if three_or_concede else gespannt
-        needs = [rules.target - b if rules.raise_cap == "target" else _NO_CAP for b in best]
-        self.raise_limit = (-1 if blocked[0] else needs[0], -1 if blocked[1] else needs[1])
-        self.concede_ok = (three_or_concede and gespannt[0], three_or_concede and gespannt[1])
-        self.value = 3 if three_or_concede and any(gespannt) else 2
+        return super().waiting_for
 
     # ------------------------------------------------------------------ chance
     def apply_sealed_deck(self, size: int) -> PublicMatch:
         """The shuffled, encrypted deck of this attempt is ready: `size` positions whose cards nobody knows."""
-        if self.phase != DEAL:
-            raise RuleViolation("no-deck-needed", "the match is not waiting for a deck now")
+        self._refuse_deck()
         if size != self.rules.deck:
             raise ValueError(f"these rules play with {self.rules.deck} cards, not {size}")
-        m = self._clone()
-        m.size, m.phase, m.needs_deck = size, CUT, False
-        m.inputs = ((SEALED, size), self.inputs)
-        return m
-
-    def forfeit(self, seat: int) -> tuple[PublicMatch, list[Event]]:
-        """`seat` failed the dealing protocol before a card was dealt: its side loses the hand (as Match.forfeit)."""
-        self._check_seat(seat)
-        if self.phase != DEAL:
-            raise RuleViolation("not-now", "a deal attempt is forfeited only while its deck is still being made")
-        m = self._clone()
-        events = [Event("forfeit", seat)]
-        m.inputs = ((seat, FORFEIT), self.inputs)
-        m._end_hand(Outcome(1 - self.hand_sides[seat], self.value, "forfeit"), events)
-        m.log = (tuple(events), self.log)
-        return m, events
+        return self._with_deck(tuple(range(size)), (SEALED, size))
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self, seat: int) -> list[str]:
-        """The actions the host would accept from `seat` now, as far as public information decides.
-
-        `play` stands for any card of `positions_of(seat)`; `maschine` is a claim the seat's cards must back.
-        A client that knows its cards asks `legal_plays` for the cards it may play.
-        """
-        if not 0 <= seat < self.t.n:
-            return []
-        phase = self.phase
-        if phase == PLAY:
-            return self._play_actions(seat)
-        if phase == ANNOUNCE:
-            out = self._announce_actions(seat) if seat == self.announcer_turn else []
-            return out + self._signal_actions(seat) + self._maschine_action(seat)
-        if phase == CUT:
-            return list(self.f.cuts) if seat == self.cutter else []
-        if phase == SCHLECKEN:
-            if seat != self.schlecken_seat:
-                return []
-            return ["take", "keep"] if len(self.taken[seat]) < self.rules.hand_size else ["keep"]
-        if phase == SETTLE:
+    def _compute_legal(self, seat: int) -> list[str]:
+        if self.phase == SETTLE:
             return ["open"] if seat in self.wanted else []
-        return []
+        out = super()._compute_legal(seat)
+        if self._maschine_window() and len(self.hands[seat]) >= len(self._f.kritische):
+            return [*out, "maschine"]
+        return out
 
-    def _play_actions(self, seat: int) -> list[str]:
-        pending = self.raise_pending
-        if pending is not None:
-            return ["accept", "fold"] if self.hand_sides[seat] != self.hand_sides[pending[1]] else []
-        if self.schadet_pending:
-            return ["schadet yes", "schadet no"] if seat in self.t.partners[self.forehand] else []
-        out = []
-        if seat == self.turn:
-            out.append("play")
-            if self._schadet_possible(seat):
-                out.append("schadet?")
-        side = self.hand_sides[seat]
-        if side != self.last_raise_side and self.value + self.rules.raise_step <= self.raise_limit[side]:
-            out.append("raise")
-        if self.played_cards == 0 and self.concede_ok[side]:
-            out.append("concede")
-        return out + self._signal_actions(seat) + self._maschine_action(seat)
+    def _plays(self, seat: int) -> list[str]:
+        return ["play"]  # any card of positions_of(seat): whether it may be played is an obligation (_play)
 
-    def _schadet_possible(self, seat: int) -> bool:
-        # Public part of Match's condition; "holds the Hauptschlag" becomes an obligation.
+    def _may_hold_hauptschlag(self, seat: int) -> bool:
+        # Holding it is what the question claims: an obligation (see _asked_schadet).
         assert self.ranking is not None
-        return (
-            self.played_cards == 0 and self.rules.schadet and not self.schadet_asked and seat == self.forehand
-            and self.ranking.hauptschlag is not None
-        )
+        return self.ranking.hauptschlag is not None
 
-    def _signal_actions(self, seat: int) -> list[str]:
-        if (
-            not self.f.signal_seats[self.dealer][seat] or self.signals_sent[seat] >= MAX_SIGNALS_PER_HAND
-            or not self.hands[seat]
-        ):
-            return []
-        return list(_SIGNALS)
+    def _may_take_seen(self) -> bool:
+        return True  # the card is sealed: a take the rules forbid is an obligation (see _took)
 
     def _maschine_window(self) -> bool:
         """A Maschine may be claimed once every card is dealt and until the first card is played (not while a
@@ -475,43 +189,6 @@ class PublicMatch:
             bool(self.rules.maschine_points) and self.all_dealt and self.played_cards == 0
             and self.phase in (ANNOUNCE, PLAY) and self.raise_pending is None and not self.schadet_pending
         )
-
-    def _maschine_action(self, seat: int) -> list[str]:
-        enough = len(self.hands[seat]) >= len(self.f.kritische)
-        return ["maschine"] if enough and self._maschine_window() else []
-
-    def _announce_actions(self, seat: int) -> list[str]:
-        step = self.announce_step
-        if step == A_SWAP:
-            return ["swap yes", "swap no"]
-        if step == A_BESSERE:
-            return ["bessere yes", "bessere no"]
-        out: list[str]
-        if step == A_SCHLAG:
-            out = list(self.f.schlag_actions)
-            if self.rules.schlagwechsel and self.t.n != 3 and not self.swap_asked and seat == self.forehand:
-                out.append("swap?")
-        else:
-            out = list(_TRUMPS)
-        if self._bessere_possible():
-            out.append("bessere?")
-        return out
-
-    def _bessere_possible(self) -> bool:
-        model = self.f.bessere
-        if model is None or self.bessere_asked:
-            return False
-        if model == "redeal-penalty":
-            return True
-        if self.t.n == 3:
-            return False
-        held = len(self.hands[self.forehand]) + len(self.hands[self.dealer])
-        return len(self.stack) >= held + self._still_to_deal()
-
-    def _still_to_deal(self) -> int:
-        if not self.f.second_packet_later or self.all_dealt:
-            return 0
-        return sum(self.f.packet_sizes[len(taken)][1] for taken in self.taken)
 
     def legal_plays(self, seat: int, hand: Mapping[int, Card | str]) -> list[tuple[int, Card]]:
         """For a client that knows its cards (`hand`: position -> card of its unplayed positions): the
@@ -561,12 +238,7 @@ class PublicMatch:
             raise RuleViolation("malformed", "only 'maschine' and 'open' take openings")
         if text not in self.legal_actions(seat):
             self._refuse(seat, text)
-        m = self._clone()
-        events: list[Event] = []
-        m.inputs = ((seat, text), self.inputs)
-        m._dispatch(seat, verb, arg, events)
-        m.log = (tuple(events), self.log)
-        return m, events
+        return self._applied(seat, text)
 
     def claim_maschine(self, seat: int, openings: Openings) -> tuple[PublicMatch, list[Event]]:
         return self.apply(seat, "maschine", openings=openings)
@@ -574,86 +246,29 @@ class PublicMatch:
     def open_cards(self, seat: int, openings: Openings) -> tuple[PublicMatch, list[Event]]:
         return self.apply(seat, "open", openings=openings)
 
-    def _dispatch(self, seat: int, verb: str, arg: str, events: list[Event]) -> None:
-        if verb == "raise":
-            self._raise(seat, events)
-        elif verb in ("accept", "fold"):
-            self._answer_raise(seat, verb, events)
-        elif verb == "signal":
-            self._signal(seat, arg, events)
-        elif verb == "cut":
-            self._cut(seat, int(arg), events)
-        elif verb in ("take", "keep"):
-            self._schlecken(seat, verb == "take", events)
-        elif verb == "schlag":
-            self._name_schlag(seat, arg, events)
-        elif verb == "trump":
-            self._name_trump(seat, arg, events)
-        elif verb in ("swap?", "swap"):
-            self._swap(seat, arg, events)
-        elif verb in ("bessere?", "bessere"):
-            self._bessere(seat, arg, events)
-        elif verb in ("schadet?", "schadet"):
-            self._schadet(seat, arg, events)
-        elif verb == "concede":
-            events.append(Event("concede", seat))
-            self._end_hand(Outcome(1 - self.hand_sides[seat], 2, "concede"), events)
-        else:  # pragma: no cover - every legal action has a branch above
-            raise AssertionError(verb)
-
-    def _check_seat(self, seat: int) -> None:
-        if not isinstance(seat, int) or not 0 <= seat < self.t.n:
-            raise RuleViolation("no-such-seat", f"there is no seat {seat!r} at a {self.t.n}-player table")
-
     def _refuse(self, seat: int, text: str) -> NoReturn:
         """Raise a precise RuleViolation (Match's reasons) for an action that public information refuses."""
         verb, _, arg = text.partition(" ")
-        if verb not in _KNOWN_VERBS:
-            raise RuleViolation("malformed", f"unknown action {text!r}")
+        self._refuse_idle(verb, text)
         phase = self.phase
-        if phase == OVER:
-            raise RuleViolation("match-over", "the match is over")
-        if phase == DEAL:
-            raise RuleViolation("no-deck", "the cards are not shuffled yet: waiting for the deal")
         if phase == SETTLE:
             raise RuleViolation("settling", "the hand is over: waiting for the cards its obligations need opened")
         if phase == PLAY and self.raise_pending is not None and verb not in ("accept", "fold"):
             raise RuleViolation("raise-pending", "a raise is pending: it must be accepted or folded first")
         if phase == PLAY and self.schadet_pending and verb != "schadet":
             raise RuleViolation("schadet-pending", "waiting for the partner's answer to 'schadet?'")
-        if verb in ("raise", "concede", "signal"):
-            self._refuse_side_action(seat, verb, arg)
+        if verb == "raise":
+            self._refuse_raise(seat)
+        if verb == "concede":
+            self._refuse_concede(seat)
+        if verb == "signal":
+            self._refuse_signal(seat, arg)
         if verb in ("accept", "fold") and self.raise_pending is None:
             raise RuleViolation("no-raise", "there is no raise to answer")
-        if seat not in self.waiting_for:
-            waiting = ", ".join(str(s) for s in self.waiting_for)
-            raise RuleViolation("not-your-turn", f"waiting for seat {waiting}")
+        self._refuse_not_waiting(seat)
         if verb == "cut" and phase == CUT:
-            raise RuleViolation("bad-cut", f"cut between 4 and {self.size - 4} cards: 'cut N'")
+            self._refuse_bad_cut()
         raise RuleViolation("not-now", f"{text!r} is not possible now")
-
-    def _refuse_side_action(self, seat: int, verb: str, arg: str) -> NoReturn:
-        if verb == "raise":
-            if self.phase != PLAY:
-                raise RuleViolation("not-now", "raising starts once the trump is named")
-            if self.hand_sides[seat] == self.last_raise_side:
-                raise RuleViolation("raise-twice", "your side raised last: the other side must raise next")
-            if any(self.gespannt):
-                raise RuleViolation("gespannt", "a side is gespannt: no raising in this hand")
-            raise RuleViolation("raise-cap", "the stake already covers the points your side needs")
-        if verb == "concede":
-            if self.rules.tight != "three-or-concede":
-                raise RuleViolation("no-concede", "conceding is not part of these rules (tight = base-two)")
-            if self.phase != PLAY or self.played_cards:
-                raise RuleViolation("not-now", "a gespannt side concedes after the trump and before the first lead")
-            raise RuleViolation("not-gespannt", "only a gespannt side may concede")
-        if arg not in SIGNAL_NAMES:
-            raise RuleViolation("malformed", f"unknown signal {arg!r}; signals: {' '.join(SIGNAL_NAMES)}")
-        if not self.rules.signals:
-            raise RuleViolation("no-signals", "signals are off at this table")
-        if not self.t.hand_partners_of[self.dealer][seat]:
-            raise RuleViolation("no-partner", "you have no partner to signal to")
-        raise RuleViolation("not-now", "no signal now (at most 3 a hand, while you hold cards)")
 
     def _parse_openings(self, openings: Openings) -> dict[int, Card]:
         if not isinstance(openings, Mapping) or not openings:
@@ -669,7 +284,7 @@ class PublicMatch:
 
     def _check_opening(self, position: int, card: Card) -> None:
         """Each card once: an opened card must not have shown up at another position of this deck."""
-        if card not in self.deck_set:
+        if card not in self._f.deck_set:
             raise RuleViolation("not-in-deck", f"{card} is not in a {self.size}-card deck")
         known = self.opened.get(position)
         if known is not None and known is not card:
@@ -682,161 +297,32 @@ class PublicMatch:
         self.opened = {**self.opened, **cards}
         self.card_at = {**self.card_at, **{card: p for p, card in cards.items()}}
 
-    # -- cut and Schlecken
-    def _cut(self, seat: int, n: int, events: list[Event]) -> None:
-        self.lifted = tuple(range(n))
-        self.rest = tuple(range(n, self.size))
-        events.append(Event("cut", seat, {"n": n}))
-        if self.rules.schlecken:
-            self.phase = SCHLECKEN
-            self.schlecken_seat = seat
-            self.seen_index = n - 1
-            self._show_seen(events)
-        else:
-            self._join_and_deal(events)
+    # -- what public information records for a sealed card
+    def _show(self, kind: str, seat: int, piece: int) -> Event:
+        # Public: everybody knows which position is shown or taken; only the seat learns its card.
+        return Event(kind, seat, {"position": piece})
 
-    def _seen_position(self) -> int:
-        part = self.lifted if self.schlecken_seat == self.cutter else self.rest
-        return part[self.seen_index]
+    def _took(self, seat: int, piece: int, cutter_stage: bool, events: list[Event]) -> None:
+        if not (cutter_stage and self.rules.schlecken_bluff):
+            self._oblige(SchleckenObligation(seat, -1, (piece,), self._f.kritische), events)
 
-    def _show_seen(self, events: list[Event]) -> None:
-        # Public: everybody knows which position is shown; only the seat learns its card.
-        events.append(Event("see", self.schlecken_seat, {"position": self._seen_position()}))
+    def _deal_event(self, seat: int, packet: int, got: tuple[int, ...]) -> Event:
+        # The deal map is public: every seat may check which positions went where.
+        return Event("deal", seat, {"packet": packet, "positions": list(got)})
 
-    def _schlecken(self, seat: int, take: bool, events: list[Event]) -> None:
-        cutter_stage = seat == self.cutter
-        if take:
-            position = self._seen_position()
-            taken = list(self.taken)
-            taken[seat] = (*taken[seat], position)
-            self.taken = tuple(taken)
-            if not (cutter_stage and self.rules.schlecken_bluff):
-                self._oblige(SchleckenObligation(seat, -1, (position,), self.f.kritische), events)
-            events.append(Event("take", seat))
-            events.append(Event("took", seat, {"position": position}))
-            self.seen_index -= 1
-            if self.seen_index >= 0 and len(self.taken[seat]) < self.rules.hand_size:
-                self._show_seen(events)
-                return
-        else:
-            events.append(Event("keep", seat))
-        if cutter_stage and self.taken[seat]:
-            self.schlecken_seat = self.dealer
-            self.seen_index = len(self.rest) - 1
-            self._show_seen(events)
-            return
-        self._join_and_deal(events)
+    def _aside_event(self, seat: int, pieces: tuple[int, ...]) -> Event:
+        # Put aside sealed, for good: the positions are public, the cards are never opened.
+        return Event("aside", seat, {"count": len(pieces), "positions": list(pieces)})
 
-    def _join_and_deal(self, events: list[Event]) -> None:
-        taken = self.taken
-        # As Match: the taken cards leave the bottoms of the two parts; the dealer's part goes on top.
-        lifted = self.lifted[: len(self.lifted) - len(taken[self.cutter])]
-        rest = self.rest[: len(self.rest) - len(taken[self.dealer])]
-        self.stack = rest + lifted
-        self.lifted = self.rest = ()
-        self.schlecken_seat = -1
-        self.hands = taken
-        self._deal_packet(0, events)
-        if not self.f.second_packet_later:
-            self._deal_packet(1, events)
-            self._all_dealt()
-        self.phase = ANNOUNCE
-        self.announce_step = A_SCHLAG
-        self.announcer_turn = self.forehand
-
-    def _deal_packet(self, packet: int, events: list[Event]) -> None:
-        hands = list(self.hands)
-        top = 0
-        for seat in self.t.seat_order_from[self.forehand]:
-            count = self.f.packet_sizes[len(self.taken[seat])][packet]
-            if count <= 0:
-                continue
-            got = self.stack[top: top + count]
-            top += count
-            hands[seat] = hands[seat] + got
-            # The deal map is public: every seat may check which positions went where.
-            events.append(Event("deal", seat, {"packet": packet + 1, "positions": list(got)}))
-        self.stack = self.stack[top:]
-        self.hands = tuple(hands)
-        events.append(Event("packet", -1, {"packet": packet + 1, "counts": list(map(len, hands))}))
-
-    def _all_dealt(self) -> None:
-        """Every card is dealt: where Match looks for a Maschine, a seat may now claim one."""
+    def _all_cards_dealt(self, events: list[Event]) -> bool:
+        """Where Match looks for a Maschine, a seat may now claim one (the host cannot see it)."""
         self.all_dealt = True
         self.dealt_hands = (*self.dealt_hands, self.hands)
+        return False
 
-    # -- announcement
-    def _other_announcer(self, seat: int) -> int:
-        return self.dealer if seat == self.forehand else self.forehand
-
-    def _name_schlag(self, seat: int, rank: str, events: list[Event]) -> None:
-        self.schlag = rank
-        events.append(Event("schlag", seat, {"rank": rank}))
-        self.announce_step = A_TRUMP
-        if self.t.n == 3:
-            self.announcer_turn = seat
-        else:
-            self.announcer_turn = self.forehand if self.swapped else self.dealer
-
-    def _name_trump(self, seat: int, suit: str, events: list[Event]) -> None:
-        assert self.schlag is not None
-        self.trump = suit
-        events.append(Event("trump", seat, {"suit": suit}))
-        self.ranking = ranking(self.rules, self.schlag, suit)
-        if self.f.second_packet_later:
-            self._deal_packet(1, events)
-            self._all_dealt()
-        self.phase = PLAY
-        self.turn = self.leader = self.forehand
-
-    def _swap(self, seat: int, arg: str, events: list[Event]) -> None:
-        if arg == "":
-            self.swap_asked = True
-            events.append(Event("swap?", seat))
-            self.announce_step = A_SWAP
-            self.announcer_turn = self.dealer
-            return
-        events.append(Event("swap", seat, {"answer": arg}))
-        self.swapped = arg == "yes"
-        self.announce_step = A_SCHLAG
-        self.announcer_turn = self.dealer if self.swapped else self.forehand
-
-    def _bessere(self, seat: int, arg: str, events: list[Event]) -> None:
-        if arg == "":
-            self.bessere_asked = True
-            events.append(Event("bessere?", seat))
-            if self.rules.bessere == "redeal-penalty":
-                self._end_hand(Outcome(1 - self.hand_sides[seat], 2, "redeal", seat), events)
-                return
-            self.announce_step = A_BESSERE
-            self.announcer_turn = self._other_announcer(seat)
-            return
-        asker = self._other_announcer(seat)
-        events.append(Event("bessere", seat, {"answer": arg}))
-        if arg == "no":
-            self.announce_step = A_SCHLAG if self.schlag is None else A_TRUMP
-            self.announcer_turn = asker
-            return
-        self._new_announcer_cards(events)
-        self.schlag = None
-        self.swapped = self.swap_asked = False
-        self.announce_step = A_SCHLAG
-        self.announcer_turn = self.forehand
-        if self.all_dealt:
-            self._all_dealt()  # the new cards may make a Maschine (Match looks again)
-
-    def _new_announcer_cards(self, events: list[Event]) -> None:
-        """Bessere yes: both announcers put their cards aside (sealed forever) and get as many from the stack."""
-        hands = list(self.hands)
-        for who in (self.forehand, self.dealer):
-            count = len(hands[who])
-            got = self.stack[:count]
-            self.stack = self.stack[count:]
-            events.append(Event("aside", who, {"count": count, "positions": list(hands[who])}))
-            self.aside = self.aside + hands[who]
-            hands[who] = got
-            events.append(Event("deal", who, {"packet": 0, "positions": list(got)}))
-        self.hands = tuple(hands)
+    def _asked_schadet(self, seat: int, events: list[Event]) -> None:
+        assert self.ranking is not None and self.ranking.hauptschlag is not None
+        self._oblige(SchadetObligation(seat, 0, self.hands[seat], self.ranking.hauptschlag), events)
 
     # -- play
     def _apply_play(self, seat: int, arg: str, position: int | None) -> tuple[PublicMatch, list[Event]]:
@@ -852,16 +338,9 @@ class PublicMatch:
 
     def _check_play(self, seat: int, card: Card, position: int | None) -> None:
         """Everything public information says about a card play; raises the most precise RuleViolation."""
-        if self.phase != PLAY:
-            if self.phase in (CUT, SCHLECKEN, ANNOUNCE):
-                raise RuleViolation("not-now", "cards are played only after the announcement")
+        if self.phase in (DEAL, OVER, SETTLE):
             self._refuse(seat, "play " + card.text)
-        if self.raise_pending is not None:
-            raise RuleViolation("raise-pending", "a raise is pending: it must be accepted or folded first")
-        if self.schadet_pending:
-            raise RuleViolation("schadet-pending", "waiting for the partner's answer to 'schadet?'")
-        if seat != self.turn:
-            raise RuleViolation("not-your-turn", f"it is seat {self.turn}'s turn to play")
+        self._refuse_play_now(seat)
         if not isinstance(position, int) or isinstance(position, bool):
             raise RuleViolation("no-position", "a played card comes with the deck position it was opened from")
         if position not in self.hands[seat]:
@@ -880,24 +359,14 @@ class PublicMatch:
         return RuleViolation("not-your-position", f"position {position} was not dealt to seat {seat}")
 
     def _play(self, seat: int, position: int, card: Card, events: list[Event]) -> None:
-        ranking_ = self.ranking
-        assert ranking_ is not None
         self._oblige_to_follow(seat, position, card, events)
         hands = list(self.hands)
         hands[seat] = tuple(p for p in hands[seat] if p != position)
         self.hands = tuple(hands)
         self._record_openings({position: card})
-        self.trick = (*self.trick, card)
-        self.trick_seats = (*self.trick_seats, seat)
-        self.trick_positions = (*self.trick_positions, position)
-        self.played_cards += 1
-        if card in ranking_.kritische and seat == self.cutter:
-            self.cutter_played_kritisch = True
-        events.append(Event("play", seat, {"card": card.text, "position": position}))
-        if len(self.trick) < self.t.n:
-            self.turn = (seat + 1) % self.t.n
-            return
-        self._complete_trick(ranking_, events)
+        positions = (*self.trick_positions, position)
+        self.trick_positions = positions if len(positions) < self.t.n else ()  # a full trick is over
+        self._add_to_trick(seat, card, position, events)
 
     def _oblige_to_follow(self, seat: int, position: int, card: Card, events: list[Event]) -> None:
         """Record a follow obligation when the card is legal only if the seat held no forcing card.
@@ -907,7 +376,7 @@ class PublicMatch:
         """
         if not self.trick:
             return
-        possible = [c for c in self.deck_cards if c is card or c not in self.card_at]
+        possible = [c for c in self._f.deck if c is card or c not in self.card_at]
         if card in self._playable(possible):
             return
         assert self.ranking is not None
@@ -920,56 +389,6 @@ class PublicMatch:
         self.obligations = (*self.obligations, obligation)
         events.append(Event("obligation", obligation.seat, obligation.to_dict()))
 
-    def _complete_trick(self, ranking_: Ranking, events: list[Event]) -> None:
-        trick, trick_seats = self.trick, self.trick_seats
-        self.trick, self.trick_seats, self.trick_positions = (), (), ()
-        winner = trick_seats[ranking_.winner(trick)]
-        side = self.hand_sides[winner]
-        won = list(self.tricks_won)
-        won[side] += 1
-        self.tricks_won = (won[0], won[1])
-        self.tricks = (*self.tricks, (self.leader, trick, winner))
-        events.append(Event("trick", winner, {
-            "cards": [c.text for c in trick], "leader": self.leader, "side": side, "tricks": won,
-        }))
-        if won[side] >= self.rules.tricks_to_win:
-            self._end_hand(Outcome(side, self.value, "tricks"), events)
-            return
-        self.leader = self.turn = winner
-
-    def _raise(self, seat: int, events: list[Event]) -> None:
-        proposed = self.value + self.rules.raise_step
-        self.raise_pending = (proposed, seat)
-        events.append(Event("raise", seat, {"value": proposed, "from": self.value}))
-
-    def _answer_raise(self, seat: int, verb: str, events: list[Event]) -> None:
-        assert self.raise_pending is not None
-        proposed, raiser = self.raise_pending
-        self.raise_pending = None
-        if verb == "accept":
-            self.value = proposed
-            self.last_raise_side = self.hand_sides[raiser]
-            events.append(Event("accept", seat, {"value": proposed}))
-            return
-        events.append(Event("fold", seat, {"value": self.value}))
-        self._end_hand(Outcome(self.hand_sides[raiser], self.value, "fold"), events)
-
-    def _schadet(self, seat: int, arg: str, events: list[Event]) -> None:
-        if arg == "":
-            assert self.ranking is not None and self.ranking.hauptschlag is not None
-            self._oblige(SchadetObligation(seat, 0, self.hands[seat], self.ranking.hauptschlag), events)
-            self.schadet_asked = self.schadet_pending = True
-            events.append(Event("schadet?", seat))
-            return
-        self.schadet_pending = False
-        events.append(Event("schadet", seat, {"answer": arg}))
-
-    def _signal(self, seat: int, name: str, events: list[Event]) -> None:
-        sent = list(self.signals_sent)
-        sent[seat] += 1
-        self.signals_sent = tuple(sent)
-        events.append(Event("signal", seat, {"name": name}, self.t.signal_audience_of[self.dealer][seat]))
-
     # -- Maschine
     def _apply_maschine(self, seat: int, cards: dict[int, Card]) -> tuple[PublicMatch, list[Event]]:
         if not self.rules.maschine_points:
@@ -979,25 +398,31 @@ class PublicMatch:
         for position in cards:
             if position not in self.hands[seat]:
                 raise self._foreign_position(seat, position)
-        if set(cards.values()) != self.f.kritische:
+        if set(cards.values()) != self._f.kritische:
             shown = " ".join(sorted(c.text for c in cards.values()))
-            needed = " ".join(self.f.kritische_text)
+            needed = " ".join(self._f.kritische_text)
             raise RuleViolation("not-a-maschine", f"a Maschine is all of {needed}, not {shown}")
         for position, card in cards.items():
             self._check_opening(position, card)
         m = self._clone()
         events = [Event("maschine", seat, {
-            "cards": list(self.f.kritische_text), "positions": [p for c in self.rules.kritische_cards
+            "cards": list(self._f.kritische_text), "positions": [p for c in self.rules.kritische_cards
                                                               for p, k in cards.items() if k is c],
         })]
         m.inputs = ((seat, "maschine", tuple((p, c.text) for p, c in cards.items())), self.inputs)
         m._record_openings(cards)
-        m._end_hand(Outcome(self.hand_sides[seat], self.rules.maschine_points, "maschine"), events)
+        m._end_hand(self.hand_sides[seat], self.rules.maschine_points, "maschine", events)
         m.log = (tuple(events), self.log)
         return m, events
 
     # ------------------------------------------------------------------ settling a hand
-    def _end_hand(self, outcome: Outcome, events: list[Event]) -> None:
+    def _end_hand(self, side: int, points: int, reason: str, events: list[Event]) -> None:
+        self._settle(Outcome(side, points, reason), events)
+
+    def _redeal(self, seat: int, events: list[Event]) -> None:
+        self._settle(Outcome(1 - self.hand_sides[seat], 2, "redeal", seat), events)
+
+    def _settle(self, outcome: Outcome, events: list[Event]) -> None:
         """Where Match ends a hand (or redeals): first the openings that its obligations need, then the score."""
         self.outcome = outcome
         self.raise_pending = None
@@ -1036,7 +461,7 @@ class PublicMatch:
         """A taken card opened and no Kritischer, or sealed by a seat that would not open it."""
         for position in self.taken[self.cutter]:
             card = self.opened.get(position)
-            if card is not None and card not in self.f.kritische:
+            if card is not None and card not in self._f.kritische:
                 return True
             if card is None and self.cutter in self.silent:
                 return True
@@ -1100,7 +525,7 @@ class PublicMatch:
             return None
         for hands in self.dealt_hands:
             for seat, held in enumerate(hands):
-                if self.f.kritische.issubset(self.opened[p] for p in held if p in self.opened):
+                if self._f.kritische.issubset(self.opened[p] for p in held if p in self.opened):
                     return seat
         return None
 
@@ -1123,69 +548,23 @@ class PublicMatch:
         if side in broke:  # the winners broke an obligation: the hand is theirs no more
             side = -1 if len(broke) == 2 else 1 - side
             reason = "violation"
-        points = 0
-        if side >= 0:
-            points = outcome.points
-            if self.rules.tight == "base-two" and outcome.reason != "concede" and self.gespannt[1 - side]:
-                points = min(points, 2)
-            self._add_points(side, points)
-        if self._bluff_possible(outcome) and self._bluff_shown():
-            self._add_points(1 - self.hand_sides[self.cutter], 2)
-            events.append(Event("bluff-penalty", self.cutter, {"points": 2}))
-        data: dict[str, Any] = {
-            "side": side, "seats": list(self.t.side_seats_of[self.dealer][side]) if side >= 0 else [],
-            "points": points, "reason": reason, "scores": list(self.scores), "hand": self.hand_number,
-            "tricks": list(self.tricks_won),
-        }
+        points = self._capped(side, outcome.points, outcome.reason) if side >= 0 else 0
+        extra = None
         if violations:
-            data["violations"] = [v.to_dict() for v in violations]
-            data["decided"] = {"side": outcome.side, "points": outcome.points, "reason": outcome.reason}
-        events.append(Event("hand-end", -1, data))
-        if self._check_match_end(events):
-            return
-        self.hand_number += 1
-        self.attempt = 0
-        self.dealer = (self.dealer + 1) % self.t.n
-        self._start_attempt(events)
+            extra = {
+                "violations": [v.to_dict() for v in violations],
+                "decided": {"side": outcome.side, "points": outcome.points, "reason": outcome.reason},
+            }
+        bluff_penalty = self._bluff_possible(outcome) and self._bluff_shown()
+        self._score_hand(side, points, reason, bluff_penalty, events, extra)
 
     def _conclude_redeal(self, outcome: Outcome, broke: set[int], violations: list[Violation],
                          events: list[Event]) -> None:
         self._add_points(outcome.side, outcome.points)
         if len(broke) == 1:  # the attempt is lost to the side that kept its obligations
             self._add_points(1 - next(iter(broke)), self.value)
-        data: dict[str, Any] = {"penalty": outcome.points, "scores": list(self.scores)}
-        if violations:
-            data["violations"] = [v.to_dict() for v in violations]
-        events.append(Event("redeal", outcome.seat, data))
-        if not self._check_match_end(events):
-            self.attempt += 1
-            self._start_attempt(events)
-
-    def _add_points(self, side: int, points: int) -> None:
-        scores = list(self.scores)
-        for slot in self.side_slots[side]:
-            scores[slot] += points
-        self.scores = tuple(scores)
-
-    def _check_match_end(self, events: list[Event]) -> bool:
-        rules = self.rules
-        if max(self.scores) < rules.target:
-            return False
-        winners = tuple(slot for slot, points in enumerate(self.scores) if points >= rules.target)
-        marks = list(self.bummerl)
-        for slot, points in enumerate(self.scores):
-            if slot not in winners:
-                marks[slot] += 2 if rules.schneider and points == 0 else 1
-        self.bummerl = tuple(marks)
-        self.winners = winners
-        self.series_over = any(b >= rules.bummerl_limit for b in marks)
-        self.phase = OVER
-        self.is_over = True
-        events.append(Event("match-end", data={
-            "scores": list(self.scores), "winners": list(winners), "bummerl": list(marks),
-            "series_over": self.series_over,
-        }))
-        return True
+        extra = {"violations": [v.to_dict() for v in violations]} if violations else None
+        self._score_redeal(outcome.seat, outcome.points, events, extra)
 
     # ------------------------------------------------------------------ observation and replay
     def observe(self, seat: int) -> PublicObservation:
