@@ -16,7 +16,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from test_trustless_game import _drive, _refused, _table, _verify_all
+from test_trustless_game import _drive, _first_error, _refused, _table, _verify_all
 
 from watten_net.deal.level2 import deck_shuffle_order
 from watten_net.deal.protocol import HOST_SEAT, ProtocolError, Signed, make_envelope, parse_envelope
@@ -25,7 +25,6 @@ from watten_net.trustless.group import L
 from watten_net.trustless.messages import KeyShareMessage, ShuffleMessage
 from watten_net.trustless.proofs import SchnorrProof
 from watten_net.v1 import watten_pb2 as pb
-from watten_net.verify import verify_entries
 
 import local_table
 from local_table import LocalTable
@@ -326,13 +325,6 @@ def match() -> LocalTable:
     table = _table("bavarian", 2, seed=4)
     table.play()
     return table
-
-
-def _first_error(record: Any) -> tuple[int, str, int | None]:
-    report = verify_entries(record)
-    assert not report.ok
-    problem = report.errors[0]
-    return problem.envelope, problem.reason, problem.seat
 
 
 def _ahead(chain: Chain, indices: dict[int, list[int]]) -> int:
