@@ -28,7 +28,7 @@ from watten_net.bots import Bot, SeatView, make_bot
 from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.identity import join_proof_message, public_key_bytes, verify
 from watten_net.deal.own_hand import complete_seat_view
-from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_pb
+from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_pb, parse_envelope
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
 from watten_net.engine.events import Event
@@ -95,6 +95,26 @@ def _cut_from(draws: Draws) -> Callable[[int], int]:
         return 4 + int.from_bytes(draws(2), "big") % (size - 7)
 
     return cut
+
+
+def _rebuild_bot_move(bot_game: SeatGame, raw: bytes) -> None:
+    """Replaying the journal: a game move of a host bot (an ActionRequest its outbox does not hold: its policy chose
+    it) is built again the way `_bot_step` built it, because in a trustless game that draws (the proof of a played
+    card's opening): skipped, every later draw of the bot would go to another step than it did before the crash."""
+    signed = parse_envelope(raw, host=False)
+    if signed.type != "ActionRequest":
+        return
+    if any(parse_envelope(queued, host=False).payload == signed.payload for queued in bot_game.outbox):
+        return  # an automatic one (a Maschine claim, a hand-end opening): built when its cause was fed
+    try:
+        rebuilt = bot_game.action(str(signed.payload.action))
+    except ProtocolError as err:
+        log.warning("seat %d's move %r cannot be built again from the journal: %s", bot_game.seat,
+                    signed.payload.action, err.message)
+        return
+    if rebuilt != raw:
+        log.warning("seat %d's move %r built again differs from the journaled one: its later draws may differ",
+                    bot_game.seat, signed.payload.action)
 
 
 def token_digest(token: str) -> bytes:
@@ -536,6 +556,10 @@ class Table:
         for kind, who, data in entries:
             if kind == DRAW:
                 replay.setdefault(who, []).append(data)
+        # Open before the replay: a party that runs out of journaled draws in it (the crash came after the draws of
+        # a step were journaled, or before it drew at all) draws fresh bytes, and those must be journaled as well,
+        # or the next resume would build another key share, shuffle or proof than the one that left the host.
+        table.journal = Journal.reopen(path)
         table._make_game(bytes.fromhex(meta["host_nonce"]), replay)
         game = table.game
         assert game is not None
@@ -560,10 +584,11 @@ class Table:
                 continue
             if kind != SUBMIT:
                 continue
+            bot_game = table.bots[seat].game if seat in table.bots else None
+            if bot_game is not None:
+                _rebuild_bot_move(bot_game, raw)
             posted = game.submit(seat, raw)
-            if seat in table.bots:
-                bot_game = table.bots[seat].game
-                assert bot_game is not None
+            if bot_game is not None:
                 bot_game.accepted(raw)
             table._feed_bots(posted)
             everything += posted
@@ -573,7 +598,6 @@ class Table:
             table.record = RecordWriter(table.record_path, {"written_by": "watten-host", "seat": None})
             for p in game.chain:
                 table.record.append(KIND_HOST, p.raw)
-        table.journal = Journal.reopen(path)
         item = table._new_item()
         item.posted = everything
         await table._append(item)
