@@ -46,9 +46,8 @@ class Journal:
         torn entry the crash left is cut off first, or the next entry would be read as its remainder)."""
         journal = cls.__new__(cls)
         journal.path = path
-        journal._file = open(path, "r+b")  # noqa: SIM115 - kept open for the whole game
-        journal._file.truncate(_whole_length(path.read_bytes()))
-        journal._file.seek(0, os.SEEK_END)
+        os.truncate(path, _whole_length(path.read_bytes()))
+        journal._file = open(path, "ab")  # noqa: SIM115 - kept open for the whole game
         return journal
 
     def append(self, kind: int, data: bytes) -> None:

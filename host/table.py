@@ -97,24 +97,38 @@ def _cut_from(draws: Draws) -> Callable[[int], int]:
     return cut
 
 
-def _rebuild_bot_move(bot_game: SeatGame, raw: bytes) -> None:
-    """Replaying the journal: a game move of a host bot (an ActionRequest its outbox does not hold: its policy chose
-    it) is built again the way `_bot_step` built it, because in a trustless game that draws (the proof of a played
-    card's opening): skipped, every later draw of the bot would go to another step than it did before the crash."""
+def _report_bot_failure(task: asyncio.Future[None]) -> None:
+    """The bot worker ended on an error: no bot of the table moves any more and the game waits for them for ever, so
+    say why (an unread task error is shown only when the task is collected, if at all)."""
+    if not task.cancelled() and (err := task.exception()) is not None:
+        log.error("the host's bots stopped: %s", err, exc_info=err)
+
+
+def _rebuild_bot_envelope(bot_game: SeatGame, raw: bytes) -> None:
+    """Replaying the journal: build a host bot's journaled envelope again the way `_bot_step` built it, so that the
+    bot's SeatGame moves on exactly as it did before the crash. An automatic one is the head of its outbox, signed by
+    `next_automatic` on the bot's chain head of that moment (steps queued together, such as the shares of a deal's
+    ShareRequests, are each signed again after the one before is taken: left as queued, the copy in the outbox no
+    longer matches the journal's and is sent again after the resume, refused, and the bot worker stops). A game move
+    (the bot's policy chose it) comes from `SeatGame.action`, which in a trustless game draws (the proof of a played
+    card's opening): skipped, every later draw of the bot would go to another step. A rebuilt envelope differs from
+    the journal's only if the replay went astray: the log says so."""
     signed = parse_envelope(raw, host=False)
-    if signed.type != "ActionRequest":
-        return
-    if any(parse_envelope(queued, host=False).payload == signed.payload for queued in bot_game.outbox):
-        return  # an automatic one (a Maschine claim, a hand-end opening): built when its cause was fed
+    queued = bot_game.outbox[0] if bot_game.outbox else None
     try:
-        rebuilt = bot_game.action(str(signed.payload.action))
+        if queued is not None and parse_envelope(queued, host=False).payload == signed.payload:
+            rebuilt = bot_game.next_automatic()
+        elif signed.type == "ActionRequest":
+            rebuilt = bot_game.action(str(signed.payload.action))
+        else:
+            rebuilt = None
     except ProtocolError as err:
-        log.warning("seat %d's move %r cannot be built again from the journal: %s", bot_game.seat,
-                    signed.payload.action, err.message)
+        log.warning("seat %d's %s cannot be built again from the journal: %s", bot_game.seat, signed.type,
+                    err.message)
         return
     if rebuilt != raw:
-        log.warning("seat %d's move %r built again differs from the journaled one: its later draws may differ",
-                    bot_game.seat, signed.payload.action)
+        log.warning("seat %d's %s built again from the journal differs from the journaled one", bot_game.seat,
+                    signed.type)
 
 
 def token_digest(token: str) -> bytes:
@@ -489,7 +503,7 @@ class Table:
             posted = self.game.start()
             log.info("game %s started, fingerprint %s", self.game.game_id.hex()[:12], self.game.fingerprint)
             await self._publish(posted)
-            self._bot_task = asyncio.ensure_future(self._bot_worker())
+            self._start_bot_worker()
 
     def record_name(self) -> str:
         """The host record's file name: the game id says which game, the table id which of the host's tables."""
@@ -586,7 +600,7 @@ class Table:
                 continue
             bot_game = table.bots[seat].game if seat in table.bots else None
             if bot_game is not None:
-                _rebuild_bot_move(bot_game, raw)
+                _rebuild_bot_envelope(bot_game, raw)
             posted = game.submit(seat, raw)
             if bot_game is not None:
                 bot_game.accepted(raw)
@@ -602,7 +616,7 @@ class Table:
         item.posted = everything
         await table._append(item)
         log.info("resumed game %s at chain envelope %d", game.game_id.hex()[:12], len(game.chain))
-        table._bot_task = asyncio.ensure_future(table._bot_worker())
+        table._start_bot_worker()
         for s, taken in enumerate(table.seats):  # every person is offline until their client reconnects
             if taken is not None and not taken.bot:
                 table._start_grace(s, table.grace)
@@ -674,6 +688,10 @@ class Table:
 
     def _wake_bots(self) -> None:
         self._bots_wake.set()
+
+    def _start_bot_worker(self) -> None:
+        self._bot_task = asyncio.ensure_future(self._bot_worker())
+        self._bot_task.add_done_callback(_report_bot_failure)
 
     async def _bot_worker(self) -> None:
         """Host-run bots answer the protocol at once and make their game moves one by one (with `bot_delay`
