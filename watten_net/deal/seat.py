@@ -283,8 +283,8 @@ class SeatGame:
     def keep_only(self, owed: str | None) -> None:
         """After catching up from a snapshot: keep only the protocol message the host still waits for, and (trustless)
         whatever the seat's own replay says is still owed (`TrustlessSeat.still_owed`): a deck prepared ahead waits
-        for its key shares and shuffles whatever the current step is, and one ShareRequest may be open per seat, so
-        the host's one step names too little."""
+        for its key shares and shuffles whatever the current step is, and several ShareRequests (one per recipient) may
+        wait for this seat's shares at once, which the host's one step cannot name."""
         kept: list[bytes] = []
         trustless: list[bytes] = []
         for raw in self.outbox:
