@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +43,11 @@ class Journal:
 
     @classmethod
     def reopen(cls, path: Path) -> Journal:
-        """Continue an existing journal (after a resume): new entries are appended."""
+        """Continue an existing journal (after a resume): new entries are appended, after the last whole one (a
+        torn entry the crash left is cut off first, or the next entry would be read as its remainder)."""
         journal = cls.__new__(cls)
         journal.path = path
+        os.truncate(path, _whole_length(path.read_bytes()))
         journal._file = open(path, "ab")  # noqa: SIM115 - kept open for the whole game
         return journal
 
@@ -83,18 +85,31 @@ class Journal:
             self._file.close()
 
 
+def _whole_entries(data: bytes) -> Iterator[tuple[int, bytes, int]]:
+    """(kind, body, offset after it) of each whole entry after the magic; a torn last entry (the crash hit mid-write)
+    is left out: nothing that depends on it ever left the host."""
+    offset = len(MAGIC)
+    while offset + 5 <= len(data):
+        kind, length = struct.unpack_from(">BI", data, offset)
+        if offset + 5 + length > len(data):
+            return
+        yield kind, data[offset + 5: offset + 5 + length], offset + 5 + length
+        offset += 5 + length
+
+
+def _whole_length(data: bytes) -> int:
+    """The length of the journal without its torn last entry, if any."""
+    ends = [end for _, _, end in _whole_entries(data)]
+    return ends[-1] if ends else len(MAGIC)
+
+
 def read_journal(path: Path) -> tuple[dict[str, Any], list[tuple[int, int, bytes]]]:
     """(metadata, [(kind, who or seat, bytes)]); a torn last entry (the crash hit mid-write) is dropped."""
     data = path.read_bytes()
     if not data.startswith(MAGIC):
         raise JournalError(f"{path} is not a watten-host journal")
-    offset, entries, meta = len(MAGIC), [], None
-    while offset + 5 <= len(data):
-        kind, length = struct.unpack_from(">BI", data, offset)
-        if offset + 5 + length > len(data):
-            break  # torn write: nothing that depends on it ever left the host
-        body = data[offset + 5: offset + 5 + length]
-        offset += 5 + length
+    entries, meta = [], None
+    for kind, body, _ in _whole_entries(data):
         if kind == META:
             meta = json.loads(body.decode())
         elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY):

@@ -29,7 +29,7 @@ from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.identity import join_proof_message, public_key_bytes, verify
 from watten_net.deal.level2 import can_forfeit
 from watten_net.deal.own_hand import complete_seat_view
-from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_pb
+from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_pb, parse_envelope
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
 from watten_net.engine.events import Event
@@ -103,6 +103,40 @@ def _cut_from(draws: Draws) -> Callable[[int], int]:
         return 4 + int.from_bytes(draws(2), "big") % (size - 7)
 
     return cut
+
+
+def _report_bot_failure(task: asyncio.Future[None]) -> None:
+    """The bot worker ended on an error: no bot of the table moves any more and the game waits for them for ever, so
+    say why (an unread task error is shown only when the task is collected, if at all)."""
+    if not task.cancelled() and (err := task.exception()) is not None:
+        log.error("the host's bots stopped: %s", err, exc_info=err)
+
+
+def _rebuild_bot_envelope(bot_game: SeatGame, raw: bytes) -> None:
+    """Replaying the journal: build a host bot's journaled envelope again the way `_bot_step` built it, so that the
+    bot's SeatGame moves on exactly as it did before the crash. An automatic one is the head of its outbox, signed by
+    `next_automatic` on the bot's chain head of that moment (steps queued together, such as the shares of a deal's
+    ShareRequests, are each signed again after the one before is taken: left as queued, the copy in the outbox no
+    longer matches the journal's and is sent again after the resume, refused, and the bot worker stops). A game move
+    (the bot's policy chose it) comes from `SeatGame.action`, which in a trustless game draws (the proof of a played
+    card's opening): skipped, every later draw of the bot would go to another step. A rebuilt envelope differs from
+    the journal's only if the replay went astray: the log says so."""
+    signed = parse_envelope(raw, host=False)
+    queued = bot_game.outbox[0] if bot_game.outbox else None
+    try:
+        if queued is not None and parse_envelope(queued, host=False).payload == signed.payload:
+            rebuilt = bot_game.next_automatic()
+        elif signed.type == "ActionRequest":
+            rebuilt = bot_game.action(str(signed.payload.action))
+        else:
+            rebuilt = None
+    except ProtocolError as err:
+        log.warning("seat %d's %s cannot be built again from the journal: %s", bot_game.seat, signed.type,
+                    err.message)
+        return
+    if rebuilt != raw:
+        log.warning("seat %d's %s built again from the journal differs from the journaled one", bot_game.seat,
+                    signed.type)
 
 
 def token_digest(token: str) -> bytes:
@@ -567,7 +601,7 @@ class Table:
             posted = self.game.start()
             log.info("game %s started, fingerprint %s", self.game.game_id.hex()[:12], self.game.fingerprint)
             await self._publish(posted)
-            self._bot_task = asyncio.ensure_future(self._bot_worker())
+            self._start_bot_worker()
             for seat, slot in enumerate(self.seats):  # a person whose line dropped in the lobby: the clock starts now
                 if slot is not None and not slot.bot and not slot.online:
                     self._start_grace(seat, self.grace)
@@ -638,6 +672,10 @@ class Table:
         for kind, who, data in entries:
             if kind == DRAW:
                 replay.setdefault(who, []).append(data)
+        # Open before the replay: a party that runs out of journaled draws in it (the crash came after the draws of
+        # a step were journaled, or before it drew at all) draws fresh bytes, and those must be journaled as well,
+        # or the next resume would build another key share, shuffle or proof than the one that left the host.
+        table.journal = Journal.reopen(path)
         table._make_game(bytes.fromhex(meta["host_nonce"]), replay)
         game = table.game
         assert game is not None
@@ -667,10 +705,11 @@ class Table:
                 continue
             if kind != SUBMIT:
                 continue
+            bot_game = table.bots[seat].game if seat in table.bots else None
+            if bot_game is not None:
+                _rebuild_bot_envelope(bot_game, raw)
             posted = game.submit(seat, raw)
-            if seat in table.bots:
-                bot_game = table.bots[seat].game
-                assert bot_game is not None
+            if bot_game is not None:
                 bot_game.accepted(raw)
             table._feed_bots(posted)
             everything += posted
@@ -680,15 +719,15 @@ class Table:
             table.record = RecordWriter(table.record_path, {"written_by": "watten-host", "seat": None})
             for p in game.chain:
                 table.record.append(KIND_HOST, p.raw)
-        table.journal = Journal.reopen(path)
         item = table._new_item()
         item.posted = everything
         await table._append(item)
         log.info("resumed game %s at chain envelope %d", game.game_id.hex()[:12], len(game.chain))
-        table._bot_task = asyncio.ensure_future(table._bot_worker())
+        table._start_bot_worker()
         for s, taken in enumerate(table.seats):  # every person is offline until their client reconnects
             if taken is not None and not taken.bot:
                 table._start_grace(s, table.grace)
+        table._watch_steps()  # (a trustless game that was waiting for a seat away goes on waiting, on a clock)
         return table
 
     def _feed_bots(self, posted: list[Posted]) -> None:
@@ -759,6 +798,10 @@ class Table:
 
     def _wake_bots(self) -> None:
         self._bots_wake.set()
+
+    def _start_bot_worker(self) -> None:
+        self._bot_task = asyncio.ensure_future(self._bot_worker())
+        self._bot_task.add_done_callback(_report_bot_failure)
 
     async def _bot_worker(self) -> None:
         """Host-run bots answer the protocol at once and make their game moves one by one (with `bot_delay`

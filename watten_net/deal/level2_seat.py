@@ -93,6 +93,8 @@ class TrustlessSeat:
         self.seeing: tuple[int, int] | None = None  # (seat, position) of the card shown at Schlecken now
         self.claimed = False  # the Maschine of this attempt is claimed
         self.opened_for: bytes = b""  # the ShareRequest (why "open") this seat has answered
+        # ShareRequests of this attempt that the chain shows answered by this seat (a Relay of its own shares).
+        self.answered: set[bytes] = set()
 
     # ------------------------------------------------------------------ helpers
     def _fail(self, reason: str, message: str, seat: int | None = None) -> ProtocolError:
@@ -167,6 +169,7 @@ class TrustlessSeat:
         self.deck_no = d
         self.deal = self.decks[d]
         self.known, self.sealed_in, self.seeing, self.claimed, self.opened_for = {}, {}, None, False, b""
+        self.answered = set()
         self.game.cards = {}
         self.game.my_positions = set()
         self.game.played_positions = set()
@@ -196,6 +199,8 @@ class TrustlessSeat:
                 deal.public.accept_shuffle(sender, ShuffleMessage.from_bytes(bytes(p.message)))
             else:
                 self._on_shares(sender, p)
+                if sender == self.me:
+                    self.answered.add(bytes(p.request_hash))
         except TrustlessError as err:
             raise self._fail(err.reason.value, f"seat {sender}'s {kind}: {err}", sender) from None
         if kind != "DecryptionShares":
@@ -222,6 +227,25 @@ class TrustlessSeat:
     def live_deck(self, payload: Any) -> bool:
         """A KeyShare or Shuffle of ours that still has a deck to go to."""
         return int(payload.deck) in self.decks
+
+    def still_owed(self, signed: Signed) -> bool:
+        """An envelope of ours, queued and not in the chain, that the host still waits for (or still takes) now that
+        the seat has caught up with the chain: the key share or shuffle of a deck being prepared, the shares that
+        answer a ShareRequest of this attempt (the chain shows no answer of ours to it), this seat's hand-end
+        opening while the rules still want it, and its Maschine claim while the rules still allow it. The host
+        asks for none of them again, so one dropped here is a step the table waits on for ever."""
+        p = signed.payload
+        if signed.type in ("KeyShare", "Shuffle"):
+            return self.live_deck(p)
+        if signed.type == "DecryptionShares":
+            return self.deal is not None and self._attempt_matches(p) and bytes(p.request_hash) not in self.answered
+        if signed.type == "ActionRequest":
+            verb = str(p.action).split(" ", 1)[0]
+            if verb == "open":
+                return self.me in self.match.openings_wanted and self.match.phase == "settle"
+            if verb == "maschine":
+                return "maschine" in self.match.legal_actions(self.me)
+        return False
 
     def _on_shares(self, sender: int, p: Any) -> None:
         deal = self.deal

@@ -282,17 +282,18 @@ class SeatGame:
 
     def keep_only(self, owed: str | None) -> None:
         """After catching up from a snapshot: keep only the protocol message the host still waits for, and (trustless)
-        the key share and shuffle of a deck still being prepared: a deck prepared ahead waits for them whatever the
-        current step is."""
+        whatever the seat's own replay says is still owed (`TrustlessSeat.still_owed`): a deck prepared ahead waits
+        for its key shares and shuffles whatever the current step is, and several ShareRequests (one per recipient) may
+        wait for this seat's shares at once, which the host's one step cannot name."""
         kept: list[bytes] = []
-        ahead: list[bytes] = []
+        trustless: list[bytes] = []
         for raw in self.outbox:
             signed = parse_envelope(raw, host=False)
-            if signed.type == owed:
+            if self.trustless is not None and self.trustless.still_owed(signed):
+                trustless.append(raw)
+            elif signed.type == owed:
                 kept = [raw]  # the latest one: it answers the current step
-            elif self._preparing(signed):
-                ahead.append(raw)
-        self.outbox = ahead + kept
+        self.outbox = trustless + kept
 
     def _preparing(self, signed: Signed) -> bool:
         return (self.trustless is not None and signed.type in ("KeyShare", "Shuffle")

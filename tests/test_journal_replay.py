@@ -1,0 +1,96 @@
+"""A trustless table of host bots crashes twice, the second time right after steps it rebuilt in the first resume.
+
+The journal must give back the same bots after every resume: a bot that draws fresh bytes during a replay (the crash
+came in the middle of its shuffle's draws) must find them journaled the next time, and a bot's played card (whose
+opening draws a proof) must draw again in the replay, or its later key shares, shuffles and shares differ from the
+ones the chain holds and the host cannot start again (tests/test_crash_recovery.py does the same with real
+processes and random kill points; this one picks the points).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from host.journal import DRAW, FINISHED, SUBMIT, Journal, read_journal
+from host.table import Table
+from watten_net.deal.protocol import parse_envelope
+from watten_net.engine import Rules
+
+POLLS = 12_000  # 10 ms each: a bound on every wait, far above what a loaded machine needs
+
+
+def test_a_resumed_host_bot_shuffling_when_the_host_died_is_rebuilt_alike_by_the_next_resume(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="watten.host")
+    asyncio.run(_crash_twice(tmp_path))
+    assert not [r.getMessage() for r in caplog.records if r.name == "watten.host"]
+
+
+async def _crash_twice(tmp_path: Path) -> None:
+    host_key = Ed25519PrivateKey.generate()
+    whole = Table(Rules.preset("bavarian", 4).with_flag("target", "3"), deal="trustless", host_key=host_key)
+    whole.journal_path = tmp_path / "whole.wjournal"
+    await whole.add_bots(4, "random")
+    await whole.start()
+    await _until(whole.finished.is_set, "the first match to end")
+    meta, entries = read_journal(whole.journal_path.with_suffix(".done"))
+
+    # The last shuffle of a bot (hands were played before it): the host dies halfway through its draws.
+    shuffles = [i for i, (kind, _, raw) in enumerate(entries)
+                if kind == SUBMIT and parse_envelope(raw, host=False).type == "Shuffle"]
+    last = shuffles[-1]
+    shuffler = entries[last][1]
+    draws = 0
+    while entries[last - draws - 1][:2] == (DRAW, shuffler):
+        draws += 1
+    assert draws >= 2, "a shuffle draws many times"
+    cut = tmp_path / "cut.wjournal"
+    _write(cut, meta, entries[:last - draws // 2])
+
+    first = await Table.resume(cut, host_key)
+    shuffled = sum(1 for i in shuffles if entries[i][1] == shuffler)
+    await _until(lambda: _shuffles_of(cut, shuffler) == shuffled, "the resumed bot to shuffle")
+    await _crash(first)
+    chain = [p.hash for p in first.game.chain] if first.game is not None else []
+
+    second = await Table.resume(cut, host_key)  # a bot rebuilt otherwise would fail its own shuffle here
+    assert second.game is not None and [p.hash for p in second.game.chain[:len(chain)]] == chain
+    await _crash(second)
+
+
+def _write(path: Path, meta: dict[str, object], entries: list[tuple[int, int, bytes]]) -> None:
+    """The journal a crash right after these entries leaves."""
+    journal = Journal(path, meta)
+    for kind, who, data in entries:
+        if kind != FINISHED:
+            journal.append(kind, bytes([who]) + data)
+    journal.close()
+
+
+def _shuffles_of(path: Path, seat: int) -> int:
+    _, entries = read_journal(path)
+    return sum(1 for kind, who, raw in entries
+               if kind == SUBMIT and who == seat and parse_envelope(raw, host=False).type == "Shuffle")
+
+
+async def _crash(table: Table) -> None:
+    """What kill -9 leaves: the journal as written so far, and nothing more happens at the table."""
+    async with table.lock:
+        if table._bot_task is not None:
+            table._bot_task.cancel()
+        if table.journal is not None:
+            table.journal.close()
+
+
+async def _until(condition: Callable[[], bool], what: str) -> None:
+    for _ in range(POLLS):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"waited in vain for {what}")
