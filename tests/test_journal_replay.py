@@ -84,6 +84,9 @@ async def _crash(table: Table) -> None:
     async with table.lock:
         if table._bot_task is not None:
             table._bot_task.cancel()
+        for seat in list(table._grace_timers):
+            table._cancel_grace(seat)
+        table._cancel_step_timers()  # (and the clock of a trustless wait for a seat away)
         if table.journal is not None:
             table.journal.close()
 
@@ -94,3 +97,39 @@ async def _until(condition: Callable[[], bool], what: str) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"waited in vain for {what}")
+
+
+def test_a_trustless_table_waiting_for_a_seat_away_resumes_its_forfeits_and_its_clock(tmp_path: Path) -> None:
+    """A person who never shows up at a trustless table: the host forfeits a hand per grace period (journaled as
+    its own decision). The host dies after such a forfeit; the resumed table rebuilds the same chain from the
+    journal, goes on waiting on the same clock, and the match ends by itself."""
+    asyncio.run(_away_then_crash(tmp_path))
+
+
+async def _away_then_crash(tmp_path: Path) -> None:
+    from host.journal import FORFEIT_AWAY
+    from watten_net.deal.identity import public_key_bytes
+    from watten_net.v1 import watten_pb2 as pb
+
+    host_key = Ed25519PrivateKey.generate()
+    rules = Rules.preset("bavarian", 2).with_flag("target", "7")
+    table = Table(rules, deal="trustless", host_key=host_key, grace=0.05)
+    table.journal_path = tmp_path / "away.wjournal"
+    person = Ed25519PrivateKey.generate()
+    await table.join(pb.JoinRequest(name="Gone", public_key=public_key_bytes(person), join_nonce=bytes(range(32))))
+    await table.add_bots(1, "random")
+    await table.start()  # the person never subscribes: offline from the start, so the grace period starts now
+
+    def forfeits() -> int:
+        return sum(1 for kind, _, _ in read_journal(table.journal_path)[1] if kind == FORFEIT_AWAY)
+
+    await _until(lambda: forfeits() >= 1 or table.finished.is_set(), "the host to forfeit a hand it waited for")
+    await _crash(table)
+    assert table.game is not None and not table.game.finished, "a match to 7 outlasts one forfeit"
+    chain = [p.hash for p in table.game.chain]
+
+    resumed = await Table.resume(table.journal_path, host_key, grace=0.05)
+    assert resumed.game is not None and [p.hash for p in resumed.game.chain[:len(chain)]] == chain
+    await _until(resumed.finished.is_set, "the resumed match to end, hand by hand, without the person")
+    types = [p.type for p in resumed.game.chain]
+    assert types.count("StandIn") == 1 and types.count("AttemptAborted") >= 2
