@@ -86,8 +86,10 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequ
     total = FUZZ_LONG if request.config.getoption("--long") else FUZZ_CI
     tmp = tmp_path_factory.mktemp("fuzz")
     records = tmp / "records"
+    # --step-timeout 0: the harness holds seat A silent on a protocol step at every point while it fires (minutes
+    # on a loaded machine); with the default 30 s step clock a bot would stand in for A and the match would move on.
     host, port = start_host(tmp, "--headless", "--insecure", "--players", "4", "--bots", "2", "--record",
-                            str(records), "-v")
+                            str(records), "--step-timeout", "0", "-v")
     try:
         result = asyncio.run(asyncio.wait_for(_fuzz(host, port, records, total), 600 + total / 20))
         result.exit_code = host.wait(60) if not result.tally.failure else None
