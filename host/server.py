@@ -341,6 +341,9 @@ async def start_server(tables: Table | Sequence[Table] | WattenTableService, por
         ("grpc.keepalive_timeout_ms", 10_000),
         ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
         ("grpc.keepalive_permit_without_calls", 1),
+        # gRPC sets SO_REUSEPORT by default on Linux: a second host (or any gRPC server of the same user) could
+        # then listen on a port already in use and the kernel would share the connections between them unnoticed.
+        ("grpc.so_reuseport", 0),
     ]
     limiter = RateLimiter()
     server = grpc.aio.server(interceptors=[RefusalInterceptor(admit=limiter.admit)], options=options)
@@ -350,7 +353,10 @@ async def start_server(tables: Table | Sequence[Table] | WattenTableService, por
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     address = f"{bind}:{port}"
-    got = server.add_secure_port(address, credentials) if credentials else server.add_insecure_port(address)
+    try:
+        got = server.add_secure_port(address, credentials) if credentials else server.add_insecure_port(address)
+    except RuntimeError:  # (grpcio raises instead of returning 0 when the address is in use)
+        got = 0
     if got == 0:
         raise OSError(f"cannot listen on {address} (is another host running there?)")
     await server.start()

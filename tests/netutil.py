@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,11 +26,17 @@ def isolated_env(tmp: Path) -> dict[str, str]:
     return env
 
 
+# A line the test waits for (the host's port, a client's seat, a notice): on a loaded 2-core CI machine a Python
+# process that imports grpc and cryptography can take many seconds to get there; a dead process fails at once.
+LINE_TIMEOUT = 60.0
+
+
 @dataclass
 class Proc:
     proc: subprocess.Popen[str]
     lines: queue.Queue[str] = field(default_factory=queue.Queue)
     seen: list[str] = field(default_factory=list)
+    pump: threading.Thread | None = None
 
     def __post_init__(self) -> None:
         def pump() -> None:
@@ -37,9 +44,17 @@ class Proc:
             for line in self.proc.stdout:
                 self.lines.put(line.rstrip("\n"))
 
-        threading.Thread(target=pump, daemon=True).start()
+        self.pump = threading.Thread(target=pump, daemon=True)
+        self.pump.start()
 
-    def wait_for_line(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
+    def _ended(self) -> bool:
+        """The process has exited and everything it wrote has been read off the pipe."""
+        if self.proc.poll() is None or self.pump is None:
+            return False
+        self.pump.join(timeout=10)
+        return not self.pump.is_alive()
+
+    def wait_for_line(self, pattern: str, timeout: float = LINE_TIMEOUT) -> re.Match[str]:
         deadline = time.monotonic() + timeout
         regex = re.compile(pattern)
         for line in self.seen:
@@ -47,15 +62,21 @@ class Proc:
                 return m
         while time.monotonic() < deadline:
             try:
-                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+                line = self.lines.get(timeout=min(0.5, max(0.01, deadline - time.monotonic())))
             except queue.Empty:
-                break
+                if self._ended() and self.lines.empty():
+                    raise AssertionError(f"the process ended ({self.proc.returncode}) without a line matching "
+                                         f"{pattern!r}; its output: {self.seen}") from None
+                continue
             self.seen.append(line)
             if (m := regex.search(line)) is not None:
                 return m
         raise AssertionError(f"no line matching {pattern!r} within {timeout}s; output so far: {self.seen}")
 
     def output(self) -> str:
+        """Everything read so far; once the process has exited, everything it wrote (the reader thread may lag
+        behind the exit: a line printed just before it would otherwise be missing)."""
+        self._ended()
         while True:
             try:
                 self.seen.append(self.lines.get_nowait())
@@ -170,3 +191,40 @@ async def bot_turn(conn: Any, bot: Any, view: Any) -> None:
     except Refused as err:
         if err.code != grpc.StatusCode.FAILED_PRECONDITION:
             raise
+
+
+def journal_entries(tmp: Path) -> list[tuple[int, int, bytes]]:
+    """The entries of the running game's journal (the host's data directory under `tmp`, one table): what the host
+    has accepted so far, each entry fsync'd before anything it caused left the host. Empty before the game has
+    started and once it has ended (the journal is moved aside then)."""
+    from host.journal import JournalError, read_journal
+
+    for path in sorted((tmp / "data" / "journal").glob("*.wjournal")):
+        try:
+            return read_journal(path)[1]
+        except (OSError, JournalError):
+            return []  # moved aside meanwhile (the game ended), or its metadata not written yet
+    return []
+
+
+def actions_of(entries: list[tuple[int, int, bytes]], seat: int) -> tuple[int, int]:
+    """(game actions the seat's own client sent, moves a stand-in bot made for it) in these journal entries."""
+    from host.journal import BOT_ACTION, SUBMIT
+    from watten_net.deal.protocol import parse_envelope
+
+    own = sum(1 for kind, who, data in entries
+              if kind == SUBMIT and who == seat and parse_envelope(data, host=False).type == "ActionRequest")
+    by_bot = sum(1 for kind, who, _ in entries if kind == BOT_ACTION and who == seat)
+    return own, by_bot
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = 120.0, *,
+               unless: Proc | None = None) -> None:
+    """Poll `condition` until it holds; fail after `timeout` seconds, or at once if the process `unless` ends."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if unless is not None and unless.proc.poll() is not None:
+            raise AssertionError(f"{what}: the process ended first ({unless.proc.returncode}): {unless.output()}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s")
+        time.sleep(0.02)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from watten_net.verify import verify_file
 
-from netutil import isolated_env, start, start_host
+from netutil import actions_of, isolated_env, journal_entries, start, start_host, wait_until
 
 
 def test_a_client_killed_mid_hand_comes_back_and_every_record_verifies(tmp_path: Path) -> None:
@@ -19,9 +18,11 @@ def test_a_client_killed_mid_hand_comes_back_and_every_record_verifies(tmp_path:
     args = ["--bot", "random", "--identity", identity, "--insecure", "--record", str(records), f"127.0.0.1:{port}"]
     client = start("client.main", [*args, "--seed", "1"], env)
     try:
-        client.wait_for_line(r"seat \d")
-        time.sleep(1.2)  # into the match
-        assert client.proc.poll() is None, client.output()
+        seat = int(client.wait_for_line(r"seat (\d)").group(1))
+        # Into the match: the host has accepted a move of the client's own (a fixed pause could end before the game
+        # has even begun on a loaded machine, or after the match on a fast one).
+        wait_until(lambda: actions_of(journal_entries(tmp_path), seat)[0] >= 1, "the client's first move",
+                   unless=client)
         client.proc.kill()
         client.proc.wait(10)
         again = start("client.main", [*args, "--seed", "2"], env)

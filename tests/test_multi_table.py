@@ -11,6 +11,7 @@ import asyncio
 import signal
 import time
 from pathlib import Path
+from typing import Any
 
 import grpc
 import grpc.aio
@@ -21,7 +22,7 @@ from watten_net.record import KIND_OWN
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
 
-from netutil import bot_turn, isolated_env, start, start_host
+from netutil import bot_turn, isolated_env, start, start_host, wait_until
 
 FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 TARGET = "target=5"  # short matches: a few hands each
@@ -153,10 +154,7 @@ def test_a_crashed_host_resumes_every_table_it_was_playing(tmp_path: Path) -> No
                             "--record", str(records), "--set", "target=11", "--bot-delay", "0.02")
     journals = tmp_path / "data" / "journal"
     try:
-        deadline = time.monotonic() + 30
-        while len(list(journals.glob("*.wjournal"))) < 2 and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert len(list(journals.glob("*.wjournal"))) == 2, host.output()
+        wait_until(lambda: len(list(journals.glob("*.wjournal"))) == 2, "both games' start", unless=host)
         time.sleep(0.3)  # some way into both games
         host.proc.send_signal(signal.SIGKILL)
         host.proc.wait(10)
@@ -197,13 +195,18 @@ def test_a_host_with_matches_opens_a_fresh_table_in_place_of_each_finished_one(t
         try:
             assert await x.join("x", table_id=first[0]) == 1  # seat 0 is the host's bot
             bot(1, first[1])
-            assert await asyncio.wait_for(_play(x, 2), 60) == pb.TABLE_PHASE_MATCH_OVER
+            assert await asyncio.wait_for(_play(x, 2), 120) == pb.TABLE_PHASE_MATCH_OVER
+            # The other table's match (its bot client started after X joined) may still be on; and a fresh table is
+            # listed a moment before the host's bot has taken its seat: wait for both places to be ready.
             fresh: list[str] = []
-            deadline = time.monotonic() + 30
-            while len(fresh) < 2 and time.monotonic() < deadline:
-                fresh = [t.table_id for t in await x.list_tables() if t.table_id not in first]
+            listed: list[Any] = []
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                listed = await x.list_tables()
+                fresh = [t.table_id for t in listed if t.table_id not in first]
+                if len(fresh) == 2 and all(t.seats[0].bot for t in listed):
+                    break
                 await asyncio.sleep(0.05)
-            listed = await x.list_tables()
             # Both places hold fresh tables now, in the same order, in their lobbies with the host's bot seated.
             assert [t.table_id for t in listed] == fresh and len(set(fresh)) == 2, (first, listed)
             assert all(t.phase == pb.TABLE_PHASE_LOBBY and t.seats[0].bot and not t.seats[1].occupied
@@ -220,7 +223,7 @@ def test_a_host_with_matches_opens_a_fresh_table_in_place_of_each_finished_one(t
         fresh = asyncio.run(scenario())
         for seed, table_id in enumerate(fresh, start=3):
             bot(seed, table_id)
-        assert host.wait(60) == 0, host.output()
+        assert host.wait(120) == 0, host.output()  # two bot clients start, then both second matches
         for client in clients:
             assert client.wait(30) == 0, client.output()
     finally:

@@ -12,7 +12,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from client.connection import Connection, open_channel
 
-from netutil import host_chain, start_host
+from netutil import host_chain, isolated_env, start, start_host
 
 
 def test_health_and_reflection_answer(tmp_path: Path) -> None:
@@ -73,3 +73,16 @@ def test_sigterm_mid_hand_reveals_the_seeds_and_closes_the_record(tmp_path: Path
     opened = {(s.payload.hand, s.payload.attempt) for s in types if s.type == "HandOpen"}
     revealed = {(s.payload.hand, s.payload.attempt) for s in types if s.type == "HostSeedReveal"}
     assert opened and opened == revealed, "every seed the host used is revealed"
+
+
+def test_a_second_host_on_a_port_in_use_refuses_to_start_instead_of_sharing_it(tmp_path: Path) -> None:
+    """(gRPC's default SO_REUSEPORT let two hosts listen on one port, the kernel splitting the connections.)"""
+    host, port = start_host(tmp_path / "first", "--headless", "--insecure", "--players", "2")
+    try:
+        second = start("host.main", ["--headless", "--insecure", "--players", "2", "--bind", "127.0.0.1", "--port",
+                                     str(port)], isolated_env(tmp_path / "second"))
+        assert second.wait(60) == 1, second.output()
+        assert f"cannot listen on 127.0.0.1:{port}" in second.output()
+        assert host.proc.poll() is None
+    finally:
+        host.stop()

@@ -7,12 +7,11 @@ host's stand-in plays for it, and is started again with the same identity.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from watten_net.verify import verify_file
 
-from netutil import host_chain, isolated_env, start, start_host
+from netutil import actions_of, host_chain, isolated_env, journal_entries, start, start_host, wait_until
 
 
 def test_a_bot_stands_in_after_the_grace_period_and_the_person_takes_the_seat_back(tmp_path: Path) -> None:
@@ -25,15 +24,19 @@ def test_a_bot_stands_in_after_the_grace_period_and_the_person_takes_the_seat_ba
     client = start("client.main", [*args, "--seed", "1"], env)
     again = None
     try:
-        client.wait_for_line(r"seat \d")
-        time.sleep(1.0)  # into the match
-        assert client.proc.poll() is None, client.output()
+        seat = int(client.wait_for_line(r"seat (\d)").group(1))
+        # Into the match (the host has accepted a move of the person's own), and away at once: the rest of the
+        # match is what the stand-in and the person coming back have to share.
+        wait_until(lambda: actions_of(journal_entries(tmp_path), seat)[0] >= 1, "the person's first move",
+                   unless=client)
         client.proc.kill()
         client.proc.wait(10)
-        host.wait_for_line(r"a bot stands in", timeout=30)
-        time.sleep(1.5)  # the stand-in plays a few moves
+        host.wait_for_line(r"a bot stands in")
+        # The stand-in has made a move for the seat (a fixed pause may pass before it gets its turn).
+        wait_until(lambda: actions_of(journal_entries(tmp_path), seat)[1] >= 1, "the stand-in's first move",
+                   unless=host)
         again = start("client.main", [*args, "--seed", "2"], env)
-        host.wait_for_line(r"its person is back", timeout=30)
+        host.wait_for_line(r"its person is back")
         assert again.wait(240) == 0, again.output()
         assert host.wait(60) == 0, host.output()
     finally:

@@ -26,6 +26,10 @@ from watten_net.verify import verify_file
 from netutil import bot_turn, host_chain, start_host
 
 FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
+# The step clock: the test waits it out once (the hanging header signature), and every later step of the seat must
+# come in within it. At 1 s a trustless shuffle on a loaded 2-core machine took longer: a second stand-in, and the
+# trustless hand in progress forfeited ("away"), which this test says does not happen once the seat answers.
+STEP_TIMEOUT = 5
 
 
 class HangingConnection(Connection):
@@ -43,7 +47,7 @@ def test_a_seat_silent_on_a_protocol_step_gets_a_stand_in_and_comes_back_when_it
         tmp_path: Path, deal: str) -> None:
     records = tmp_path / "records"
     host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "2", "--bots", "1",
-                            "--step-timeout", "1", "--grace", "600", "--record", str(records),
+                            "--step-timeout", str(STEP_TIMEOUT), "--grace", "600", "--record", str(records),
                             "--set", "target=5", "--set", f"deal={deal}", "--bot-delay", "0.02")
 
     async def scenario() -> tuple[bool, bool, int]:

@@ -142,6 +142,9 @@ def test_a_host_and_a_joined_player_play_a_hand_together_with_two_bots(tmux: Tmu
     tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "2",
                             "--autostart", "--lang", "en", "--name", "Hanna", "--bot-delay", "0.05"))
     port = tmux.wait_for("host", r"watten-join \S+:(\d+)").group(1)
+    # The host prints that line before it takes its own seat and seats its bots: a joiner that asked the table
+    # earlier would find several free seats and ask which one. Wait for the lobby with Hanna and both bots seated.
+    tmux.wait_for("host", r"(?s)Hanna.*\(bot\).*\(bot\)")
     # Another person, another installation: its own identity key and known hosts.
     other = {"WATTEN_CONFIG_DIR": tmux.env["WATTEN_CONFIG_DIR"] + "-josef"}
     tmux.new("join", python("client.main", "--insecure", "--lang", "en", f"127.0.0.1:{port}"), env=other)

@@ -36,7 +36,7 @@ class Tmux:
 
     def run(self, *args: str) -> str:
         result = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, env=self.env,
-                                timeout=10, check=False)
+                                timeout=30, check=False)
         return result.stdout
 
     def new(self, name: str, command: list[str], width: int = 110, height: int = 34,
@@ -53,7 +53,7 @@ class Tmux:
     def screen(self, name: str) -> str:
         return self.run("capture-pane", "-p", "-J", "-t", name)
 
-    def wait_for(self, name: str, pattern: str, timeout: float = 30.0) -> re.Match[str]:
+    def wait_for(self, name: str, pattern: str, timeout: float = 60.0) -> re.Match[str]:
         deadline = time.monotonic() + timeout
         regex = re.compile(pattern)
         screen = ""
