@@ -51,10 +51,10 @@ async def serve_slot(service: WattenTableService, table: Table, matches: int, bo
             return
         await until_unneeded(service, table, linger)
         fresh = table.successor()
+        if bots:  # seated before the table is listed: nobody who lists it sees the bots' seats free for a moment
+            await fresh.add_bots(bots, bot_level)
         service.replace(table, fresh)
         await table.release()
         table = fresh
         if on_open is not None:
             on_open(fresh)
-        if bots:
-            await fresh.add_bots(bots, bot_level)
