@@ -87,7 +87,7 @@ def _matches(text: str) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    from host.table import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT
+    from host.clocks import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT
 
     p = argparse.ArgumentParser(prog="watten-host", description="Host a game of Watten on the local network.")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")

@@ -27,7 +27,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from watten_net.bots import Bot, SeatView, make_bot
 from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.identity import join_proof_message, public_key_bytes, verify
-from watten_net.deal.level2 import can_forfeit
 from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_pb, parse_envelope
 from watten_net.deal.seat import SeatGame
@@ -36,18 +35,11 @@ from watten_net.engine.events import Event
 from watten_net.record import KIND_HOST, RecordWriter
 from watten_net.v1 import watten_pb2 as pb
 
+from .clocks import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT, TableClocks
 from .journal import BOT_ACTION, DRAW, FORFEIT_AWAY, HOST, STAND_IN, SUBMIT, TOKEN, Draws, Journal, read_journal
 
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
-DEFAULT_GRACE = 60.0  # seconds a person may be offline before a bot stands in for the seat
-# Seconds a seat that is online may owe one of the protocol's own steps (a signature, its seed or reveal, a shuffle,
-# a decryption share, an opening) before a bot stands in. A client sends these by itself within milliseconds (a
-# trustless shuffle takes a fraction of a second); one that stays connected but never sends them would otherwise
-# hold the table for ever (PROTOCOL.md step 4: "a seat that does not reveal before the timeout forfeits").
-DEFAULT_STEP_TIMEOUT = 30.0
-# What the game waits for that is a person's own decision (play, bid, raise, cut...): a friendly table has no clock.
-PERSON_STEPS = frozenset({"play"})
 VIEWS_KEPT = 128  # log items that keep the views built for them (see Table._append)
 BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table in the Alps would know
 
@@ -158,7 +150,7 @@ def clean_name(name: str) -> str:
     return text
 
 
-class Table:
+class Table(TableClocks):
     def __init__(
         self,
         rules: Rules,
@@ -189,11 +181,8 @@ class Table:
         self.grace = grace
         self.stand_in_level = stand_in_level
         self.stand_ins: dict[int, Bot] = {}  # the policies standing in for people who are away, by seat
-        self._grace_timers: dict[int, asyncio.Task[None]] = {}
         self.step_timeout = step_timeout
-        self._step_timers: dict[int, asyncio.Task[None]] = {}
-        self._away_clock: asyncio.Task[None] | None = None  # trustless: how long the table waits for a seat away
-        self._answers_by_seat: dict[int, int] = {}  # envelopes accepted from each seat: has it answered meanwhile?
+        self._init_clocks()
         self.table_id = secrets.token_hex(8)
         # Which host run this table belongs to and its place among that run's tables (`--tables N`): both go into
         # the journal, so that a restart resumes all the tables one crashed host left, in their order.
@@ -437,109 +426,6 @@ class Table:
         self._watch_steps()  # offline, the grace period is the seat's clock; online again, the step clock
 
     # ------------------------------------------------------------------ people away: a bot stands in
-    def _start_grace(self, seat: int, seconds: float) -> None:
-        """After `seconds` offline (the grace period) a bot plays the seat, so that nobody waits forever."""
-        if self.game is None or self.game.finished or seat in self._grace_timers:
-            return
-
-        async def expire() -> None:
-            await asyncio.sleep(seconds)
-            self._grace_timers.pop(seat, None)
-            slot = self.seats[seat]
-            if slot is not None and not slot.online:
-                await self._stand_in(seat, True)
-
-        self._grace_timers[seat] = asyncio.ensure_future(expire())
-
-    def _cancel_grace(self, seat: int) -> None:
-        timer = self._grace_timers.pop(seat, None)
-        if timer is not None:
-            timer.cancel()
-
-    def _owing_steps(self) -> set[int]:
-        """The seats online, played by a person and not stood in for, that owe one of the protocol's own steps."""
-        game = self.game
-        if game is None or game.finished or self.step_timeout <= 0:
-            return set()
-        step, seats = game.waiting_for()
-        if step in PERSON_STEPS:
-            return set()
-        return {s for s in seats if s not in game.absent and (slot := self.seats[s]) is not None
-                and slot.online and not slot.bot}
-
-    def _watch_steps(self) -> None:
-        """After every change: a clock for each seat that has begun to owe a protocol step, none for the others;
-        in a trustless game with a seat away, the clock of the wait for it."""
-        owing = self._owing_steps()
-        for seat in [s for s in self._step_timers if s not in owing]:
-            self._step_timers.pop(seat).cancel()
-        for seat in owing - self._step_timers.keys():
-            self._arm_step_timer(seat)
-        if not self._waiting_for_away():
-            if self._away_clock is not None:
-                self._away_clock.cancel()
-                self._away_clock = None
-        elif self._away_clock is None:
-            self._away_clock = asyncio.ensure_future(self._wait_for_away())
-
-    def _waiting_for_away(self) -> bool:
-        """A trustless game with a seat away (and somebody there): nobody can play, shuffle or open for that seat."""
-        game = self.game
-        return (game is not None and game.trustless and not game.finished and game.phase in ("deal", "play")
-                and can_forfeit(game.absent, self.n))
-
-    async def _wait_for_away(self) -> None:
-        """In a trustless game the table waits for a seat that is away, a grace period per hand: then its side
-        forfeits that hand (`HostGame.forfeit_away`) and the next hand waits again. So a person back soon loses
-        nothing more, and a person who never comes back does not hold the table for ever."""
-        try:
-            while True:
-                await asyncio.sleep(self.grace)
-                async with self.lock:
-                    if not self._waiting_for_away():
-                        return
-                    assert self.game is not None
-                    posted = self.game.forfeit_away()
-                    if not posted:
-                        continue
-                    if self.journal is not None:
-                        self.journal.forfeit_away()
-                    log.info("a seat is still away: its side forfeits the hand the table waited for")
-                    await self._publish(posted)
-        finally:
-            if self._away_clock is asyncio.current_task():
-                self._away_clock = None
-
-    def _arm_step_timer(self, seat: int) -> None:
-        answered = self._answers_by_seat.get(seat, 0)
-
-        async def expire() -> None:
-            await asyncio.sleep(self.step_timeout)
-            async with self.lock:
-                if self._step_timers.get(seat) is not asyncio.current_task():
-                    return
-                del self._step_timers[seat]
-                if seat not in self._owing_steps():
-                    return
-                if self._answers_by_seat.get(seat, 0) != answered:
-                    # It answered something meanwhile and owes the next step: a fresh period for that one.
-                    self._arm_step_timer(seat)
-                    return
-                step = self.game.waiting_for()[0] if self.game is not None else ""
-                log.warning("seat %d has not sent its %s for %g s while online: a bot stands in", seat, step,
-                            self.step_timeout)
-                await self._stand_in_locked(seat, True)
-
-        self._step_timers[seat] = asyncio.ensure_future(expire())
-
-    def _cancel_step_timers(self) -> None:
-        for timer in self._step_timers.values():
-            timer.cancel()
-        self._step_timers.clear()
-        if self._away_clock is not None:
-            self._away_clock.cancel()
-            self._away_clock = None
-
     async def _stand_in(self, seat: int, active: bool) -> None:
         async with self.lock:
             await self._stand_in_locked(seat, active)
@@ -782,7 +668,7 @@ class Table:
                 return self._answers.get(digest, (len(self.log), 0, digest))
             if self.journal is not None:
                 self.journal.submit(seat, raw)  # on disk before anything it caused leaves the host
-            self._answers_by_seat[seat] = self._answers_by_seat.get(seat, 0) + 1
+            self._answered(seat)
             # The host envelope that carries this one: a Relay, an ActionAccepted, or the CommitSet that the
             # last seed commitment completes (an earlier commitment waits for it: 0).
             chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted", "CommitSet") else 0
@@ -930,9 +816,7 @@ class Table:
             if self._bot_task is not None:
                 self._bot_task.cancel()
                 self._bot_task = None
-        for seat in list(self._grace_timers):
-            self._cancel_grace(seat)
-        self._cancel_step_timers()
+        self._stop_clocks()
         self.finished.set()  # (already set: a released table never plays again)
         async with self.changed:
             self.changed.notify_all()
@@ -949,6 +833,4 @@ class Table:
             self._close_records()
         if self._bot_task is not None:
             self._bot_task.cancel()
-        for seat in list(self._grace_timers):
-            self._cancel_grace(seat)
-        self._cancel_step_timers()
+        self._stop_clocks()

@@ -84,9 +84,7 @@ async def _crash(table: Table) -> None:
     async with table.lock:
         if table._bot_task is not None:
             table._bot_task.cancel()
-        for seat in list(table._grace_timers):
-            table._cancel_grace(seat)
-        table._cancel_step_timers()  # (and the clock of a trustless wait for a seat away)
+        table._stop_clocks()  # (grace periods, step clocks, a trustless wait for a seat away)
         if table.journal is not None:
             table.journal.close()
 
