@@ -1,4 +1,5 @@
-"""One table on the host: lobby, seats and tokens, the game, host-run bots, the event log and records.
+"""One table on the host: lobby, seats and tokens, the game, host-run bots, the event log and records (the
+clocks that see that nobody waits for ever are in `clocks.py`).
 
 Everything that changes the table runs under one asyncio lock, in this order: check, change,
 append to the log, wake the streams. The gRPC servicer (`server.py`) only translates calls; the rules
