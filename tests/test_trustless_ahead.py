@@ -387,3 +387,32 @@ def test_a_changed_deck_preparation_or_deck_number_fails_where_it_is(match: Loca
         p.deck = 0
 
     assert _first_error(edit_host(entries, opened, reuse, match.host.host_key))[:2] == (opened + 1, "deal-mismatch")
+
+
+def _queued(seat: Any, kind: str) -> list[bytes]:
+    return [raw for raw in seat.outbox if parse_envelope(raw, host=False).type == kind]
+
+
+def test_a_seat_catching_up_keeps_every_share_it_still_owes_and_drops_those_answered() -> None:
+    """After a host restart a seat catches up from a snapshot and prunes its queue (`SeatGame.keep_only`). The host's
+    one current step cannot name every ShareRequest waiting for this seat's shares, and it never asks twice: each
+    share still owed must stay queued; one the chain shows answered must go (sent again it would be refused)."""
+    table = _table("bavarian", 4, seed=2)
+    caught = _drive(table, intercept=lambda s, env: env.type == "DecryptionShares"
+                    and len(_queued(table.seats[s], "DecryptionShares")) >= 2)
+    assert caught is not None, "a seat queues the shares of several ShareRequests at once"
+    seat = table.seats[caught[0]]
+    owed = _queued(seat, "DecryptionShares")
+    seat.keep_only(None)  # the host's step names no message of this seat's (it waits for several)
+    assert _queued(seat, "DecryptionShares") == owed
+
+    first = seat.next_automatic()
+    assert first is not None and parse_envelope(first, host=False).type == "DecryptionShares"
+    table.deliver(table.host.submit(seat.seat, first))
+    seat.accepted(first)
+    seat.outbox.insert(0, first)  # as if the restart came before the client heard its first answer was taken
+    seat.keep_only(None)
+    assert first not in seat.outbox, "a share the chain shows answered is not sent again"
+    assert len(_queued(seat, "DecryptionShares")) == len(owed) - 1
+    table.play()
+    _verify_all(table)
