@@ -206,19 +206,8 @@ class PublicDeal:
 
     def accept_decryption_share(self, sender: int, message: DecryptionShareMessage) -> None:
         """Check a decryption share (Chaum-Pedersen against the sender's key share) and record it."""
-        self._check_sender(sender)
-        with _blaming(sender):
-            self._check_context(message.deal, message.seat, sender)
-            if self.phase is not Phase.DEALING:
-                raise TrustlessError(Reason.OUT_OF_TURN, f"decryption share in phase {self.phase.value}")
-            if not 0 <= message.position < self.setup.n_cards:
-                raise TrustlessError(Reason.MALFORMED, f"position {message.position}")
-            if self._shares.get(message.position, {}).get(sender) == message.share:
-                return  # a repeat of an accepted share (a share is unique, whatever its proof)
-            statement = self._share_statement(message.position, sender, message.share)
-            if not check_share(message.proof, statement):
-                raise TrustlessError(Reason.BAD_DECRYPTION_PROOF, f"position {message.position}")
-            self._shares.setdefault(message.position, {})[sender] = message.share
+        self.check_decryption_share(sender, message)
+        self._shares.setdefault(message.position, {})[sender] = message.share
 
     def check_decryption_share(self, sender: int, message: DecryptionShareMessage) -> None:
         """Every check of :meth:`accept_decryption_share`, without recording the share (a caller that must refuse
@@ -231,7 +220,7 @@ class PublicDeal:
             if not 0 <= message.position < self.setup.n_cards:
                 raise TrustlessError(Reason.MALFORMED, f"position {message.position}")
             if self._shares.get(message.position, {}).get(sender) == message.share:
-                return
+                return  # a repeat of an accepted share (a share is unique, whatever its proof)
             statement = self._share_statement(message.position, sender, message.share)
             if not check_share(message.proof, statement):
                 raise TrustlessError(Reason.BAD_DECRYPTION_PROOF, f"position {message.position}")
