@@ -228,3 +228,16 @@ def wait_until(condition: Callable[[], bool], what: str, timeout: float = 120.0,
         if time.monotonic() > deadline:
             raise AssertionError(f"{what}: not within {timeout} s")
         time.sleep(0.02)
+
+
+def verified_records(records: Path, count: int) -> list[Path]:
+    """The `count` game records in `records` (sorted by name), each checked with watten-verify: every one must verify,
+    and a failure names the record and says what is wrong."""
+    from watten_net.verify import verify_file
+
+    paths = sorted(records.glob("*.wrec"))
+    assert len(paths) == count, paths
+    for path in paths:
+        report = verify_file(str(path))
+        assert report.ok, (path.name, [e.sentence() for e in report.errors])
+    return paths

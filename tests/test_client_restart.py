@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from watten_net.verify import verify_file
-
-from netutil import actions_of, isolated_env, journal_entries, start, start_host, wait_until
+from netutil import actions_of, isolated_env, journal_entries, start, start_host, verified_records, wait_until
 
 
 def test_a_client_killed_mid_hand_comes_back_and_every_record_verifies(tmp_path: Path) -> None:
@@ -31,8 +29,4 @@ def test_a_client_killed_mid_hand_comes_back_and_every_record_verifies(tmp_path:
     finally:
         for p in (host, client):
             p.stop()
-    paths = sorted(records.glob("*.wrec"))
-    assert len(paths) == 2
-    for path in paths:
-        report = verify_file(str(path))
-        assert report.ok, [p.sentence() for p in report.errors]
+    verified_records(records, 2)

@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from watten_net.verify import verify_file
-
-from netutil import actions_of, host_chain, isolated_env, journal_entries, start, start_host, wait_until
+from netutil import (
+    actions_of,
+    host_chain,
+    isolated_env,
+    journal_entries,
+    start,
+    start_host,
+    verified_records,
+    wait_until,
+)
 
 
 def test_a_bot_stands_in_after_the_grace_period_and_the_person_takes_the_seat_back(tmp_path: Path) -> None:
@@ -43,11 +50,7 @@ def test_a_bot_stands_in_after_the_grace_period_and_the_person_takes_the_seat_ba
         for p in (host, client, again):
             if p is not None:
                 p.stop()
-    paths = sorted(records.glob("*.wrec"))
-    assert len(paths) == 2, paths
-    for path in paths:
-        report = verify_file(str(path))
-        assert report.ok, (path.name, [p.sentence() for p in report.errors])
+    paths = verified_records(records, 2)
     chain = host_chain(next(p for p in paths if p.name.endswith("-host.wrec")))
     stand_ins = [(int(s.payload.seat), bool(s.payload.active)) for s in chain if s.type == "StandIn"]
     assert stand_ins[:2] == [(stand_ins[0][0], True), (stand_ins[0][0], False)], stand_ins

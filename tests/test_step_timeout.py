@@ -21,9 +21,8 @@ import pytest
 from client.connection import Connection
 from watten_net.bots import make_bot
 from watten_net.v1 import watten_pb2 as pb
-from watten_net.verify import verify_file
 
-from netutil import bot_turn, host_chain, start_host
+from netutil import bot_turn, host_chain, start_host, verified_records
 
 FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 # The step clock: the test waits it out once (the hanging header signature), and every later step of the seat must
@@ -87,11 +86,7 @@ def test_a_seat_silent_on_a_protocol_step_gets_a_stand_in_and_comes_back_when_it
     assert phase == pb.TABLE_PHASE_MATCH_OVER
     assert "while online: a bot stands in" in host.output()
 
-    paths = sorted(records.glob("*.wrec"))
-    assert len(paths) == 2, paths  # the host's record and the hanging seat's own
-    for path in paths:
-        report = verify_file(str(path))
-        assert report.ok, (path.name, [e.sentence() for e in report.errors])
+    paths = verified_records(records, 2)  # the host's record and the hanging seat's own
     chain = host_chain(next(p for p in paths if p.name.endswith("-host.wrec")))
     stand_ins = [bool(s.payload.active) for s in chain if s.type == "StandIn"]
     assert stand_ins[:2] == [True, False], stand_ins

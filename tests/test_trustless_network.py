@@ -14,7 +14,7 @@ from watten_net.deal.protocol import parse_envelope
 from watten_net.record import KIND_HOST, read_record
 from watten_net.verify import verify_file
 
-from netutil import host_chain, isolated_env, start, start_host
+from netutil import host_chain, isolated_env, start, start_host, verified_records
 
 
 def test_a_four_player_trustless_match_between_processes_completes_and_verifies(tmp_path: Path) -> None:
@@ -34,11 +34,8 @@ def test_a_four_player_trustless_match_between_processes_completes_and_verifies(
     finally:
         for p in (host, *clients):
             p.stop()
-    paths = sorted(records.glob("*.wrec"))
-    assert len(paths) == 3, paths
+    paths = verified_records(records, 3)
     for path in paths:
-        report = verify_file(str(path))
-        assert report.ok, (path.name, [p.sentence() for p in report.errors])
         _, entries = read_record(str(path))
         header = parse_envelope(next(e.data for e in entries if e.kind == KIND_HOST), host=True)
         assert header.payload.settings.deal == "trustless"
