@@ -63,10 +63,9 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
         _seat_rows(view, table, seat, None)
         return view
     spectator = not 0 <= seat < table.n
-    obs: Any = match.observe(seat if not spectator else 0) if trustless else match.observe(
-        seat if not spectator else 0, history=False)
+    obs: Any = match.observe(seat if not spectator else 0, history=False)
     view.hand_phase = "raise-pending" if match.raise_pending is not None else match.phase
-    view.announce_step = (match.announce_step if trustless else obs.announce_step) or ""
+    view.announce_step = obs.announce_step or ""
     view.match_number = match.match_number
     view.winners.extend(match.winners)
     view.series_over = match.series_over
@@ -74,7 +73,7 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     view.attempt = match.attempt
     view.announcers.extend(match.announcers)
     if not spectator:
-        view.partners.extend(_partners(match, seat) if trustless else obs.partners)
+        view.partners.extend(obs.partners)
     view.dealer = match.dealer
     view.forehand = match.forehand
     view.cutter = match.cutter
@@ -114,11 +113,6 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     if not spectator and not trustless and match.phase == "schlecken" and match.schlecken_seat == seat:
         view.extra["schlecken_card"] = match._seen().text
     return view
-
-
-def _partners(match: Any, seat: int) -> list[int]:
-    """The seat's partners in this hand: the other seats of its hand side."""
-    return [s for s, side in enumerate(match.hand_sides) if s != seat and side == match.hand_sides[seat]]
 
 
 def _lobby_side(n: int, seat: int) -> int:

@@ -567,20 +567,23 @@ class PublicMatch(MatchCore[int]):
         self._score_redeal(outcome.seat, outcome.points, events, extra)
 
     # ------------------------------------------------------------------ observation and replay
-    def observe(self, seat: int) -> PublicObservation:
-        """What `seat` may see: every public fact, its own positions, the events shown to it."""
+    def observe(self, seat: int, *, history: bool = True) -> PublicObservation:
+        """What `seat` may see: every public fact, its own positions, the events shown to it (`history=False`:
+        none, a view of the present only, as `Match.observe`)."""
         self._check_seat(seat)
         return PublicObservation(
             seat=seat, phase=self.phase, hand_number=self.hand_number, attempt=self.attempt, dealer=self.dealer,
             forehand=self.forehand, cutter=self.cutter, hand_sides=self.hand_sides, scores=self.scores,
-            bummerl=self.bummerl, positions=self.hands[seat], hand_counts=tuple(map(len, self.hands)),
+            bummerl=self.bummerl, positions=self.hands[seat], partners=self.t.hand_partners_of[self.dealer][seat],
+            announce_step=self.announce_step if self.phase == ANNOUNCE else None,
+            hand_counts=tuple(map(len, self.hands)),
             taken_counts=tuple(map(len, self.taken)), schlag=self.schlag, trump=self.trump, value=self.value,
             raise_pending=self.raise_pending,
             current_trick=tuple(zip(self.trick_seats, self.trick_positions, self.trick, strict=True)),
             tricks=self.tricks, tricks_won=self.tricks_won, to_act=self.waiting_for,
             legal_actions=tuple(self.legal_actions(seat)), openings_wanted=self.wanted.get(seat, ()),
             obligations=self.obligations, match_over=self.is_over,
-            events=tuple(e for e in self.events() if e.visible_to(seat)),
+            events=tuple(e for e in self.events() if e.visible_to(seat)) if history else (),
         )
 
     @classmethod

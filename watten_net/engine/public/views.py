@@ -37,6 +37,8 @@ class PublicObservation:
     scores: tuple[int, ...]
     bummerl: tuple[int, ...]
     positions: tuple[int, ...]  # this seat's unplayed positions
+    partners: tuple[int, ...]  # who receives this seat's signals in this hand (as `Observation.partners`)
+    announce_step: str | None  # during the announcement: schlag, trump, swap-answer, bessere-answer
     hand_counts: tuple[int, ...]
     taken_counts: tuple[int, ...]
     schlag: str | None
