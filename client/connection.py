@@ -107,8 +107,8 @@ RETRYABLE = frozenset({grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAI
 # match; a seat that does not sign loses nothing, and its own copy of the chain still shows any real mismatch.)
 STALE_STEP = frozenset({"unexpected-message", "wrong-hand", "wrong-hash"})
 
-_OWED = {"header": "HeaderSignature", "commit": "SeedCommit", "commit-set": "CommitSetSignature",
-         "reveal": "SeedReveal", "sealed": "DeckSealedSignature", "checkpoint": "CheckpointSignature"}
+_OWED = {"header": "HeaderSignature", "key-commit": "KeyCommit", "key-set": "KeySetSignature",
+         "key-reveal": "KeyReveal", "sealed": "DeckSealedSignature", "checkpoint": "CheckpointSignature"}
 
 
 def owed_message(view: Any, seat: int) -> str | None:

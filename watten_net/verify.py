@@ -28,7 +28,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from watten_net.deal.envelope import GENESIS_PREV_HASH, envelope_hash
 from watten_net.deal.host_game import HostGame, Seat
 from watten_net.deal.identity import game_fingerprint
-from watten_net.deal.protocol import HOST_SEAT, ProtocolError, Signed, check_signature, parse_envelope
+from watten_net.deal.keys import host_key_commitment
+from watten_net.deal.protocol import HOST_SEAT, PROTOCOL_VERSION, ProtocolError, Signed, check_signature, parse_envelope
 from watten_net.engine import Match, Rules
 from watten_net.engine.public import PublicMatch
 from watten_net.record import KIND_HOST, KIND_OWN, KIND_WITHHELD, Entry, RecordError, read_record
@@ -37,14 +38,16 @@ from watten_net.v1 import watten_pb2 as pb
 # What it means when the record's envelope differs from the honest one, by envelope type.
 _MISMATCH = {
     "GameHeader": ("header-mismatch", "the header is not consistent (its game id does not follow from the nonces)"),
-    "HandOpen": ("seed-mismatch", "the host's seed commitment does not open with the seed it revealed"),
-    "DeckSealed": ("deal-mismatch", "the card commitments do not follow from the revealed seeds"),
-    "CardDelivery": ("deal-mismatch", "the cards dealt are not those the seeds, the cut and the rules give"),
-    "PrivateEvent": ("deal-mismatch", "a card shown at the cut is not the one the seeds give"),
+    "KeySet": ("replay-mismatch", "the KeySet does not hold the seats' key commitments as they sent them"),
+    "HandOpen": ("deal-mismatch", "the deal attempt is not the one the rules give here"),
+    "DeckSealed": ("deal-mismatch", "the card commitments do not follow from every seat's game key and the host's"),
+    "CardDelivery": ("deal-mismatch", "the cards dealt are not those the keys, the cut and the rules give"),
+    "PrivateEvent": ("deal-mismatch", "a card shown at the cut is not the one the keys give"),
     "ActionAccepted": ("replay-mismatch", "the accepted action or its result differs from the rules' replay"),
     "HandEnd": ("score-mismatch", "the hand's result does not follow from the rules"),
     "MatchEnd": ("score-mismatch", "the match result does not follow from the rules"),
-    "HostSeedReveal": ("seed-mismatch", "the revealed seed is not the one committed to"),
+    "HostSeedReveal": ("seed-mismatch", "the revealed seed is not the one the host's game key gives"),
+    "HostKeyReveal": ("host-key-mismatch", "the host's game key is not revealed where an honest host reveals it"),
     "Checkpoint": ("replay-mismatch", "the checkpoint does not name the chain head"),
     "Disclosure": ("replay-mismatch", "the disclosure does not hold the withheld envelopes"),
     "AttemptAborted": ("replay-mismatch", "the deal attempt was aborted without cause"),
@@ -165,6 +168,11 @@ def _read_chain(entries: Sequence[Entry]) -> list[_Slot]:
         if seq == 1:
             if signed.type != "GameHeader":
                 raise _problem(seq, signed.type, "no-header", "the record does not start with the game header")
+            version = int(signed.payload.protocol_version)
+            if version != PROTOCOL_VERSION:
+                raise _problem(seq, signed.type, "older-version",
+                               f"the record was made by an older version of watten-net (protocol version {version}); "
+                               f"this one verifies version {PROTOCOL_VERSION} only: use the version that made it")
             host_key = bytes(signed.payload.host_public_key)
             game = bytes(signed.payload.game_id)
         if signed.sender != HOST_SEAT:
@@ -236,36 +244,10 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
         Seat(bytes(r.public_key), str(r.name), bytes(nonce), bool(r.bot))
         for r, nonce in zip(header.roster, header.join_nonces, strict=True)
     ]
-    seeds: dict[tuple[int, int], bytes] = {}
-    opened: list[tuple[int, int]] = []
-    for slot in slots:
-        assert slot.signed is not None
-        if slot.type == "HostSeedReveal":
-            p = slot.signed.payload
-            seeds[(int(p.hand), int(p.attempt))] = bytes(p.seed)
-        elif slot.type == "HandOpen":
-            p = slot.signed.payload
-            opened.append((int(p.hand), int(p.attempt)))
-    draws = iter(opened)
-    ended = any(slot.type == "MatchEnd" for slot in slots)
+    host_game_key = None if deal == "trustless" else _host_game_key(slots)
 
-    def revealed_seed(size: int) -> bytes:
-        attempt = next(draws, None)
-        here = len(game.chain) + 1  # the HandOpen the replay is about to post
-        if attempt is None:
-            if here > len(slots):
-                raise _problem(0, "", "incomplete", f"the record ends at envelope {len(slots)}, before the next deal")
-            raise _problem(here, slots[here - 1].type, "unexpected-envelope",
-                           "an honest host opens the next deal here (HandOpen)")
-        if attempt not in seeds:
-            h, a = attempt
-            if not ended:
-                raise _problem(0, "", "incomplete",
-                               f"the record ends at envelope {len(slots)}, before the match ended and the host "
-                               f"revealed its seeds (hand {h} attempt {a} cannot be checked yet)")
-            raise _problem(0, "HostSeedReveal", "missing-seed",
-                           f"the host never revealed its seed of hand {h} attempt {a}, so that deal cannot be checked")
-        return seeds[attempt]
+    def no_draws(size: int) -> bytes:
+        raise AssertionError("an honest host draws nothing after the header: every seed follows from the keys")
 
     def adopt(seq: int, payload: Any) -> bytes:
         type_name = payload.DESCRIPTOR.name
@@ -286,7 +268,8 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
     game = HostGame(
         rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
         preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint), host_nonce=bytes(header.host_nonce),
-        random_bytes=revealed_seed, envelope_source=adopt, host_public_key=bytes(header.host_public_key), deal=deal,
+        random_bytes=no_draws, envelope_source=adopt, host_public_key=bytes(header.host_public_key), deal=deal,
+        host_game_key=host_game_key,
     )
     embedded: set[bytes] = set()
     game.start()
@@ -296,27 +279,18 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
         if _host_decision(game, slot, embedded):
             continue
         inputs = _inputs_of(slot.signed)
-        if slot.type == "CommitSet":
-            # A seat now away committed before it left (the host refuses anything from a seat that is away), while
-            # the set waited for the others: its commitment goes first, as it arrived first.
-            inputs.sort(key=lambda item: item[0] not in game.absent)
         if not inputs:
             raise _problem(slot.seq, slot.type, "unexpected-envelope",
                            f"an honest host does not send {slot.type} here")
         before = len(game.chain)
         for seat, raw in inputs:
             embedded.add(envelope_hash(raw))
-            # (the commitment of a seat now away was submitted while it was there: replay it as of then)
-            away = slot.type == "CommitSet" and seat in game.absent
             try:
-                game.absent.discard(seat) if away else None
                 game.submit(seat, raw)
             except ProtocolError as err:
                 inner = _inner_type(raw)
                 raise _problem(slot.seq, slot.type, err.reason,
                                f"the embedded {inner} of seat {seat} is refused: {err.message}", err.seat) from None
-            finally:
-                game.absent.add(seat) if away else None
         if len(game.chain) == before:
             raise _problem(slot.seq, slot.type, "unexpected-envelope", "the embedded envelope changes nothing")
     if not game.finished:
@@ -325,6 +299,27 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
 
 
 ABANDON_REASONS = ("host-shutdown",)  # why a host may end a match early (HostGame.abandon)
+
+
+def _host_game_key(slots: list[_Slot]) -> bytes:
+    """k_H from the record's HostKeyReveal, checked against K_H in the header: without it no deal can be checked."""
+    header = slots[0].signed
+    assert header is not None
+    reveals = [s for s in slots if s.type == "HostKeyReveal"]
+    if not reveals:
+        if any(s.type == "MatchEnd" for s in slots):
+            raise _problem(0, "HostKeyReveal", "host-key-withheld",
+                           "the match is over but the host never revealed its game key: no deal can be checked")
+        raise _problem(0, "", "incomplete", f"the record ends at envelope {len(slots)}, before the match ended and "
+                       "the host revealed its game key")
+    slot = reveals[0]
+    assert slot.signed is not None
+    key = bytes(slot.signed.payload.key)
+    if len(key) != 32 or host_key_commitment(bytes(header.payload.game_id), key) != bytes(
+            header.payload.host_key_commitment):
+        raise _problem(slot.seq, slot.type, "host-key-mismatch",
+                       "the host's revealed game key does not open K_H in the header")
+    return key
 
 
 def _host_decision(game: HostGame, slot: _Slot, embedded: set[bytes]) -> bool:
@@ -366,7 +361,7 @@ def _inputs_of(signed: Signed) -> list[tuple[int, bytes]]:
     p = signed.payload
     if signed.type == "Relay":
         return [(int(p.seat), bytes(p.envelope))]
-    if signed.type == "CommitSet":
+    if signed.type == "KeySet":
         return [(int(e.seat), bytes(e.envelope)) for e in p.commits]
     if signed.type == "ActionAccepted" and p.action_envelope:
         return [(int(p.seat), bytes(p.action_envelope))]
