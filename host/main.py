@@ -333,7 +333,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
     from client.tls import secure_channel
     from host import tls as host_tls
     from host.table import TableRefusal
-    from watten_net.deal.identity import load_or_create_identity
+    from watten_net.deal.identity import load_or_create_identity, public_key_bytes
 
     target = f"127.0.0.1:{port}"
     if tls:
@@ -343,6 +343,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
 
         channel = grpc.aio.insecure_channel(target)
     key = load_or_create_identity(config_dir() / "identity.key")
+    table.own_person_key = public_key_bytes(key)  # a host-run seat: it reveals its game key first
     conn = Connection(channel, key=key, record_dir=table.record_dir)  # the person keeps a record like any seat
     conn.secrets_dir = data_dir() / "seats"
     name = args.name or os.environ.get("USER", "") or "Host"

@@ -89,15 +89,6 @@ class LogItem:
     chain_len: int = 0  # the game chain's length after this change (to recognise a resume into this log)
 
 
-def _cut_from(draws: Draws) -> Callable[[int], int]:
-    """A bot's committed cut position, from its (journaled) random draws: 4 to size-4."""
-
-    def cut(size: int) -> int:
-        return 4 + int.from_bytes(draws(2), "big") % (size - 7)
-
-    return cut
-
-
 def _report_bot_failure(task: asyncio.Future[None]) -> None:
     """The bot worker ended on an error: no bot of the table moves any more and the game waits for them for ever, so
     say why (an unread task error is shown only when the task is collected, if at all)."""
@@ -181,7 +172,6 @@ class Table(TableClocks):
         self.bot_delay = bot_delay
         self.grace = grace
         self.stand_in_level = stand_in_level
-        self.stand_ins: dict[int, Bot] = {}  # the policies standing in for people who are away, by seat
         self.step_timeout = step_timeout
         self._init_clocks()
         self.table_id = secrets.token_hex(8)
@@ -189,6 +179,9 @@ class Table(TableClocks):
         # the journal, so that a restart resumes all the tables one crashed host left, in their order.
         self.host_run = ""
         self.index = 0
+        # The public key of the person the host process seats itself: a host-run seat (PROTOCOL.md Level 1), like
+        # the host's bots, which reveals its game key before the people who joined.
+        self.own_person_key = b""
         self.seats: list[SeatSlot | None] = [None] * self.n
         self.bots: dict[int, HostBot] = {}
         self.game: HostGame | None = None
@@ -438,8 +431,10 @@ class Table(TableClocks):
         posted = game.stand_in(seat, active)
         if self.journal is not None:
             self.journal.stand_in(seat, active)
-        if active:
-            self.stand_ins[seat] = make_bot(self.stand_in_level)
+        if not posted:
+            # (Level 1, before the first hand: nobody stands in while the game keys are fixed; the table waits)
+            await self._publish(posted)
+            return
         slot = self.seats[seat]
         who = f"seat {seat} ({slot.name if slot else '?'})"
         notice = f"{who} is away: a bot stands in" if active else f"{who}: its person is back and plays again"
@@ -500,7 +495,8 @@ class Table(TableClocks):
 
     def _make_game(self, host_nonce: bytes, replay: dict[int, list[bytes]]) -> None:
         """The HostGame and the bots' SeatGames, their random draws journaled (or replayed on a resume)."""
-        seats = [Seat(s.public_key, s.name, s.join_nonce, s.bot) for s in self.seats if s is not None]
+        seats = [Seat(s.public_key, s.name, s.join_nonce, s.bot, host_run=s.bot or s.public_key == self.own_person_key)
+                 for s in self.seats if s is not None]
         def journal() -> Journal | None:  # read at draw time: the journal is opened after the game is made
             return self.journal
 
@@ -509,7 +505,7 @@ class Table(TableClocks):
                              random_bytes=Draws(HOST, journal, replay.get(HOST)))
         for bot in self.bots.values():
             draws = Draws(bot.seat, journal, replay.get(bot.seat))
-            bot.game = SeatGame(bot.seat, bot.key, random_bytes=draws, choose_cut=_cut_from(draws))
+            bot.game = SeatGame(bot.seat, bot.key, random_bytes=draws)
 
     def _journal_meta(self, host_nonce: bytes) -> dict[str, Any]:
         seats = []
@@ -528,7 +524,7 @@ class Table(TableClocks):
             "tls": self.tls_fingerprint.hex(), "host_name": self.host_name, "table_id": self.table_id,
             "port": self.port, "host_nonce": host_nonce.hex(), "seats": seats,
             "record_dir": str(self.record_dir) if self.record_dir else "",
-            "host_run": self.host_run, "index": self.index,
+            "host_run": self.host_run, "index": self.index, "own_person_key": self.own_person_key.hex(),
         }
 
     @classmethod
@@ -546,6 +542,7 @@ class Table(TableClocks):
         table.table_id = meta["table_id"]
         table.host_run = str(meta.get("host_run", ""))  # journals of older hosts have neither
         table.index = int(meta.get("index", 0))
+        table.own_person_key = bytes.fromhex(str(meta.get("own_person_key", "")))
         table.port = int(meta["port"])
         table.journal_path = path
         for s, entry in enumerate(meta["seats"]):
@@ -672,7 +669,7 @@ class Table(TableClocks):
             self._answered(seat)
             # The host envelope that carries this one: a Relay, an ActionAccepted, or the CommitSet that the
             # last seed commitment completes (an earlier commitment waits for it: 0).
-            chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted", "CommitSet") else 0
+            chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted", "KeySet") else 0
             # Published even when it posted nothing (a seed commitment that does not complete the set): the seats'
             # views (DealStatus.waiting_for) must show that this seat has answered, as they do for a bot's.
             await self._publish(posted)
@@ -759,14 +756,11 @@ class Table(TableClocks):
         return SeatView.from_table_view(view)
 
     async def _stand_in_move(self, seat: int) -> str:
-        """The stand-in's game move for a person who is away; it sees what that seat may see, nothing more."""
+        """The reference stand-in's move for a person who is away: a function of that seat's observation alone, which
+        every seat's `watten-verify` recomputes (the host chooses nothing)."""
         game = self.game
         assert game is not None and game.match is not None
-        policy = self.stand_ins.setdefault(seat, make_bot(self.stand_in_level))
-        view = SeatView.from_observation(game.match.observe(seat))
-        action = await asyncio.to_thread(policy.choose, view)
-        if action is None:
-            return ""
+        action = game.stand_in_move(seat)
         posted = game.act_for(seat, action)
         if self.journal is not None:
             self.journal.bot_action(seat, action)
@@ -789,6 +783,7 @@ class Table(TableClocks):
         settings = {p.name: getattr(self, p.name) for p in parameters if p.kind is p.KEYWORD_ONLY}
         fresh = Table(self.rules, **settings)
         fresh.host_run, fresh.index, fresh.port = self.host_run, self.index, self.port
+        fresh.own_person_key = self.own_person_key
         fresh.autostart, fresh.on_notice = self.autostart, self.on_notice
         if self.journal_path is not None:
             fresh.journal_path = self.journal_path.with_name(f"{fresh.table_id}.wjournal")
@@ -811,7 +806,6 @@ class Table(TableClocks):
             for bot in self.bots.values():
                 bot.game = None
             self._answers.clear()
-            self.stand_ins.clear()
             self._reclaim_nonces.clear()
             self._close_records()
             if self._bot_task is not None:

@@ -201,7 +201,7 @@ def test_names_with_control_characters_long_names_and_unicode_over_the_wire(tmp_
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             stub_conn = Connection(channel)
             for name in LIVE_NAMES:
-                request = pb.JoinRequest(protocol_version=1, name=name, public_key=public_key_bytes(
+                request = pb.JoinRequest(protocol_version=2, name=name, public_key=public_key_bytes(
                     Connection(channel).key), join_nonce=new_nonce())
                 answer = await send(channel, "Join", request.SerializeToString())
                 results[name] = answer
@@ -253,7 +253,7 @@ def test_tokens_carry_at_least_128_random_bits_and_a_rejoin_revokes_the_old_one(
             # The (public) key alone does not take a seat over: no stealing a seat, connected or not.
             stream = conn.stub.Subscribe(pb.SubscribeRequest(token=conn.token))
             await stream.read()
-            request = pb.JoinRequest(protocol_version=1, name="thief", public_key=public_key_bytes(conn.key),
+            request = pb.JoinRequest(protocol_version=2, name="thief", public_key=public_key_bytes(conn.key),
                                      join_nonce=new_nonce())
             answer = await send(channel, "Join", request.SerializeToString())
             found["key of a connected seat"] = (answer.code, answer.reason)

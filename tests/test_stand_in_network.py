@@ -110,7 +110,7 @@ def test_the_journal_keeps_digests_of_tokens_never_the_tokens(tmp_path: Path) ->
         table = Table(Rules.preset("bavarian", players=2))
         table.journal_path = tmp_path / "t.wjournal"
         key = Ed25519PrivateKey.generate()
-        request = pb.JoinRequest(protocol_version=1, name="Resi", public_key=public_key_bytes(key),
+        request = pb.JoinRequest(protocol_version=2, name="Resi", public_key=public_key_bytes(key),
                                  join_nonce=new_nonce())
         _, first = await table.join(request)
         await table.add_bots(1, "random")

@@ -241,7 +241,7 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
     if deal not in ("verified", "trustless") or (deal == "trustless" and rules.blind):
         raise _problem(1, "GameHeader", "header-mismatch", f"the header asks for an unknown deal mode {deal!r}")
     seats = [
-        Seat(bytes(r.public_key), str(r.name), bytes(nonce), bool(r.bot))
+        Seat(bytes(r.public_key), str(r.name), bytes(nonce), bool(r.bot), host_run=bool(r.host_run))
         for r, nonce in zip(header.roster, header.join_nonces, strict=True)
     ]
     host_game_key = None if deal == "trustless" else _host_game_key(slots)

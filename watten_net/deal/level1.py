@@ -36,6 +36,7 @@ class Attempt:
     secret: bytes  # S(h, a)
     deck: tuple[Card, ...] = ()
     deck_sealed_hash: bytes = b""
+    signers: set[int] = field(default_factory=set)  # the seats present (not stood in for) when it was posted
     seal_signed: set[int] = field(default_factory=set)
     revealed: bool = False
 
@@ -192,12 +193,13 @@ class VerifiedDealer(Dealer):
         sealed = seal_deck(secret, self.game_id, hand, attempt, [c.text for c in deck])
         posted = self.post(pb.DeckSealed(hand=hand, attempt=attempt, card_commitments=sealed))
         att.deck_sealed_hash = posted.hash
+        att.signers = set(range(self.n)) - self.absent
         self.step = "seal-sign"
         return [*out, posted, *self._advance()]
 
     def _advance(self) -> list[Any]:
         att = self.current
-        if self.step == "seal-sign" and set(range(self.n)) - self.absent <= att.seal_signed:
+        if self.step == "seal-sign" and att.signers - self.absent <= att.seal_signed:
             self.step = "dealt"
             size = self.rules.deck
             cuts = tuple(cut_position(self.keys.keys[s], self.game_id, att.hand, att.attempt, size)
@@ -215,6 +217,9 @@ class VerifiedDealer(Dealer):
             raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current DeckSealed")
         if seat in att.seal_signed:
             raise ProtocolError("precondition", "unexpected-message", "you have signed the DeckSealed already")
+        if seat not in att.signers:
+            raise ProtocolError("precondition", "unexpected-message",
+                                "a stand-in played your seat when the DeckSealed was posted: it needs no signature")
         att.seal_signed.add(seat)
         return [self._relay(seat, signed), *self._advance()]
 
@@ -245,7 +250,7 @@ class VerifiedDealer(Dealer):
         if self.step != "seal-sign":
             return self.step, ()
         att = self.current
-        return self.step, tuple(s for s in range(self.n) if s not in att.seal_signed and s not in self.absent)
+        return self.step, tuple(sorted(att.signers - att.seal_signed - self.absent))
 
     # ------------------------------------------------------------------ cards
     def opening(self, position: int, card: str) -> Any:
