@@ -13,14 +13,20 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from concurrent import futures
 from pathlib import Path
+from typing import Any
 
+import grpc
 import pytest
 
+from host.errors import rich_status
 from watten_net.deal.envelope import envelope_hash
 from watten_net.engine import Rules
 from watten_net.record import KIND_HOST, KIND_WITHHELD, Entry
 from watten_net.v1 import watten_pb2 as pb
+from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from netutil import ROOT, isolated_env
 from tampering import encode, play_game
@@ -73,3 +79,56 @@ def test_the_json_report_stays_valid_json_with_no_raw_control(record: Path, tmp_
     report = json.loads(done.stdout)
     assert report["ok"] is False and report["path"] == str(record)  # exact, as JSON escapes instead of hiding
     assert report["errors"][0]["type"] == ERASE_AND_LIE and report["errors"][0]["reason"] == "withheld"
+
+
+# ---------------------------------------------------------------------------------------------- watten-join
+
+CLEAR_SCREEN, FAKE_OK, TITLE = "\x1b[2J\x1b[H", "\x1b[32;1mdeal verified ✓\x1b[0m", "\x1b]0;pwned\x07"
+
+
+class HostileHost(pb_grpc.WattenTableServicer):
+    """A host that refuses with escape sequences in its words: the refusal's status message, its ErrorDetail reason
+    and message, and (when it lets GetTable through) the table id the client repeats."""
+
+    def __init__(self, refuse_at: str) -> None:
+        self.refuse_at = refuse_at
+
+    def _refuse(self, context: grpc.ServicerContext) -> None:
+        message = f"{CLEAR_SCREEN}{FAKE_OK}{TITLE} table full\u202e"
+        context.abort_with_status(rich_status(grpc.StatusCode.FAILED_PRECONDITION, f"full{TITLE}", message))
+
+    def GetTable(self, request: Any, context: grpc.ServicerContext) -> Any:
+        if self.refuse_at == "GetTable":
+            self._refuse(context)
+        return pb.TableInfo(protocol_version=1, table_id=f"t{TITLE}", player_count=2, host_public_key=bytes(32),
+                            seats=[pb.SeatInfo(seat=0), pb.SeatInfo(seat=1, occupied=True, name=FAKE_OK)])
+
+    def Join(self, request: Any, context: grpc.ServicerContext) -> Any:
+        self._refuse(context)
+
+
+@pytest.fixture(params=["GetTable", "Join"])
+def hostile_port(request: pytest.FixtureRequest) -> Iterator[int]:
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    pb_grpc.add_WattenTableServicer_to_server(HostileHost(request.param), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        yield port
+    finally:
+        server.stop(grace=None)
+
+
+@pytest.mark.parametrize("bot", [False, True], ids=["person", "bot"])
+def test_watten_join_shows_a_hostile_refusal_escaped(hostile_port: int, bot: bool, tmp_path: Path) -> None:
+    args = ["--insecure", "--name", "Anna", "--seat", "0", f"127.0.0.1:{hostile_port}"]
+    if bot:
+        args = ["--bot", "random", "--table", "t1", *args]
+    done = subprocess.run([sys.executable, "-m", "client.main", *args], cwd=ROOT, env=isolated_env(tmp_path),
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=120, check=False)
+    said = (done.stdout + done.stderr).decode()
+    assert done.returncode == 4, said
+    assert not RAW_CONTROL.search(done.stdout + done.stderr), said
+    assert "the host refused: \\x1b[2J\\x1b[H\\x1b[32;1mdeal verified ✓\\x1b[0m\\x1b]0;pwned\\x07 table full<U+202E>" \
+        in said
+    assert "(full\\x1b]0;pwned\\x07)" in said
