@@ -24,7 +24,7 @@ from host.tls import pretty_fingerprint
 from watten_net.bots import LEVELS, SeatView, make_bot
 from watten_net.deal.identity import load_or_create_identity
 from watten_net.paths import config_dir, data_dir
-from watten_net.printable import visible
+from watten_net.printable import log_visibly, visible
 from watten_net.v1 import watten_pb2 as pb
 
 from .app import TableApp
@@ -211,7 +211,7 @@ def _fail(text: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
+    log_visibly(logging.INFO if args.verbose else logging.WARNING)
     try:
         return asyncio.run(play_as_bot(args) if args.bot else play_at_the_table(args))
     except (CertificateChanged, FingerprintMismatch, CertificateFetchError, PermissionError) as err:

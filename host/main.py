@@ -23,6 +23,7 @@ from typing import Any
 
 from watten_net.engine import Rules
 from watten_net.paths import config_dir, data_dir
+from watten_net.printable import log_visibly, visible
 
 DEFAULT_PORT = 47150
 MAX_TABLES = 256  # a sanity bound: each table costs a few MB once it plays (bench/load.py measures it)
@@ -269,7 +270,7 @@ async def _drain_streams(tables: Sequence[Any], limit: float = 15.0) -> None:
 
 
 def _notice(text: str) -> None:
-    print(f"watten-host: {text}", flush=True)
+    print(f"watten-host: {visible(text)}", flush=True)  # (it names a seat's person: text from a client)
 
 
 async def _serve(service: Any, table: Any, args: argparse.Namespace, count: int, quiet: bool = False) -> None:
@@ -399,8 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     args.bots, level = args.bots
     args.bot_level = level or args.bot_level
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log_visibly(logging.INFO if args.verbose else logging.WARNING, "%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         return asyncio.run(run(args))
     except ValueError as err:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import sys
 import unicodedata
 
 import pytest
@@ -9,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from host.table import clean_name
-from watten_net.printable import shown_as_is, visible, visible_bytes, visible_lines
+from watten_net.printable import VisibleFormatter, shown_as_is, visible, visible_bytes, visible_lines
 
 # What must never be emitted raw: C0 (incl. ESC), DEL, C1, the bidi controls, and other invisible format characters.
 C0_C1 = [chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))]
@@ -95,3 +97,22 @@ def test_isprintable_is_the_fast_path_of_the_same_test() -> None:
         ch = chr(code)
         if ch.isprintable():
             assert shown_as_is(ch), (hex(code), unicodedata.category(ch))
+
+
+def test_log_lines_hold_nothing_raw_but_keep_a_tracebacks_lines() -> None:
+    formatter = VisibleFormatter("%(levelname)s %(message)s")
+    try:
+        raise KeyError("\x1b]0;pwned\x07")
+    except KeyError:
+        record = logging.LogRecord("t", logging.ERROR, __file__, 1, "seat %d taken by %s", (1, "\u202eAnna"),
+                                   sys.exc_info())
+    shown = formatter.format(record)
+    assert shown.startswith("ERROR seat 1 taken by <U+202E>Anna\nTraceback")
+    assert "\\x1b]0;pwned\\x07" in shown and "\x1b" not in shown and "\x07" not in shown
+
+
+def test_the_hosts_notices_name_a_person_visibly(capsys: pytest.CaptureFixture[str]) -> None:
+    from host.main import _notice
+
+    _notice("seat 1 (\x1b[2JEve\u202e) is away: a bot stands in")
+    assert capsys.readouterr().out == "watten-host: seat 1 (\\x1b[2JEve<U+202E>) is away: a bot stands in\n"

@@ -24,6 +24,7 @@ rather than exact; where exactness matters (`watten-verify --json`) the JSON enc
 
 from __future__ import annotations
 
+import logging
 import unicodedata
 
 _SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
@@ -58,6 +59,21 @@ def visible(text: str) -> str:
 def visible_lines(text: str) -> str:
     """Like `visible`, but the line breaks ("\\n") stay line breaks: for text laid out in lines on purpose."""
     return "\n".join(visible(line) for line in text.split("\n"))
+
+
+class VisibleFormatter(logging.Formatter):
+    """A log formatter whose lines hold nothing raw: a log line quotes names, refusals and exception texts that
+    came from the network, and the log goes to the same terminal (a traceback keeps its line breaks)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return visible_lines(super().format(record))
+
+
+def log_visibly(level: int, fmt: str | None = None) -> None:
+    """`logging.basicConfig(level=..., format=...)`, with the records written through `VisibleFormatter`."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(VisibleFormatter(fmt or logging.BASIC_FORMAT))
+    logging.basicConfig(level=level, handlers=[handler])
 
 
 def visible_bytes(data: bytes) -> str:
