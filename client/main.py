@@ -23,7 +23,7 @@ import grpc.aio
 from host.tls import pretty_fingerprint
 from watten_net.bots import LEVELS, SeatView, make_bot
 from watten_net.deal.identity import load_or_create_identity
-from watten_net.paths import config_dir, data_dir
+from watten_net.paths import config_dir, data_subdir
 from watten_net.printable import log_visibly, visible
 from watten_net.v1 import watten_pb2 as pb
 
@@ -65,12 +65,12 @@ def parser() -> argparse.ArgumentParser:
 
 async def play_as_bot(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address, DEFAULT_PORT)
-    record_dir = args.record if args.record is not None else data_dir() / "records"
+    record_dir = args.record if args.record is not None else data_subdir("records")
     channel = await open_channel(host, port, insecure=args.insecure, fingerprint=args.fingerprint)
     # A bot's key lives as long as its process, unless --identity keeps it: then a restarted bot gets its seat back.
     key = load_or_create_identity(Path(args.identity)) if args.identity else None
     conn = Connection(channel, key=key, record_dir=record_dir)
-    conn.secrets_dir = data_dir() / "seats"
+    conn.secrets_dir = data_subdir("seats")
     bot = make_bot(args.bot, args.seed)
     latency = LatencyLog(args.latency_log) if args.latency_log else None
     if latency is not None:
@@ -176,12 +176,12 @@ def _ask(prompt: str, default: str) -> str:
 
 async def play_at_the_table(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address, DEFAULT_PORT)
-    record_dir = args.record if args.record is not None else data_dir() / "records"
+    record_dir = args.record if args.record is not None else data_subdir("records")
     channel = await open_channel(host, port, insecure=args.insecure, fingerprint=args.fingerprint,
                                  confirm=_ask_trust)
     key = load_or_create_identity(config_dir() / "identity.key")
     conn = Connection(channel, key=key, record_dir=record_dir)
-    conn.secrets_dir = data_dir() / "seats"
+    conn.secrets_dir = data_subdir("seats")
     try:
         info = await conn.table(args.table)
         free = [s.seat for s in info.seats if not s.occupied]

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from watten_net.engine import Rules
-from watten_net.paths import config_dir, data_dir
+from watten_net.paths import config_dir, data_subdir
 from watten_net.printable import log_visibly, visible
 
 DEFAULT_PORT = 47150
@@ -145,7 +145,7 @@ async def run(args: argparse.Namespace) -> int:
     if settings["deal"] == "trustless" and rules.blind:
         raise ValueError("blind cannot be dealt trustless: the host must know the hidden announcement to judge the "
                          "tricks; use deal=verified for blind")
-    record_dir = args.record if args.record is not None else data_dir() / "records"
+    record_dir = args.record if args.record is not None else data_subdir("records")
     credentials = None
     tls_fp = b""
     fingerprint_text = ""
@@ -157,7 +157,7 @@ async def run(args: argparse.Namespace) -> int:
         tls_fp = bytes.fromhex(cert.fingerprint)
         fingerprint_text = tls.pretty_fingerprint(cert.fingerprint)
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.7)
-    journal_dir = data_dir() / "journal"
+    journal_dir = data_subdir("journal")
     to_resume = _journals_to_resume(args, journal_dir)
     from watten_net.deal.identity import load_or_create_identity
 
@@ -345,7 +345,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
         channel = grpc.aio.insecure_channel(target)
     key = load_or_create_identity(config_dir() / "identity.key")
     conn = Connection(channel, key=key, record_dir=table.record_dir)  # the person keeps a record like any seat
-    conn.secrets_dir = data_dir() / "seats"
+    conn.secrets_dir = data_subdir("seats")
     name = args.name or os.environ.get("USER", "") or "Host"
     try:
         await conn.join(name, 0 if table.seats[0] is None else None, table_id=table.table_id)
