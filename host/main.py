@@ -232,7 +232,7 @@ async def run(args: argparse.Namespace) -> int:
                     if table.game is None:
                         await table.add_bots(args.bots, args.bot_level)
             except (TableRefusal, ValueError) as err:
-                print(f"watten-host: {getattr(err, 'message', err)}", file=sys.stderr)
+                print(f"watten-host: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
                 return 2
         all_finished: asyncio.Future[Any] = asyncio.ensure_future(
             asyncio.gather(*(_serve(service, t, args, len(tables)) for t in tables)))
@@ -350,7 +350,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
     try:
         await conn.join(name, 0 if table.seats[0] is None else None, table_id=table.table_id)
     except Exception as err:
-        print(f"watten-host: cannot take a seat: {getattr(err, 'message', err)}", file=sys.stderr)
+        print(f"watten-host: cannot take a seat: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
         return 2
 
     if args.bots and table.game is None:
@@ -358,7 +358,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
             await table.add_bots(args.bots, args.bot_level)
         except (TableRefusal, ValueError) as err:
             await conn.close()
-            print(f"watten-host: {getattr(err, 'message', err)}", file=sys.stderr)
+            print(f"watten-host: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
             return 2
 
     async def add_bot() -> None:
@@ -404,10 +404,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return asyncio.run(run(args))
     except ValueError as err:
-        print(f"watten-host: {err}", file=sys.stderr)
+        print(f"watten-host: {visible(str(err))}", file=sys.stderr)
         return 2
     except OSError as err:
-        print(f"watten-host: {err}", file=sys.stderr)
+        print(f"watten-host: {visible(str(err))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
