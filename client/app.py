@@ -64,9 +64,10 @@ class TableApp:
 
     # ------------------------------------------------------------------ layout
     def _pane(self, render: Callable[[], vm.Fragments], **window: Any) -> Window:
-        # Each pane is as tall as its content; what is left over stays empty at the bottom.
+        # Each pane is as tall as its content; what is left over stays empty at the bottom. `vm.safe`: whatever a
+        # pane holds from the host reaches the terminal escaped, never raw.
         window.setdefault("dont_extend_height", True)
-        return Window(FormattedTextControl(cast(Any, render)), wrap_lines=True, **window)
+        return Window(FormattedTextControl(cast(Any, lambda: vm.safe(render()))), wrap_lines=True, **window)
 
     def _layout(self) -> Layout:
         s, w = self.state, self.words
@@ -87,7 +88,7 @@ class TableApp:
         lobby = self._pane(lambda: vm.lobby(s, w) if s.view is not None else [("", "…")])
         # The hand is where the keyboard is when the command line is not: it holds the focus.
         self.hand_window = Window(
-            FormattedTextControl(cast(Any, need_view(lambda v: vm.hand_pane(v, s, w) if v.your_hand else [])),
+            FormattedTextControl(cast(Any, need_view(lambda v: vm.safe(vm.hand_pane(v, s, w)) if v.your_hand else [])),
                                  focusable=True, show_cursor=False),
             height=2, wrap_lines=True,
         )

@@ -23,6 +23,7 @@ from watten_net.deal.identity import join_proof, new_nonce, public_key_bytes
 from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError
 from watten_net.deal.seat import SeatGame
+from watten_net.printable import visible
 from watten_net.record import RecordWriter
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
@@ -276,7 +277,7 @@ class Connection:
                 self.game.receive(int(entry.chain_seq), bytes(entry.envelope))
         except ProtocolError as err:
             self._flush_record()
-            raise HostBrokeProtocol(err.message) from None
+            raise HostBrokeProtocol(visible(err.message)) from None  # (it may quote what the host sent)
         if self.record is None and self.game.game_id and self.record_dir is not None:
             name = f"watten-{self.game.game_id.hex()[:12]}-seat{self.seat}.wrec"
             self.record_path = self.record_dir / name

@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from watten_net.paths import ensure_private_dir, open_private
+
 MAGIC = b"WATTEN-JOURNAL/1\n"
 META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY = 0, 1, 2, 3, 4, 5, 6, 7
 HOST = 255
@@ -35,9 +37,8 @@ class JournalError(ValueError):
 class Journal:
     def __init__(self, path: Path, meta: dict[str, Any]) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        self._file = os.fdopen(fd, "wb")
+        ensure_private_dir(path.parent)
+        self._file = open_private(path)  # (0600: it holds every seat's cards, like the host's record)
         self._file.write(MAGIC)
         self.append(META, json.dumps(meta, sort_keys=True).encode())
 
@@ -48,7 +49,7 @@ class Journal:
         journal = cls.__new__(cls)
         journal.path = path
         os.truncate(path, _whole_length(path.read_bytes()))
-        journal._file = open(path, "ab")  # noqa: SIM115 - kept open for the whole game
+        journal._file = open_private(path, append=True)  # kept open for the whole game
         return journal
 
     def append(self, kind: int, data: bytes) -> None:

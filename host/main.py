@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from watten_net.engine import Rules
-from watten_net.paths import config_dir, data_dir
+from watten_net.paths import config_dir, data_subdir
+from watten_net.printable import log_visibly, visible
 
 DEFAULT_PORT = 47150
 MAX_TABLES = 256  # a sanity bound: each table costs a few MB once it plays (bench/load.py measures it)
@@ -144,7 +145,7 @@ async def run(args: argparse.Namespace) -> int:
     if settings["deal"] == "trustless" and rules.blind:
         raise ValueError("blind cannot be dealt trustless: the host must know the hidden announcement to judge the "
                          "tricks; use deal=verified for blind")
-    record_dir = args.record if args.record is not None else data_dir() / "records"
+    record_dir = args.record if args.record is not None else data_subdir("records")
     credentials = None
     tls_fp = b""
     fingerprint_text = ""
@@ -156,7 +157,7 @@ async def run(args: argparse.Namespace) -> int:
         tls_fp = bytes.fromhex(cert.fingerprint)
         fingerprint_text = tls.pretty_fingerprint(cert.fingerprint)
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.7)
-    journal_dir = data_dir() / "journal"
+    journal_dir = data_subdir("journal")
     to_resume = _journals_to_resume(args, journal_dir)
     from watten_net.deal.identity import load_or_create_identity
 
@@ -231,7 +232,7 @@ async def run(args: argparse.Namespace) -> int:
                     if table.game is None:
                         await table.add_bots(args.bots, args.bot_level)
             except (TableRefusal, ValueError) as err:
-                print(f"watten-host: {getattr(err, 'message', err)}", file=sys.stderr)
+                print(f"watten-host: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
                 return 2
         all_finished: asyncio.Future[Any] = asyncio.ensure_future(
             asyncio.gather(*(_serve(service, t, args, len(tables)) for t in tables)))
@@ -269,7 +270,7 @@ async def _drain_streams(tables: Sequence[Any], limit: float = 15.0) -> None:
 
 
 def _notice(text: str) -> None:
-    print(f"watten-host: {text}", flush=True)
+    print(f"watten-host: {visible(text)}", flush=True)  # (it names a seat's person: text from a client)
 
 
 async def _serve(service: Any, table: Any, args: argparse.Namespace, count: int, quiet: bool = False) -> None:
@@ -345,12 +346,12 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
     key = load_or_create_identity(config_dir() / "identity.key")
     table.own_person_key = public_key_bytes(key)  # a host-run seat: it reveals its game key first
     conn = Connection(channel, key=key, record_dir=table.record_dir)  # the person keeps a record like any seat
-    conn.secrets_dir = data_dir() / "seats"
+    conn.secrets_dir = data_subdir("seats")
     name = args.name or os.environ.get("USER", "") or "Host"
     try:
         await conn.join(name, 0 if table.seats[0] is None else None, table_id=table.table_id)
     except Exception as err:
-        print(f"watten-host: cannot take a seat: {getattr(err, 'message', err)}", file=sys.stderr)
+        print(f"watten-host: cannot take a seat: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
         return 2
 
     if args.bots and table.game is None:
@@ -358,7 +359,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
             await table.add_bots(args.bots, args.bot_level)
         except (TableRefusal, ValueError) as err:
             await conn.close()
-            print(f"watten-host: {getattr(err, 'message', err)}", file=sys.stderr)
+            print(f"watten-host: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
             return 2
 
     async def add_bot() -> None:
@@ -400,15 +401,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     args.bots, level = args.bots
     args.bot_level = level or args.bot_level
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log_visibly(logging.INFO if args.verbose else logging.WARNING, "%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         return asyncio.run(run(args))
     except ValueError as err:
-        print(f"watten-host: {err}", file=sys.stderr)
+        print(f"watten-host: {visible(str(err))}", file=sys.stderr)
         return 2
     except OSError as err:
-        print(f"watten-host: {err}", file=sys.stderr)
+        print(f"watten-host: {visible(str(err))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

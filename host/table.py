@@ -33,6 +33,7 @@ from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_p
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
 from watten_net.engine.events import Event
+from watten_net.printable import shown_as_is
 from watten_net.record import KIND_HOST, RecordWriter
 from watten_net.v1 import watten_pb2 as pb
 
@@ -131,11 +132,10 @@ def clean_name(name: str) -> str:
     """Names are shown on everyone's screen: no control characters, trimmed, at most 32 characters."""
     if not isinstance(name, str):
         raise TableRefusal("invalid", "bad-name", "the name must be text")
-    # Categories C* (control, format such as RTL overrides and zero-width joiners, surrogates, private use,
-    # unassigned) and the line and paragraph separators (Zl, Zp: U+2028, U+2029) would break or reorder the
-    # lines of every screen that shows the name; they go.
-    text = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C"
-                   and unicodedata.category(ch) not in ("Zl", "Zp")).strip()
+    # What a screen would have to escape (control, format such as RTL overrides and zero-width joiners,
+    # surrogates, private use, unassigned, line and paragraph separators: watten_net.printable) would break or
+    # reorder the lines of every screen that shows the name; it goes, so the screens show the name unchanged.
+    text = "".join(ch for ch in name if shown_as_is(ch)).strip()
     text = unicodedata.normalize("NFC", text)[:MAX_NAME].strip()
     if not text:
         raise TableRefusal("invalid", "bad-name", "choose a name of 1 to 32 printable characters")

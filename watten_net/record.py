@@ -8,7 +8,8 @@ Format (version 1), simple enough to re-implement:
 kind 0 is metadata (UTF-8 JSON: who wrote the record, for which seat, when); 1 a host envelope as
 received; 2 the stub (`Withheld`) of a host envelope this party was not shown; 3 an envelope this
 party sent and the host accepted. Entries are appended and flushed as the game goes, so a record is
-useful even if its writer dies.
+useful even if its writer dies. A record is private (mode 0600, its folder 0700 when this code makes it): the
+host's holds every seat's cards while the game runs.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
+
+from watten_net.paths import ensure_private_dir, open_private
 
 MAGIC = b"WATTEN-RECORD/1\n"
 KIND_META = 0
@@ -43,8 +46,8 @@ class Entry:
 class RecordWriter:
     def __init__(self, path: str | os.PathLike[str], meta: dict[str, Any]) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: BinaryIO | None = open(self.path, "wb")  # noqa: SIM115 - kept open for the whole game
+        ensure_private_dir(self.path.parent)
+        self._file: BinaryIO | None = open_private(self.path)  # kept open for the whole game
         self._file.write(MAGIC)
         full = {"created": datetime.now(UTC).isoformat(timespec="seconds"), **meta}
         self.append(KIND_META, json.dumps(full, sort_keys=True).encode())

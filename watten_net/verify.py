@@ -32,6 +32,7 @@ from watten_net.deal.keys import host_key_commitment
 from watten_net.deal.protocol import HOST_SEAT, PROTOCOL_VERSION, ProtocolError, Signed, check_signature, parse_envelope
 from watten_net.engine import Match, Rules
 from watten_net.engine.public import PublicMatch
+from watten_net.printable import visible, visible_lines
 from watten_net.record import KIND_HOST, KIND_OWN, KIND_WITHHELD, Entry, RecordError, read_record
 from watten_net.v1 import watten_pb2 as pb
 
@@ -516,15 +517,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.json:
             print(json.dumps(report.to_json(), sort_keys=True))
         else:
+            # Every string from the record (envelope types, reasons, messages that quote it) and the path itself is
+            # shown through `visible`: a record must not be able to rewrite this screen (json.dumps escapes anyway).
             status = "verified ✓" if report.ok else "FAILED"
-            print(f"{path}: {status}")
+            print(f"{visible(path)}: {status}")
             if report.game_id:
                 print(f"  game {report.fingerprint}  ({report.hands} hands, final scores "
                       f"{'-'.join(map(str, report.final_scores)) or 'none'})")
             for problem in report.errors:
-                print(f"  {problem.sentence()}")
+                print(f"  {visible(problem.sentence())}")
         if args.show and report.match is not None:
-            print("\n".join(describe(report.match)))
+            print(visible_lines("\n".join(describe(report.match))))
     return 0 if all_ok else 1
 
 
