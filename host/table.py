@@ -179,6 +179,9 @@ class Table(TableClocks):
         self.deal = deal  # "verified" (Level 1) or "trustless" (Level 2: the host sees no card)
         self.host_key = host_key or Ed25519PrivateKey.generate()
         self.tls_fingerprint = tls_fingerprint
+        # The certificate this host serves now, when it may differ from the game's (a table resumed from a journal,
+        # whose header keeps the fingerprint of its start): what join proofs must be bound to. None: tls_fingerprint.
+        self.serving_tls: bytes | None = None
         self.record_dir = record_dir
         self.host_name = host_name
         self.bot_delay = bot_delay
@@ -365,7 +368,7 @@ class Table(TableClocks):
         if fingerprint != INSECURE and len(fingerprint) != 32:
             raise TableRefusal("invalid", "bad-fingerprint", "tls_fingerprint is the 32-byte SHA-256 of the host's "
                                "certificate, or b'insecure' over plaintext")
-        own = self.tls_fingerprint or INSECURE
+        own = (self.serving_tls if self.serving_tls is not None else self.tls_fingerprint) or INSECURE
         if fingerprint != own:
             if fingerprint == INSECURE:
                 raise TableRefusal("permission", "insecure-proof",

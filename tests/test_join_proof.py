@@ -196,10 +196,10 @@ def test_a_join_relayed_through_another_host_is_refused_and_the_seat_keeps_its_t
 # --------------------------------------------------------------------------------------------------------------
 
 
-def _kill_and_resume(host: Any, port: int, env: dict[str, str]) -> Any:
+def _kill_and_resume(host: Any, port: int, env: dict[str, str], *extra: str) -> Any:
     host.proc.send_signal(signal.SIGKILL)
     host.proc.wait(10)
-    fresh = start("host.main", ["--headless", "--bind", "127.0.0.1", "--grace", "600"], env)
+    fresh = start("host.main", ["--headless", "--bind", "127.0.0.1", "--grace", "600", *extra], env)
     fresh.wait_for_line(rf"on port {port}")
     return fresh
 
@@ -266,17 +266,21 @@ def test_joins_and_leaves_replayed_later_are_refused_in_the_lobby_the_game_and_a
             out["client leave"] = True
             return signed
 
-    async def after_second_restart(signed: bytes) -> None:
-        pem = await asyncio.to_thread(pinning.fetch_certificate, "127.0.0.1", port)
-        async with secure_channel(target, pem) as channel:
+    async def after_second_restart(signed: bytes, fp: bytes) -> None:
+        # Resumed with --insecure this time: proofs bind what the host serves now, not what the game began with.
+        async with grpc.aio.insecure_channel(target) as channel:
             out["signed leave replayed after the restart"] = (await raw_call(channel, "Leave", signed))[:2]
+            info = await Connection(channel).table()
+            tls_bound = signed_join(alice_key, info, fingerprint=fp, name="Alice").SerializeToString()
+            out["TLS proof at the plaintext host"] = (await raw_call(channel, "Join", tls_bound))[:2]
+            out["plaintext join after the restart"] = await Connection(channel, key=alice_key).join("Alice")
 
     try:
         first, reclaim, fp, _ = asyncio.run(asyncio.wait_for(lobby_and_game(), 90))
         host = _kill_and_resume(host, port, env)
         signed = asyncio.run(asyncio.wait_for(after_restart(first, reclaim, fp), 60))
-        host = _kill_and_resume(host, port, env)
-        asyncio.run(asyncio.wait_for(after_second_restart(signed), 60))
+        host = _kill_and_resume(host, port, env, "--insecure")
+        asyncio.run(asyncio.wait_for(after_second_restart(signed, fp), 60))
     finally:
         host.stop()
     used = (SC.PERMISSION_DENIED, "nonce-used")
@@ -300,6 +304,8 @@ def test_joins_and_leaves_replayed_later_are_refused_in_the_lobby_the_game_and_a
     assert out["signed leave replayed"] == used
     assert out["client leave"]
     assert out["signed leave replayed after the restart"] == used
+    assert out["TLS proof at the plaintext host"] == (SC.PERMISSION_DENIED, "wrong-certificate")
+    assert out["plaintext join after the restart"] == 0
     assert "Traceback" not in host.output()
 
 
