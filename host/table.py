@@ -853,6 +853,8 @@ class Table(TableClocks):
         """
         parameters = inspect.signature(Table.__init__).parameters.values()
         settings = {p.name: getattr(self, p.name) for p in parameters if p.kind is p.KEYWORD_ONLY}
+        if self.serving_tls is not None:  # (a resumed table's journal names the certificate of its start)
+            settings["tls_fingerprint"] = self.serving_tls
         fresh = Table(self.rules, **settings)
         fresh.host_run, fresh.index, fresh.port = self.host_run, self.index, self.port
         fresh.autostart, fresh.on_notice = self.autostart, self.on_notice
