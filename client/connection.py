@@ -19,7 +19,7 @@ import grpc
 import grpc.aio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.deal.identity import join_proof, new_nonce, public_key_bytes
+from watten_net.deal.identity import join_proof, leave_proof, new_nonce, public_key_bytes, require_proof_fingerprint
 from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError
 from watten_net.deal.seat import SeatGame
@@ -30,7 +30,7 @@ from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from . import pinning
 from .errors import refusal_from_error
-from .tls import secure_channel
+from .tls import proof_fingerprint, secure_channel
 
 log = logging.getLogger("watten.client")
 CHANNEL_OPTIONS = [
@@ -123,8 +123,13 @@ class Connection:
     """One seat's connection to a host."""
 
     def __init__(self, channel: grpc.aio.Channel, key: Ed25519PrivateKey | None = None,
-                 record_dir: Path | None = None) -> None:
+                 record_dir: Path | None = None, tls_fingerprint: bytes | None = None) -> None:
         self.channel = channel
+        # The certificate our join proofs bind (watten_net.deal.identity.join_proof_message): the raw SHA-256 of the
+        # DER certificate this channel pinned and verified (`client.tls.secure_channel` remembers it), else
+        # b"insecure" for plaintext. Proofs bound to it are refused by any host that does not serve that certificate.
+        self.tls_fingerprint = require_proof_fingerprint(
+            tls_fingerprint if tls_fingerprint is not None else proof_fingerprint(channel))
         self.stub = pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
         self.key = key or Ed25519PrivateKey.generate()
         self.record_dir = record_dir
@@ -171,9 +176,10 @@ class Connection:
             table_id = str(info.table_id)
             self._host_keys[table_id] = bytes(info.host_public_key)
         nonce = new_nonce()
-        proof = join_proof(self.key, table_id, self._host_keys[table_id], nonce)
+        proof = join_proof(self.key, table_id, self._host_keys[table_id], self.tls_fingerprint, nonce)
         request = pb.JoinRequest(protocol_version=PROTOCOL_VERSION, name=name, public_key=public_key_bytes(self.key),
-                                 join_nonce=nonce, key_proof=proof, table_id=table_id)
+                                 join_nonce=nonce, key_proof=proof, table_id=table_id,
+                                 tls_fingerprint=self.tls_fingerprint)
         if seat is not None:
             request.seat = seat
         response = await self._call(self.stub.Join, request, timeout)
@@ -185,8 +191,19 @@ class Connection:
         return self.seat
 
     async def leave(self, timeout: float = 3.0) -> None:
-        """Leave the table: in the lobby the seat is freed; in a game a bot stands in until we come back."""
-        await self._call(self.stub.Leave, pb.LeaveRequest(token=self.token), timeout)
+        """Leave the table: in the lobby the seat is freed; in a game a bot stands in until we come back.
+
+        During a game the request is signed with our key (`leave_proof`: this table, host, game and seat, a fresh
+        nonce), as the host requires; the game id is our chain's, else the one the host shows."""
+        request = pb.LeaveRequest(token=self.token)
+        game_id = self.game.game_id if self.game is not None else b""
+        if not game_id and self.table_id:
+            game_id = bytes((await self.table(self.table_id, timeout)).game_id)
+        host_key = self._host_keys.get(self.table_id)
+        if game_id and host_key is not None and self.seat >= 0:
+            request.nonce = new_nonce()
+            request.leave_proof = leave_proof(self.key, self.table_id, host_key, game_id, self.seat, request.nonce)
+        await self._call(self.stub.Leave, request, timeout)
 
     async def start(self, timeout: float = 5.0) -> None:
         await self._call(self.stub.Start, pb.StartRequest(token=self.token), timeout)

@@ -113,6 +113,15 @@ REASONS: dict[str, dict[str, str]] = {
         "raise-twice": "Dein Team hat zuletzt geboten.", "gespannt": "Gespannt: kein Bieten.",
         "raise-cap": "Mehr als ihr braucht, könnt ihr nicht bieten.", "malformed": "Das verstehe ich nicht.",
         "not-now": "Jetzt nicht.",
+        # Joining and leaving (the proof that you hold your key, see watten_net.deal.identity)
+        "proof-required": "Der Host verlangt einen Schlüsselnachweis; aktualisiere watten-join.",
+        "bad-key-proof": "Der Host hat den Schlüsselnachweis nicht angenommen.",
+        "wrong-certificate": "Dein Beitritt galt einem anderen Zertifikat: ein fremder Host hat ihn weitergeleitet. "
+                             "Verbinde dich direkt mit dem Host und vergleiche den Fingerabdruck.",
+        "insecure-proof": "Dieser Host spricht TLS: ohne --insecure verbinden.",
+        "bad-fingerprint": "Der Zertifikats-Fingerabdruck im Beitritt ist unlesbar; aktualisiere watten-join.",
+        "nonce-used": "Dieser Nachweis wurde schon einmal benutzt (eine Wiederholung?); versuche es noch einmal.",
+        "too-many-joins": "Dieser Tisch nimmt keine Beitritte mehr an; nimm einen anderen Tisch.",
     },
     "en": {
         "not-your-turn": "It is not your turn.", "card-not-in-hand": "You do not hold that card.",
@@ -120,12 +129,27 @@ REASONS: dict[str, dict[str, str]] = {
         "raise-twice": "Your side raised last.", "gespannt": "A side is gespannt: no raising.",
         "raise-cap": "You cannot raise beyond the points you need.", "malformed": "That is not an action.",
         "not-now": "Not now.",
+        "proof-required": "The host wants a proof that you hold your key; update watten-join.",
+        "bad-key-proof": "The host did not accept the proof that you hold your key.",
+        "wrong-certificate": "Your join was meant for another certificate: a host in between relayed it. Connect "
+                             "to the host directly and compare the fingerprint.",
+        "insecure-proof": "This host serves TLS: connect without --insecure.",
+        "bad-fingerprint": "The certificate fingerprint in the join cannot be read; update watten-join.",
+        "nonce-used": "This proof was used before (a replay?); try again.",
+        "too-many-joins": "This table takes no more joins; choose another table.",
     },
     "zh": {
         "not-your-turn": "还没轮到你。", "card-not-in-hand": "你没有这张牌。",
         "must-play-trump": "你必须出将牌或关键牌。",
         "raise-pending": "请先回应加注。", "raise-twice": "你方刚加过注。", "gespannt": "有一方紧绷：不能加注。",
         "raise-cap": "加注不能超过你们还需要的分数。", "malformed": "无法理解这个动作。", "not-now": "现在不行。",
+        "proof-required": "主机要求证明你持有密钥；请更新 watten-join。",
+        "bad-key-proof": "主机不接受你持有密钥的证明。",
+        "wrong-certificate": "你的加入请求是给另一个证书的：有中间主机转发了它。请直接连接主机并核对指纹。",
+        "insecure-proof": "此主机使用 TLS：请不要用 --insecure 连接。",
+        "bad-fingerprint": "加入请求中的证书指纹无法读取；请更新 watten-join。",
+        "nonce-used": "这个证明已经用过（重放？）；请再试一次。",
+        "too-many-joins": "此牌桌不再接受加入；请选择另一张牌桌。",
     },
 }
 

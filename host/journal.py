@@ -10,7 +10,9 @@ Format: magic, then entries `u8 kind, u32 big-endian length, bytes` (kind 0 meta
 draw `u8 who (255 = host) + bytes`, 2 an accepted envelope `u8 seat + bytes`, 3 the end of the game,
 4 a stand-in change `u8 seat + u8 active`, 5 a stand-in bot's action `u8 seat + the action in UTF-8`, 6 a seat's
 new token after a reclaim `u8 seat + SHA-256 of the token`: the host keeps token digests only, 7 a trustless hand
-forfeited because the table waited a grace period more for a seat away, `u8 255`).
+forfeited because the table waited a grace period more for a seat away, `u8 255`, 8 a join or leave nonce the
+table accepted during the game, `u8 seat + 32-byte nonce`: with the metadata's `used_nonces` (those of the lobby),
+every nonce the table ever accepted, so a resumed table refuses a proof replayed from before the crash).
 The file is private (0600): it holds the bots' keys (and digests of the seats' tokens).
 """
 
@@ -26,7 +28,7 @@ from typing import Any
 from watten_net.paths import ensure_private_dir, open_private
 
 MAGIC = b"WATTEN-JOURNAL/1\n"
-META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY = 0, 1, 2, 3, 4, 5, 6, 7
+META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, NONCE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 HOST = 255
 
 
@@ -72,6 +74,9 @@ class Journal:
     def token(self, seat: int, digest: bytes) -> None:
         self.append(TOKEN, bytes([seat]) + digest)
 
+    def nonce(self, seat: int, nonce: bytes) -> None:
+        self.append(NONCE, bytes([seat]) + nonce)
+
     def forfeit_away(self) -> None:
         self.append(FORFEIT_AWAY, bytes([HOST]))
 
@@ -113,7 +118,7 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[tuple[int, int, bytes
     for kind, body, _ in _whole_entries(data):
         if kind == META:
             meta = json.loads(body.decode())
-        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY):
+        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, NONCE):
             entries.append((kind, body[0], body[1:]))
         elif kind == FINISHED:
             entries.append((kind, 0, b""))

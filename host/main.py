@@ -168,6 +168,7 @@ async def run(args: argparse.Namespace) -> int:
         print(f"watten-host: resuming the unfinished game of {path}", flush=True)
         tables.append(await Table.resume(path, host_key, bot_delay=delay, grace=args.grace,
                                          stand_in_level=args.bot_level, step_timeout=args.step_timeout))
+        tables[-1].serving_tls = tls_fp  # join proofs bind the certificate served now (b"": plaintext)
     if tables:
         args.port = tables[0].port
     # The resumed tables keep their run id, so that tables added now are resumed together with them after a

@@ -253,9 +253,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         try:
             table = self._table_of(request.token)
             seat = table.seat_of(request.token)
+            await table.leave(seat, bytes(request.nonce), bytes(request.leave_proof))
         except TableRefusal as err:
             raise refusal(err) from None
-        await table.leave(seat)
         return pb.Ack(seq=len(table.log), seat=-1)
 
     @refusals_to_status

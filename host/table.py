@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.bots import Bot, SeatView, make_bot
 from watten_net.deal.host_game import HostGame, Posted, Seat
-from watten_net.deal.identity import join_proof_message, public_key_bytes, verify
+from watten_net.deal.identity import INSECURE, join_proof_message, leave_proof_message, public_key_bytes, verify
 from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_pb, parse_envelope
 from watten_net.deal.seat import SeatGame
@@ -38,10 +38,13 @@ from watten_net.record import KIND_HOST, RecordWriter
 from watten_net.v1 import watten_pb2 as pb
 
 from .clocks import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT, TableClocks
-from .journal import BOT_ACTION, DRAW, FORFEIT_AWAY, HOST, STAND_IN, SUBMIT, TOKEN, Draws, Journal, read_journal
+from .journal import BOT_ACTION, DRAW, FORFEIT_AWAY, HOST, NONCE, STAND_IN, SUBMIT, TOKEN, Draws, Journal, read_journal
 
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
+# The most join and leave nonces a table accepts in its life (each is one accepted Join or Leave: a few per seat and
+# game is normal; the cap bounds what a hostile client churning the lobby makes the table keep, 32 bytes each).
+MAX_NONCES = 4096
 VIEWS_KEPT = 128  # log items that keep the views built for them (see Table._append)
 BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table in the Alps would know
 
@@ -167,6 +170,9 @@ class Table(TableClocks):
         self.deal = deal  # "verified" (Level 1) or "trustless" (Level 2: the host sees no card)
         self.host_key = host_key or Ed25519PrivateKey.generate()
         self.tls_fingerprint = tls_fingerprint
+        # The certificate this host serves now, when it may differ from the game's (a table resumed from a journal,
+        # whose header keeps the fingerprint of its start): what join proofs must be bound to. None: tls_fingerprint.
+        self.serving_tls: bytes | None = None
         self.record_dir = record_dir
         self.host_name = host_name
         self.bot_delay = bot_delay
@@ -202,7 +208,8 @@ class Table(TableClocks):
         # The answer to every envelope a seat submitted, by envelope hash: a retry of the same bytes gets the
         # original answer (the proto's promise), and is neither journaled nor applied again.
         self._answers: dict[bytes, tuple[int, int, bytes]] = {}
-        self._reclaim_nonces: set[bytes] = set()  # join nonces of seats taken back by key proof (no replays)
+        # Every join and leave nonce this table accepted (see `_use_nonce`): a proof is good once, for ever.
+        self._used_nonces: set[bytes] = set()
         # Once the match is over: the seats whose event stream delivered the whole log, the end included (a person
         # who has seen the end needs nothing more from this table); and whether `release()` has dropped the match.
         self.saw_end: set[int] = set()
@@ -303,22 +310,17 @@ class Table(TableClocks):
                 raise TableRefusal("invalid", "bad-public-key", "the public key must be 32 bytes")
             if len(nonce) != 32:
                 raise TableRefusal("invalid", "bad-nonce", "the join nonce must be 32 bytes")
-            proof = bytes(request.key_proof)
-            if proof and not self._proof_holds(key, nonce, proof):
-                raise TableRefusal("permission", "bad-key-proof",
-                                   "the key proof does not verify with this key for this table")
-            # A key that already holds a seat gets it back with a fresh token (a client that restarted). Public
-            # keys are public (GetTable, the GameHeader), so only a proof of the private key, over a nonce never
-            # used before, gets it: otherwise anybody could take the seat and revoke its owner's token.
+            wanted = request.seat if request.HasField("seat") else None
+            if wanted is not None and not 0 <= wanted < self.n:
+                raise TableRefusal("invalid", "bad-seat", f"seats are numbered 0 to {self.n - 1}")
+            # Every Join proves the key (the first one too), bound to this table, this host's key and certificate,
+            # and a nonce this table never accepted: public keys are public (GetTable, the GameHeader), and a Join
+            # is seen by whoever it passes through, so neither a key nor a Join relayed or replayed takes a seat.
+            self._check_join_proof(key, nonce, bytes(request.tls_fingerprint), bytes(request.key_proof))
+            # A key that already holds a seat gets it back with a fresh token (a client that restarted).
             for s, slot in enumerate(self.seats):
                 if slot is not None and not slot.bot and slot.public_key == key:
-                    if not proof:
-                        raise TableRefusal("permission", "bad-key-proof",
-                                           f"seat {s} belongs to this key: prove you hold it (key_proof) to take "
-                                           "it back")
-                    if nonce in self._reclaim_nonces:
-                        raise TableRefusal("permission", "bad-key-proof", "this key proof was used before")
-                    self._reclaim_nonces.add(nonce)
+                    self._use_nonce(s, nonce)
                     token = secrets.token_urlsafe(24)
                     slot.token_digest = token_digest(token)
                     self._journal_token(s)
@@ -326,10 +328,7 @@ class Table(TableClocks):
                     return s, token
             if self.game is not None:
                 raise TableRefusal("precondition", "game-started", "the game has started: every seat is taken")
-            wanted = request.seat if request.HasField("seat") else None
             if wanted is not None:
-                if not 0 <= wanted < self.n:
-                    raise TableRefusal("invalid", "bad-seat", f"seats are numbered 0 to {self.n - 1}")
                 if self.seats[wanted] is not None:
                     raise TableRefusal("precondition", "seat-taken", f"seat {wanted} is taken; choose another")
                 seat = wanted
@@ -338,6 +337,7 @@ class Table(TableClocks):
                 if not free:
                     raise TableRefusal("precondition", "table-full", "every seat at this table is taken")
                 seat = free[0]
+            self._use_nonce(seat, nonce, new_seat=True)
             token = secrets.token_urlsafe(24)  # 192 bits
             self.seats[seat] = SeatSlot(name, key, nonce, token_digest(token))
             item = self._new_item()
@@ -352,9 +352,48 @@ class Table(TableClocks):
         if self.journal is not None and slot is not None:
             self.journal.token(seat, slot.token_digest)
 
-    def _proof_holds(self, key: bytes, nonce: bytes, proof: bytes) -> bool:
-        message = join_proof_message(self.table_id, public_key_bytes(self.host_key), key, nonce)
-        return verify(key, proof, message)
+    def _check_join_proof(self, key: bytes, nonce: bytes, fingerprint: bytes, proof: bytes) -> None:
+        """Refuse a Join whose key proof is missing, bound to another certificate (or to plaintext while this host
+        serves TLS), does not verify, or carries a nonce this table accepted before (see `join_proof_message`)."""
+        if not proof:
+            raise TableRefusal("permission", "proof-required",
+                               "every Join must prove that you hold your key (key_proof); update watten-join")
+        if fingerprint != INSECURE and len(fingerprint) != 32:
+            raise TableRefusal("invalid", "bad-fingerprint", "tls_fingerprint is the 32-byte SHA-256 of the host's "
+                               "certificate, or b'insecure' over plaintext")
+        own = (self.serving_tls if self.serving_tls is not None else self.tls_fingerprint) or INSECURE
+        if fingerprint != own:
+            if fingerprint == INSECURE:
+                raise TableRefusal("permission", "insecure-proof",
+                                   "this host serves TLS: a proof made over plaintext is refused; connect with TLS")
+            raise TableRefusal("permission", "wrong-certificate",
+                               "the key proof is bound to another certificate than this host's: another host relayed "
+                               "the Join; connect to this host directly and compare its fingerprint")
+        message = join_proof_message(self.table_id, public_key_bytes(self.host_key), fingerprint, key, nonce)
+        if not verify(key, proof, message):
+            raise TableRefusal("permission", "bad-key-proof",
+                               "the key proof does not verify with this key for this table")
+        self._check_nonce(nonce)
+
+    def _check_nonce(self, nonce: bytes) -> None:
+        if nonce in self._used_nonces:
+            raise TableRefusal("permission", "nonce-used", "this proof's nonce was used before: a proof is good once")
+
+    def _use_nonce(self, seat: int, nonce: bytes, *, new_seat: bool = False) -> None:
+        """Remember an accepted nonce for the table's whole life: in memory, and once the game has started in the
+        journal, fsync'd before the answer (the lobby's go into the journal's metadata at the start).
+
+        Bounded: a Join for a new seat is refused once the table holds MAX_NONCES nonces, a seat's own Join or
+        Leave (its key holds the seat) once it holds twice that, so churning the lobby cannot lock people out of
+        their seats. Never dropped (a dropped nonce would make its proof good again)."""
+        limit = MAX_NONCES if new_seat else 2 * MAX_NONCES
+        if len(self._used_nonces) >= limit:
+            raise TableRefusal("precondition", "too-many-joins",
+                               f"this table has taken {len(self._used_nonces)} joins and leaves and takes no more; "
+                               "choose another table")
+        self._used_nonces.add(nonce)
+        if self.journal is not None:
+            self.journal.nonce(seat, nonce)
 
     async def add_bots(self, count: int, level: str) -> None:
         async with self.lock:
@@ -443,11 +482,16 @@ class Table(TableClocks):
             self.on_notice(notice)
         await self._publish(posted)
 
-    async def leave(self, seat: int) -> None:
-        """Leave: in the lobby the seat is freed (its token dies with it); in a game a bot takes over at once."""
+    async def leave(self, seat: int, nonce: bytes = b"", proof: bytes = b"") -> None:
+        """Leave: in the lobby the seat is freed (its token dies with it); in a game a bot takes over at once, and
+        only with the seat's signature (`leave_proof_message`): a token alone does not send a seat away."""
         slot = self.seats[seat]
         if slot is None:
             return
+        if self.game is not None:
+            async with self.lock:
+                self._check_leave_proof(seat, slot.public_key, nonce, proof)
+                self._use_nonce(seat, nonce)
         if self.game is None:
             async with self.lock:
                 if self.game is None and self.seats[seat] is slot:
@@ -460,6 +504,20 @@ class Table(TableClocks):
         await self.set_online(seat, False)
         self._cancel_grace(seat)
         await self._stand_in(seat, True)
+
+    def _check_leave_proof(self, seat: int, key: bytes, nonce: bytes, proof: bytes) -> None:
+        game = self.game
+        assert game is not None
+        if not proof:
+            raise TableRefusal("permission", "proof-required",
+                               "leaving during a game needs your key's signature (leave_proof); update watten-join")
+        if len(nonce) != 32:
+            raise TableRefusal("invalid", "bad-nonce", "the leave nonce must be 32 bytes")
+        message = leave_proof_message(self.table_id, public_key_bytes(self.host_key), game.game_id, seat, nonce)
+        if not verify(key, proof, message):
+            raise TableRefusal("permission", "bad-key-proof",
+                               "the leave proof does not verify with this seat's key for this game")
+        self._check_nonce(nonce)
 
     async def _maybe_autostart(self) -> None:
         if self.autostart and self.game is None and all(s is not None for s in self.seats):
@@ -525,6 +583,8 @@ class Table(TableClocks):
             "port": self.port, "host_nonce": host_nonce.hex(), "seats": seats,
             "record_dir": str(self.record_dir) if self.record_dir else "",
             "host_run": self.host_run, "index": self.index, "own_person_key": self.own_person_key.hex(),
+            # The nonces of the lobby's joins (those of the game are NONCE entries): a resumed table refuses them.
+            "used_nonces": sorted(n.hex() for n in self._used_nonces),
         }
 
     @classmethod
@@ -552,6 +612,9 @@ class Table(TableClocks):
             if entry["bot"]:
                 key = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(entry["bot_key"]))
                 table.bots[s] = HostBot(s, key, make_bot(entry.get("level", "heuristic")))
+        # Every nonce the table accepted before the start (a journal of an older host: the seats' join nonces).
+        table._used_nonces = {bytes.fromhex(n) for n in meta.get("used_nonces", [])}
+        table._used_nonces.update(slot.join_nonce for slot in table.seats if slot is not None and not slot.bot)
         replay: dict[int, list[bytes]] = {}
         for kind, who, data in entries:
             if kind == DRAW:
@@ -567,6 +630,9 @@ class Table(TableClocks):
         table._feed_bots(posted)
         everything = list(posted)
         for kind, seat, raw in entries:
+            if kind == NONCE:
+                table._used_nonces.add(raw)
+                continue
             if kind == TOKEN:
                 reclaimed = table.seats[seat]
                 if reclaimed is not None:
@@ -781,6 +847,8 @@ class Table(TableClocks):
         """
         parameters = inspect.signature(Table.__init__).parameters.values()
         settings = {p.name: getattr(self, p.name) for p in parameters if p.kind is p.KEYWORD_ONLY}
+        if self.serving_tls is not None:  # (a resumed table's journal names the certificate of its start)
+            settings["tls_fingerprint"] = self.serving_tls
         fresh = Table(self.rules, **settings)
         fresh.host_run, fresh.index, fresh.port = self.host_run, self.index, self.port
         fresh.own_person_key = self.own_person_key
@@ -806,7 +874,7 @@ class Table(TableClocks):
             for bot in self.bots.values():
                 bot.game = None
             self._answers.clear()
-            self._reclaim_nonces.clear()
+            self._used_nonces.clear()
             self._close_records()
             if self._bot_task is not None:
                 self._bot_task.cancel()

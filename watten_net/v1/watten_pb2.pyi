@@ -135,7 +135,7 @@ class ListTablesResponse(_message.Message):
     def __init__(self, tables: _Optional[_Iterable[_Union[TableInfo, _Mapping]]] = ...) -> None: ...
 
 class JoinRequest(_message.Message):
-    __slots__ = ("protocol_version", "name", "public_key", "join_nonce", "seat", "key_proof", "spectate", "table_id")
+    __slots__ = ("protocol_version", "name", "public_key", "join_nonce", "seat", "key_proof", "spectate", "table_id", "tls_fingerprint")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
@@ -144,6 +144,7 @@ class JoinRequest(_message.Message):
     KEY_PROOF_FIELD_NUMBER: _ClassVar[int]
     SPECTATE_FIELD_NUMBER: _ClassVar[int]
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TLS_FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     name: str
     public_key: bytes
@@ -152,7 +153,8 @@ class JoinRequest(_message.Message):
     key_proof: bytes
     spectate: bool
     table_id: str
-    def __init__(self, protocol_version: _Optional[int] = ..., name: _Optional[str] = ..., public_key: _Optional[bytes] = ..., join_nonce: _Optional[bytes] = ..., seat: _Optional[int] = ..., key_proof: _Optional[bytes] = ..., spectate: _Optional[bool] = ..., table_id: _Optional[str] = ...) -> None: ...
+    tls_fingerprint: bytes
+    def __init__(self, protocol_version: _Optional[int] = ..., name: _Optional[str] = ..., public_key: _Optional[bytes] = ..., join_nonce: _Optional[bytes] = ..., seat: _Optional[int] = ..., key_proof: _Optional[bytes] = ..., spectate: _Optional[bool] = ..., table_id: _Optional[str] = ..., tls_fingerprint: _Optional[bytes] = ...) -> None: ...
 
 class JoinResponse(_message.Message):
     __slots__ = ("seat", "token", "table")
@@ -195,10 +197,14 @@ class StartRequest(_message.Message):
     def __init__(self, token: _Optional[str] = ...) -> None: ...
 
 class LeaveRequest(_message.Message):
-    __slots__ = ("token",)
+    __slots__ = ("token", "nonce", "leave_proof")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    NONCE_FIELD_NUMBER: _ClassVar[int]
+    LEAVE_PROOF_FIELD_NUMBER: _ClassVar[int]
     token: str
-    def __init__(self, token: _Optional[str] = ...) -> None: ...
+    nonce: bytes
+    leave_proof: bytes
+    def __init__(self, token: _Optional[str] = ..., nonce: _Optional[bytes] = ..., leave_proof: _Optional[bytes] = ...) -> None: ...
 
 class Ack(_message.Message):
     __slots__ = ("seq", "seat")
