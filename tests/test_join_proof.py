@@ -332,7 +332,7 @@ def test_joins_without_a_valid_proof_are_refused_with_their_reasons_and_no_seat_
                 async def join(request: Any) -> tuple[SC, str]:
                     return (await raw_call(channel, "Join", request.SerializeToString()))[:2]
 
-                bare = pb.JoinRequest(protocol_version=1, name="Bob", public_key=public_key_bytes(bob_key),
+                bare = pb.JoinRequest(protocol_version=2, name="Bob", public_key=public_key_bytes(bob_key),
                                       join_nonce=new_nonce(), table_id=info.table_id, tls_fingerprint=fp)
                 out["no proof"] = await join(bare)
                 out["insecure proof"] = await join(signed_join(bob_key, info, fingerprint=INSECURE))
@@ -375,7 +375,8 @@ def test_joins_without_a_valid_proof_are_refused_with_their_reasons_and_no_seat_
                 out["unsigned leave"] = (await raw_call(channel, "Leave", unsigned))[:2]
                 out["alice in the game"] = 0 not in table.game.absent if table.game else None
                 await alice.leave()
-                out["alice left"] = table.game is not None and 0 in table.game.absent
+                # (Level 1 version 2: before the first hand nobody stands in, so she is away, not yet stood in for)
+                out["alice left"] = table.game is not None and 0 in table.game.absent | table.game.away_before_first_deal
         finally:
             await table.shutdown()
             await stop_server(server, 0)
