@@ -269,8 +269,13 @@ class TableApp:
             self.state.message = str(getattr(err, "message", err))
         self.app.invalidate()
 
+    def _dispute(self, says: str) -> None:
+        self.state.dispute = says
+        self.app.invalidate()
+
     async def follow(self) -> None:
         s = self.state
+        self.conn.on_dispute = self._dispute
         try:
             async for view in self.conn.follow(on_state=self._connection_state):
                 s.view = view
@@ -302,7 +307,10 @@ class TableApp:
             from watten_net.record import Entry
 
             report = verify_entries([Entry(e.kind, e.data) for e in game.record])
-            self.state.deal_status = "verified" if report.ok else report.errors[0].sentence()
+            if report.errors:
+                self.state.deal_status = report.errors[0].sentence()
+            else:
+                self.state.deal_status = "verified" if report.verdict == "verified" else "; ".join(report.notes)
 
     async def run(self) -> int:
         self.app.create_background_task(self.follow())

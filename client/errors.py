@@ -30,6 +30,7 @@ class RefusalInfo(NamedTuple):
     code: grpc.StatusCode
     reason: str
     message: str
+    receipt: Any = None  # a refused game envelope: the host's signed RefusalReceipt (kept in the seat's record)
 
 
 def refusal_from_error(error: grpc.aio.AioRpcError | grpc.RpcError) -> RefusalInfo:
@@ -41,7 +42,8 @@ def refusal_from_error(error: grpc.aio.AioRpcError | grpc.RpcError) -> RefusalIn
         reason, message = detail.reason or _code_reason(code), detail.message or details or code.name
     else:
         reason, message = _code_reason(code), details or code.name
-    return RefusalInfo(code, visible(reason), visible(message))
+    receipt = detail.receipt if detail is not None and detail.HasField("receipt") else None
+    return RefusalInfo(code, visible(reason), visible(message), receipt)
 
 
 def _call_code(error: Any) -> grpc.StatusCode:

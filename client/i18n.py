@@ -29,7 +29,8 @@ TEXT: dict[str, dict[str, str]] = {
     "de": {
         "game": "Spiel", "deal_verified": "Austeilen geprüft ✓", "deal_pending": "Austeilen wird geprüft …",
         "deal_failed": "Austeilen NICHT in Ordnung",
-        "host_sees": "Geprüftes Austeilen: der Host kann alle Karten sehen",
+        "host_sees": "Geprüftes Austeilen: der Host kann alle Karten sehen, dieses Spiels und der folgenden",
+        "dispute": "STREITFALL",
         "schlag": "Schlag", "trump": "Trumpf", "stake": "Wert", "hidden": "?", "your_turn": "Du bist dran",
         "waiting_for": "Warten auf", "dealer": "Geber", "forehand": "Vorhand", "cutter": "Abheber",
         "team": "Team", "tricks": "Stiche", "score": "Punkte", "bummerl": "Bummerl", "target": "Ziel",
@@ -54,7 +55,9 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "en": {
         "game": "Game", "deal_verified": "deal verified ✓", "deal_pending": "checking the deal …",
-        "deal_failed": "deal check FAILED", "host_sees": "Verified deal: the host can see all cards",
+        "deal_failed": "deal check FAILED",
+        "host_sees": "Verified deal: the host can see all cards, of this hand and those to come",
+        "dispute": "DISPUTE",
         "schlag": "Schlag (striker rank)", "trump": "Trumpf (trump)", "stake": "Stake", "hidden": "?",
         "your_turn": "Your turn", "waiting_for": "Waiting for", "dealer": "dealer", "forehand": "forehand",
         "cutter": "cutter", "team": "Team", "tricks": "Stiche (tricks)", "score": "Points", "bummerl": "Bummerl",
@@ -81,7 +84,8 @@ TEXT: dict[str, dict[str, str]] = {
     "zh": {
         "game": "对局", "deal_verified": "发牌已验证 ✓", "deal_pending": "正在验证发牌 …",
         "deal_failed": "发牌验证失败",
-        "host_sees": "可验证发牌：主机能看到所有牌", "schlag": "Schlag（点数王）", "trump": "Trumpf（将牌）",
+        "host_sees": "可验证发牌：主机能看到所有牌（本局及之后各局）", "dispute": "争议",
+        "schlag": "Schlag（点数王）", "trump": "Trumpf（将牌）",
         "stake": "分值", "hidden": "?", "your_turn": "轮到你", "waiting_for": "等待", "dealer": "发牌者",
         "forehand": "先手", "cutter": "切牌者", "team": "队", "tricks": "Stiche（墩）", "score": "分数",
         "bummerl": "Bummerl", "target": "目标", "gespannt": "gespannt（紧绷）",

@@ -25,7 +25,9 @@ from watten_net.bots import LEVELS, SeatView, make_bot
 from watten_net.deal.identity import load_or_create_identity
 from watten_net.paths import config_dir, data_subdir
 from watten_net.printable import log_visibly, visible
+from watten_net.record import Entry
 from watten_net.v1 import watten_pb2 as pb
+from watten_net.verify import verify_entries
 
 from .app import TableApp
 from .connection import Connection, HostBrokeProtocol, Refused, TrustDecision, open_channel, parse_address
@@ -75,6 +77,7 @@ async def play_as_bot(args: argparse.Namespace) -> int:
     latency = LatencyLog(args.latency_log) if args.latency_log else None
     if latency is not None:
         conn.on_submitted = latency.submitted
+    conn.on_dispute = lambda says: print(f"watten-join: DISPUTE: {visible(says)}", flush=True)
     try:
         seat = await conn.join(args.name or f"{args.bot} bot", args.seat, table_id=args.table)
         where = f" (table {conn.table_id})" if args.table or latency is not None else ""
@@ -107,7 +110,10 @@ async def play_as_bot(args: argparse.Namespace) -> int:
         await conn.send_automatic()
         game = conn.game
         assert game is not None
-        print(f"watten-join: game {game.fingerprint} over; record: {conn.record_path}", flush=True)
+        report = verify_entries([Entry(e.kind, e.data) for e in game.record])
+        verdict = report.verdict if not report.errors else f"failed: {report.errors[0].sentence()}"
+        print(f"watten-join: game {game.fingerprint} over; own record {visible(verdict)}; record: "
+              f"{visible(str(conn.record_path))}", flush=True)
         return 0
     finally:
         if latency is not None:

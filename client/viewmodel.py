@@ -42,6 +42,7 @@ class ScreenState:
     show_last: bool = False
     connection: str = "connected"  # or "reconnecting"
     deal_status: str = ""  # the client's own judgement: "", "verified", or the failure in words
+    dispute: str = ""  # this seat disputes what the host did (PROTOCOL.md Disputes), in words
     lobby_lines: list[str] = field(default_factory=list)  # the host's own lobby (address, fingerprint)
     host_controls: bool = False
 
@@ -105,6 +106,8 @@ def header(state: ScreenState, words: Words) -> Fragments:
         out.append(("class:dim", f" {words['deal_pending']} "))
     if state.connection != "connected":
         out.append(("class:error", f"  {words['reconnecting']}"))
+    if state.dispute:
+        out.append(("class:error", f"\n {words['dispute']}: {visible(state.dispute)}"))
     if view.game_fingerprint:
         note = "host_blind" if view.deal.mode == "trustless" else "host_sees"
         out.append(("class:ok" if note == "host_blind" else "class:dim", f"\n {words[note]}"))

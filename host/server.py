@@ -34,7 +34,7 @@ _CODES = {
 
 
 def refusal(err: TableRefusal) -> Refusal:
-    return Refusal(_CODES.get(err.kind, grpc.StatusCode.FAILED_PRECONDITION), err.reason, err.message)
+    return Refusal(_CODES.get(err.kind, grpc.StatusCode.FAILED_PRECONDITION), err.reason, err.message, err.receipt)
 
 
 # Per-connection rate limit. Every call (any method, health and reflection included; a Subscribe counts once,

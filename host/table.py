@@ -52,11 +52,12 @@ BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table
 class TableRefusal(Exception):
     """A request the table refuses; `kind` maps to a gRPC status (see server.py)."""
 
-    def __init__(self, kind: str, reason: str, message: str) -> None:
+    def __init__(self, kind: str, reason: str, message: str, receipt: Any = None) -> None:
         super().__init__(message)
         self.kind = kind
         self.reason = reason
         self.message = message
+        self.receipt = receipt  # a refused game envelope: the host's signed RefusalReceipt (PROTOCOL.md Disputes)
 
 
 @dataclass
@@ -725,7 +726,8 @@ class Table(TableClocks):
             try:
                 posted = self.game.submit(seat, raw)
             except ProtocolError as err:
-                raise TableRefusal(err.kind, err.reason, err.message) from None
+                raise TableRefusal(err.kind, err.reason, err.message, self.game.refusal_receipt(raw, err.reason)) \
+                    from None
             if replay:
                 # Already accepted (a blind retry): the original answer; journaling it again would let a client
                 # grow the journal, one fsync per retry, without end.

@@ -376,7 +376,8 @@ def test_joins_without_a_valid_proof_are_refused_with_their_reasons_and_no_seat_
                 out["alice in the game"] = 0 not in table.game.absent if table.game else None
                 await alice.leave()
                 # (Level 1 version 2: before the first hand nobody stands in, so she is away, not yet stood in for)
-                out["alice left"] = table.game is not None and 0 in table.game.absent | table.game.away_before_first_deal
+                game = table.game
+                out["alice left"] = game is not None and 0 in game.absent | game.away_before_first_deal
         finally:
             await table.shutdown()
             await stop_server(server, 0)

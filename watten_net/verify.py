@@ -17,6 +17,7 @@ card opened from another seat's position) names that seat.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import sys
 from collections.abc import Sequence
@@ -30,10 +31,20 @@ from watten_net.deal.host_game import HostGame, Seat
 from watten_net.deal.identity import game_fingerprint
 from watten_net.deal.keys import host_key_commitment
 from watten_net.deal.protocol import HOST_SEAT, PROTOCOL_VERSION, ProtocolError, Signed, check_signature, parse_envelope
+from watten_net.deal.receipts import receipt_holds
 from watten_net.engine import Match, Rules
 from watten_net.engine.public import PublicMatch
 from watten_net.printable import visible, visible_lines
-from watten_net.record import KIND_HOST, KIND_OWN, KIND_WITHHELD, Entry, RecordError, read_record
+from watten_net.record import (
+    KIND_HOST,
+    KIND_NOTE,
+    KIND_OWN,
+    KIND_REFUSED,
+    KIND_WITHHELD,
+    Entry,
+    RecordError,
+    read_record,
+)
 from watten_net.v1 import watten_pb2 as pb
 
 # What it means when the record's envelope differs from the honest one, by envelope type.
@@ -73,10 +84,18 @@ class Problem:
         return f"{where}: {self.message}{blame}"
 
 
+VERIFIED, FAILED, ABANDONED, PROVEN, CLAIMED = "verified", "failed", "abandoned", "disputed-proven", "disputed-claimed"
+EXIT_CODES = {VERIFIED: 0, FAILED: 1, ABANDONED: 3, PROVEN: 4, CLAIMED: 5}
+"""`watten-verify`'s exit code per verdict (2 is argparse's usage error); several records: the gravest."""
+GRAVITY = (VERIFIED, ABANDONED, CLAIMED, PROVEN, FAILED)
+
+
 @dataclass
 class Report:
     path: str
-    ok: bool = False
+    ok: bool = False  # the record is a fair game as far as it goes (abandoned and claimed-disputed records are)
+    verdict: str = FAILED
+    notes: list[str] = field(default_factory=list)  # what the verdict is about (abandonment, disputes), in words
     game_id: str = ""
     fingerprint: str = ""
     seat: int | None = None
@@ -87,7 +106,8 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "path": self.path, "ok": self.ok, "game_id": self.game_id, "fingerprint": self.fingerprint,
+            "path": self.path, "ok": self.ok, "verdict": self.verdict, "notes": self.notes,
+            "game_id": self.game_id, "fingerprint": self.fingerprint,
             "seat": self.seat, "hands": self.hands, "final_scores": self.final_scores,
             "errors": [
                 {"envelope": p.envelope, "type": p.type, "reason": p.reason, "message": p.sentence(),
@@ -126,7 +146,9 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         assert header is not None
         report.game_id = bytes(header.payload.game_id).hex()
         report.fingerprint = game_fingerprint(header.raw)
-        game, embedded = _replay(slots)
+        refusals = _refusals(entries, slots)
+        proven: list[str] = []
+        game, embedded = _replay(slots, refusals, proven)
         report.match = game.engine
         owner = _check_own(entries, embedded, game, meta)
         _check_stubs(slots, game, owner)
@@ -136,8 +158,80 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
     match = game.engine
     report.hands = sum(1 for s in slots if s.type == "HandEnd")
     report.final_scores = list(match.scores) if match else []
-    report.ok = True
+    report.ok = not proven
+    report.verdict = VERIFIED
+    end = next((s.signed.payload for s in slots if s.type == "MatchEnd" and s.signed is not None), None)
+    if end is not None and end.reason != "target-reached":
+        report.verdict = ABANDONED
+        score = ":".join(map(str, end.scores)) or "0:0"
+        missing = f"; the keys of seats {', '.join(map(str, end.missing_keys))} never came" if end.missing_keys else ""
+        report.notes.append(f"the host ended the match at hand {end.hand + 1}, {score} ({end.reason}); it knew every "
+                            f"deal{missing}")
+    claims = _claims(entries)
+    if proven:
+        report.verdict = PROVEN
+        report.notes[:0] = proven
+    elif claims:
+        report.verdict = CLAIMED
+        report.notes[:0] = [f"the owner says: {c}; otherwise verified" for c in claims]
     return report
+
+
+def _refusals(entries: Sequence[Entry], slots: list[_Slot]) -> dict[int, list[tuple[bytes, Any]]]:
+    """The owner's refused envelopes whose receipt the host signed, by the chain seq they were judged at. A receipt
+    naming a head the chain does not have at that seq is the host signing two chains: a proven dispute at once."""
+    header = slots[0].signed
+    assert header is not None
+    host_key = bytes(header.payload.host_public_key)
+    game_id = bytes(header.payload.game_id)
+    out: dict[int, list[tuple[bytes, Any]]] = {}
+    for entry in entries:
+        if entry.kind != KIND_REFUSED:
+            continue
+        try:
+            evidence = pb.RefusalEvidence.FromString(entry.data)
+        except Exception:
+            raise _problem(0, "RefusalEvidence", "parse-error", "a refusal kept in the record does not parse") from None
+        receipt = evidence.receipt
+        if not receipt_holds(receipt, host_key) or bytes(receipt.game_id) != game_id or bytes(
+                receipt.envelope_hash) != envelope_hash(bytes(evidence.envelope)):
+            continue  # not the host's signature over this envelope: proves nothing either way
+        seq = int(receipt.chain_seq)
+        if 1 <= seq <= len(slots) and slots[seq - 1].hash != bytes(receipt.chain_head):
+            raise _problem(seq, slots[seq - 1].type, "host-equivocated",
+                           "the host signed a refusal naming another envelope at this chain seq than the chain's: it "
+                           "showed two different chains")
+        out.setdefault(seq, []).append((bytes(evidence.envelope), receipt))
+    return out
+
+
+def _claims(entries: Sequence[Entry]) -> list[str]:
+    """The owner's own unsigned words (claimed disputes), shown as theirs."""
+    claims = []
+    for entry in entries:
+        if entry.kind == KIND_NOTE:
+            try:
+                note = pb.SeatNote.FromString(entry.data)
+            except Exception:
+                continue
+            claims.append(f"at chain envelope {note.chain_seq}: {note.says}")
+    return claims
+
+
+def _try_refused(game: HostGame, refused: list[tuple[bytes, Any]], proven: list[str]) -> None:
+    """Each envelope the host refused at this head, submitted to an honest host at the same head: accepted there, the
+    refusal was false (a proven dispute)."""
+    for raw, receipt in refused:
+        trial = copy.deepcopy(game)
+        trial.envelope_source = None
+        trial.host_key = Ed25519PrivateKey.generate()
+        try:
+            seat = parse_envelope(raw, host=False).sender
+            trial.submit(seat, raw)
+        except (ProtocolError, ValueError):
+            continue
+        proven.append(f"the host refused seat {seat}'s {_inner_type(raw)} ({receipt.reason}) at chain envelope "
+                      f"{receipt.chain_seq}, but an honest host accepts it there")
 
 
 def _problem(seq: int, type_: str, reason: str, message: str, seat: int | None = None) -> _Stop:
@@ -228,7 +322,8 @@ def _resolve_disclosures(slots: list[_Slot]) -> None:
                            "this envelope was withheld from the record's owner and never disclosed")
 
 
-def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
+def _replay(slots: list[_Slot], refusals: dict[int, list[tuple[bytes, Any]]] | None = None,
+            proven: list[str] | None = None) -> tuple[HostGame, set[bytes]]:
     header_signed = slots[0].signed
     assert header_signed is not None
     header = header_signed.payload
@@ -274,7 +369,10 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
     )
     embedded: set[bytes] = set()
     game.start()
+    refusals = refusals or {}
     while len(game.chain) < len(slots):
+        if len(game.chain) in refusals and proven is not None:
+            _try_refused(game, refusals.pop(len(game.chain)), proven)
         slot = slots[len(game.chain)]
         assert slot.signed is not None
         if _host_decision(game, slot, embedded):
@@ -294,6 +392,8 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
                                f"the embedded {inner} of seat {seat} is refused: {err.message}", err.seat) from None
         if len(game.chain) == before:
             raise _problem(slot.seq, slot.type, "unexpected-envelope", "the embedded envelope changes nothing")
+    if len(game.chain) in refusals and proven is not None:
+        _try_refused(game, refusals.pop(len(game.chain)), proven)
     if not game.finished:
         raise _problem(0, "", "incomplete", "the record ends before the match's final co-signed checkpoint")
     return game, embedded
@@ -498,8 +598,10 @@ def describe(match: Match | PublicMatch) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="watten-verify",
-        description="Check a watten-net game record: signatures, hash chain, commitments, the deck from the seeds, "
-        "the deal, every card played and a full replay of the rules. Exit 0 only when everything holds.",
+        description="Check a watten-net game record: signatures, hash chain, commitments, every deck from every seat's "
+        "game key, the deal, every card played, every stand-in move and a full replay of the rules. Exit codes: 0 "
+        "verified, 1 failed, 3 abandoned (every deal verified), 4 disputed (proven), 5 disputed (claimed by the "
+        "record's owner, otherwise verified); for several records the gravest.",
     )
     parser.add_argument(
         "records", nargs="+", metavar="RECORD", help="a .wrec file written by watten-host or watten-join"
@@ -507,28 +609,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object per record per line")
     parser.add_argument("--show", action="store_true", help="print the game hand by hand in words")
     args = parser.parse_args(argv)
-    all_ok = True
-    games: set[str] = set()
+    verdicts: list[str] = []
     for path in args.records:
         report = verify_file(path)
-        all_ok &= report.ok
-        if report.ok:
-            games.add(report.game_id)
+        verdicts.append(report.verdict)
         if args.json:
             print(json.dumps(report.to_json(), sort_keys=True))
         else:
             # Every string from the record (envelope types, reasons, messages that quote it) and the path itself is
             # shown through `visible`: a record must not be able to rewrite this screen (json.dumps escapes anyway).
-            status = "verified ✓" if report.ok else "FAILED"
-            print(f"{visible(path)}: {status}")
+            print(f"{visible(path)}: {STATUS[report.verdict]}")
             if report.game_id:
                 print(f"  game {report.fingerprint}  ({report.hands} hands, final scores "
                       f"{'-'.join(map(str, report.final_scores)) or 'none'})")
+            for note in report.notes:
+                print(f"  {visible(note)}")
             for problem in report.errors:
                 print(f"  {visible(problem.sentence())}")
         if args.show and report.match is not None:
             print(visible_lines("\n".join(describe(report.match))))
-    return 0 if all_ok else 1
+    return EXIT_CODES[max(verdicts, key=GRAVITY.index)]
+
+
+STATUS = {VERIFIED: "verified ✓", FAILED: "FAILED", ABANDONED: "ABANDONED (every deal verified)",
+          PROVEN: "DISPUTED (proven): the host's own signatures contradict it",
+          CLAIMED: "DISPUTED (claimed by the record's owner; otherwise verified)"}
 
 
 def run() -> int:

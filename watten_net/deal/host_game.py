@@ -62,6 +62,7 @@ from .protocol import (
     make_envelope,
     parse_envelope,
 )
+from .receipts import make_receipt
 from .seat import SeatGame
 from .stand_in import POLICIES, REFERENCE_V1
 
@@ -203,6 +204,12 @@ class HostGame:
 
     def _head_at(self, seq: int) -> bytes | None:
         return self.chain[seq - 1].hash if 1 <= seq <= len(self.chain) else None
+
+    def refusal_receipt(self, raw: bytes, reason: str) -> Any:
+        """The host's signed receipt for a refused envelope, naming the chain head it was judged against."""
+        head = self.chain[-1] if self.chain else None
+        return make_receipt(self.host_key, self.game_id, envelope_hash(raw), reason, head.seq if head else 0,
+                            head.hash if head else GENESIS_PREV_HASH)
 
     def _host_game_key(self) -> bytes:
         if self.host_game_key is None:

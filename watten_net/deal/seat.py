@@ -25,12 +25,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.engine import Rules
 from watten_net.record import KIND_HOST as RECORD_HOST
+from watten_net.record import KIND_NOTE as RECORD_NOTE
 from watten_net.record import KIND_OWN as RECORD_OWN
+from watten_net.record import KIND_REFUSED as RECORD_REFUSED
 from watten_net.record import KIND_WITHHELD as RECORD_WITHHELD
 from watten_net.v1 import watten_pb2 as pb
 
 from .commitments import card_matches
-from .envelope import GENESIS_PREV_HASH
+from .envelope import GENESIS_PREV_HASH, envelope_hash
 from .identity import game_fingerprint, public_key_bytes
 from .level1_seat import VerifiedSeat
 from .level2_seat import TrustlessSeat
@@ -43,6 +45,14 @@ from .protocol import (
     make_envelope,
     parse_envelope,
 )
+from .receipts import receipt_holds
+
+
+def signed_type(raw: bytes) -> str:
+    try:
+        return parse_envelope(raw, host=False).type
+    except ProtocolError:
+        return "envelope"
 
 
 @dataclass
@@ -84,6 +94,9 @@ class SeatGame:
     # connection to compare (a bot inside the host process, a test)
     tls_fingerprint: bytes | None = None
     verified: VerifiedSeat | None = None  # the seat's side of Level 1 (None in a trustless game)
+    chain_hashes: list[bytes] = field(default_factory=list)  # the hash of every chain entry, in order
+    sent_at: dict[bytes, int] = field(default_factory=dict)  # our envelope's hash -> the chain seq it answered
+    called_away: list[tuple[int, bool]] = field(default_factory=list)  # StandIns for us: (seq, we owed nothing)
     trustless: TrustlessSeat | None = None  # the seat's side of a trustless game (None in Level 1)
 
     # ------------------------------------------------------------------ receiving
@@ -101,6 +114,7 @@ class SeatGame:
             self.record.append(RecordEntry(RECORD_WITHHELD, withheld.SerializeToString(deterministic=True)))
             self.chain_seq = chain_seq
             self.chain_head = bytes(withheld.envelope_hash)
+            self.chain_hashes.append(self.chain_head)
             return []
         assert raw is not None
         signed = parse_envelope(raw, host=True)
@@ -116,6 +130,7 @@ class SeatGame:
         self.record.append(RecordEntry(RECORD_HOST, signed.raw))
         self.chain_seq = chain_seq
         self.chain_head = signed.hash
+        self.chain_hashes.append(signed.hash)
         handler = getattr(self, "_on_" + signed.type, None)
         before = len(self.outbox)
         if handler is not None:
@@ -131,7 +146,41 @@ class SeatGame:
     def _send(self, payload: Any) -> bytes:
         raw = make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, payload)
         self.outbox.append(raw)
+        self.sent_at[envelope_hash(raw)] = self.chain_seq
         return raw
+
+    # ------------------------------------------------------------------ disputes (PROTOCOL.md)
+    def judge_refusal(self, raw: bytes, receipt: Any, reason: str) -> str:
+        """The host refused an envelope of ours: keep its receipt as evidence and judge it. Returns "race" (the host
+        judged it against a later head than the one it answered: the table had gone past the step), "dispute" (it
+        refused it against the very head it answered: a step it was owed), "proven" (the receipt names a head that
+        is not the chain's at that seq: the host signed two chains), or "unsigned" (no valid receipt to keep)."""
+        digest = envelope_hash(raw)
+        if receipt is None or not self.host_key or not receipt_holds(receipt, self.host_key) or bytes(
+                receipt.game_id) != self.game_id or bytes(receipt.envelope_hash) != digest:
+            return "unsigned"
+        evidence = pb.RefusalEvidence(envelope=raw, receipt=receipt)
+        self.record.append(RecordEntry(RECORD_REFUSED, evidence.SerializeToString(deterministic=True)))
+        seq = int(receipt.chain_seq)
+        if 1 <= seq <= len(self.chain_hashes) and self.chain_hashes[seq - 1] != bytes(receipt.chain_head):
+            self.note_claim(seq, "the host signed a refusal naming another chain head than the chain's")
+            return "proven"
+        answered = self.sent_at.get(digest)
+        if reason == "stale-envelope-seq" or answered is None or seq > answered:
+            return "race"
+        self.note_claim(seq, f"the host refused this seat's {signed_type(raw)} ({reason}) against the head it "
+                        "answered")
+        return "dispute"
+
+    def note_claim(self, chain_seq: int, says: str) -> None:
+        """The seat's own unsigned word in its record: a claimed dispute."""
+        note = pb.SeatNote(kind="claimed-dispute", chain_seq=chain_seq, says=says)
+        self.record.append(RecordEntry(RECORD_NOTE, note.SerializeToString(deterministic=True)))
+
+    def take_called_away(self) -> list[tuple[int, bool]]:
+        """The StandIns for this seat since the last call: (chain seq, whether the seat owed nothing then)."""
+        taken, self.called_away = self.called_away, []
+        return taken
 
     def accepted(self, raw: bytes) -> None:
         """The host accepted this envelope of ours: it becomes our chain head and part of our record.
@@ -165,6 +214,7 @@ class SeatGame:
         # Our chain moved (an action was accepted in between): sign the same payload again on the new head.
         fresh = make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, signed.payload)
         self.outbox[0] = fresh
+        self.sent_at[envelope_hash(fresh)] = self.sent_at.get(signed.hash, self.chain_seq)
         return fresh
 
     def action(self, text: str) -> bytes:
@@ -409,6 +459,8 @@ class SeatGame:
 
     def _on_StandIn(self, signed: Signed) -> None:
         p = signed.payload
+        if p.active and int(p.seat) == self.seat:
+            self.called_away.append((self.chain_seq, not self.outbox))
         if p.active:
             self.stood_in.add(int(p.seat))
         else:

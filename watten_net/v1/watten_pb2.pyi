@@ -48,6 +48,24 @@ class RefusalReceipt(_message.Message):
     signature: bytes
     def __init__(self, game_id: _Optional[bytes] = ..., envelope_hash: _Optional[bytes] = ..., reason: _Optional[str] = ..., chain_seq: _Optional[int] = ..., chain_head: _Optional[bytes] = ..., signature: _Optional[bytes] = ...) -> None: ...
 
+class RefusalEvidence(_message.Message):
+    __slots__ = ("envelope", "receipt")
+    ENVELOPE_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
+    envelope: bytes
+    receipt: RefusalReceipt
+    def __init__(self, envelope: _Optional[bytes] = ..., receipt: _Optional[_Union[RefusalReceipt, _Mapping]] = ...) -> None: ...
+
+class SeatNote(_message.Message):
+    __slots__ = ("kind", "chain_seq", "says")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_SEQ_FIELD_NUMBER: _ClassVar[int]
+    SAYS_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    chain_seq: int
+    says: str
+    def __init__(self, kind: _Optional[str] = ..., chain_seq: _Optional[int] = ..., says: _Optional[str] = ...) -> None: ...
+
 class TableSettings(_message.Message):
     __slots__ = ("deal", "reveal")
     DEAL_FIELD_NUMBER: _ClassVar[int]
