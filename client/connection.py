@@ -115,14 +115,7 @@ _OWED = {"header": "HeaderSignature", "key-commit": "KeyCommit", "key-set": "Key
 
 
 # A StandIn for our seat that arrives on a stream open at least this long is one we were connected for.
-CONNECTED_FOR = 3.0
-
-
-def _step_name(raw: bytes) -> str:
-    try:
-        return str(pb.Envelope.FromString(raw).type) or "envelope"
-    except Exception:
-        return "envelope"
+CONNECTED_FOR = 1.5
 
 
 def owed_message(view: Any, seat: int) -> str | None:
@@ -322,6 +315,8 @@ class Connection:
                         "cheating")
                 game.note_claim(seq, says)
                 self._dispute(says)
+        for says in game.take_disputes():
+            self._dispute(says)
         self._flush_record()
 
     def _dispute(self, says: str) -> None:
@@ -382,11 +377,11 @@ class Connection:
                 # Never dropped silently (PROTOCOL.md Disputes): the receipt goes into the record, and the seat
                 # judges it. Against a head that had moved on since the step was made it is a race (the table went
                 # past the step); against the very head the step answered, the host refused a step it was owed.
-                judged = self.game.judge_refusal(raw, err.receipt, err.reason)
-                if judged == "dispute":
-                    self._dispute(f"the host refused this seat's {_step_name(raw)} ({err.reason}) although it "
-                                  "answered the chain as it stood: it may be cheating; the evidence is in your record")
-                elif err.code != grpc.StatusCode.FAILED_PRECONDITION or err.reason not in STALE_STEP:
+                judged = self.game.judge_refusal(raw, err.receipt)
+                for says in self.game.take_disputes():
+                    self._dispute(says)
+                if judged not in ("dispute", "proven", "pending") and (
+                        err.code != grpc.StatusCode.FAILED_PRECONDITION or err.reason not in STALE_STEP):
                     raise
                 else:
                     log.info("dropped a %s the host no longer expects: %s", err.reason, err.message)

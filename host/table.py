@@ -764,7 +764,11 @@ class Table(TableClocks):
                 moved = await self._bot_step()
             if moved == "move" and self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            elif not moved:
+            elif moved:
+                # A step that never awaited (the reference stand-in decides at once) must still let the streams
+                # and the other requests run: taking an unlocked asyncio.Lock again does not yield.
+                await asyncio.sleep(0)
+            else:
                 await self._bots_wake.wait()
 
     async def _bot_step(self) -> str:

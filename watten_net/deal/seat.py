@@ -95,8 +95,12 @@ class SeatGame:
     tls_fingerprint: bytes | None = None
     verified: VerifiedSeat | None = None  # the seat's side of Level 1 (None in a trustless game)
     chain_hashes: list[bytes] = field(default_factory=list)  # the hash of every chain entry, in order
+    chain_types: list[str] = field(default_factory=list)  # and its type
     sent_at: dict[bytes, int] = field(default_factory=dict)  # our envelope's hash -> the chain seq it answered
     called_away: list[tuple[int, bool]] = field(default_factory=list)  # StandIns for us: (seq, we owed nothing)
+    # Refusals judged at a head this seat has not received yet: (envelope, receipt), judged when it arrives
+    refusals_ahead: list[tuple[bytes, Any]] = field(default_factory=list)
+    disputed: list[str] = field(default_factory=list)  # disputes found since `take_disputes`, in words
     trustless: TrustlessSeat | None = None  # the seat's side of a trustless game (None in Level 1)
 
     # ------------------------------------------------------------------ receiving
@@ -115,6 +119,7 @@ class SeatGame:
             self.chain_seq = chain_seq
             self.chain_head = bytes(withheld.envelope_hash)
             self.chain_hashes.append(self.chain_head)
+            self.chain_types.append(str(withheld.type))
             return []
         assert raw is not None
         signed = parse_envelope(raw, host=True)
@@ -131,6 +136,7 @@ class SeatGame:
         self.chain_seq = chain_seq
         self.chain_head = signed.hash
         self.chain_hashes.append(signed.hash)
+        self.chain_types.append(signed.type)
         handler = getattr(self, "_on_" + signed.type, None)
         before = len(self.outbox)
         if handler is not None:
@@ -150,27 +156,54 @@ class SeatGame:
         return raw
 
     # ------------------------------------------------------------------ disputes (PROTOCOL.md)
-    def judge_refusal(self, raw: bytes, receipt: Any, reason: str) -> str:
+    def judge_refusal(self, raw: bytes, receipt: Any) -> str:
         """The host refused an envelope of ours: keep its receipt as evidence and judge it. Returns "race" (the host
-        judged it against a later head than the one it answered: the table had gone past the step), "dispute" (it
-        refused it against the very head it answered: a step it was owed), "proven" (the receipt names a head that
-        is not the chain's at that seq: the host signed two chains), or "unsigned" (no valid receipt to keep)."""
+        judged it against a head that had moved on since the step was made: something other than relayed
+        co-signatures came in between, so the table may have gone past the step), "dispute" (nothing but relays in
+        between: a step it was owed), "proven" (the receipt names a head that is not the chain's at that seq: the
+        host signed two chains), "pending" (the receipt names a head this seat has not received yet: judged when it
+        comes, see `take_disputes`), or "unsigned" (no valid receipt to keep)."""
         digest = envelope_hash(raw)
         if receipt is None or not self.host_key or not receipt_holds(receipt, self.host_key) or bytes(
                 receipt.game_id) != self.game_id or bytes(receipt.envelope_hash) != digest:
             return "unsigned"
         evidence = pb.RefusalEvidence(envelope=raw, receipt=receipt)
         self.record.append(RecordEntry(RECORD_REFUSED, evidence.SerializeToString(deterministic=True)))
+        if int(receipt.chain_seq) > len(self.chain_hashes):
+            self.refusals_ahead.append((raw, receipt))  # the host is ahead of us: judged once we hold that head
+            return "pending"
+        return self._judge(raw, receipt)
+
+    def _judge(self, raw: bytes, receipt: Any) -> str:
+        digest = envelope_hash(raw)
+        reason = str(receipt.reason)
         seq = int(receipt.chain_seq)
         if 1 <= seq <= len(self.chain_hashes) and self.chain_hashes[seq - 1] != bytes(receipt.chain_head):
-            self.note_claim(seq, "the host signed a refusal naming another chain head than the chain's")
+            says = "the host signed a refusal naming another chain head than the chain's: it shows two chains"
+            self.note_claim(seq, says)
+            self.disputed.append(says)
             return "proven"
         answered = self.sent_at.get(digest)
-        if reason == "stale-envelope-seq" or answered is None or seq > answered:
+        if reason == "stale-envelope-seq" or answered is None or any(
+                kind != "Relay" for kind in self.chain_types[answered:seq]):
             return "race"
-        self.note_claim(seq, f"the host refused this seat's {signed_type(raw)} ({reason}) against the head it "
-                        "answered")
+        self.note_claim(seq, f"the host refused this seat's {signed_type(raw)} ({reason}) although only relayed "
+                        "co-signatures came after the head it answered")
+        self.disputed.append(f"the host refused this seat's {signed_type(raw)} ({reason}) although it answered the "
+                             "chain as it stood: it may be cheating; the evidence is in your record")
         return "dispute"
+
+    def take_disputes(self) -> list[str]:
+        """Disputes found since the last call (a refusal judged once its head arrived), in words."""
+        still = []
+        for raw, receipt in self.refusals_ahead:
+            if int(receipt.chain_seq) <= len(self.chain_hashes):
+                self._judge(raw, receipt)
+            else:
+                still.append((raw, receipt))
+        self.refusals_ahead = still
+        taken, self.disputed = self.disputed, []
+        return taken
 
     def note_claim(self, chain_seq: int, says: str) -> None:
         """The seat's own unsigned word in its record: a claimed dispute."""

@@ -1,0 +1,77 @@
+"""`watten-host` changed at run time to cheat an honest seat (`python -m tests.cheating_host`), as a hostile host's
+operator could: a test double of the real host, never part of the product.
+
+WATTEN_CHEAT says how (the victim is seat WATTEN_CHEAT_SEAT, default 1):
+- `away`: from the second hand on, whenever the victim has to move while connected, the host calls it away (posts
+  the StandIn an honest host posts for a silent seat) so that a stand-in plays for it; the victim comes back by
+  acting, and is called away again at its next move.
+- `refuse`: the host refuses the victim's DeckSealed signature of the second hand as `wrong-hash` (the real host's
+  code signs the refusal's receipt), and then calls the seat away.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from host import table as table_module
+from host.main import main
+from watten_net.deal.host_game import HostGame
+from watten_net.deal.protocol import ProtocolError, parse_envelope
+
+CHEAT = os.environ.get("WATTEN_CHEAT", "")
+VICTIM = int(os.environ.get("WATTEN_CHEAT_SEAT", "1"))
+
+
+STARTED = time.monotonic()
+AFTER = 3.0  # seconds after the host started: the victim has been connected a while (a claim needs that)
+
+
+def _second_hand(game: HostGame) -> bool:
+    return game.match is not None and game.match.hand_number >= 1 and time.monotonic() - STARTED > AFTER
+
+
+def cheat_away() -> None:
+    honest_step = table_module.Table._bot_step
+
+    async def bot_step(self: Any) -> str:
+        game = self.game
+        if (game is not None and not game.finished and _second_hand(game) and VICTIM not in game.absent
+                and game.phase == "play" and VICTIM in game.waiting_for()[1]):
+            await self._stand_in_locked(VICTIM, True)
+            return "move"
+        return str(await honest_step(self))
+
+    table_module.Table._bot_step = bot_step  # type: ignore[method-assign]
+
+
+def cheat_refuse() -> None:
+    """Refuse the victim's DeckSealed signature of the second hand against the very head it answers (posting
+    nothing first, so the receipt names that head), then call the seat away at the host's next step."""
+    honest_submit = HostGame.submit
+    honest_step = table_module.Table._bot_step
+    refused: list[bool] = []
+
+    def submit(self: HostGame, seat: int, raw: bytes) -> Any:
+        if not refused and seat == VICTIM and _second_hand(self) and parse_envelope(raw, host=False).type == \
+                "DeckSealedSignature":
+            refused.append(True)
+            raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current DeckSealed")
+        return honest_submit(self, seat, raw)
+
+    async def bot_step(self: Any) -> str:
+        game = self.game
+        if refused and len(refused) == 1 and game is not None and VICTIM not in game.absent:
+            refused.append(True)
+            await self._stand_in_locked(VICTIM, True)
+            return "protocol"
+        return str(await honest_step(self))
+
+    HostGame.submit = submit  # type: ignore[method-assign]
+    table_module.Table._bot_step = bot_step  # type: ignore[method-assign]
+
+
+if __name__ == "__main__":
+    {"away": cheat_away, "refuse": cheat_refuse}[CHEAT]()
+    raise SystemExit(main())

@@ -1,0 +1,64 @@
+"""A hostile host process against an honest `watten-join` (PROTOCOL.md "Disputes"), over real gRPC on 127.0.0.1.
+
+The host is the real one changed at run time (tests/cheating_host.py). The honest seat says at once that it
+disputes what the host did, keeps the evidence in its record, and `watten-verify` on that record answers
+"disputed": claimed (the seat's word) when the host called a connected seat away, proven (the host's own signature
+contradicts it) when the host refused a valid envelope.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from watten_net.verify import CLAIMED, EXIT_CODES, PROVEN, verify_file
+
+from netutil import ROOT, isolated_env, start
+
+
+def _cheated_game(tmp_path: Path, cheat: str) -> tuple[str, Path]:
+    env = isolated_env(tmp_path)
+    env["WATTEN_CHEAT"] = cheat
+    records = tmp_path / "records"
+    host = start("tests.cheating_host", ["--port", "0", "--bind", "127.0.0.1", "--headless", "--insecure",
+                                         "--players", "2", "--bots", "1", "--bot-delay", "0.2", "--set", "target=15",
+                                         "--record", str(records)], env)
+    port = int(host.wait_for_line(r"on port (\d+)").group(1))
+    victim = start("client.main", ["--bot", "heuristic", "--insecure", "--record",
+                                   str(records), f"127.0.0.1:{port}"], isolated_env(tmp_path))
+    try:
+        assert victim.wait(240) == 0, victim.output()
+        assert host.wait(60) == 0, host.output()
+    finally:
+        host.stop()
+        victim.stop()
+    [record] = sorted(records.glob("*-seat1.wrec"))
+    return victim.output(), record
+
+
+def _cli(record: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "watten_net.verify", str(record)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_a_connected_seat_called_away_says_so_and_its_record_is_disputed_claimed(tmp_path: Path) -> None:
+    output, record = _cheated_game(tmp_path, "away")
+    assert "DISPUTE: the host says this seat is away, but it is connected" in output
+    report = verify_file(str(record))
+    assert report.verdict == CLAIMED, (report.verdict, report.errors)
+    assert any("the owner says" in note for note in report.notes)
+    cli = _cli(record)
+    assert cli.returncode == EXIT_CODES[CLAIMED] == 5, cli.stdout + cli.stderr
+    assert "DISPUTED (claimed" in cli.stdout
+
+
+def test_a_valid_signature_refused_is_a_proven_dispute(tmp_path: Path) -> None:
+    output, record = _cheated_game(tmp_path, "refuse")
+    assert "DISPUTE: the host refused this seat's DeckSealedSignature (wrong-hash)" in output
+    report = verify_file(str(record))
+    assert report.verdict == PROVEN, (report.verdict, report.errors)
+    assert any("an honest host accepts it there" in note for note in report.notes)
+    cli = _cli(record)
+    assert cli.returncode == EXIT_CODES[PROVEN] == 4, cli.stdout + cli.stderr
+    assert "DISPUTED (proven)" in cli.stdout
