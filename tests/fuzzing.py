@@ -32,7 +32,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from grpc import StatusCode as SC
 from hypothesis import strategies as st
 
-from client.connection import Connection, Refused
+from client.connection import STALE_STEP, Connection, Refused
 from client.errors import refusal_from_error
 from watten_net.deal.envelope import sign_envelope
 from watten_net.deal.identity import public_key_bytes
@@ -476,8 +476,22 @@ class FuzzSeat(Connection):
             await super().send_automatic()
 
     async def release(self) -> None:
-        """Send the protocol messages this seat owes (the caller holds the turn)."""
-        await Connection.send_automatic(self)
+        """Send the protocol messages this seat owes now (the caller holds the turn). One queued meanwhile, caused by
+        these (a KeyCommit once this seat's own HeaderSignature comes back relayed: the last header signature), is
+        the next step and waits for its own point, however fast the stream delivers the relay."""
+        assert self.game is not None
+        async with self._send_lock:
+            for _ in range(len(self.game.outbox)):
+                raw = self.game.next_automatic()
+                if raw is None:
+                    return
+                try:
+                    await self._submit(raw)
+                except Refused as err:  # as Connection's own flush: a step the table is past is dropped
+                    if err.code != grpc.StatusCode.FAILED_PRECONDITION or err.reason not in STALE_STEP:
+                        raise
+                    if raw in self.game.outbox:
+                        self.game.outbox.remove(raw)
 
     async def follow_and_play(self, rng: random.Random, autoplay: bool) -> None:
         try:
