@@ -8,7 +8,7 @@ record and every mutation is the same on each run). A mutation is one of:
 - a seat's action forged by the host, which then signs its whole chain again (`forged-action`),
 - history changed and the chain signed again by the host alone (`resigned-history`),
 - a changed game key, commitment or seed, the host's or a seat's, a ground deck, a KeySet not as the seats
-  sent it, a version 1 record (`seed`),
+  sent it, a version 1 record, a stand-in's move that is not the reference stand-in's (`seed`),
 - a card opening that does not open, or opens another card (`opening`),
 - a deal that does not follow from the seeds (`deal`),
 - a wrong score (`score`),
@@ -84,7 +84,10 @@ GAMES: dict[str, tuple[Rules, int, str]] = {
     "blind4": (_rules("blind", 4), 3, "match-end"),
     # a bessere redeal (AttemptAborted) and the seeds revealed after every hand
     "redeal2": (_rules("bavarian", 2, bessere="redeal-penalty"), 2, "hand-end"),
+    # seat 2 away for a while after the first deal: the reference stand-in plays it (StandIn, actor "bot")
+    "away4": (_rules("bavarian", 4), 5, "match-end"),
 }
+ABSENCES: dict[str, dict[int, tuple[int, int]]] = {"away4": {40: (2, 40)}}
 Games = dict[str, Game]
 
 
@@ -93,14 +96,20 @@ Games = dict[str, Game]
 # A type named twice must be there twice (st2's cases take its second deal).
 NEEDS: dict[str, tuple[str, ...]] = {
     "redeal2": ("AttemptAborted",), "bav4": ("PrivateEvent",), "st2": ("DeckSealed", "DeckSealed"),
+    "away4": ("StandIn", "StandIn"),
 }
+
+
+def _stand_in_moves(entries: Record) -> list[int]:
+    return host_indices(entries, "ActionAccepted", lambda p: p.actor == "bot")
 
 
 def _play_with(name: str, rules: Rules, seed: int, reveal: str) -> Game:
     for candidate in range(seed, seed + 200):
-        game = play_game(name, rules, candidate, reveal)
+        game = play_game(name, rules, candidate, reveal, ABSENCES.get(name))
         types = Counter(signed(e).type for e in game.host())
-        if all(types[t] >= n for t, n in Counter(NEEDS.get(name, ())).items()):
+        if all(types[t] >= n for t, n in Counter(NEEDS.get(name, ())).items()) and (
+                name not in ABSENCES or len(_stand_in_moves(game.host())) >= 3):
             return game
     raise AssertionError(f"no seed from {seed} on gives game {name} its {NEEDS[name]}")
 
@@ -748,6 +757,53 @@ for _game, _ws in (("bav4", (0, 1, 2, -1)), ("st2", (0, -1)), ("blind4", (1,))):
         case("seed", f"{_game}-host-changes-seat-key-{_w}", {"bad-signature"}, _seat_reveal(_game, _w, "key", False))
         case("seed", f"{_game}-host-changes-cut-{_w}", {"replay-mismatch"}, _host_cut(_game, _w))
 
+def _stand_in_move(fraction: float) -> Build:
+    """The host plays a seat that is away otherwise than the reference stand-in would (it raises, which the
+    reference never does, or folds when asked to raise): version 1 let the host's own bot choose these moves."""
+
+    def build(gs: Games) -> Tampered:
+        g = gs["away4"]
+        entries = g.host()
+        return at_index(entries, pick(_stand_in_moves(entries), fraction),
+                        lambda p: setattr(p, "action", "raise" if p.action != "raise" else "fold"), g)
+
+    return build
+
+
+def _stand_in_for_present(fraction: float) -> Build:
+    """The host claims a present seat's move as a stand-in's (its signed request dropped, actor "bot")."""
+
+    def build(gs: Games) -> Tampered:
+        g = gs["away4"]
+        entries = g.host()
+        away = host_indices(entries, "StandIn")[0]
+        index = pick([i for i in _actions(entries) if i < away], fraction)
+
+        def change(p: Any) -> None:
+            p.action_envelope = b""
+            p.action_envelope_hash = b""
+            p.actor = "bot"
+
+        return at_index(entries, index, change, g)
+
+    return build
+
+
+def _stand_in_dropped(gs: Games) -> Tampered:
+    """The StandIn that says seat 2 is away is dropped: the stand-in's moves are then the host's, for a seat
+    nobody called away."""
+    g = gs["away4"]
+    entries = g.host()
+    index = host_indices(entries, "StandIn", lambda p: p.active)[0]
+    return Tampered(resign_from(drop(entries, index), index, g.host_key))
+
+
+for _f in fractions(3):
+    case("seed", f"away4-stand-in-move-changed-{_f:.2f}", {"stand-in-mismatch"}, _stand_in_move(_f))
+    case("seed", f"away4-stand-in-for-present-seat-{_f:.2f}", {"not-away"}, _stand_in_for_present(_f))
+case("seed", "away4-stand-in-dropped", {"not-away", "unexpected-envelope"}, _stand_in_dropped)
+
+
 # ---------------------------------------------------------------------------------------------- opening
 
 
@@ -1305,8 +1361,12 @@ def test_untouched_records_verify(games: Games) -> None:
 
 def test_the_games_cover_what_the_cases_need(games: Games) -> None:
     types = Counter(signed(e).type for g in games.values() for e in g.host())
-    for needed in ("AttemptAborted", "PrivateEvent", "Disclosure", "HostSeedReveal"):
+    for needed in ("AttemptAborted", "PrivateEvent", "Disclosure", "HostSeedReveal", "KeySet"):
         assert types[needed], needed
+    for g in games.values():  # k_H once per match, after its MatchEnd
+        assert len(host_indices(g.host(), "HostKeyReveal")) == 1, g.name
+        assert host_indices(g.host(), "HostKeyReveal")[0] > host_indices(g.host(), "MatchEnd")[0], g.name
+    assert all(len(relay_indices(g.host(), "KeyReveal")) == g.players for g in games.values())
     assert games["blind4"].table.rules.blind and games["st2"].table.rules.players == 2
     # the hand-end reveal game reveals its seeds before its last hand
     reveals = host_indices(games["redeal2"].host(), "HostSeedReveal")
