@@ -32,7 +32,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from grpc import StatusCode as SC
 from hypothesis import strategies as st
 
-from client.connection import Connection, Refused
+from client.connection import STALE_STEP, Connection, Refused
 from client.errors import refusal_from_error
 from watten_net.deal.envelope import sign_envelope
 from watten_net.deal.identity import public_key_bytes
@@ -58,8 +58,8 @@ MAX_MESSAGE = 1 << 20  # host/server.py: the largest request the host reads
 FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 # The protocol step a point is at, named by the message seat A owes there. (The host's DealStatus.step says
 # "deal" for every step of the deal itself, so the view alone does not tell them apart.)
-STEP_OF_MESSAGE = {"HeaderSignature": "header", "SeedCommit": "commit", "CommitSetSignature": "commit-set",
-                   "SeedReveal": "reveal", "DeckSealedSignature": "sealed", "CheckpointSignature": "checkpoint"}
+STEP_OF_MESSAGE = {"HeaderSignature": "header", "KeyCommit": "key-commit", "KeySetSignature": "key-set",
+                   "KeyReveal": "key-reveal", "DeckSealedSignature": "sealed", "CheckpointSignature": "checkpoint"}
 
 # --------------------------------------------------------------------------------------------------------------
 # What an answer may be (proto/watten_net/v1/watten.proto, header)
@@ -284,11 +284,11 @@ PAYLOAD_FIELDS: dict[str, st.SearchStrategy[Any]] = {
     "hand": _expect_or(UINT32),
     "attempt": _expect_or(UINT32),
     "chain_seq": _expect_or(UINT64),
-    "header_hash": hashes(), "hand_open_hash": hashes(), "commit_set_hash": hashes(), "deck_sealed_hash": hashes(),
+    "header_hash": hashes(), "key_set_hash": hashes(), "deck_sealed_hash": hashes(),
     "chain_head": hashes(),
-    "commitment": _expect_or(st.binary(max_size=40)),
-    "seed": _expect_or(st.binary(max_size=40)),
-    "extra": _expect_or(st.binary(max_size=12)),
+    "commitment": _expect_or(st.binary(max_size=40)),  # KeyCommit's K_i
+    "key": _expect_or(st.binary(max_size=40)),  # KeyReveal's k_i
+
     "action": actions(),
 }
 
@@ -478,8 +478,22 @@ class FuzzSeat(Connection):
             await super().send_automatic()
 
     async def release(self) -> None:
-        """Send the protocol messages this seat owes (the caller holds the turn)."""
-        await Connection.send_automatic(self)
+        """Send the protocol messages this seat owes now (the caller holds the turn). One queued meanwhile, caused by
+        these (a KeyCommit once this seat's own HeaderSignature comes back relayed: the last header signature), is
+        the next step and waits for its own point, however fast the stream delivers the relay."""
+        assert self.game is not None
+        async with self._send_lock:
+            for _ in range(len(self.game.outbox)):
+                raw = self.game.next_automatic()
+                if raw is None:
+                    return
+                try:
+                    await self._submit(raw)
+                except Refused as err:  # as Connection's own flush: a step the table is past is dropped
+                    if err.code != grpc.StatusCode.FAILED_PRECONDITION or err.reason not in STALE_STEP:
+                        raise
+                    if raw in self.game.outbox:
+                        self.game.outbox.remove(raw)
 
     async def follow_and_play(self, rng: random.Random, autoplay: bool) -> None:
         try:
@@ -662,8 +676,8 @@ class Resolver:
         defaults = {
             "seat": self.live.seat(who), "hand": game.hand[0], "attempt": game.hand[1],
             "chain_seq": game.chain_seq, "chain_head": game.chain_head, "header_hash": game.header_hash,
-            "hand_open_hash": game.hand_open_hash, "commit_set_hash": game.commit_set_hash,
-            "deck_sealed_hash": game.chain_head, "commitment": bytes(32), "seed": bytes(32), "extra": b"",
+            "key_set_hash": game.verified.key_set if game.verified is not None else bytes(32),
+            "deck_sealed_hash": game.chain_head, "commitment": bytes(32), "key": bytes(32),
         }
         value = defaults.get(field_name, 0)
         return max(0, value) if isinstance(value, int) else value
@@ -851,12 +865,13 @@ def assemble(game_id: bytes, seq: int, prev: bytes, sender: int, type_name: str,
 # Keeping the fuzz from making a legal move
 # --------------------------------------------------------------------------------------------------------------
 
-# The payload fields the host checks for each type (a SeedCommit's commitment may be any 32 bytes).
+# The payload fields the host checks for each type (a KeyCommit's commitment may be any 32 bytes; a KeyReveal may
+# name any chain head after the signatures it waits for, so only its key is compared, conservatively).
 CHECKED = {
     "HeaderSignature": ("seat", "header_hash"),
-    "SeedCommit": ("hand", "attempt", "seat", "hand_open_hash"),
-    "CommitSetSignature": ("hand", "attempt", "seat", "commit_set_hash"),
-    "SeedReveal": ("hand", "attempt", "seat", "seed", "extra"),
+    "KeyCommit": ("seat", "header_hash"),
+    "KeySetSignature": ("seat", "key_set_hash"),
+    "KeyReveal": ("seat", "key"),
     "DeckSealedSignature": ("hand", "attempt", "seat", "deck_sealed_hash"),
     "CheckpointSignature": ("hand", "seat", "chain_seq", "chain_head"),
 }
@@ -894,7 +909,7 @@ def could_be_accepted(who: str, signed: Any, live: Live) -> bool:
     pending = live.pending.get(who)
     if pending is None or pending.type != signed.type:
         return False  # the game waits for no such message from this seat now
-    if signed.type == "SeedCommit" and len(p.commitment) != 32:
+    if signed.type == "KeyCommit" and len(p.commitment) != 32:
         return False
     return all(getattr(p, name) == getattr(pending.payload, name) for name in CHECKED.get(signed.type, ()))
 

@@ -82,10 +82,12 @@ class Game:
         return encode(self.record(seat), seat)
 
 
-def play_game(name: str, rules: Rules, seed: int, reveal: str = "match-end") -> Game:
+def play_game(name: str, rules: Rules, seed: int, reveal: str = "match-end",
+              absences: dict[int, tuple[int, int]] | None = None) -> Game:
+    """A whole game; `absences` (LocalTable.play's: step -> (seat, steps away)) has the reference stand-in play."""
     with mock.patch.object(local_table, "Ed25519PrivateKey", _SeededKeys(seed)):
         table = LocalTable(rules, seed=seed, reveal=reveal)
-    table.play()
+    table.play(absences=absences)
     return Game(name, table)
 
 

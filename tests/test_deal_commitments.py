@@ -1,41 +1,42 @@
-"""Level 1 commitments: layouts against a reference, and failure on any changed field."""
+"""Level 1 (version 2) card seals and game keys: layouts against a reference, and failure on any changed field."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import struct
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from watten_net.deal.commitments import (
-    DEALER_UNKNOWN,
     CommitmentError,
-    SeedExtra,
     card_commitment,
     card_matches,
     card_salt,
     check_card,
-    check_client_seed,
-    check_host_seed,
-    client_seed_commitment,
-    encode_extra,
-    host_seed_commitment,
-    new_secret,
-    parse_extra,
-    random_cut,
     seal_deck,
+)
+from watten_net.deal.keys import (
+    all_seeds,
+    cut_position,
+    deck_key,
+    first_dealer,
+    host_key_commitment,
+    host_seed,
+    key_set_hash,
+    seat_key_commitment,
+    seat_seed,
 )
 
 GAME_ID = hashlib.sha256(b"game").digest()
 S = hashlib.sha256(b"host secret").digest()
 C = hashlib.sha256(b"client seed").digest()
-HAND_OPEN = hashlib.sha256(b"HandOpen envelope").digest()
 
 
 def _framed(name: str, *fields: bytes) -> bytes:
-    t = b"watten/v1/" + name.encode()
+    t = b"watten/v2/" + name.encode()
     return b"".join(struct.pack(">I", len(x)) + x for x in (t, *fields))
 
 
@@ -44,21 +45,6 @@ def _flip(b: bytes, i: int = 0) -> bytes:
 
 
 # --- layouts against an independent reference ---------------------------------------------------
-
-
-def test_host_seed_layout() -> None:
-    want = hashlib.sha256(_framed("host-seed", GAME_ID, b"\0\0\0\3", b"\0\0\0\1", b"\2", S)).digest()
-    assert host_seed_commitment(GAME_ID, 3, 1, 2, S) == want
-    hand0 = hashlib.sha256(_framed("host-seed", GAME_ID, bytes(4), bytes(4), b"\xff", S)).digest()
-    assert host_seed_commitment(GAME_ID, 0, 0, DEALER_UNKNOWN, S) == hand0
-
-
-def test_client_seed_layout() -> None:
-    extra = b"\x01\x09"
-    want = hashlib.sha256(
-        _framed("client-seed", GAME_ID, b"\0\0\0\5", b"\0\0\0\0", b"\3", HAND_OPEN, C, extra)
-    ).digest()
-    assert client_seed_commitment(GAME_ID, 5, 0, 3, HAND_OPEN, C, extra) == want
 
 
 def test_card_salt_and_commitment_layout() -> None:
@@ -72,133 +58,147 @@ def test_card_salt_and_commitment_layout() -> None:
     assert card_commitment(GAME_ID, 2, 1, 7, "L10", salt) == want
 
 
-# --- host seed ----------------------------------------------------------------------------------
+# --- game keys (watten_net.deal.keys) against an independent reference --------------------------
+# The reference below is written from PROTOCOL.md Level 1 and keys.py's docstring with hashlib and hmac only (its
+# HKDF is RFC 5869's, not `cryptography`'s), so a layout change on either side shows.
 
-HOST_ARGS: dict[str, Any] = {"game_id": GAME_ID, "hand": 4, "attempt": 0, "dealer": 1, "host_secret": S}
-HOST_CHANGES: list[tuple[str, Any]] = [
-    ("game_id", _flip(GAME_ID, 31)),
-    ("hand", 5),
-    ("attempt", 1),
-    ("dealer", 2),
-    ("dealer", DEALER_UNKNOWN),
-    ("host_secret", _flip(S, 10)),
-]
+K0, K1, K2 = (hashlib.sha256(b"seat key %d" % i).digest() for i in range(3))
+KH = hashlib.sha256(b"host game key").digest()
+HEADER = hashlib.sha256(b"GameHeader envelope").digest()
 
 
-def test_host_seed_opens() -> None:
-    c_s = host_seed_commitment(**HOST_ARGS)
-    check_host_seed(c_s, **HOST_ARGS)
+def _ref_h(name: str, *fields: bytes) -> bytes:
+    return hashlib.sha256(_framed(name, *fields)).digest()
 
 
-@pytest.mark.parametrize("field, value", HOST_CHANGES)
-def test_host_seed_fails_on_any_changed_field(field: str, value: Any) -> None:
-    c_s = host_seed_commitment(**HOST_ARGS)
-    with pytest.raises(CommitmentError) as err:
-        check_host_seed(c_s, **{**HOST_ARGS, field: value})
-    assert err.value.reason == "host-seed-mismatch"
+def _ref_mac(key: bytes, name: str, *fields: bytes) -> bytes:
+    return hmac.new(key, _framed(name, *fields), hashlib.sha256).digest()
 
 
-def test_host_seed_fails_on_a_changed_commitment() -> None:
-    c_s = host_seed_commitment(**HOST_ARGS)
-    with pytest.raises(CommitmentError, match="does not match C_S of hand 4 attempt 0"):
-        check_host_seed(_flip(c_s, 3), **HOST_ARGS)
+def _ref_hkdf(ikm: bytes, salt: bytes, info: bytes, length: int = 32) -> bytes:
+    prk = hmac.new(salt, ikm, hashlib.sha256).digest()
+    okm, block, counter = b"", b"", 1
+    while len(okm) < length:
+        block = hmac.new(prk, block + info + bytes([counter]), hashlib.sha256).digest()
+        okm += block
+        counter += 1
+    return okm[:length]
 
 
-def test_host_seed_malformed_opening() -> None:
-    c_s = host_seed_commitment(**HOST_ARGS)
-    with pytest.raises(CommitmentError) as err:
-        check_host_seed(c_s, **{**HOST_ARGS, "host_secret": S[:31]})
-    assert err.value.reason == "malformed-opening"
-    assert "must be exactly 32 bytes" in str(err.value)
+def _ref_deck_key(s: bytes, seeds: list[bytes], hks: bytes, h: int, a: int) -> bytes:
+    info = _framed("deck-key", GAME_ID, struct.pack(">I", h), struct.pack(">I", a))
+    return _ref_hkdf(s + b"".join(seeds), hks, info)
 
 
-# --- client seed --------------------------------------------------------------------------------
+def test_seat_key_commitment_layout() -> None:
+    want = _ref_h("seat-game-key", GAME_ID, b"\x02", HEADER, K2)
+    assert seat_key_commitment(GAME_ID, 2, HEADER, K2) == want
 
-CLIENT_ARGS: dict[str, Any] = {
-    "game_id": GAME_ID,
-    "hand": 4,
-    "attempt": 2,
-    "seat": 3,
-    "hand_open_hash": HAND_OPEN,
-    "client_seed": C,
-    "extra": encode_extra(12),
+
+def test_host_key_commitment_layout() -> None:
+    assert host_key_commitment(GAME_ID, KH) == _ref_h("host-game-key", GAME_ID, KH)
+
+
+def test_key_set_hash_layout() -> None:
+    commitments = [seat_key_commitment(GAME_ID, i, HEADER, k) for i, k in enumerate((K0, K1, K2))]
+    want = _ref_h("key-set", GAME_ID, HEADER, *commitments)
+    assert key_set_hash(GAME_ID, HEADER, commitments) == want
+
+
+def test_seat_and_host_seed_layouts() -> None:
+    h, a = b"\0\0\0\x05", b"\0\0\0\x02"
+    assert seat_seed(K1, GAME_ID, 5, 2) == _ref_mac(K1, "seat-seed", GAME_ID, h, a)
+    assert host_seed(KH, GAME_ID, 5, 2) == _ref_mac(KH, "host-hand-seed", GAME_ID, h, a)
+    assert all_seeds([K0, K1, K2], GAME_ID, 5, 2) == [_ref_mac(k, "seat-seed", GAME_ID, h, a) for k in (K0, K1, K2)]
+
+
+@pytest.mark.parametrize("size", [32, 33, 8])
+def test_cut_layout(size: int) -> None:
+    digest = _ref_mac(K2, "cut", GAME_ID, b"\0\0\0\x07", b"\0\0\0\x01")
+    assert cut_position(K2, GAME_ID, 7, 1, size) == 4 + int.from_bytes(digest[:4], "big") % (size - 7)
+
+
+def test_deck_key_layout() -> None:
+    s = host_seed(KH, GAME_ID, 3, 1)
+    seeds = [_ref_mac(k, "seat-seed", GAME_ID, b"\0\0\0\x03", b"\0\0\0\x01") for k in (K0, K1, K2)]
+    hks = key_set_hash(GAME_ID, HEADER, [seat_key_commitment(GAME_ID, i, HEADER, k) for i, k in
+                                         enumerate((K0, K1, K2))])
+    assert deck_key(s, seeds, hks, GAME_ID, 3, 1) == _ref_deck_key(s, seeds, hks, 3, 1)
+
+
+def test_first_dealer_layout() -> None:
+    dk = hashlib.sha256(b"deck key 0 0").digest()
+    digest = _ref_mac(dk, "first-dealer", GAME_ID)
+    for n in (2, 3, 4):
+        assert first_dealer(dk, GAME_ID, n) == int.from_bytes(digest[:4], "big") % n
+
+
+def test_version_2_tags_differ_from_version_1() -> None:
+    # a hash of version 1 can never pass for one of version 2: the tag's prefix is part of every preimage
+    v1 = hashlib.sha256(_framed("host-game-key", GAME_ID, KH).replace(b"watten/v2/", b"watten/v1/")).digest()
+    assert host_key_commitment(GAME_ID, KH) != v1
+
+
+# Every input of every derivation is bound: changing any one changes the output.
+KEY_FUNCTIONS: dict[str, tuple[Callable[..., Any], dict[str, Any], list[tuple[str, Any]]]] = {
+    "K_i": (seat_key_commitment, {"game_id": GAME_ID, "seat": 1, "header_hash": HEADER, "key": K1},
+            [("game_id", _flip(GAME_ID, 31)), ("seat", 2), ("header_hash", _flip(HEADER, 5)), ("key", _flip(K1))]),
+    "K_H": (host_key_commitment, {"game_id": GAME_ID, "key": KH}, [("game_id", _flip(GAME_ID)), ("key", _flip(KH, 9))]),
+    "Hks": (key_set_hash, {"game_id": GAME_ID, "header_hash": HEADER, "commitments": [K0, K1]},
+            [("game_id", _flip(GAME_ID)), ("header_hash", _flip(HEADER)), ("commitments", [K1, K0]),
+             ("commitments", [K0, _flip(K1, 31)]), ("commitments", [K0, K1, K2]), ("commitments", [K0])]),
+    "c_i": (seat_seed, {"key": K0, "game_id": GAME_ID, "hand": 4, "attempt": 0},
+            [("key", _flip(K0)), ("game_id", _flip(GAME_ID)), ("hand", 5), ("attempt", 1)]),
+    "S": (host_seed, {"key": KH, "game_id": GAME_ID, "hand": 4, "attempt": 0},
+          [("key", _flip(KH)), ("game_id", _flip(GAME_ID)), ("hand", 3), ("attempt", 1)]),
+    "deck_key": (deck_key, {"host_secret": S, "seat_seeds": [C, K0], "key_set": HEADER, "game_id": GAME_ID,
+                            "hand": 2, "attempt": 1},
+                 [("host_secret", _flip(S)), ("seat_seeds", [K0, C]), ("seat_seeds", [C, _flip(K0)]),
+                  ("seat_seeds", [C]), ("key_set", _flip(HEADER)), ("game_id", _flip(GAME_ID)), ("hand", 3),
+                  ("attempt", 0)]),
 }
-CLIENT_CHANGES: list[tuple[str, Any]] = [
-    ("game_id", _flip(GAME_ID)),
-    ("hand", 3),
-    ("attempt", 3),
-    ("seat", 0),
-    ("hand_open_hash", _flip(HAND_OPEN, 20)),
-    ("client_seed", _flip(C, 31)),
-    ("extra", encode_extra(13)),
-    ("extra", encode_extra(12) + b"\0"),
-    ("extra", b""),
-]
 
 
-def test_client_seed_opens() -> None:
-    check_client_seed(client_seed_commitment(**CLIENT_ARGS), **CLIENT_ARGS)
+@pytest.mark.parametrize("name, field, value", [
+    (name, field, value) for name, (_, _, changes) in KEY_FUNCTIONS.items() for field, value in changes
+])
+def test_key_derivations_change_with_any_field(name: str, field: str, value: Any) -> None:
+    function, args, _ = KEY_FUNCTIONS[name]
+    assert function(**{**args, field: value}) != function(**args)
 
 
-@pytest.mark.parametrize("field, value", CLIENT_CHANGES)
-def test_client_seed_fails_on_any_changed_field(field: str, value: Any) -> None:
-    c_i = client_seed_commitment(**CLIENT_ARGS)
-    with pytest.raises(CommitmentError, match="seat") as err:
-        check_client_seed(c_i, **{**CLIENT_ARGS, field: value})
-    assert err.value.reason == "client-seed-mismatch"
+@pytest.mark.parametrize("call, message", [
+    (lambda: seat_key_commitment(GAME_ID, 0, HEADER, K0[:31]), "game key must be exactly 32 bytes"),
+    (lambda: seat_key_commitment(GAME_ID[:16], 0, HEADER, K0), "game id must be exactly 32 bytes"),
+    (lambda: seat_key_commitment(GAME_ID, 0, b"", K0), "header hash must be exactly 32 bytes"),
+    (lambda: seat_key_commitment(GAME_ID, 256, HEADER, K0), "does not fit"),
+    (lambda: host_key_commitment(GAME_ID, KH + b"\0"), "host game key must be exactly 32 bytes"),
+    (lambda: key_set_hash(GAME_ID, HEADER, [K0, K1[:5]]), "K_1 must be exactly 32 bytes"),
+    (lambda: deck_key(S, [], HEADER, GAME_ID, 0, 0), "every roster seat's seed"),
+    (lambda: deck_key(S, [C[:31]], HEADER, GAME_ID, 0, 0), "c_0 must be exactly 32 bytes"),
+    (lambda: deck_key(S[:31], [C], HEADER, GAME_ID, 0, 0), r"S\(h,a\) must be exactly 32 bytes"),
+    (lambda: deck_key(S, [C], HEADER[:31], GAME_ID, 0, 0), "Hks must be exactly 32 bytes"),
+    (lambda: seat_seed(K0, GAME_ID, -1, 0), "does not fit"),
+    (lambda: first_dealer(K0[:16], GAME_ID, 4), "deck key must be exactly 32 bytes"),
+    (lambda: cut_position(K0, GAME_ID, 0, 0, 7), "too small to cut"),
+])
+def test_key_derivations_refuse_malformed_input(call: Callable[[], Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
 
 
-def test_client_seed_malformed_opening() -> None:
-    c_i = client_seed_commitment(**CLIENT_ARGS)
-    for field, value in [("client_seed", C + b"\0"), ("hand_open_hash", b""), ("seat", 256), ("hand", -1)]:
-        with pytest.raises(CommitmentError) as err:
-            check_client_seed(c_i, **{**CLIENT_ARGS, field: value})
-        assert err.value.reason == "malformed-opening", field
+def test_cuts_are_legal_and_cover_the_range() -> None:
+    # RULES.md: 4 <= N <= size - 4, every such cut reachable (the cut follows from the cutter's key alone)
+    for size in (32, 33):
+        cuts = {cut_position(hashlib.sha256(b"%d" % i).digest(), GAME_ID, 0, 0, size) for i in range(3000)}
+        assert cuts == set(range(4, size - 3))
+    cuts = {cut_position(K0, GAME_ID, h, a, 32) for h in range(200) for a in range(3)}
+    assert len(cuts) > 20  # one key gives different cuts in different attempts
 
 
-# --- extra (the committed cut) ------------------------------------------------------------------
-
-
-def test_extra_roundtrip() -> None:
-    assert encode_extra(4) == b"\x01\x04"
-    assert SeedExtra(cut=17).encode() == b"\x01\x11"
-    assert parse_extra(b"\x01\x11") == SeedExtra(cut=17)
-    assert parse_extra(b"\x01\x1d", deck_size=33) == SeedExtra(cut=29)
-
-
-@pytest.mark.parametrize(
-    "extra, deck_size, message",
-    [
-        (b"", None, "exactly 2 bytes"),
-        (b"\x01", None, "exactly 2 bytes"),
-        (b"\x01\x04\x00", None, "exactly 2 bytes"),
-        (b"\x02\x04", None, "version 2"),
-        (b"\x01\x03", 32, r"cut 3 is outside 4\.\.28"),
-        (b"\x01\x1d", 32, r"cut 29 is outside 4\.\.28"),
-    ],
-)
-def test_extra_rejects(extra: bytes, deck_size: int | None, message: str) -> None:
-    with pytest.raises(CommitmentError, match=message) as err:
-        parse_extra(extra, deck_size)
-    assert err.value.reason == "bad-extra"
-
-
-def test_encode_extra_range() -> None:
-    with pytest.raises(ValueError):
-        encode_extra(256)
-
-
-def test_random_cut_is_legal() -> None:
-    cuts = {random_cut(33) for _ in range(2000)}
-    assert cuts == set(range(4, 30))
-    with pytest.raises(ValueError):
-        random_cut(7)
-
-
-def test_new_secret() -> None:
-    a, b = new_secret(), new_secret()
-    assert len(a) == 32
-    assert a != b
+def test_first_dealer_covers_every_seat() -> None:
+    dealers = {first_dealer(hashlib.sha256(b"dk %d" % i).digest(), GAME_ID, 4) for i in range(200)}
+    assert dealers == {0, 1, 2, 3}
 
 
 # --- card seals ---------------------------------------------------------------------------------

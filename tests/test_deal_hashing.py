@@ -109,14 +109,14 @@ def test_require_len() -> None:
 def test_envelope_signing_bytes_layout() -> None:
     gid = bytes(range(32))
     prev = b"\xaa" * 32
-    got = signing_bytes(gid, 7, prev, 2, "SeedCommit", b"\x08\x01")
+    got = signing_bytes(gid, 7, prev, 2, "KeyCommit", b"\x08\x01")
     want = (
         b"\x00\x00\x00\x12watten/v1/envelope"
         + b"\x00\x00\x00\x20" + gid
         + b"\x00\x00\x00\x08" + (7).to_bytes(8, "big")
         + b"\x00\x00\x00\x20" + prev
         + b"\x00\x00\x00\x01" + b"\x02"
-        + b"\x00\x00\x00\x0aSeedCommit"
+        + b"\x00\x00\x00\x09KeyCommit"
         + b"\x00\x00\x00\x02" + b"\x08\x01"
     )  # fmt: skip
     assert got == want
@@ -130,7 +130,7 @@ def test_envelope_fields_are_all_bound() -> None:
         signing_bytes(gid, 2, prev, HOST_SENDER, "HandOpen", b"p"),
         signing_bytes(gid, 1, b"\x01" * 32, HOST_SENDER, "HandOpen", b"p"),
         signing_bytes(gid, 1, prev, 0, "HandOpen", b"p"),
-        signing_bytes(gid, 1, prev, HOST_SENDER, "SeedReveal", b"p"),
+        signing_bytes(gid, 1, prev, HOST_SENDER, "KeyReveal", b"p"),
         signing_bytes(gid, 1, prev, HOST_SENDER, "HandOpen", b"q"),
     ]
     assert len({base, *variants}) == len(variants) + 1

@@ -108,7 +108,7 @@ def test_every_fuzzed_request_got_a_documented_answer_and_changed_nothing(fuzzed
 
 
 def test_the_fuzz_reached_every_step_of_a_hand(fuzzed: Fuzzed) -> None:
-    assert {"header", "commit", "commit-set", "reveal", "sealed", "play"} <= fuzzed.tally.steps
+    assert {"header", "key-commit", "key-set", "key-reveal", "sealed", "play"} <= fuzzed.tally.steps
 
 
 def test_the_fuzz_went_deep(fuzzed: Fuzzed) -> None:

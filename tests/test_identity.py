@@ -181,7 +181,7 @@ ENVELOPE = {
     "seq": 41,
     "prev_hash": hashlib.sha256(b"prev").digest(),
     "sender_seat": 0,
-    "type_name": "SeedReveal",
+    "type_name": "KeyReveal",
     "payload": b"\x0a\x20" + bytes(32) + b"\x12\x02\x01\x0c",
 }
 
@@ -217,7 +217,7 @@ def test_envelope_sign_and_verify() -> None:
         ("prev_hash", GENESIS_PREV_HASH),
         ("sender_seat", 1),
         ("sender_seat", HOST_SENDER),
-        ("type_name", "SeedCommit"),
+        ("type_name", "KeyCommit"),
         ("payload", b""),
         # malformed fields make the envelope invalid instead of raising
         ("game_id", b"short"),

@@ -16,6 +16,7 @@ import grpc
 import pytest
 
 from client.connection import Connection, Refused, open_channel
+from watten_net.deal.keys import host_seed
 from watten_net.deal.protocol import make_envelope, parse_envelope
 from watten_net.record import KIND_HOST, read_record
 from watten_net.v1 import watten_pb2 as pb
@@ -64,13 +65,15 @@ async def _bad_requests_before_joining(conn: Connection) -> dict[str, tuple[grpc
 
             info = refusal_from_error(err)
             out[label] = (info.code, info.reason)
-    base = {"protocol_version": 1, "public_key": bytes(32), "join_nonce": bytes(32)}
+    base = {"protocol_version": 2, "public_key": bytes(32), "join_nonce": bytes(32)}
     out["control-character name"] = await _status(conn._call(stub.Join, pb.JoinRequest(name="\x00\x07", **base), 5))
     out["short key"] = await _status(conn._call(
         stub.Join, pb.JoinRequest(name="x", protocol_version=2, public_key=b"12345", join_nonce=bytes(32)), 5))
     out["no such seat"] = await _status(conn._call(stub.Join, pb.JoinRequest(name="x", seat=9, **base), 5))
     out["old protocol"] = await _status(conn._call(
         stub.Join, pb.JoinRequest(name="x", protocol_version=99, public_key=bytes(32), join_nonce=bytes(32)), 5))
+    out["version 1 protocol"] = await _status(conn._call(  # a client of Level 1 version 1 (per-hand seeds)
+        stub.Join, pb.JoinRequest(name="x", protocol_version=1, public_key=bytes(32), join_nonce=bytes(32)), 5))
     return out
 
 
@@ -187,6 +190,7 @@ EXPECTED = {
     "short key": (grpc.StatusCode.INVALID_ARGUMENT, "bad-public-key"),
     "no such seat": (grpc.StatusCode.INVALID_ARGUMENT, "bad-seat"),
     "old protocol": (grpc.StatusCode.FAILED_PRECONDITION, "protocol-version"),
+    "version 1 protocol": (grpc.StatusCode.FAILED_PRECONDITION, "protocol-version"),
     "garbage bytes": (grpc.StatusCode.INVALID_ARGUMENT, "bad-envelope"),
     "empty envelope": (grpc.StatusCode.INVALID_ARGUMENT, "bad-envelope"),
     "malformed action": (grpc.StatusCode.INVALID_ARGUMENT, "malformed"),
@@ -229,27 +233,35 @@ def test_every_record_of_the_match_verifies(played: tuple[list[Seat], dict[str, 
 
 
 def _secrets_from_host_record(records: Path) -> dict[str, Any]:
-    """Ground truth from the host's record: every hidden card's salt and holder, every seed."""
+    """Ground truth from the host's record: every hidden card's salt and holder, every game key and seed."""
     host_record = next(p for p in records.glob("*-host.wrec"))
     _, entries = read_record(host_record)
     salts: dict[bytes, tuple[int, str]] = {}  # salt -> (seat it was dealt or shown to, card)
-    seeds: list[bytes] = []
+    seeds: list[bytes] = []  # k_H, every S(h, a) it gives, every seat's game key k_i
     dealt: dict[tuple[int, int, int], set[str]] = {}  # (hand, attempt, seat) -> cards delivered
+    attempts: list[tuple[int, int]] = []
+    game_id = b""
     for entry in entries:
         if entry.kind != KIND_HOST:
             continue
         signed = parse_envelope(entry.data, host=True)
         p = signed.payload
-        if signed.type == "CardDelivery":
+        if signed.type == "GameHeader":
+            game_id = bytes(p.game_id)
+        elif signed.type == "HandOpen":
+            attempts.append((int(p.hand), int(p.attempt)))
+        elif signed.type == "CardDelivery":
             for opening in p.cards:
                 salts[bytes(opening.salt)] = (int(p.seat), str(opening.card))
                 dealt.setdefault((int(p.hand), int(p.attempt), int(p.seat)), set()).add(str(opening.card))
-        elif signed.type == "HostSeedReveal":
-            seeds.append(bytes(p.seed))
+        elif signed.type == "HostKeyReveal":
+            seeds.append(bytes(p.key))
+            seeds += [host_seed(bytes(p.key), game_id, h, a) for h, a in attempts]
         elif signed.type == "Relay":
             inner = parse_envelope(bytes(p.envelope), host=False)
-            if inner.type == "SeedReveal":
-                seeds.append(bytes(inner.payload.seed))
+            if inner.type == "KeyReveal":
+                seeds.append(bytes(inner.payload.key))
+    assert len(seeds) == 1 + len(attempts) + 4, "the host's key, every attempt's seed and every seat's key"
     return {"salts": salts, "seeds": seeds, "dealt": dealt}
 
 
@@ -278,10 +290,13 @@ def test_no_seat_ever_received_a_card_or_secret_it_may_not_see(
                 elif signed.type == "HostSeedReveal":
                     public.add(bytes(p.seed))
                     public.update(truth["salts"])  # every salt derives from the seeds now revealed
+                elif signed.type == "HostKeyReveal":
+                    public.update(truth["seeds"])  # k_H opens every seed of the match, hence every salt
+                    public.update(truth["salts"])
                 elif signed.type == "Relay":
                     inner = parse_envelope(bytes(p.envelope), host=False)
-                    if inner.type == "SeedReveal":
-                        public.add(bytes(inner.payload.seed))
+                    if inner.type == "KeyReveal":
+                        public.add(bytes(inner.payload.key))
             if body.HasField("view") and body.view.your_hand:
                 held = truth["dealt"].get((body.view.hand, body.view.attempt, seat), set())
                 assert set(body.view.your_hand) <= held, f"seat {seat} was shown cards it was not dealt"
@@ -294,7 +309,7 @@ def test_no_seat_ever_received_a_card_or_secret_it_may_not_see(
                     assert secret not in raw, f"seat {seat} received the opening of {card} held by seat {holder}"
             for secret in truth["seeds"]:
                 if secret not in public:
-                    assert secret not in raw, f"seat {seat} received a seed before its reveal"
+                    assert secret not in raw, f"seat {seat} received a game key or seed before its reveal"
             scanned += 1
     assert scanned > 100
 

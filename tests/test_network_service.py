@@ -5,12 +5,18 @@ from __future__ import annotations
 import asyncio
 import signal
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from client.connection import Connection, open_channel
+from watten_net.deal.commitments import seal_deck
+from watten_net.deal.deck import deck_permutation
+from watten_net.deal.keys import all_seeds, deck_key, host_key_commitment, host_seed, key_set_hash
+from watten_net.deal.protocol import parse_envelope
+from watten_net.engine import Rules, canonical_deck
 
 from netutil import host_chain, isolated_env, start, start_host
 
@@ -70,9 +76,33 @@ def test_sigterm_mid_hand_reveals_the_seeds_and_closes_the_record(tmp_path: Path
     types = host_chain(record)
     ends = [s for s in types if s.type == "MatchEnd"]
     assert ends and ends[0].payload.reason == "host-shutdown"
-    opened = {(s.payload.hand, s.payload.attempt) for s in types if s.type == "HandOpen"}
-    revealed = {(s.payload.hand, s.payload.attempt) for s in types if s.type == "HostSeedReveal"}
-    assert opened and opened == revealed, "every seed the host used is revealed"
+    # Level 1 version 2: the host's game key k_H, revealed once after the MatchEnd, opens every seed it used.
+    header = types[0].payload
+    [key] = [s for s in types if s.type == "HostKeyReveal"]
+    assert types.index(key) > types.index(ends[0])
+    k_h = bytes(key.payload.key)
+    game_id = bytes(header.game_id)
+    assert host_key_commitment(game_id, k_h) == bytes(header.host_key_commitment)
+    seat_keys = {int(r.seat): bytes(r.key) for r in _relayed(types, "KeyReveal")}
+    assert sorted(seat_keys) == [0, 1]
+    [key_set] = [s for s in types if s.type == "KeySet"]
+    hks = key_set_hash(game_id, types[0].hash, [
+        bytes(parse_envelope(bytes(e.envelope), host=False).payload.commitment) for e in key_set.payload.commits])
+    canonical = canonical_deck(Rules.from_json(header.rules_json).deck)
+    sealed = [s.payload for s in types if s.type == "DeckSealed"]
+    assert sealed
+    for deck_sealed in sealed:
+        h, a = int(deck_sealed.hand), int(deck_sealed.attempt)
+        secret = host_seed(k_h, game_id, h, a)
+        dk = deck_key(secret, all_seeds([seat_keys[0], seat_keys[1]], game_id, h, a), hks, game_id, h, a)
+        cards = [canonical[j].text for j in deck_permutation(dk, len(canonical))]
+        assert seal_deck(secret, game_id, h, a, cards) == list(deck_sealed.card_commitments), (
+            "every seed the host used is opened by its revealed key")
+
+
+def _relayed(types: list[Any], inner_type: str) -> list[Any]:
+    inner = [parse_envelope(bytes(s.payload.envelope), host=False) for s in types if s.type == "Relay"]
+    return [i.payload for i in inner if i.type == inner_type]
 
 
 def test_a_second_host_on_a_port_in_use_refuses_to_start_instead_of_sharing_it(tmp_path: Path) -> None:

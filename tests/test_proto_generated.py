@@ -37,11 +37,12 @@ EXPECTED_METHODS = {
 
 # Envelope.type values, as documented on Envelope: every one must name a message of the package.
 HOST_ENVELOPE_TYPES = [
-    "GameHeader", "Relay", "HandOpen", "CommitSet", "DeckSealed", "CardDelivery", "ActionAccepted",
-    "PrivateEvent", "HandEnd", "Checkpoint", "HostSeedReveal", "AttemptAborted", "Disclosure", "MatchEnd",
+    "GameHeader", "Relay", "KeySet", "HandOpen", "DeckSealed", "CardDelivery", "ActionAccepted",
+    "PrivateEvent", "HandEnd", "Checkpoint", "HostSeedReveal", "HostKeyReveal", "AttemptAborted", "Disclosure",
+    "MatchEnd", "StandIn",
 ]  # fmt: skip
 CLIENT_ENVELOPE_TYPES = [
-    "HeaderSignature", "SeedCommit", "CommitSetSignature", "SeedReveal", "DeckSealedSignature",
+    "HeaderSignature", "KeyCommit", "KeySetSignature", "KeyReveal", "DeckSealedSignature",
     "ActionRequest", "CheckpointSignature",
 ]  # fmt: skip
 
@@ -147,20 +148,26 @@ def test_every_envelope_type_names_a_message() -> None:
     assert missing == []
 
 
+def test_version_1_dealing_messages_are_gone() -> None:
+    # Level 1 version 2 fixes every key before the first hand: no per-hand seeds, commitments or reveals remain.
+    messages = watten_pb2.DESCRIPTOR.message_types_by_name
+    gone = ["SeedCommit", "SeedCommitEntry", "CommitSet", "CommitSetSignature", "SeedReveal"]
+    assert [name for name in gone if name in messages] == []
+    assert "host_seed_commitment" not in watten_pb2.HandOpen.DESCRIPTOR.fields_by_name
+
+
 # --- messages round-trip --------------------------------------------------------------------------
 
 
 def test_signed_envelope_round_trips_with_its_payload_bytes_untouched() -> None:
-    commit = watten_pb2.SeedCommit(
-        hand=3, attempt=1, seat=2, hand_open_hash=b"\x01" * 32, commitment=b"\x02" * 32
-    )
+    commit = watten_pb2.KeyCommit(seat=2, header_hash=b"\x01" * 32, commitment=b"\x02" * 32)
     payload = commit.SerializeToString()
     envelope = watten_pb2.Envelope(
         game_id=b"\x07" * 32,
         seq=5,
         prev_hash=b"\x00" * 32,
         sender_seat=2,
-        type="SeedCommit",
+        type="KeyCommit",
         payload=payload,
         signature=b"\x09" * 64,
     )
@@ -177,15 +184,17 @@ def test_signed_envelope_round_trips_with_its_payload_bytes_untouched() -> None:
 
 def test_level1_payloads_round_trip() -> None:
     header = watten_pb2.GameHeader(
-        protocol_version=1,
+        protocol_version=2,
         deck_version="deck/v1",
         rules_json='{"deck":32}',
         settings=watten_pb2.TableSettings(deal="verified", reveal="match-end"),
         roster=[watten_pb2.RosterEntry(seat=s, public_key=bytes([s]) * 32, name=f"p{s}") for s in range(4)],
         first_dealer_rule="deck-key",
+        stand_in="reference/v1",
         host_nonce=b"\x03" * 32,
         join_nonces=[bytes([s]) * 32 for s in range(4)],
         game_id=b"\x04" * 32,
+        host_key_commitment=b"\x0b" * 32,
     )
     accepted = watten_pb2.ActionAccepted(
         hand=0,
@@ -195,18 +204,21 @@ def test_level1_payloads_round_trip() -> None:
         openings=[watten_pb2.CardOpening(position=12, card="HK", salt=b"\x06" * 32)],
         events=[watten_pb2.GameEvent(kind="card-played", seat=1, fields={"card": "HK"})],
     )
-    commit_set = watten_pb2.CommitSet(
-        hand=0, attempt=0, commits=[watten_pb2.SeedCommitEntry(seat=0, commitment=b"c", envelope=b"e")]
-    )
+    key_set = watten_pb2.KeySet(commits=[watten_pb2.KeyCommitEntry(seat=0, envelope=b"e")])
     messages: list[Message] = [
         header,
         accepted,
-        commit_set,
-        watten_pb2.HandOpen(hand=0, attempt=0, dealer=255, host_seed_commitment=b"\x08" * 32),
+        key_set,
+        watten_pb2.KeySetSignature(seat=1, key_set_hash=b"\x08" * 32),
+        watten_pb2.KeyReveal(seat=1, key=b"\x09" * 32, chain_seq=12, chain_head=b"\x0a" * 32),
+        watten_pb2.HandOpen(hand=0, attempt=1, dealer=3),
         watten_pb2.DeckSealed(hand=0, attempt=0, card_commitments=[bytes([k]) * 32 for k in range(32)]),
         watten_pb2.CardDelivery(seat=2, packet=1, cards=[watten_pb2.CardOpening(position=0, card="S7")]),
         watten_pb2.HandEnd(winner_side=1, points=[0, 3], scores=[4, 9], bummerl=[0, 0], reason="tricks"),
+        watten_pb2.HostSeedReveal(hand=2, attempt=0, dealer=1, seed=b"\x0c" * 32),
+        watten_pb2.HostKeyReveal(key=b"\x0d" * 32),
         watten_pb2.MatchEnd(scores=[15, 9], winner_side=0, reason="target-reached"),
+        watten_pb2.MatchEnd(scores=[3, 2], winner_side=-1, reason="host-shutdown", hand=4, missing_keys=[1, 3]),
     ]
     for message in messages:
         assert type(message).FromString(message.SerializeToString()) == message

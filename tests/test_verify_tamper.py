@@ -7,7 +7,8 @@ record and every mutation is the same on each run). A mutation is one of:
 - a host envelope dropped, duplicated or moved, the signatures left alone (`order`),
 - a seat's action forged by the host, which then signs its whole chain again (`forged-action`),
 - history changed and the chain signed again by the host alone (`resigned-history`),
-- a changed seed, the host's or a seat's (`seed`),
+- a changed game key, commitment or seed, the host's or a seat's, a ground deck, a KeySet not as the seats
+  sent it, a version 1 record, a stand-in's move that is not the reference stand-in's (`seed`),
 - a card opening that does not open, or opens another card (`opening`),
 - a deal that does not follow from the seeds (`deal`),
 - a wrong score (`score`),
@@ -31,11 +32,13 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.deal.commitments import host_seed_commitment, seal_deck
+from watten_net.deal.commitments import seal_deck
+from watten_net.deal.deck import deck_permutation
 from watten_net.deal.envelope import envelope_hash
 from watten_net.deal.identity import public_key_bytes
+from watten_net.deal.keys import all_seeds, deck_key, host_key_commitment
 from watten_net.deal.protocol import HOST_SEAT, make_envelope, parse_envelope
-from watten_net.engine import Rules
+from watten_net.engine import Rules, canonical_deck
 from watten_net.record import KIND_HOST, KIND_OWN, KIND_WITHHELD, MAGIC, Entry, encode_entries
 from watten_net.v1 import watten_pb2 as pb
 
@@ -81,20 +84,32 @@ GAMES: dict[str, tuple[Rules, int, str]] = {
     "blind4": (_rules("blind", 4), 3, "match-end"),
     # a bessere redeal (AttemptAborted) and the seeds revealed after every hand
     "redeal2": (_rules("bavarian", 2, bessere="redeal-penalty"), 2, "hand-end"),
+    # seat 2 away for a while after the first deal: the reference stand-in plays it (StandIn, actor "bot")
+    "away4": (_rules("bavarian", 4), 5, "match-end"),
 }
+ABSENCES: dict[str, dict[int, tuple[int, int]]] = {"away4": {40: (2, 40)}}
 Games = dict[str, Game]
 
 
 # What a game must contain for its cases (random play decides it, so the first seed from the listed one on that
 # gives it is used: a change in the engine's choices never silently empties a class of cases).
-NEEDS: dict[str, tuple[str, ...]] = {"redeal2": ("AttemptAborted",), "bav4": ("PrivateEvent",)}
+# A type named twice must be there twice (st2's cases take its second deal).
+NEEDS: dict[str, tuple[str, ...]] = {
+    "redeal2": ("AttemptAborted",), "bav4": ("PrivateEvent",), "st2": ("DeckSealed", "DeckSealed"),
+    "away4": ("StandIn", "StandIn"),
+}
+
+
+def _stand_in_moves(entries: Record) -> list[int]:
+    return host_indices(entries, "ActionAccepted", lambda p: p.actor == "bot")
 
 
 def _play_with(name: str, rules: Rules, seed: int, reveal: str) -> Game:
     for candidate in range(seed, seed + 200):
-        game = play_game(name, rules, candidate, reveal)
-        types = {signed(e).type for e in game.host()}
-        if all(t in types for t in NEEDS.get(name, ())):
+        game = play_game(name, rules, candidate, reveal, ABSENCES.get(name))
+        types = Counter(signed(e).type for e in game.host())
+        if all(types[t] >= n for t, n in Counter(NEEDS.get(name, ())).items()) and (
+                name not in ABSENCES or len(_stand_in_moves(game.host())) >= 3):
             return game
     raise AssertionError(f"no seed from {seed} on gives game {name} its {NEEDS[name]}")
 
@@ -437,10 +452,10 @@ case("resigned-history", "bav4-drop-last-hand-open", {"unexpected-envelope"}, _d
 
 
 def _relay_again(gs: Games) -> Record:
-    """The host relays an envelope a second time (a seat's CommitSetSignature) and signs on."""
+    """The host relays an envelope a second time (a seat's KeySetSignature) and signs on."""
     g = gs["bav4"]
     entries = g.host()
-    index = relay_indices(entries, "CommitSetSignature")[1]
+    index = relay_indices(entries, "KeySetSignature")[1]
     return resign_from(duplicate(entries, index), index + 1, g.host_key)
 
 
@@ -506,59 +521,145 @@ case("resigned-history", "redeal2-drop-abort", {"unexpected-envelope"}, _drop_ab
 
 
 def _host_seed(game: str, which: int) -> Build:
-    def build(gs: Games) -> Record:
+    """reveal = hand-end: the host's HostSeedReveal of an attempt holds another S(h,a) than its key gives."""
+
+    def build(gs: Games) -> Tampered:
         g = gs[game]
         entries = g.host()
         index = host_indices(entries, "HostSeedReveal")[which]
-        return edit_host(entries, index, lambda p: setattr(p, "seed", bytes([p.seed[0] ^ 1]) + p.seed[1:]),
-                         g.host_key)
+        return at_index(entries, index, lambda p: setattr(p, "seed", bytes([p.seed[0] ^ 1]) + p.seed[1:]), g)
+
+    return build
+
+
+def _flip_byte(value: bytes, which: int) -> bytes:
+    out = bytearray(value)
+    out[which] ^= 0x01
+    return bytes(out)
+
+
+def _host_key(game: str, which: int) -> Build:
+    """The host's HostKeyReveal at the match's end holds another k_H (one byte changed) than K_H commits to."""
+
+    def build(gs: Games) -> Tampered:
+        g = gs[game]
+        entries = g.host()
+        index = host_indices(entries, "HostKeyReveal")[0]
+        return at_index(entries, index, lambda p: setattr(p, "key", _flip_byte(p.key, which)), g)
 
     return build
 
 
 def _host_commitment(game: str, which: int) -> Build:
+    """The header's K_H changed (the seats' signatures left alone): the revealed k_H no longer opens it."""
+
     def build(gs: Games) -> Tampered:
         g = gs[game]
         entries = g.host()
-        index = host_indices(entries, "HandOpen")[which]
-        return at_index(entries, index, lambda p: setattr(p, "host_seed_commitment", bytes(32)), g)
+        reveal = host_indices(entries, "HostKeyReveal")[0]
+        new = edit_host(entries, 0, lambda p: setattr(p, "host_key_commitment",
+                                                      _flip_byte(p.host_key_commitment, which)), g.host_key)
+        return Tampered(new, chain_seq(entries, reveal))
 
     return build
 
 
+def _keys_of(g: Game) -> tuple[bytes, list[bytes], bytes]:
+    """The game id, every seat's game key and Hks of a played game (from its host, as the record reveals them)."""
+    dealer = g.table.host.verified_dealer
+    assert dealer is not None
+    return g.table.host.game_id, [dealer.keys.keys[s] for s in range(g.players)], dealer.keys.key_set
+
+
 def _grind(game: str, which: int) -> Build:
-    """The host swaps its seed for another after the fact, commitment and reveal both, as if it had chosen it then."""
+    """The host grinds a deal: it derives attempt `which`'s deck from other bytes than S(h,a) (as if it had chosen
+    its seed then) and seals that deck, correct salts and all; with reveal = hand-end it reveals that seed too."""
+
+    def build(gs: Games) -> Tampered:
+        g = gs[game]
+        entries = g.host()
+        index = host_indices(entries, "DeckSealed")[which]
+        sealed = signed(entries[index]).payload
+        h, a = int(sealed.hand), int(sealed.attempt)
+        game_id, seat_keys, key_set = _keys_of(g)
+        secret = bytes([0x5A]) * 32
+        dk = deck_key(secret, all_seeds(seat_keys, game_id, h, a), key_set, game_id, h, a)
+        canonical = canonical_deck(g.table.rules.deck)
+        cards = [canonical[j].text for j in deck_permutation(dk, len(canonical))]
+        commitments = seal_deck(secret, game_id, h, a, cards)
+        out = list(entries)
+        reveals = [i for i in host_indices(entries, "HostSeedReveal")
+                   if (signed(entries[i]).payload.hand, signed(entries[i]).payload.attempt) == (h, a)]
+        if reveals:
+            out = edit_host(out, reveals[0], lambda p: setattr(p, "seed", secret), g.host_key, resign=False)
+
+        def change(p: Any) -> None:
+            del p.card_commitments[:]
+            p.card_commitments.extend(commitments)
+
+        return at_index(out, index, change, g)
+
+    return build
+
+
+def _rekey(game: str) -> Build:
+    """The host grinds its own key after the fact: a new k_H, K_H in the header and HostKeyReveal both changed to
+    match (so the key opens its commitment), the chain signed again: the seats signed the header with the old K_H."""
+
+    def build(gs: Games) -> Tampered:
+        g = gs[game]
+        entries = g.host()
+        new_key = bytes([0xA5]) * 32
+        commitment = host_key_commitment(g.table.host.game_id, new_key)
+        out = edit_host(entries, host_indices(entries, "HostKeyReveal")[0], lambda p: setattr(p, "key", new_key),
+                        g.host_key, resign=False)
+        return Tampered(edit_host(out, 0, lambda p: setattr(p, "host_key_commitment", commitment), g.host_key), 2)
+
+    return build
+
+
+def _key_withheld(game: str) -> Build:
+    """The match is over, and the host drops its HostKeyReveal (and signs its chain again): no deal can be checked."""
 
     def build(gs: Games) -> Record:
         g = gs[game]
         entries = g.host()
-        index = host_indices(entries, "HandOpen")[which]
-        hand_open = signed(entries[index]).payload
-        key = (hand_open.hand, hand_open.attempt)
-        secret = bytes([0x5A]) * 32
-        game_id = bytes(signed(entries[0]).payload.game_id)
-        commitment = host_seed_commitment(game_id, hand_open.hand, hand_open.attempt, hand_open.dealer, secret)
-        reveal = next(i for i in host_indices(entries, "HostSeedReveal")
-                      if (signed(entries[i]).payload.hand, signed(entries[i]).payload.attempt) == key)
-        out = edit_host(entries, reveal, lambda p: setattr(p, "seed", secret), g.host_key, resign=False)
-        return edit_host(out, index, lambda p: setattr(p, "host_seed_commitment", commitment), g.host_key)
+        index = host_indices(entries, "HostKeyReveal")[0]
+        return resign_from(drop(entries, index), index, g.host_key)
+
+    return build
+
+
+def _older_version(game: str) -> Build:
+    """A version 1 header (a record that says it was made by the older protocol), signed again by the host."""
+
+    def build(gs: Games) -> Tampered:
+        g = gs[game]
+        return Tampered(edit_host(g.host(), 0, lambda p: setattr(p, "protocol_version", 1), g.host_key), 1)
 
     return build
 
 
 def _seat_reveal(game: str, which: int, field: str, seat_signs: bool) -> Build:
-    """A seat's SeedReveal changed: by the seat itself (signed with its key), or by the host under the old signature."""
+    """A seat's KeyReveal changed: by the seat itself (signed with its key), or by the host under the old signature.
+
+    `field` "key": another game key than the seat committed to; "head": the reveal names a chain head from before
+    the last KeySet signature (as if the seat had revealed before every seat had signed Hks)."""
 
     def build(gs: Games) -> Tampered:
         g = gs[game]
         entries = g.host()
-        index = relay_indices(entries, "SeedReveal")[which]
+        index = relay_indices(entries, "KeyReveal")[which]
+        first_signature = relay_indices(entries, "KeySetSignature")[0]
+        early_seq = chain_seq(entries, first_signature)  # before the last KeySet signature
+        early_head = signed(entries[first_signature]).hash
 
         def change_reveal(q: Any) -> None:
-            if field == "seed":
-                q.seed = bytes([q.seed[0] ^ 0x10]) + q.seed[1:]
-            else:  # the committed cut
-                q.extra = bytes([q.extra[0], q.extra[1] + 1 if q.extra[1] < 20 else q.extra[1] - 1])
+            if field == "key":
+                q.key = bytes([q.key[0] ^ 0x10]) + q.key[1:]
+            else:
+                q.chain_seq = early_seq
+                q.chain_head = early_head
 
         def change(p: Any) -> None:
             inner = parse_envelope(bytes(p.envelope), host=False)
@@ -572,30 +673,136 @@ def _seat_reveal(game: str, which: int, field: str, seat_signs: bool) -> Build:
     return build
 
 
-def _commit_entry(game: str, which: int) -> Build:
-    """The host's CommitSet lists another commitment than the seat's signed SeedCommit holds."""
+def _host_cut(game: str, which: int) -> Build:
+    """The cut follows from the cutter's game key (fixed before any deck): the host posts another one."""
 
     def build(gs: Games) -> Tampered:
         g = gs[game]
         entries = g.host()
-        index = host_indices(entries, "CommitSet")[which]
-        return at_index(entries, index, lambda p: setattr(p.commits[0], "commitment", bytes(32)), g)
+        index = host_indices(entries, "ActionAccepted", lambda p: p.actor == "key")[which]
+
+        def change(p: Any) -> None:
+            n = int(p.action.split()[1])
+            p.action = f"cut {n + 1 if n < 20 else n - 1}"
+
+        return at_index(entries, index, change, g)
+
+    return build
+
+
+def _key_set_entry(game: str, which: int, how: str) -> Build:
+    """The host's KeySet does not hold the seats' KeyCommits as they sent them: two entries swapped (seat order
+    broken), or an entry's commitment changed under the seat's old signature."""
+
+    def build(gs: Games) -> Tampered:
+        g = gs[game]
+        entries = g.host()
+        index = host_indices(entries, "KeySet")[0]
+
+        def change(p: Any) -> None:
+            i = which % len(p.commits)
+            if how == "swapped":
+                j = (i + 1) % len(p.commits)
+                first, second = pb.KeyCommitEntry(), pb.KeyCommitEntry()
+                first.CopyFrom(p.commits[i])
+                second.CopyFrom(p.commits[j])
+                p.commits[i].CopyFrom(second)
+                p.commits[j].CopyFrom(first)
+            else:
+                p.commits[i].envelope = with_payload(bytes(p.commits[i].envelope),
+                                                     lambda q: setattr(q, "commitment", bytes(32)))
+
+        return at_index(entries, index, change, g)
+
+    return build
+
+
+def _key_set_resigned_entry(game: str, which: int) -> Build:
+    """A KeySet entry replaced by a KeyCommit to another key that the seat did sign (say, one of an earlier attempt
+    at the game): the KeySet's hash Hks is then not the one every seat signed."""
+
+    def build(gs: Games) -> Tampered:
+        g = gs[game]
+        entries = g.host()
+        index = host_indices(entries, "KeySet")[0]
+        i = which % g.players
+        new = client_envelope(g.seat_key(i), bytes(signed(entries[index]).payload.commits[i].envelope),
+                              lambda q: setattr(q, "commitment", bytes([0x33]) * 32))
+        signature = relay_indices(entries, "KeySetSignature")[0]
+        out = edit_host(entries, index, lambda p: setattr(p.commits[i], "envelope", new), g.host_key)
+        return Tampered(out, chain_seq(entries, signature))
 
     return build
 
 
 for _game in ("bav4", "redeal2"):
     for _w in (0, 1, -1):
-        case("seed", f"{_game}-host-seed-reveal-{_w}", {"seed-mismatch"}, _host_seed(_game, _w))
-        case("seed", f"{_game}-host-seed-commitment-{_w}", {"seed-mismatch"}, _host_commitment(_game, _w))
-        case("seed", f"{_game}-host-reseeds-hand-{_w}", {"wrong-hash"}, _grind(_game, _w))
-        case("seed", f"{_game}-commit-set-entry-{_w}", {"replay-mismatch"}, _commit_entry(_game, _w))
-for _game, _ws in (("bav4", (0, 2, 5, -1)), ("st2", (0, -1)), ("blind4", (1,))):
+        case("seed", f"{_game}-host-key-reveal-{_w}", {"host-key-mismatch"}, _host_key(_game, _w))
+        case("seed", f"{_game}-host-key-commitment-{_w}", {"host-key-mismatch"}, _host_commitment(_game, _w))
+        case("seed", f"{_game}-host-grinds-deck-{_w}", {"deal-mismatch"}, _grind(_game, _w))
+        case("seed", f"{_game}-key-set-entry-swapped-{_w}", {"replay-mismatch"}, _key_set_entry(_game, _w, "swapped"))
+        case("seed", f"{_game}-key-set-entry-forged-{_w}", {"bad-signature"}, _key_set_entry(_game, _w, "forged"))
+        # (seat 0's own next envelope then links to the KeyCommit it really sent: stale-envelope-seq)
+        case("seed", f"{_game}-key-set-entry-resigned-{_w}", {"wrong-hash", "stale-envelope-seq"},
+             _key_set_resigned_entry(_game, _w))
+    case("seed", f"{_game}-host-rekeys-match", {"wrong-hash"}, _rekey(_game))
+    case("seed", f"{_game}-host-key-withheld", {"host-key-withheld"}, _key_withheld(_game))
+    case("seed", f"{_game}-older-version", {"older-version"}, _older_version(_game))
+for _w in (0, 1, -1):
+    case("seed", f"redeal2-host-seed-reveal-{_w}", {"seed-mismatch"}, _host_seed("redeal2", _w))
+for _game, _ws in (("bav4", (0, 1, 2, -1)), ("st2", (0, -1)), ("blind4", (1,))):
     for _w in _ws:
-        case("seed", f"{_game}-seat-lies-seed-{_w}", {"commitment-mismatch"}, _seat_reveal(_game, _w, "seed", True))
-        case("seed", f"{_game}-seat-lies-cut-{_w}", {"commitment-mismatch"}, _seat_reveal(_game, _w, "cut", True))
-        case("seed", f"{_game}-host-changes-seat-seed-{_w}", {"bad-signature"},
-             _seat_reveal(_game, _w, "seed", False))
+        case("seed", f"{_game}-seat-lies-key-{_w}", {"commitment-mismatch"}, _seat_reveal(_game, _w, "key", True))
+        case("seed", f"{_game}-seat-lies-head-{_w}", {"wrong-hash"}, _seat_reveal(_game, _w, "head", True))
+        case("seed", f"{_game}-host-changes-seat-key-{_w}", {"bad-signature"}, _seat_reveal(_game, _w, "key", False))
+        case("seed", f"{_game}-host-changes-cut-{_w}", {"replay-mismatch"}, _host_cut(_game, _w))
+
+def _stand_in_move(fraction: float) -> Build:
+    """The host plays a seat that is away otherwise than the reference stand-in would (it raises, which the
+    reference never does, or folds when asked to raise): version 1 let the host's own bot choose these moves."""
+
+    def build(gs: Games) -> Tampered:
+        g = gs["away4"]
+        entries = g.host()
+        return at_index(entries, pick(_stand_in_moves(entries), fraction),
+                        lambda p: setattr(p, "action", "raise" if p.action != "raise" else "fold"), g)
+
+    return build
+
+
+def _stand_in_for_present(fraction: float) -> Build:
+    """The host claims a present seat's move as a stand-in's (its signed request dropped, actor "bot")."""
+
+    def build(gs: Games) -> Tampered:
+        g = gs["away4"]
+        entries = g.host()
+        away = host_indices(entries, "StandIn")[0]
+        index = pick([i for i in _actions(entries) if i < away], fraction)
+
+        def change(p: Any) -> None:
+            p.action_envelope = b""
+            p.action_envelope_hash = b""
+            p.actor = "bot"
+
+        return at_index(entries, index, change, g)
+
+    return build
+
+
+def _stand_in_dropped(gs: Games) -> Tampered:
+    """The StandIn that says seat 2 is away is dropped: the stand-in's moves are then the host's, for a seat
+    nobody called away."""
+    g = gs["away4"]
+    entries = g.host()
+    index = host_indices(entries, "StandIn", lambda p: p.active)[0]
+    return Tampered(resign_from(drop(entries, index), index, g.host_key))
+
+
+for _f in fractions(3):
+    case("seed", f"away4-stand-in-move-changed-{_f:.2f}", {"stand-in-mismatch"}, _stand_in_move(_f))
+    case("seed", f"away4-stand-in-for-present-seat-{_f:.2f}", {"not-away"}, _stand_in_for_present(_f))
+case("seed", "away4-stand-in-dropped", {"not-away", "unexpected-envelope"}, _stand_in_dropped)
+
 
 # ---------------------------------------------------------------------------------------------- opening
 
@@ -1154,8 +1361,12 @@ def test_untouched_records_verify(games: Games) -> None:
 
 def test_the_games_cover_what_the_cases_need(games: Games) -> None:
     types = Counter(signed(e).type for g in games.values() for e in g.host())
-    for needed in ("AttemptAborted", "PrivateEvent", "Disclosure", "HostSeedReveal"):
+    for needed in ("AttemptAborted", "PrivateEvent", "Disclosure", "HostSeedReveal", "KeySet"):
         assert types[needed], needed
+    for g in games.values():  # k_H once per match, after its MatchEnd
+        assert len(host_indices(g.host(), "HostKeyReveal")) == 1, g.name
+        assert host_indices(g.host(), "HostKeyReveal")[0] > host_indices(g.host(), "MatchEnd")[0], g.name
+    assert all(len(relay_indices(g.host(), "KeyReveal")) == g.players for g in games.values())
     assert games["blind4"].table.rules.blind and games["st2"].table.rules.players == 2
     # the hand-end reveal game reveals its seeds before its last hand
     reveals = host_indices(games["redeal2"].host(), "HostSeedReveal")

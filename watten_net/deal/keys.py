@@ -88,7 +88,10 @@ def deck_key(host_secret: bytes, seat_seeds: Sequence[bytes], key_set: bytes, ga
 
 def first_dealer(first_deck_key: bytes, game_id: bytes, players: int) -> int:
     """The first dealer, from deck_key(0, 0) (also when hand 0 is redealt)."""
-    digest = _mac(require_len("deck key", first_deck_key, 32), "first-dealer", game_id)
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 255:
+        raise ValueError(f"number of players must be an int in 1..255, got {players!r}")
+    digest = _mac(require_len("deck key", first_deck_key, 32), "first-dealer",
+                  require_len("game id", game_id, DIGEST_LEN))
     return int.from_bytes(digest[:4], "big") % players
 
 

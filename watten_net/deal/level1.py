@@ -97,7 +97,9 @@ class VerifiedDealer(Dealer):
     def on_message(self, seat: int, signed: Signed) -> list[Any]:
         p = signed.payload
         if p.seat != seat:
-            raise ProtocolError("precondition", "wrong-seat", "the message names another seat")
+            # PERMISSION_DENIED, as documented for `wrong-seat` (FAILED_PRECONDITION `wrong-seat` is no documented
+            # answer): the message speaks for a seat that did not sign it.
+            raise ProtocolError("permission", "wrong-seat", "the message names another seat than its sender")
         if signed.type == "KeyCommit":
             return self._on_key_commit(seat, p, signed)
         if signed.type == "KeySetSignature":
