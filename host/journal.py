@@ -10,7 +10,9 @@ Format: magic, then entries `u8 kind, u32 big-endian length, bytes` (kind 0 meta
 draw `u8 who (255 = host) + bytes`, 2 an accepted envelope `u8 seat + bytes`, 3 the end of the game,
 4 a stand-in change `u8 seat + u8 active`, 5 a stand-in bot's action `u8 seat + the action in UTF-8`, 6 a seat's
 new token after a reclaim `u8 seat + SHA-256 of the token`: the host keeps token digests only, 7 a trustless hand
-forfeited because the table waited a grace period more for a seat away, `u8 255`).
+forfeited because the table waited a grace period more for a seat away, `u8 255`, 8 the match abandoned by the host
+(Ctrl-C / SIGTERM), `u8 255 + the reason in UTF-8`: the abandon posts into the chain like any input, so a restart
+must replay it before the closing checkpoint signatures that follow it).
 The file is private (0600): it holds the bots' keys (and digests of the seats' tokens).
 """
 
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 MAGIC = b"WATTEN-JOURNAL/1\n"
-META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY = 0, 1, 2, 3, 4, 5, 6, 7
+META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, ABANDON = 0, 1, 2, 3, 4, 5, 6, 7, 8
 HOST = 255
 
 
@@ -74,6 +76,9 @@ class Journal:
     def forfeit_away(self) -> None:
         self.append(FORFEIT_AWAY, bytes([HOST]))
 
+    def abandon(self, reason: str) -> None:
+        self.append(ABANDON, bytes([HOST]) + reason.encode())
+
     def finish(self) -> None:
         """The game ended: mark it, and move the journal aside so that no restart resumes it."""
         self.append(FINISHED, b"")
@@ -112,7 +117,7 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[tuple[int, int, bytes
     for kind, body, _ in _whole_entries(data):
         if kind == META:
             meta = json.loads(body.decode())
-        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY):
+        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, ABANDON):
             entries.append((kind, body[0], body[1:]))
         elif kind == FINISHED:
             entries.append((kind, 0, b""))

@@ -165,8 +165,17 @@ async def run(args: argparse.Namespace) -> int:
     tables: list[Table] = []
     for path in to_resume:
         print(f"watten-host: resuming the unfinished game of {path}", flush=True)
-        tables.append(await Table.resume(path, host_key, bot_delay=delay, grace=args.grace,
-                                         stand_in_level=args.bot_level, step_timeout=args.step_timeout))
+        try:
+            tables.append(await Table.resume(path, host_key, bot_delay=delay, grace=args.grace,
+                                             stand_in_level=args.bot_level, step_timeout=args.step_timeout))
+        except Exception as err:  # a journal this host cannot replay must not stop every later start
+            if args.resume not in (None, "auto"):
+                raise ValueError(f"cannot resume {path}: {getattr(err, 'message', err)}") from None
+            aside = path.with_suffix(".unresumable")
+            path.replace(aside)
+            logging.getLogger("watten.host").warning("cannot resume %s", path, exc_info=err)
+            print(f"watten-host: cannot resume the game of {path} ({getattr(err, 'message', err)}); moved it "
+                  f"aside to {aside} and starting afresh", flush=True)
     if tables:
         args.port = tables[0].port
     # The resumed tables keep their run id, so that tables added now are resumed together with them after a

@@ -37,7 +37,19 @@ from watten_net.record import KIND_HOST, RecordWriter
 from watten_net.v1 import watten_pb2 as pb
 
 from .clocks import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT, TableClocks
-from .journal import BOT_ACTION, DRAW, FORFEIT_AWAY, HOST, STAND_IN, SUBMIT, TOKEN, Draws, Journal, read_journal
+from .journal import (
+    ABANDON,
+    BOT_ACTION,
+    DRAW,
+    FORFEIT_AWAY,
+    HOST,
+    STAND_IN,
+    SUBMIT,
+    TOKEN,
+    Draws,
+    Journal,
+    read_journal,
+)
 
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
@@ -590,6 +602,11 @@ class Table(TableClocks):
                 table._feed_bots(posted)
                 everything += posted
                 continue
+            if kind == ABANDON:
+                posted = game.abandon(raw.decode())
+                table._feed_bots(posted)
+                everything += posted
+                continue
             if kind != SUBMIT:
                 continue
             bot_game = table.bots[seat].game if seat in table.bots else None
@@ -826,6 +843,10 @@ class Table(TableClocks):
         """Ctrl-C / SIGTERM: end the match early, reveal every seed used, close the records."""
         async with self.lock:
             if self.game is not None and not self.game.finished:
+                # Journaled before it posts (as every input is): the closing checkpoint's signatures that follow
+                # are journaled too, and a restart could not replay them on a match it did not know was abandoned.
+                if self.journal is not None and not self.game.end_reason and self.game.phase != "new":
+                    self.journal.abandon("host-shutdown")
                 posted = self.game.abandon("host-shutdown")
                 if posted:
                     await self._publish(posted)
