@@ -16,7 +16,7 @@ from grpc_reflection.v1alpha import reflection
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
-from .errors import Refusal, RefusalInterceptor, refusals_to_status
+from .errors import Refusal, RefusalInterceptor, aborted, refusals_to_status
 from .table import LogItem, Table, TableRefusal, token_digest
 from .views import chain_entry, game_events, table_view
 
@@ -99,6 +99,31 @@ class RateLimiter:
 
 
 UNKNOWN_TABLE = "unknown-table"
+STREAM_REPLACED = "stream-replaced"
+OFFLINE_DELAY = 2.0  # seconds a seat without a stream stays online (a reconnect within it shows nobody anything)
+REPLACED_CUT = 5.0  # seconds a replaced stream may take to end (stuck in a write nobody reads: then it is cut)
+
+
+class _Stream:
+    """One open Subscribe: told when a newer one of its seat replaces it."""
+
+    def __init__(self, task: asyncio.Task[Any] | None) -> None:
+        self.task = task
+        self.replaced = False
+        self.ended = False
+
+    def replace(self) -> None:
+        self.replaced = True
+        asyncio.get_running_loop().call_later(REPLACED_CUT, self._cut)
+
+    def _cut(self) -> None:
+        if not self.ended and self.task is not None:
+            self.task.cancel()
+
+    def check(self) -> None:
+        if self.replaced:
+            raise aborted(STREAM_REPLACED, "A newer Subscribe with this seat's token took over this stream; "
+                          "this one has ended: do not resubscribe from here.")
 
 
 class WattenTableService(pb_grpc.WattenTableServicer):
@@ -124,6 +149,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         # the same token (a client checking its state, a reconnect racing the old stream's end) must not mark the
         # seat offline when it ends while the first one still runs.
         self.streams: dict[tuple[str, int], int] = {}
+        self.latest: dict[tuple[str, int], _Stream] = {}  # the stream each seat reads now (one per token)
+        self.offline_timers: dict[tuple[str, int], asyncio.Future[None]] = {}
+        self.offline_delay = OFFLINE_DELAY
 
     @property
     def table(self) -> Table:
@@ -266,6 +294,16 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         except TableRefusal as err:
             raise refusal(err) from None
         key = (table.table_id, seat)
+        # One stream per seat token (the proto): this one replaces the seat's stream open so far, which ends with
+        # ABORTED `stream-replaced` at once; one stuck in a write its client does not read is cut after
+        # REPLACED_CUT seconds. So a client cannot pile up streams (each holds its events until sent).
+        mine = _Stream(asyncio.current_task())
+        previous = self.latest.get(key)
+        self.latest[key] = mine
+        if previous is not None:
+            previous.replace()
+            async with table.changed:
+                table.changed.notify_all()
         self.streams[key] = self.streams.get(key, 0) + 1
         try:
             await table.set_online(seat, True)
@@ -278,12 +316,14 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             else:
                 yield pb.TableUpdate(snapshot=self._snapshot(table, seat, cursor, int(request.known_chain_seq)))
             while True:
+                mine.check()
                 # Once this stream has carried the change that ended the match, the seat has seen the end: its
                 # client may stop reading (later changes are only other seats going offline), and the host may
                 # let the table go (host/slots.py).
                 if table.end_seq and cursor >= table.end_seq:
                     table.saw_end.add(seat)
                 while cursor < len(table.log):
+                    mine.check()
                     item = table.log[cursor]
                     cursor += 1
                     yield pb.TableUpdate(event=self._event(table, item, seat))
@@ -292,13 +332,35 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                 if table.finished.is_set() and cursor >= len(table.log):
                     return
                 async with table.changed:
-                    if cursor >= len(table.log):
+                    if cursor >= len(table.log) and not mine.replaced:
                         await table.changed.wait()
         finally:
+            mine.ended = True
+            if self.latest.get(key) is mine:
+                del self.latest[key]
             self.streams[key] -= 1
             if not self.streams[key]:
                 del self.streams[key]
+                self._offline_soon(table, seat, key)
+
+    def _offline_soon(self, table: Table, seat: int, key: tuple[str, int]) -> None:
+        """The seat's last stream ended: offline, unless a stream of it opens again within OFFLINE_DELAY seconds.
+        A reconnect (or a client opening and closing its stream in a loop) then tells the other seats nothing."""
+
+        async def later() -> None:
+            await asyncio.sleep(self.offline_delay)
+            if self.offline_timers.get(key) is asyncio.current_task():
+                del self.offline_timers[key]
+            if not self.streams.get(key):
                 await table.set_online(seat, False)
+
+        if self.offline_delay <= 0:
+            self.offline_timers[key] = asyncio.ensure_future(table.set_online(seat, False))
+            return
+        old = self.offline_timers.get(key)
+        if old is not None:
+            old.cancel()
+        self.offline_timers[key] = asyncio.ensure_future(later())
 
     @staticmethod
     def _snapshot(table: Table, seat: int, seq: int, known_chain_seq: int) -> Any:
