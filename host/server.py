@@ -17,13 +17,14 @@ from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from .errors import Refusal, RefusalInterceptor, aborted, refusals_to_status
+from .limits import BIG_REQUEST_METHODS, MAX_SMALL_REQUEST, Limits, PeerLimits, grpc_options
 from .table import LogItem, Table, TableRefusal, token_digest
 from .views import chain_entry, game_events, table_view
 
 log = logging.getLogger("watten.host")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["WattenTable"].full_name
-MAX_MESSAGE = 1 << 20  # 1 MiB: a whole record's worth of chain entries fits; anything bigger is refused
+MAX_MESSAGE = 1 << 20  # 1 MiB: what the host sends is at most 16 of these (a whole record's worth of chain entries)
 _CODES = {
     "invalid": grpc.StatusCode.INVALID_ARGUMENT,
     "precondition": grpc.StatusCode.FAILED_PRECONDITION,
@@ -133,8 +134,12 @@ class WattenTableService(pb_grpc.WattenTableServicer):
     seat token, and tokens are unique across the host, so `_table_of(token)` finds the table from the token alone.
     """
 
-    def __init__(self, tables: Table | Sequence[Table]) -> None:
+    def __init__(self, tables: Table | Sequence[Table], limits: Limits | None = None) -> None:
         self.tables: list[Table] = [tables] if isinstance(tables, Table) else list(tables)
+        self.peers = PeerLimits(limits)  # what one client address may hold (host/limits.py)
+        # Who took each person's seat: (table id, seat) -> (connection, address, key), for the seat limits.
+        self.origins: dict[tuple[str, int], tuple[str, str, bytes]] = {}
+        self.joining: list[tuple[str, str]] = []  # (connection, address) of the joins under way
         if not self.tables:
             raise ValueError("a host serves at least one table")
         self.by_id = {t.table_id: t for t in self.tables}
@@ -218,26 +223,55 @@ class WattenTableService(pb_grpc.WattenTableServicer):
 
     @refusals_to_status
     async def Join(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        self.peers.admit_join(context)
         named = self._named(request.table_id)
+        key = bytes(request.public_key)
+        holding = [t for t in self.tables if t.holds_key(key)]
         if named is not None:
             candidates = [named]
         else:
             # Empty table_id: where the key already sits (a restarted client gets its seat back), else every lobby
             # table with a free seat in order, else the first table. Several candidates, because joins race: a
             # table may fill up while this join waits for its lock, and the next one then takes the seat.
-            key = bytes(request.public_key)
-            holding = [t for t in self.tables if t.holds_key(key)]
             candidates = holding or [t for t in self.tables if t.has_free_lobby_seat()] or [self.tables[0]]
-        for i, table in enumerate(candidates):
-            try:
-                seat, token = await table.join(request)
-            except TableRefusal as err:
-                if err.reason in ("table-full", "game-started") and i + 1 < len(candidates):
-                    continue
-                raise refusal(err) from None
-            self.tokens[token_digest(token)] = table
-            return pb.JoinResponse(seat=seat, token=token, table=table.info())
+        # A key taking its seat back is not a new seat; any other Join is, and counts against the seat limits.
+        origin = ("", "") if holding else self.peers.check_seats(context, self._seats_held)
+        self.joining.append(origin)
+        try:
+            for i, table in enumerate(candidates):
+                try:
+                    seat, token = await table.join(request)
+                except TableRefusal as err:
+                    if err.reason in ("table-full", "game-started") and i + 1 < len(candidates):
+                        continue
+                    raise refusal(err) from None
+                self.tokens[token_digest(token)] = table
+                self.origins[(table.table_id, seat)] = (*self.peers_of(context), key)
+                return pb.JoinResponse(seat=seat, token=token, table=table.info())
+        finally:
+            self.joining.remove(origin)
         raise AssertionError("no candidate table")  # pragma: no cover (the list is never empty)
+
+    def peers_of(self, context: grpc.aio.ServicerContext) -> tuple[str, str]:
+        from .limits import address_of
+
+        peer = self.peers.peer_of(context)
+        return peer, address_of(peer)
+
+    def _seats_held(self, peer: str, address: str) -> tuple[int, int]:
+        """Persons' seats (at the tables served now) taken from this connection and from this address, and the
+        joins from them under way."""
+        on_connection = sum(1 for p, _ in self.joining if p == peer)
+        on_address = sum(1 for _, a in self.joining if a == address)
+        for (table_id, seat), (p, a, key) in list(self.origins.items()):
+            table = self.by_id.get(table_id)
+            slot = table.seats[seat] if table is not None and not table.released else None
+            if slot is None or slot.bot or slot.public_key != key:
+                del self.origins[(table_id, seat)]  # freed, or the table is gone
+                continue
+            on_connection += p == peer
+            on_address += a == address
+        return on_connection, on_address
 
     @refusals_to_status
     async def ChooseSeat(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
@@ -293,6 +327,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             seat = table.seat_of(request.token)
         except TableRefusal as err:
             raise refusal(err) from None
+        end_stream = self.peers.open_stream(context)
         key = (table.table_id, seat)
         # One stream per seat token (the proto): this one replaces the seat's stream open so far, which ends with
         # ABORTED `stream-replaced` at once; one stuck in a write its client does not read is cut after
@@ -335,6 +370,8 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                     if cursor >= len(table.log) and not mine.replaced:
                         await table.changed.wait()
         finally:
+            if end_stream is not None:
+                end_stream()
             mine.ended = True
             if self.latest.get(key) is mine:
                 del self.latest[key]
@@ -396,8 +433,9 @@ async def start_server(tables: Table | Sequence[Table] | WattenTableService, por
                        bind: str = "0.0.0.0") -> tuple[grpc.aio.Server, int]:
     """Serve `tables` (one or several, or a service made for them) on `bind:port` (port 0 picks a free one);
     returns the server and its port."""
+    service = tables if isinstance(tables, WattenTableService) else WattenTableService(tables)
     options = [
-        ("grpc.max_receive_message_length", MAX_MESSAGE),
+        *grpc_options(service.peers.limits),  # message size, streams per connection, idle and handshake timeouts
         ("grpc.max_send_message_length", 16 * MAX_MESSAGE),
         ("grpc.keepalive_time_ms", 20_000),
         ("grpc.keepalive_timeout_ms", 10_000),
@@ -408,8 +446,14 @@ async def start_server(tables: Table | Sequence[Table] | WattenTableService, por
         ("grpc.so_reuseport", 0),
     ]
     limiter = RateLimiter()
-    server = grpc.aio.server(interceptors=[RefusalInterceptor(admit=limiter.admit)], options=options)
-    service = tables if isinstance(tables, WattenTableService) else WattenTableService(tables)
+
+    def admit(context: grpc.aio.ServicerContext) -> Callable[[], None] | None:
+        limiter.admit(context)
+        return service.peers.open_call(context)
+
+    interceptor = RefusalInterceptor(admit=admit, small_request=MAX_SMALL_REQUEST,
+                                     big_request_methods=BIG_REQUEST_METHODS)
+    server = grpc.aio.server(interceptors=[interceptor], options=options)
     pb_grpc.add_WattenTableServicer_to_server(service, server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

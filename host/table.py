@@ -149,9 +149,12 @@ def token_digest(token: str) -> bytes:
 
 
 def clean_name(name: str) -> str:
-    """Names are shown on everyone's screen: no control characters, trimmed, at most 32 characters."""
+    """Names are shown on everyone's screen: no control characters, trimmed, at most 32 characters (a longer one is
+    refused before anything is done with it: a megabyte of name used to cost the event loop a tenth of a second)."""
     if not isinstance(name, str):
         raise TableRefusal("invalid", "bad-name", "the name must be text")
+    if len(name) > MAX_NAME:
+        raise TableRefusal("invalid", "bad-name", f"a name has at most {MAX_NAME} characters; choose a shorter one")
     # Categories C* (control, format such as RTL overrides and zero-width joiners, surrogates, private use,
     # unassigned) and the line and paragraph separators (Zl, Zp: U+2028, U+2029) would break or reorder the
     # lines of every screen that shows the name; they go.

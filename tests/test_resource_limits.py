@@ -13,7 +13,7 @@ from typing import Any
 import grpc
 import grpc.aio
 
-from client.connection import Connection
+from client.connection import Connection, Refused
 from client.errors import refusal_from_error
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
@@ -133,3 +133,230 @@ def test_opening_and_closing_a_stream_again_and_again_tells_the_other_seats_noth
         host.stop()
     # 60 opens and closes: the seat came online once (its first stream), and at most went offline once since.
     assert presence <= 2, presence
+
+
+# ------------------------------------------------------------------------------------------ connections per address
+async def _get_table(channel: grpc.aio.Channel) -> tuple[grpc.StatusCode, str]:
+    try:
+        await _stub(channel).GetTable(pb.GetTableRequest(), timeout=30)
+    except grpc.aio.AioRpcError as err:
+        info = refusal_from_error(err)
+        assert info.message, "a refusal without a sentence"
+        return info.code, info.reason
+    return grpc.StatusCode.OK, ""
+
+
+def test_sixty_connections_from_one_address_get_sixteen_served_and_the_rest_refused(tmp_path: Path) -> None:
+    host, port = _host(tmp_path, "--limit-loopback", "--connections-per-address", "16")
+
+    async def attack() -> tuple[list[tuple[grpc.StatusCode, str]], tuple[grpc.StatusCode, str]]:
+        channels = [_channel(port) for _ in range(60)]
+        answers = await asyncio.gather(*(_get_table(c) for c in channels))
+        served = [c for c, a in zip(channels, answers, strict=True) if a[0] == grpc.StatusCode.OK]
+        again = await _get_table(served[0])  # a connection that was let in is still served
+        for channel in channels:
+            await channel.close()
+        return answers, again
+
+    try:
+        answers, again = _run(attack())
+    finally:
+        host.stop()
+    assert answers.count((grpc.StatusCode.OK, "")) == 16, answers
+    assert answers.count((grpc.StatusCode.RESOURCE_EXHAUSTED, "too-many-connections")) == 44, answers
+    assert again == (grpc.StatusCode.OK, "")
+    assert "Traceback" not in host.output()
+
+
+def test_idle_tcp_connections_are_dropped_and_the_host_serves_meanwhile(tmp_path: Path) -> None:
+    import socket
+    import time
+
+    host, port = _host(tmp_path, "--idle-timeout", "1")
+    sockets = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(60)]
+    try:
+        for s in sockets:
+            s.settimeout(0.05)
+        answer = _run(_served_once(port))
+        assert answer == (grpc.StatusCode.OK, "")
+        closed: set[int] = set()
+        deadline = time.monotonic() + 120  # a bound for a loaded machine, not a measurement
+        while len(closed) < len(sockets) and time.monotonic() < deadline:
+            for i, s in enumerate(sockets):
+                if i in closed:
+                    continue
+                try:
+                    if s.recv(4096) == b"":
+                        closed.add(i)
+                except TimeoutError:
+                    pass
+                except OSError:
+                    closed.add(i)
+        assert len(closed) == len(sockets), f"only {len(closed)} of {len(sockets)} idle connections were closed"
+    finally:
+        for s in sockets:
+            s.close()
+        host.stop()
+
+
+async def _served_once(port: int) -> tuple[grpc.StatusCode, str]:
+    channel = _channel(port)
+    try:
+        return await _get_table(channel)
+    finally:
+        await channel.close()
+
+
+def test_the_host_raises_its_open_files_limit_to_the_hard_limit(tmp_path: Path) -> None:
+    import resource
+    import subprocess
+    import sys
+
+    from netutil import ROOT, isolated_env
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    low = min(256, hard)
+
+    def lower() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (low, hard))
+
+    proc = subprocess.Popen([sys.executable, "-m", "host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure",
+                             "--headless"], cwd=ROOT, env=isolated_env(tmp_path), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, preexec_fn=lower)
+    host = Proc(proc)
+    try:
+        host.wait_for_line(r"on port \d+")
+        limits = Path(f"/proc/{proc.pid}/limits").read_text()
+    finally:
+        host.stop()
+    [line] = [x for x in limits.splitlines() if x.startswith("Max open files")]
+    soft, hard_seen = line.split()[3:5]
+    assert soft == hard_seen == (str(hard) if hard != resource.RLIM_INFINITY else "unlimited"), line
+
+
+# ------------------------------------------------------------------------------- streams, seats, joins per address
+def test_an_address_may_keep_only_so_many_event_streams_open(tmp_path: Path) -> None:
+    host, port = _host(tmp_path, "--players", "6", "--limit-loopback", "--streams-per-address", "4")
+
+    async def attack() -> list[Any]:
+        seats = [await _seated(port, f"p{i}") for i in range(6)]
+        calls, endings = [], []
+        for conn in seats:
+            call = _stub(conn.channel).Subscribe(pb.SubscribeRequest(token=conn.token))
+            try:
+                assert (await call.read()).HasField("snapshot")
+                calls.append(call)
+                endings.append((grpc.StatusCode.OK, ""))
+            except grpc.aio.AioRpcError as err:
+                info = refusal_from_error(err)
+                endings.append((info.code, info.reason))
+        # One stream closes: the address has room for another again.
+        calls[0].cancel()
+        reopened = None
+        for _ in range(200):
+            call = _stub(seats[-1].channel).Subscribe(pb.SubscribeRequest(token=seats[-1].token))
+            try:
+                reopened = await call.read()
+                break
+            except grpc.aio.AioRpcError:
+                await asyncio.sleep(0.05)
+        endings.append(bool(reopened is not None and reopened.HasField("snapshot")))
+        for conn in seats:
+            await conn.close()
+        return endings
+
+    try:
+        endings = _run(attack())
+    finally:
+        host.stop()
+    assert endings[:4] == [(grpc.StatusCode.OK, "")] * 4, endings
+    assert endings[4:6] == [(grpc.StatusCode.RESOURCE_EXHAUSTED, "too-many-streams")] * 2, endings
+    assert endings[6] is True
+
+
+async def _join(conn: Connection, name: str) -> tuple[grpc.StatusCode, str]:
+    try:
+        await conn.join(name)
+    except Refused as err:
+        assert err.message
+        return err.code, err.reason
+    return grpc.StatusCode.OK, ""
+
+
+def test_one_connection_takes_one_seat_and_one_address_at_most_its_limit(tmp_path: Path) -> None:
+    # The attack of the issue: one connection took all 8 free seats of 4 tables in 0.03 s.
+    host, port = _host(tmp_path, "--tables", "4", "--players", "2", "--limit-loopback", "--seats-per-address", "3",
+                       "--joins-per-minute", "6000")  # (the join rate limit has its own test)
+
+    async def attack() -> tuple[list[Any], list[Any], Any]:
+        channel = _channel(port)
+        one_connection = [await _join(Connection(channel), f"greedy {i}") for i in range(8)]
+        others = []
+        for i in range(4):
+            others.append(await _join(Connection(_channel(port)), f"other {i}"))
+        info = await Connection(channel).list_tables()
+        taken = sum(1 for t in info for s in t.seats if s.occupied)
+        await channel.close()
+        return one_connection, others, taken
+
+    try:
+        one_connection, others, taken = _run(attack())
+    finally:
+        host.stop()
+    assert one_connection[0] == (grpc.StatusCode.OK, "")
+    assert set(one_connection[1:]) == {(grpc.StatusCode.RESOURCE_EXHAUSTED, "too-many-seats")}, one_connection
+    assert others[:2] == [(grpc.StatusCode.OK, "")] * 2, others  # three seats for the address in all
+    assert set(others[2:]) == {(grpc.StatusCode.RESOURCE_EXHAUSTED, "too-many-seats")}, others
+    assert taken == 3
+
+
+def test_joins_from_one_address_are_rate_limited(tmp_path: Path) -> None:
+    host, port = _host(tmp_path, "--tables", "4", "--players", "6", "--limit-loopback", "--seats-per-address", "24",
+                       "--joins-per-minute", "1")
+
+    async def attack() -> list[Any]:
+        return [await _join(Connection(_channel(port)), f"p{i}") for i in range(14)]
+
+    try:
+        answers = _run(attack())
+    finally:
+        host.stop()
+    # A burst of ten, then one a minute: the eleventh join within moments is refused (and so are the later ones).
+    assert answers[:10] == [(grpc.StatusCode.OK, "")] * 10, answers
+    assert set(answers[10:]) == {(grpc.StatusCode.RESOURCE_EXHAUSTED, "too-many-joins")}, answers
+
+
+# ------------------------------------------------------------------------------------------------------ request size
+def test_a_long_name_is_refused_before_it_costs_anything(tmp_path: Path) -> None:
+    host, port = _host(tmp_path, "--players", "4")
+
+    async def attack() -> list[Any]:
+        from watten_net.deal.identity import new_nonce, public_key_bytes
+
+        channel = _channel(port)
+        answers = []
+        for name in ("x" * 33, "x" * 3000, "x" * 20_000, "x" * (1 << 20)):
+            request = pb.JoinRequest(protocol_version=1, name=name, public_key=public_key_bytes(
+                Connection(channel).key), join_nonce=new_nonce())
+            try:
+                await _stub(channel).Join(request, timeout=30)
+                answers.append((grpc.StatusCode.OK, ""))
+            except grpc.aio.AioRpcError as err:
+                info = refusal_from_error(err)
+                answers.append((info.code, info.reason))
+        answers.append(await _join(Connection(channel), "x" * 32))  # the longest name there is: fine
+        await channel.close()
+        return answers
+
+    try:
+        answers = _run(attack())
+    finally:
+        host.stop()
+    assert answers == [
+        (grpc.StatusCode.INVALID_ARGUMENT, "bad-name"),  # 33 characters: the sentence says at most 32
+        (grpc.StatusCode.INVALID_ARGUMENT, "bad-name"),
+        (grpc.StatusCode.RESOURCE_EXHAUSTED, "request-too-large"),  # over 4 KiB: not even parsed
+        (grpc.StatusCode.RESOURCE_EXHAUSTED, "resource-exhausted"),  # over 64 KiB: gRPC refuses it unread
+        (grpc.StatusCode.OK, ""),
+    ], answers
+    assert "Traceback" not in host.output()
