@@ -370,7 +370,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
     from client.tls import secure_channel
     from host import tls as host_tls
     from host.table import TableRefusal
-    from watten_net.deal.identity import load_or_create_identity
+    from watten_net.deal.identity import load_or_create_identity, public_key_bytes
 
     target = f"127.0.0.1:{port}"
     if tls:
@@ -389,6 +389,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
         print(f"watten-host: cannot take a seat: {getattr(err, 'message', err)}", file=sys.stderr)
         return 2
 
+    table.owner_key = public_key_bytes(key)  # this seat may Start before everyone is ready
     if args.bots and table.game is None:
         try:
             await table.add_bots(args.bots, args.bot_level)

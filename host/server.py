@@ -296,6 +296,11 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         try:
             table = self._table_of(request.token)
             seat = table.seat_of(request.token)
+            full = all(slot is not None for slot in table.seats)  # (else start() says not-enough-players)
+            if table.game is None and full and not table.may_start(seat):
+                raise TableRefusal("precondition", "not-all-ready",
+                                   "only the host's own player may start before everyone is ready: say Ready and "
+                                   "wait for the others")
             await table.start()
         except TableRefusal as err:
             raise refusal(err) from None

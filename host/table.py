@@ -231,6 +231,9 @@ class Table(TableClocks):
         self.end_seq = 0  # the log item whose change ended the match (0: not over)
         self.released = False
         self._final_info: Any = None
+        # The public key of the host's own person (host/main.py seats them at the first table): their seat may Start
+        # the game whenever it is full; any other seat only once every person at the table is Ready.
+        self.owner_key = b""
 
     # ------------------------------------------------------------------ public info
     def phase(self) -> Any:
@@ -480,6 +483,13 @@ class Table(TableClocks):
         await self.set_online(seat, False)
         self._cancel_grace(seat)
         await self._stand_in(seat, True)
+
+    def may_start(self, seat: int) -> bool:
+        """A Start from `seat` (over gRPC): the host's own person, or every person at the table is ready."""
+        slot = self.seats[seat]
+        if slot is not None and self.owner_key and slot.public_key == self.owner_key:
+            return True
+        return all(s is not None and (s.bot or s.ready) for s in self.seats)
 
     async def _maybe_autostart(self) -> None:
         if self.autostart and self.game is None and all(s is not None for s in self.seats):

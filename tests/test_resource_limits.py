@@ -360,3 +360,60 @@ def test_a_long_name_is_refused_before_it_costs_anything(tmp_path: Path) -> None
         (grpc.StatusCode.OK, ""),
     ], answers
     assert "Traceback" not in host.output()
+
+
+# ------------------------------------------------------------------------------------------------------------ Start
+def test_start_is_for_the_hosts_own_person_or_when_everyone_is_ready(tmp_path: Path) -> None:
+    """In-process host (the host's own person is seated by host/main.py's composition root, which needs a terminal):
+    real gRPC on 127.0.0.1, the table's `owner_key` set as host/main.py sets it."""
+    from host.server import WattenTableService, start_server, stop_server
+    from host.table import Table
+    from watten_net.deal.identity import public_key_bytes
+    from watten_net.engine import Rules
+
+    async def attack() -> dict[str, Any]:
+        owned, unowned = Table(Rules.preset("bavarian", 3)), Table(Rules.preset("bavarian", 2))
+        service = WattenTableService([owned, unowned])
+        server, port = await start_server(service, 0, None, "127.0.0.1")
+        found: dict[str, Any] = {}
+        try:
+            owner, guest = Connection(_channel(port)), Connection(_channel(port))
+            await owner.join("host person", table_id=owned.table_id)
+            owned.owner_key = public_key_bytes(owner.key)
+            await guest.join("guest", table_id=owned.table_id)
+            await owned.add_bots(1, "random")
+            found["guest, nobody ready"] = await _refused(guest.start())
+            await _stub(guest.channel).Ready(pb.ReadyRequest(token=guest.token, ready=True))
+            found["guest ready, host person not"] = await _refused(guest.start())
+            found["host person"] = await _refused(owner.start())
+            found["owned table started"] = owned.game is not None
+            first, second = Connection(_channel(port)), Connection(_channel(port))
+            await first.join("first", table_id=unowned.table_id)
+            await second.join("second", table_id=unowned.table_id)
+            found["nobody ready"] = await _refused(first.start())
+            for conn in (first, second):
+                await _stub(conn.channel).Ready(pb.ReadyRequest(token=conn.token, ready=True))
+            found["everyone ready"] = await _refused(first.start())
+            found["unowned table started"] = unowned.game is not None
+            for table in (owned, unowned):
+                await table.shutdown()
+        finally:
+            await stop_server(server, 0.1)
+        return found
+
+    found = _run(attack())
+    not_ready = (grpc.StatusCode.FAILED_PRECONDITION, "not-all-ready")
+    assert found == {
+        "guest, nobody ready": not_ready, "guest ready, host person not": not_ready,
+        "host person": (grpc.StatusCode.OK, ""), "owned table started": True,
+        "nobody ready": not_ready, "everyone ready": (grpc.StatusCode.OK, ""), "unowned table started": True,
+    }, found
+
+
+async def _refused(call: Any) -> tuple[grpc.StatusCode, str]:
+    try:
+        await call
+    except Refused as err:
+        assert err.message
+        return err.code, err.reason
+    return grpc.StatusCode.OK, ""
