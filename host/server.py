@@ -101,6 +101,7 @@ class RateLimiter:
 
 UNKNOWN_TABLE = "unknown-table"
 STREAM_REPLACED = "stream-replaced"
+SUBSCRIBER_LAGGING = "subscriber-lagging"
 OFFLINE_DELAY = 2.0  # seconds a seat without a stream stays online (a reconnect within it shows nobody anything)
 REPLACED_CUT = 5.0  # seconds a replaced stream may take to end (stuck in a write nobody reads: then it is cut)
 
@@ -350,7 +351,8 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             cursor = len(table.log)
             # Resume only into the same log: after a host restart the numbering starts again, and the chain
             # length the client holds tells the two apart.
-            if 0 < request.from_seq <= cursor and table.log[request.from_seq - 1].chain_len == request.known_chain_seq:
+            if (table.log.first < request.from_seq <= cursor
+                    and table.log[request.from_seq - 1].chain_len == request.known_chain_seq):
                 yield pb.TableUpdate(snapshot=pb.Snapshot(seq=request.from_seq, resumed=True))
                 cursor = int(request.from_seq)
             else:
@@ -364,6 +366,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                     table.saw_end.add(seat)
                 while cursor < len(table.log):
                     mine.check()
+                    if cursor < table.log.first:
+                        raise aborted(SUBSCRIBER_LAGGING, "This stream fell behind what the table keeps of its "
+                                      "lobby; subscribe again for a fresh snapshot.")
                     item = table.log[cursor]
                     cursor += 1
                     yield pb.TableUpdate(event=self._event(table, item, seat))

@@ -37,6 +37,7 @@ from watten_net.record import KIND_HOST, RecordWriter
 from watten_net.v1 import watten_pb2 as pb
 
 from .clocks import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT, TableClocks
+from .eventlog import EventLog
 from .journal import (
     ABANDON,
     BOT_ACTION,
@@ -54,6 +55,7 @@ from .journal import (
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
 VIEWS_KEPT = 128  # log items that keep the views built for them (see Table._append)
+LOBBY_KEPT = 256  # log items a table in its lobby keeps (join/leave churn must not grow it without end)
 BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table in the Alps would know
 
 
@@ -207,7 +209,7 @@ class Table(TableClocks):
         self.seats: list[SeatSlot | None] = [None] * self.n
         self.bots: dict[int, HostBot] = {}
         self.game: HostGame | None = None
-        self.log: list[LogItem] = []
+        self.log: EventLog[LogItem] = EventLog()
         self.lock = asyncio.Lock()
         self.changed = asyncio.Condition()
         self.record: RecordWriter | None = None
@@ -306,8 +308,12 @@ class Table(TableClocks):
         # a table of four): keep them for the last VIEWS_KEPT changes only. A stream that far behind (or one
         # resuming from long ago) gets the table's current view with those events instead, as a seat that was
         # offline at the time always did; the chain entries and events themselves are all kept.
-        if len(self.log) > VIEWS_KEPT:
+        if len(self.log) > VIEWS_KEPT and len(self.log) - VIEWS_KEPT - 1 >= self.log.first:
             self.log[-VIEWS_KEPT - 1].views = {}
+        # In the lobby nothing of the log goes into a record: keep its newest part only, so that people joining and
+        # leaving for ever do not grow it (a stream further behind than that is told to resubscribe).
+        if self.game is None:
+            self.log.keep_last(LOBBY_KEPT)
         async with self.changed:
             self.changed.notify_all()
 
@@ -836,7 +842,7 @@ class Table(TableClocks):
                 return
             self._final_info = self.info()
             self.released = True
-            self.log = []
+            self.log = EventLog()
             self.game = None
             for bot in self.bots.values():
                 bot.game = None

@@ -417,3 +417,91 @@ async def _refused(call: Any) -> tuple[grpc.StatusCode, str]:
         assert err.message
         return err.code, err.reason
     return grpc.StatusCode.OK, ""
+
+
+# -------------------------------------------------------------------------------------------------------- lobby log
+def test_join_and_leave_churn_does_not_grow_the_lobby_log(tmp_path: Path) -> None:
+    """In-process host over real gRPC, so that the test can look at the table's log itself."""
+    from host.server import WattenTableService, start_server, stop_server
+    from host.table import LOBBY_KEPT, Table
+    from watten_net.engine import Rules
+
+    rounds = LOBBY_KEPT + 100
+
+    async def churn() -> dict[str, Any]:
+        table = Table(Rules.preset("bavarian", 4))
+        server, port = await start_server(WattenTableService(table), 0, None, "127.0.0.1")
+        found: dict[str, Any] = {}
+        try:
+            watcher = await _seated(port, "watcher")
+            for i in range(rounds):
+                if i % 40 == 0:  # a fresh connection now and then: the per-connection rate limit is not under test
+                    churner = Connection(_channel(port))
+                await churner.join("churner")
+                await churner.leave()
+            found["seq"] = len(table.log)
+            found["kept"] = len(list(table.log))
+            # Resuming from the start of the log gets a fresh snapshot, not a resume into forgotten items.
+            again = _stub(watcher.channel).Subscribe(pb.SubscribeRequest(token=watcher.token, from_seq=1))
+            first = await again.read()
+            found["resumed"] = first.snapshot.resumed
+            again.cancel()
+            await table.shutdown()
+        finally:
+            await stop_server(server, 0.1)
+        return found
+
+    found = _run(churn())
+    assert found["seq"] >= 2 * rounds  # numbered on: every change still has its own seq
+    assert found["kept"] <= LOBBY_KEPT
+    assert found["resumed"] is False
+
+
+class _Aborted(Exception):
+    def __init__(self, code: grpc.StatusCode, trailing: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.trailing = trailing
+
+
+class _Context:
+    """What the service's Subscribe needs of a grpc.aio context, for driving it directly."""
+
+    def peer(self) -> str:
+        return "ipv4:127.0.0.1:1"
+
+    async def abort(self, code: grpc.StatusCode, details: str = "", trailing: Any = None) -> None:
+        raise _Aborted(code, trailing)
+
+
+def test_a_stream_that_falls_behind_the_kept_lobby_log_is_told_to_resubscribe() -> None:
+    """The stream itself, driven directly: over gRPC an unread stream's events sit in the transport's buffers, so when
+    it falls behind is up to them (the client's answer, resubscribing, is in client/connection.py `follow`)."""
+    from google.rpc import status_pb2
+
+    from host.server import WattenTableService
+    from host.table import LOBBY_KEPT, Table
+    from watten_net.engine import Rules
+
+    async def lag() -> tuple[grpc.StatusCode, str]:
+        table = Table(Rules.preset("bavarian", 4))
+        service = WattenTableService(table)
+        seat, token = await table.join(pb.JoinRequest(protocol_version=1, name="slow", public_key=bytes(range(32)),
+                                                      join_nonce=bytes(32)))
+        stream = service.Subscribe(pb.SubscribeRequest(token=token), _Context())
+        assert (await stream.__anext__()).HasField("snapshot")
+        for i in range(LOBBY_KEPT + 10):
+            await table.set_ready(seat, i % 2 == 0)
+        try:
+            while True:
+                await stream.__anext__()
+        except _Aborted as err:
+            status = status_pb2.Status.FromString(dict(err.trailing)["grpc-status-details-bin"])
+            detail = pb.ErrorDetail()
+            status.details[0].Unpack(detail)
+            return err.code, detail.reason
+        finally:
+            await stream.aclose()
+            await table.shutdown()
+
+    assert _run(lag()) == (grpc.StatusCode.ABORTED, "subscriber-lagging")
