@@ -505,3 +505,16 @@ def test_a_stream_that_falls_behind_the_kept_lobby_log_is_told_to_resubscribe() 
             await table.shutdown()
 
     assert _run(lag()) == (grpc.StatusCode.ABORTED, "subscriber-lagging")
+
+
+def test_every_new_refusal_has_the_clients_words_in_every_language() -> None:
+    from client.i18n import LANGS, REASONS
+    from host import limits
+
+    reasons = {limits.TOO_MANY_CONNECTIONS, limits.TOO_MANY_STREAMS, limits.TOO_MANY_SEATS, limits.TOO_MANY_JOINS,
+               limits.REQUEST_TOO_LARGE, "bad-name", "not-all-ready", "stream-replaced", "rate-limited"}
+    for lang in LANGS:
+        assert reasons <= REASONS[lang].keys(), (lang, reasons - REASONS[lang].keys())
+    proto = (Path(__file__).resolve().parents[1] / "proto" / "watten_net" / "v1" / "watten.proto").read_text()
+    for reason in reasons:
+        assert f"`{reason}`" in proto, reason  # listed in the proto's header
