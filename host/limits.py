@@ -63,7 +63,9 @@ def grpc_options(limits: Limits) -> list[tuple[str, int]]:
     """The server options that bound what gRPC holds for a client."""
     return [
         ("grpc.max_receive_message_length", MAX_REQUEST),
-        ("grpc.max_concurrent_streams", 64),  # calls open at once on one connection (more wait in the client)
+        # Calls open at once on one connection (a client has two or three; more wait in the client, and a burst sent
+        # before the client knows the limit is reset, UNAVAILABLE, not a status the rate limit would have given).
+        ("grpc.max_concurrent_streams", 512),
         ("grpc.max_connection_idle_ms", int(limits.idle_timeout * 1000)),
         ("grpc.server_handshake_timeout_ms", int(limits.handshake_timeout * 1000)),
     ]

@@ -483,12 +483,22 @@ class FuzzSeat(Connection):
 
     async def follow_and_play(self, rng: random.Random, autoplay: bool) -> None:
         try:
+            while not await self._follow_once(rng, autoplay):
+                pass
+        finally:
+            self.done = True
+            self.moved.set()
+
+    async def _follow_once(self, rng: random.Random, autoplay: bool) -> bool:
+        """Follow the seat's stream until the match is over (True), or until another Subscribe with the seat's token
+        replaced it (False: one stream per token, and the harness's snapshots and fuzzed Subscribes are such)."""
+        try:
             async for view in self.updates():
                 self.moved.set()
                 if view is None:
                     continue
                 if view.table.phase in FINISHED:
-                    break
+                    return True
                 if autoplay and self.seat in view.to_act and view.legal_actions:
                     async with self.turn:
                         if self.view is not view:
@@ -497,9 +507,11 @@ class FuzzSeat(Connection):
                             await self.act(rng.choice(list(view.legal_actions)))
                         except Refused as err:
                             self.refusals.append(err)
-        finally:
-            self.done = True
-            self.moved.set()
+        except Refused as err:
+            if err.reason != "stream-replaced":
+                raise
+            return False
+        return True
 
     def accepted_envelopes(self) -> list[bytes]:
         assert self.game is not None
