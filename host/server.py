@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -16,7 +17,7 @@ from grpc_reflection.v1alpha import reflection
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
-from .errors import Refusal, RefusalInterceptor, aborted, refusals_to_status
+from .errors import Refusal, RefusalInterceptor, abort_with, aborted, refusals_to_status
 from .limits import BIG_REQUEST_METHODS, MAX_SMALL_REQUEST, Limits, PeerLimits, grpc_options
 from .table import LogItem, Table, TableRefusal, token_digest
 from .views import chain_entry, game_events, table_view
@@ -109,23 +110,48 @@ REPLACED_CUT = 5.0  # seconds a replaced stream may take to end (stuck in a writ
 class _Stream:
     """One open Subscribe: told when a newer one of its seat replaces it."""
 
-    def __init__(self, task: asyncio.Task[Any] | None) -> None:
-        self.task = task
+    def __init__(self, context: grpc.aio.ServicerContext, table: Table) -> None:
+        self.context = context
+        self.table = table
         self.replaced = False
+        self.cut = False  # its status went out from outside (see `_cut`)
         self.ended = False
+        self.cursor = 0  # the log items it has sent (a stream whose client does not read stops short of the log)
+        self._abort: asyncio.Future[None] | None = None
 
-    def replace(self) -> None:
+    async def replace(self) -> None:
+        """A newer stream of the seat took over: this one ends at its next step (at once if it waits for the table's
+        next change); one still there after REPLACED_CUT seconds is cut."""
         self.replaced = True
         asyncio.get_running_loop().call_later(REPLACED_CUT, self._cut)
+        async with self.table.changed:
+            self.table.changed.notify_all()
 
     def _cut(self) -> None:
-        if not self.ended and self.task is not None:
-            self.task.cancel()
+        """Still there: it is stuck in a write its client does not read. Its status goes out from here (grpc.aio lets
+        another task abort a call); the write under way then fails, and grpc ends the handler."""
+        if self.ended:
+            return
+        self.cut = True
 
-    def check(self) -> None:
-        if self.replaced:
-            raise aborted(STREAM_REPLACED, "A newer Subscribe with this seat's token took over this stream; "
-                          "this one has ended: do not resubscribe from here.")
+        async def abort() -> None:
+            with contextlib.suppress(grpc.aio.AbortError, grpc.aio.UsageError):
+                await abort_with(self.context, self.refusal())
+
+        self._abort = asyncio.ensure_future(abort())
+
+    @staticmethod
+    def refusal() -> Refusal:
+        return aborted(STREAM_REPLACED, "A newer Subscribe with this seat's token took over this stream; this one has "
+                       "ended: do not resubscribe from here.")
+
+    def goes_on(self) -> bool:
+        """False once the stream was cut (its status is out: just end); raises the refusal once replaced."""
+        if not self.replaced:
+            return True
+        if self.cut:
+            return False
+        raise self.refusal()
 
 
 class WattenTableService(pb_grpc.WattenTableServicer):
@@ -338,13 +364,11 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         # One stream per seat token (the proto): this one replaces the seat's stream open so far, which ends with
         # ABORTED `stream-replaced` at once; one stuck in a write its client does not read is cut after
         # REPLACED_CUT seconds. So a client cannot pile up streams (each holds its events until sent).
-        mine = _Stream(asyncio.current_task())
+        mine = _Stream(context, table)
         previous = self.latest.get(key)
         self.latest[key] = mine
         if previous is not None:
-            previous.replace()
-            async with table.changed:
-                table.changed.notify_all()
+            await previous.replace()
         self.streams[key] = self.streams.get(key, 0) + 1
         try:
             await table.set_online(seat, True)
@@ -358,20 +382,23 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             else:
                 yield pb.TableUpdate(snapshot=self._snapshot(table, seat, cursor, int(request.known_chain_seq)))
             while True:
-                mine.check()
+                if not mine.goes_on():
+                    return
                 # Once this stream has carried the change that ended the match, the seat has seen the end: its
                 # client may stop reading (later changes are only other seats going offline), and the host may
                 # let the table go (host/slots.py).
                 if table.end_seq and cursor >= table.end_seq:
                     table.saw_end.add(seat)
                 while cursor < len(table.log):
-                    mine.check()
+                    if not mine.goes_on():
+                        return
                     if cursor < table.log.first:
                         raise aborted(SUBSCRIBER_LAGGING, "This stream fell behind what the table keeps of its "
                                       "lobby; subscribe again for a fresh snapshot.")
                     item = table.log[cursor]
                     cursor += 1
                     yield pb.TableUpdate(event=self._event(table, item, seat))
+                    mine.cursor = cursor
                     if table.end_seq and cursor >= table.end_seq:
                         table.saw_end.add(seat)
                 if table.finished.is_set() and cursor >= len(table.log):

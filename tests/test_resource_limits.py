@@ -518,3 +518,59 @@ def test_every_new_refusal_has_the_clients_words_in_every_language() -> None:
     proto = (Path(__file__).resolve().parents[1] / "proto" / "watten_net" / "v1" / "watten.proto").read_text()
     for reason in reasons:
         assert f"`{reason}`" in proto, reason  # listed in the proto's header
+
+
+def test_a_replaced_stream_stuck_in_a_write_nobody_reads_is_cut(monkeypatch: Any) -> None:
+    """In-process host over real gRPC: a client that never reads (no window growth) leaves the host's writes stuck;
+    replaced, its stream is cut all the same, so unread streams cannot pile up on the host."""
+    import host.server as server_module
+    from host.server import WattenTableService, start_server, stop_server
+    from host.table import Table
+    from watten_net.engine import Rules
+
+    monkeypatch.setattr(server_module, "REPLACED_CUT", 0.5)
+    no_window_growth = [("grpc.http2.bdp_probe", 0), *OWN_CONNECTION]
+
+    async def attack() -> dict[str, Any]:
+        table = Table(Rules.preset("bavarian", 4))
+        service = WattenTableService(table)
+        server, port = await start_server(service, 0, None, "127.0.0.1")
+        found: dict[str, Any] = {}
+        try:
+            conn = Connection(grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=no_window_growth))
+            await conn.join("x" * 32)
+            unread = _stub(conn.channel).Subscribe(pb.SubscribeRequest(token=conn.token))
+            assert (await unread.read()).HasField("snapshot")
+            for i in range(250):  # far more than the transport buffers for a client that does not read
+                await table.set_ready(conn.seat, i % 2 == 0)
+            key = (table.table_id, conn.seat)
+            old = service.latest[key]
+            seen, still = -1, 0
+            for _ in range(2000):  # until the host's writes to it are stuck: it stops short of the log's end
+                still = still + 1 if old.cursor == seen else 0
+                seen = old.cursor
+                if still >= 10 and seen < len(table.log):
+                    break
+                await asyncio.sleep(0.02)
+            found["stuck"] = old.cursor < len(table.log)
+            newer = _stub(_channel(port)).Subscribe(pb.SubscribeRequest(token=conn.token))
+            assert (await newer.read()).HasField("snapshot")
+            for _ in range(400):
+                if old.cut or old.ended:
+                    break
+                await asyncio.sleep(0.05)
+            found["cut while stuck"] = old.cut
+            found["old stream"] = await _ends_with(unread)
+            for _ in range(400):
+                if old.ended:
+                    break
+                await asyncio.sleep(0.05)
+            found["streams of the seat"] = service.streams.get(key)
+            newer.cancel()
+            await table.shutdown()
+        finally:
+            await stop_server(server, 0.1)
+        return found
+
+    assert _run(attack()) == {"stuck": True, "cut while stuck": True,
+                              "old stream": (grpc.StatusCode.ABORTED, "stream-replaced"), "streams of the seat": 1}
