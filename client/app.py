@@ -64,9 +64,10 @@ class TableApp:
 
     # ------------------------------------------------------------------ layout
     def _pane(self, render: Callable[[], vm.Fragments], **window: Any) -> Window:
-        # Each pane is as tall as its content; what is left over stays empty at the bottom.
+        # Each pane is as tall as its content; what is left over stays empty at the bottom. `vm.safe`: whatever a
+        # pane holds from the host reaches the terminal escaped, never raw.
         window.setdefault("dont_extend_height", True)
-        return Window(FormattedTextControl(cast(Any, render)), wrap_lines=True, **window)
+        return Window(FormattedTextControl(cast(Any, lambda: vm.safe(render()))), wrap_lines=True, **window)
 
     def _layout(self) -> Layout:
         s, w = self.state, self.words
@@ -87,7 +88,7 @@ class TableApp:
         lobby = self._pane(lambda: vm.lobby(s, w) if s.view is not None else [("", "…")])
         # The hand is where the keyboard is when the command line is not: it holds the focus.
         self.hand_window = Window(
-            FormattedTextControl(cast(Any, need_view(lambda v: vm.hand_pane(v, s, w) if v.your_hand else [])),
+            FormattedTextControl(cast(Any, need_view(lambda v: vm.safe(vm.hand_pane(v, s, w)) if v.your_hand else [])),
                                  focusable=True, show_cursor=False),
             height=2, wrap_lines=True,
         )
@@ -268,8 +269,13 @@ class TableApp:
             self.state.message = str(getattr(err, "message", err))
         self.app.invalidate()
 
+    def _dispute(self, says: str) -> None:
+        self.state.dispute = says
+        self.app.invalidate()
+
     async def follow(self) -> None:
         s = self.state
+        self.conn.on_dispute = self._dispute
         try:
             async for view in self.conn.follow(on_state=self._connection_state):
                 s.view = view
@@ -301,7 +307,10 @@ class TableApp:
             from watten_net.record import Entry
 
             report = verify_entries([Entry(e.kind, e.data) for e in game.record])
-            self.state.deal_status = "verified" if report.ok else report.errors[0].sentence()
+            if report.errors:
+                self.state.deal_status = report.errors[0].sentence()
+            else:
+                self.state.deal_status = "verified" if report.verdict == "verified" else "; ".join(report.notes)
 
     async def run(self) -> int:
         self.app.create_background_task(self.follow())

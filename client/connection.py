@@ -19,17 +19,19 @@ import grpc
 import grpc.aio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.deal.identity import join_proof, new_nonce, public_key_bytes
+from watten_net.deal.identity import INSECURE as INSECURE_PROOF
+from watten_net.deal.identity import join_proof, leave_proof, new_nonce, public_key_bytes, require_proof_fingerprint
 from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError
 from watten_net.deal.seat import SeatGame
+from watten_net.printable import visible
 from watten_net.record import RecordWriter
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from . import pinning
 from .errors import refusal_from_error
-from .tls import secure_channel
+from .tls import proof_fingerprint, secure_channel
 
 log = logging.getLogger("watten.client")
 CHANNEL_OPTIONS = [
@@ -42,11 +44,12 @@ CHANNEL_OPTIONS = [
 class Refused(Exception):
     """The host refused a request: `code` (grpc.StatusCode), `reason` (machine-readable), `message` (words)."""
 
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str, receipt: Any = None) -> None:
         super().__init__(message)
         self.code = code
         self.reason = reason
         self.message = message
+        self.receipt = receipt  # the host's signed RefusalReceipt of a refused game envelope (None otherwise)
 
 
 class HostBrokeProtocol(Exception):
@@ -107,8 +110,19 @@ RETRYABLE = frozenset({grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAI
 # match; a seat that does not sign loses nothing, and its own copy of the chain still shows any real mismatch.)
 STALE_STEP = frozenset({"unexpected-message", "wrong-hand", "wrong-hash"})
 
-_OWED = {"header": "HeaderSignature", "commit": "SeedCommit", "commit-set": "CommitSetSignature",
-         "reveal": "SeedReveal", "sealed": "DeckSealedSignature", "checkpoint": "CheckpointSignature"}
+_OWED = {"header": "HeaderSignature", "key-commit": "KeyCommit", "key-set": "KeySetSignature",
+         "key-reveal": "KeyReveal", "sealed": "DeckSealedSignature", "checkpoint": "CheckpointSignature"}
+
+
+# A StandIn for our seat that arrives on a stream open at least this long is one we were connected for.
+CONNECTED_FOR = 3.0
+
+
+def _step_name(raw: bytes) -> str:
+    try:
+        return str(pb.Envelope.FromString(raw).type) or "envelope"
+    except Exception:
+        return "envelope"
 
 
 def owed_message(view: Any, seat: int) -> str | None:
@@ -122,8 +136,13 @@ class Connection:
     """One seat's connection to a host."""
 
     def __init__(self, channel: grpc.aio.Channel, key: Ed25519PrivateKey | None = None,
-                 record_dir: Path | None = None) -> None:
+                 record_dir: Path | None = None, tls_fingerprint: bytes | None = None) -> None:
         self.channel = channel
+        # The certificate our join proofs bind (watten_net.deal.identity.join_proof_message): the raw SHA-256 of the
+        # DER certificate this channel pinned and verified (`client.tls.secure_channel` remembers it), else
+        # b"insecure" for plaintext. Proofs bound to it are refused by any host that does not serve that certificate.
+        self.tls_fingerprint = require_proof_fingerprint(
+            tls_fingerprint if tls_fingerprint is not None else proof_fingerprint(channel))
         self.stub = pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
         self.key = key or Ed25519PrivateKey.generate()
         self.record_dir = record_dir
@@ -144,7 +163,11 @@ class Connection:
         # Told of every accepted SubmitEnvelope: (envelope kind "action" or "protocol", seconds from the call to
         # its reply). For measurements (`watten-join --latency-log`); None costs nothing.
         self.on_submitted: Callable[[str, float], None] | None = None
-
+        # Disputes (PROTOCOL.md): what this seat says the host did wrong, in words, for the screen at once.
+        self.disputes: list[str] = []
+        self.on_dispute: Callable[[str], None] | None = None
+        self._stream_since: float | None = None  # when the current event stream opened (None: no stream)
+        self._left = False  # we said Leave: a StandIn for us is then no dispute
     async def table(self, table_id: str = "", timeout: float = 5.0) -> Any:
         """GetTable: the named table, or (empty id) the one a Join without an id would probably go to."""
         return await self._call(self.stub.GetTable, pb.GetTableRequest(
@@ -170,9 +193,10 @@ class Connection:
             table_id = str(info.table_id)
             self._host_keys[table_id] = bytes(info.host_public_key)
         nonce = new_nonce()
-        proof = join_proof(self.key, table_id, self._host_keys[table_id], nonce)
+        proof = join_proof(self.key, table_id, self._host_keys[table_id], self.tls_fingerprint, nonce)
         request = pb.JoinRequest(protocol_version=PROTOCOL_VERSION, name=name, public_key=public_key_bytes(self.key),
-                                 join_nonce=nonce, key_proof=proof, table_id=table_id)
+                                 join_nonce=nonce, key_proof=proof, table_id=table_id,
+                                 tls_fingerprint=self.tls_fingerprint)
         if seat is not None:
             request.seat = seat
         response = await self._call(self.stub.Join, request, timeout)
@@ -180,12 +204,26 @@ class Connection:
         self.seat = int(response.seat)
         self.token = str(response.token)
         self.table_id = str(response.table.table_id)
-        self.game = SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir)
+        # The header must name the certificate on this very connection (a relaying host shows its own).
+        header_fp = b"" if self.tls_fingerprint == INSECURE_PROOF else self.tls_fingerprint
+        self.game = SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir, tls_fingerprint=header_fp)
         return self.seat
 
     async def leave(self, timeout: float = 3.0) -> None:
-        """Leave the table: in the lobby the seat is freed; in a game a bot stands in until we come back."""
-        await self._call(self.stub.Leave, pb.LeaveRequest(token=self.token), timeout)
+        """Leave the table: in the lobby the seat is freed; in a game a bot stands in until we come back.
+
+        During a game the request is signed with our key (`leave_proof`: this table, host, game and seat, a fresh
+        nonce), as the host requires; the game id is our chain's, else the one the host shows."""
+        self._left = True
+        request = pb.LeaveRequest(token=self.token)
+        game_id = self.game.game_id if self.game is not None else b""
+        if not game_id and self.table_id:
+            game_id = bytes((await self.table(self.table_id, timeout)).game_id)
+        host_key = self._host_keys.get(self.table_id)
+        if game_id and host_key is not None and self.seat >= 0:
+            request.nonce = new_nonce()
+            request.leave_proof = leave_proof(self.key, self.table_id, host_key, game_id, self.seat, request.nonce)
+        await self._call(self.stub.Leave, request, timeout)
 
     async def start(self, timeout: float = 5.0) -> None:
         await self._call(self.stub.Start, pb.StartRequest(token=self.token), timeout)
@@ -195,7 +233,7 @@ class Connection:
             return await method(request, timeout=timeout)
         except grpc.aio.AioRpcError as err:
             info = refusal_from_error(err)
-            raise Refused(info.code, info.reason, info.message) from None
+            raise Refused(info.code, info.reason, info.message, info.receipt) from None
 
     # ------------------------------------------------------------------ the stream
     async def follow(self, on_state: Callable[[str], None] | None = None,
@@ -241,6 +279,8 @@ class Connection:
         """
         known = self.game.chain_seq if self.game is not None else 0
         request = pb.SubscribeRequest(token=self.token, from_seq=self.last_seq, known_chain_seq=known)
+        loop = asyncio.get_running_loop()
+        self._stream_since = loop.time()
         try:
             async for update in self.stub.Subscribe(request):
                 if self.on_update is not None:
@@ -256,6 +296,7 @@ class Connection:
                     self.last_seq = int(update.event.seq)
                 for entry in entries:
                     self._receive(entry)
+                self._check_called_away(live=not catch_up and loop.time() - self._stream_since > CONNECTED_FOR)
                 if catch_up and self.game is not None:
                     # Replaying history queued answers to steps long done: keep only what is still owed.
                     self.game.keep_only(owed_message(view, self.seat))
@@ -269,6 +310,28 @@ class Connection:
         except grpc.aio.AioRpcError as err:
             info = refusal_from_error(err)
             raise Refused(info.code, info.reason, info.message) from None
+        finally:
+            self._stream_since = None
+
+    def _check_called_away(self, live: bool) -> None:
+        """The host stood in for this seat: while we were connected and owed it nothing, that is a claimed dispute
+        (the host's word against ours; only a contradiction it signed would prove it)."""
+        game = self.game
+        if game is None:
+            return
+        for seq, owed_nothing in game.take_called_away():
+            if live and owed_nothing and not self._left:
+                says = ("the host says this seat is away, but it is connected and had answered every step: it may be "
+                        "cheating")
+                game.note_claim(seq, says)
+                self._dispute(says)
+        self._flush_record()
+
+    def _dispute(self, says: str) -> None:
+        self.disputes.append(says)
+        log.warning("dispute: %s", says)
+        if self.on_dispute is not None:
+            self.on_dispute(says)
 
     def _receive(self, entry: Any) -> None:
         assert self.game is not None
@@ -279,7 +342,7 @@ class Connection:
                 self.game.receive(int(entry.chain_seq), bytes(entry.envelope))
         except ProtocolError as err:
             self._flush_record()
-            raise HostBrokeProtocol(err.message) from None
+            raise HostBrokeProtocol(visible(err.message)) from None  # (it may quote what the host sent)
         if self.record is None and self.game.game_id and self.record_dir is not None:
             name = f"watten-{self.game.game_id.hex()[:12]}-seat{self.seat}.wrec"
             self.record_path = self.record_dir / name
@@ -317,14 +380,23 @@ class Connection:
             try:
                 await self._submit(raw)
             except Refused as err:
-                if err.code != grpc.StatusCode.FAILED_PRECONDITION or err.reason not in STALE_STEP:
+                if err.code in RETRYABLE:
                     raise
-                # The table is past the step this answers (the host abandoned the match, or moved on while the
-                # step was queued): it will never be taken, and kept at the head of the queue it would block
-                # every later step (and, from the stream's loop, end the client).
-                log.info("dropped a %s the host no longer expects: %s", err.reason, err.message)
+                # Never dropped silently (PROTOCOL.md Disputes): the receipt goes into the record, and the seat
+                # judges it. Against a head that had moved on since the step was made it is a race (the table went
+                # past the step); against the very head the step answered, the host refused a step it was owed.
+                judged = self.game.judge_refusal(raw, err.receipt, err.reason)
+                if judged == "dispute":
+                    self._dispute(f"the host refused this seat's {_step_name(raw)} ({err.reason}) although it "
+                                  "answered the chain as it stood: it may be cheating; the evidence is in your record")
+                elif err.code != grpc.StatusCode.FAILED_PRECONDITION or err.reason not in STALE_STEP:
+                    raise
+                else:
+                    log.info("dropped a %s the host no longer expects: %s", err.reason, err.message)
+                # Kept at the head of the queue it would block every later step (and end the client).
                 if raw in self.game.outbox:
                     self.game.outbox.remove(raw)
+                self._flush_record()
 
     async def _submit(self, raw: bytes, timeout: float = 10.0, kind: str = "protocol") -> None:
         assert self.game is not None

@@ -4,6 +4,9 @@ The host packs `ErrorDetail{reason, message}` into the `grpc-status-details-bin`
 parses the trailer directly instead of using `rpc_status.from_call`, because that raises when the status message and
 the call's details differ and comes in separate sync and aio versions; here one function serves both, and a
 missing or unreadable detail (an older host, a proxy, a transport failure) falls back to what the status itself says.
+
+The reason and message are the host's words, and a hostile host may put escape sequences in them: they leave here
+through `visible`, so whatever shows or logs a refusal shows it harmlessly (a clean host's words are unchanged).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import grpc.aio
 from google.protobuf.message import DecodeError
 from google.rpc import status_pb2  # type: ignore[import-untyped, unused-ignore]
 
+from watten_net.printable import visible
 from watten_net.v1 import watten_pb2
 
 DETAILS_KEY = "grpc-status-details-bin"
@@ -26,6 +30,7 @@ class RefusalInfo(NamedTuple):
     code: grpc.StatusCode
     reason: str
     message: str
+    receipt: Any = None  # a refused game envelope: the host's signed RefusalReceipt (kept in the seat's record)
 
 
 def refusal_from_error(error: grpc.aio.AioRpcError | grpc.RpcError) -> RefusalInfo:
@@ -34,8 +39,11 @@ def refusal_from_error(error: grpc.aio.AioRpcError | grpc.RpcError) -> RefusalIn
     details = _call_details(error)
     detail = _error_detail(error)
     if detail is not None:
-        return RefusalInfo(code, detail.reason or _code_reason(code), detail.message or details or code.name)
-    return RefusalInfo(code, _code_reason(code), details or code.name)
+        reason, message = detail.reason or _code_reason(code), detail.message or details or code.name
+    else:
+        reason, message = _code_reason(code), details or code.name
+    receipt = detail.receipt if detail is not None and detail.HasField("receipt") else None
+    return RefusalInfo(code, visible(reason), visible(message), receipt)
 
 
 def _call_code(error: Any) -> grpc.StatusCode:

@@ -23,8 +23,11 @@ import grpc.aio
 from host.tls import pretty_fingerprint
 from watten_net.bots import LEVELS, SeatView, make_bot
 from watten_net.deal.identity import load_or_create_identity
-from watten_net.paths import config_dir, data_dir
+from watten_net.paths import config_dir, data_subdir
+from watten_net.printable import log_visibly, visible
+from watten_net.record import Entry
 from watten_net.v1 import watten_pb2 as pb
+from watten_net.verify import verify_entries
 
 from .app import TableApp
 from .connection import Connection, HostBrokeProtocol, Refused, TrustDecision, open_channel, parse_address
@@ -64,20 +67,21 @@ def parser() -> argparse.ArgumentParser:
 
 async def play_as_bot(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address, DEFAULT_PORT)
-    record_dir = args.record if args.record is not None else data_dir() / "records"
+    record_dir = args.record if args.record is not None else data_subdir("records")
     channel = await open_channel(host, port, insecure=args.insecure, fingerprint=args.fingerprint)
     # A bot's key lives as long as its process, unless --identity keeps it: then a restarted bot gets its seat back.
     key = load_or_create_identity(Path(args.identity)) if args.identity else None
     conn = Connection(channel, key=key, record_dir=record_dir)
-    conn.secrets_dir = data_dir() / "seats"
+    conn.secrets_dir = data_subdir("seats")
     bot = make_bot(args.bot, args.seed)
     latency = LatencyLog(args.latency_log) if args.latency_log else None
     if latency is not None:
         conn.on_submitted = latency.submitted
+    conn.on_dispute = lambda says: print(f"watten-join: DISPUTE: {visible(says)}", flush=True)
     try:
         seat = await conn.join((args.name or f"{args.bot} bot")[:32], args.seat, table_id=args.table)
         where = f" (table {conn.table_id})" if args.table or latency is not None else ""
-        print(f"watten-join: seat {seat} at {host}:{port}{where}, played by the {args.bot} bot", flush=True)
+        print(f"watten-join: seat {seat} at {host}:{port}{visible(where)}, played by the {args.bot} bot", flush=True)
         async for view in conn.follow():
             if view is None:
                 continue
@@ -106,7 +110,10 @@ async def play_as_bot(args: argparse.Namespace) -> int:
         await conn.send_automatic()
         game = conn.game
         assert game is not None
-        print(f"watten-join: game {game.fingerprint} over; record: {conn.record_path}", flush=True)
+        report = verify_entries([Entry(e.kind, e.data) for e in game.record])
+        verdict = report.verdict if not report.errors else f"failed: {report.errors[0].sentence()}"
+        print(f"watten-join: game {game.fingerprint} over; own record {visible(verdict)}; record: "
+              f"{visible(str(conn.record_path))}", flush=True)
         return 0
     finally:
         if latency is not None:
@@ -175,12 +182,12 @@ def _ask(prompt: str, default: str) -> str:
 
 async def play_at_the_table(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address, DEFAULT_PORT)
-    record_dir = args.record if args.record is not None else data_dir() / "records"
+    record_dir = args.record if args.record is not None else data_subdir("records")
     channel = await open_channel(host, port, insecure=args.insecure, fingerprint=args.fingerprint,
                                  confirm=_ask_trust)
     key = load_or_create_identity(config_dir() / "identity.key")
     conn = Connection(channel, key=key, record_dir=record_dir)
-    conn.secrets_dir = data_dir() / "seats"
+    conn.secrets_dir = data_subdir("seats")
     try:
         info = await conn.table(args.table)
         free = [s.seat for s in info.seats if not s.occupied]
@@ -204,22 +211,27 @@ async def play_at_the_table(args: argparse.Namespace) -> int:
         await conn.close()
 
 
+def _fail(text: str) -> None:
+    """A last word on stderr; its parts may come from the host (a refusal, a certificate error), so `visible`."""
+    print(f"watten-join: {visible(text)}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING)
+    log_visibly(logging.INFO if args.verbose else logging.WARNING)
     try:
         return asyncio.run(play_as_bot(args) if args.bot else play_at_the_table(args))
     except (CertificateChanged, FingerprintMismatch, CertificateFetchError, PermissionError) as err:
-        print(f"watten-join: {err}", file=sys.stderr)
+        _fail(str(err))
         return 3
     except Refused as err:
-        print(f"watten-join: the host refused: {err.message} ({err.reason})", file=sys.stderr)
+        _fail(f"the host refused: {err.message} ({err.reason})")
         return 4
     except HostBrokeProtocol as err:
-        print(f"watten-join: the host broke the protocol: {err}; the game record keeps the evidence", file=sys.stderr)
+        _fail(f"the host broke the protocol: {err}; the game record keeps the evidence")
         return 5
     except (OSError, ValueError) as err:
-        print(f"watten-join: {err}", file=sys.stderr)
+        _fail(str(err))
         return 1
     except KeyboardInterrupt:
         return 130

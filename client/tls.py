@@ -9,6 +9,8 @@ different certificate fails to connect, and there is no window between checking 
 
 from __future__ import annotations
 
+import ssl
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +18,10 @@ import grpc
 import grpc.aio
 
 from host.tls import TLS_NAME
+from watten_net.deal.identity import INSECURE, certificate_fingerprint
+
+# The certificate each channel made here trusts, as the raw SHA-256 of its DER bytes: what a join proof binds.
+_PINNED: weakref.WeakKeyDictionary[grpc.aio.Channel, bytes] = weakref.WeakKeyDictionary()
 
 TARGET_NAME_OPTION: tuple[str, str] = ("grpc.ssl_target_name_override", TLS_NAME)
 """Add to every TLS channel's options: makes gRPC check the certificate for "watten-host", not the address."""
@@ -33,4 +39,17 @@ def channel_options(extra: Sequence[tuple[str, Any]] = ()) -> list[tuple[str, An
 
 def secure_channel(target: str, pem: bytes, options: Sequence[tuple[str, Any]] = ()) -> grpc.aio.Channel:
     """An aio channel to `target` ("ip:port") that trusts only `pem`. Create it inside the running event loop."""
-    return grpc.aio.secure_channel(target, channel_credentials(pem), options=channel_options(options))
+    channel = grpc.aio.secure_channel(target, channel_credentials(pem), options=channel_options(options))
+    _PINNED[channel] = pem_to_fingerprint(pem)
+    return channel
+
+
+def pem_to_fingerprint(pem: bytes) -> bytes:
+    """SHA-256 of the DER bytes of the (first) certificate in `pem`, raw: 32 bytes."""
+    return certificate_fingerprint(ssl.PEM_cert_to_DER_cert(pem.decode("ascii")))
+
+
+def proof_fingerprint(channel: grpc.aio.Channel) -> bytes:
+    """What a join proof made for `channel` binds: the fingerprint of the one certificate the channel trusts (a
+    channel made by `secure_channel`), else `INSECURE` (b"insecure": a plaintext channel)."""
+    return _PINNED.get(channel, INSECURE)

@@ -4,6 +4,10 @@ No prompt-toolkit widgets here: every function returns formatted-text fragments 
 screen can be tested without a terminal and the layout only arranges these pieces. The client never
 decides a rule: legality comes from the host's `legal_actions`; the engine is used only to sort the
 hand in the order of the current announcement.
+
+Every string the host sent (names, the preset, the fingerprint, actions, messages) goes through `visible` where it
+is placed, so a name with an escape sequence or a bidi override shows as text; `safe` applies it once more to
+whole panes at render time, for whatever a pane builds from host data without naming it (card texts, say).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 
 from watten_net.engine import Card, Rules
 from watten_net.engine.ranking import ranking, schlag_choices
+from watten_net.printable import visible, visible_lines
 
 from .i18n import SUIT_COLOUR, Words
 
@@ -37,6 +42,7 @@ class ScreenState:
     show_last: bool = False
     connection: str = "connected"  # or "reconnecting"
     deal_status: str = ""  # the client's own judgement: "", "verified", or the failure in words
+    dispute: str = ""  # this seat disputes what the host did (PROTOCOL.md Disputes), in words
     lobby_lines: list[str] = field(default_factory=list)  # the host's own lobby (address, fingerprint)
     host_controls: bool = False
 
@@ -71,10 +77,15 @@ def card_fragments(words: Words, card: str, style: str = "") -> Fragments:
     return [(f"{SUIT_COLOUR[card[0]]} {style}".strip(), words.card_short(card))]
 
 
+def safe(fragments: Fragments) -> Fragments:
+    """`fragments` fit for the terminal: each text through `visible_lines` (the panes' own line breaks stay)."""
+    return [(style, visible_lines(text)) for style, text in fragments]
+
+
 def seat_name(view: Any, seat: int, words: Words) -> str:
     for s in view.seats:
         if s.seat == seat:
-            name = s.name or f"{words['seat']} {seat}"
+            name = visible(s.name) if s.name else f"{words['seat']} {seat}"
             return f"{name} ({words['you']})" if s.you else name
     return f"{words['seat']} {seat}"
 
@@ -86,15 +97,17 @@ def header(state: ScreenState, words: Words) -> Fragments:
     if view is None:
         return out
     if view.game_fingerprint:
-        out.append(("class:fingerprint", f" {words['game']} {view.game_fingerprint} "))
+        out.append(("class:fingerprint", f" {words['game']} {visible(view.game_fingerprint)} "))
     if state.deal_status == "verified":
         out.append(("class:ok", f" {words['deal_verified']} "))
     elif state.deal_status:
-        out.append(("class:error", f" {words['deal_failed']}: {state.deal_status} "))
+        out.append(("class:error", f" {words['deal_failed']}: {visible(state.deal_status)} "))
     elif view.game_fingerprint:
         out.append(("class:dim", f" {words['deal_pending']} "))
     if state.connection != "connected":
         out.append(("class:error", f"  {words['reconnecting']}"))
+    if state.dispute:
+        out.append(("class:error", f"\n {words['dispute']}: {visible(state.dispute)}"))
     if view.game_fingerprint:
         note = "host_blind" if view.deal.mode == "trustless" else "host_sees"
         out.append(("class:ok" if note == "host_blind" else "class:dim", f"\n {words[note]}"))
@@ -103,7 +116,7 @@ def header(state: ScreenState, words: Words) -> Fragments:
 
 def rules_line(view: Any, words: Words) -> Fragments:
     rules = _rules(view.table.rules_json)
-    preset = view.table.preset or "custom"
+    preset = visible(view.table.preset) or "custom"
     text = f"{words['rules']}: {preset}"
     if rules is not None:
         try:
@@ -112,7 +125,8 @@ def rules_line(view: Any, words: Words) -> Fragments:
         except ValueError:
             changed = {}
         if changed:
-            text += f" ({words['flags']}: " + ", ".join(f"{k}={v}" for k, v in sorted(changed.items())) + ")"
+            flags = ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
+            text += f" ({words['flags']}: {visible(flags)})"
         text += f" · {words['target']} {rules.target}"
     return [("class:dim", text)]
 
@@ -123,7 +137,7 @@ def lobby(state: ScreenState, words: Words) -> Fragments:
     for line in state.lobby_lines:
         out.append(("", line + "\n"))
     for s in view.seats:
-        who = s.name if s.name else f"({words['free']})"
+        who = visible(s.name) if s.name else f"({words['free']})"
         tags = []
         if s.bot:
             tags.append(words["bot"])
@@ -278,7 +292,7 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
     if any(a.startswith("trump ") for a in legal):
         return [("class:active", f"{words['your_turn']}: {words['choose_trump']}")]
     if any(a.endswith(" yes") for a in legal):
-        question = legal[0].split(" ")[0]
+        question = visible(legal[0].split(" ")[0])
         return [("class:active", f"{words['your_turn']}: {question}? {words['answer']}")]
     cuts = [int(a.split()[1]) for a in legal if a.startswith("cut ")]
     if cuts:

@@ -95,13 +95,14 @@ def _unreadable_refusal(request: Any = None) -> Refusal:
 class Refusal(Exception):
     """A request refused for a reason the client caused; becomes `code` with an ErrorDetail{reason, message}."""
 
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str, receipt: Any = None) -> None:
         if code in NOT_A_REFUSAL:
             raise ValueError(f"{code} is not a refusal code: OK means success, UNKNOWN and INTERNAL mean a host bug")
         super().__init__(message)
         self.code = code
         self.reason = reason
         self.message = message
+        self.receipt = receipt  # a refused game envelope's signed RefusalReceipt, sent in the ErrorDetail
 
     def __repr__(self) -> str:
         return f"Refusal({self.code.name}, {self.reason!r}, {self.message!r})"
@@ -137,16 +138,16 @@ def from_rule_violation(violation: RuleViolation) -> Refusal:
     return failed_precondition(violation.reason, violation.message)
 
 
-def rich_status(code: grpc.StatusCode, reason: str, message: str) -> grpc.Status:
+def rich_status(code: grpc.StatusCode, reason: str, message: str, receipt: Any = None) -> grpc.Status:
     """A grpc.Status whose trailer carries `google.rpc.Status{code, message, details=[Any(ErrorDetail)]}`."""
     detail = any_pb2.Any()
-    detail.Pack(watten_pb2.ErrorDetail(reason=reason, message=message))
+    detail.Pack(watten_pb2.ErrorDetail(reason=reason, message=message, receipt=receipt))
     return rpc_status.to_status(status_pb2.Status(code=code.value[0], message=message, details=[detail]))
 
 
 async def abort_with(context: grpc.aio.ServicerContext, refusal: Refusal) -> NoReturn:
     """End the call with `refusal`'s status and details. Never returns (grpc raises AbortError to end the handler)."""
-    await _abort(context, rich_status(refusal.code, refusal.reason, refusal.message))
+    await _abort(context, rich_status(refusal.code, refusal.reason, refusal.message, refusal.receipt))
 
 
 async def _abort(context: grpc.aio.ServicerContext, status: grpc.Status) -> NoReturn:

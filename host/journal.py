@@ -10,9 +10,11 @@ Format: magic, then entries `u8 kind, u32 big-endian length, bytes` (kind 0 meta
 draw `u8 who (255 = host) + bytes`, 2 an accepted envelope `u8 seat + bytes`, 3 the end of the game,
 4 a stand-in change `u8 seat + u8 active`, 5 a stand-in bot's action `u8 seat + the action in UTF-8`, 6 a seat's
 new token after a reclaim `u8 seat + SHA-256 of the token`: the host keeps token digests only, 7 a trustless hand
-forfeited because the table waited a grace period more for a seat away, `u8 255`, 8 the match abandoned by the host
-(Ctrl-C / SIGTERM), `u8 255 + the reason in UTF-8`: the abandon posts into the chain like any input, so a restart
-must replay it before the closing checkpoint signatures that follow it).
+forfeited because the table waited a grace period more for a seat away, `u8 255`, 8 a join or leave nonce the
+table accepted during the game, `u8 seat + 32-byte nonce`: with the metadata's `used_nonces` (those of the lobby),
+every nonce the table ever accepted, so a resumed table refuses a proof replayed from before the crash, 9 the match
+abandoned by the host (Ctrl-C / SIGTERM), `u8 255 + the reason in UTF-8`: the abandon posts into the chain like any
+input, so a restart must replay it before the closing checkpoint signatures that follow it).
 The file is private (0600): it holds the bots' keys (and digests of the seats' tokens).
 """
 
@@ -25,8 +27,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from watten_net.paths import ensure_private_dir, open_private
+
 MAGIC = b"WATTEN-JOURNAL/1\n"
-META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, ABANDON = 0, 1, 2, 3, 4, 5, 6, 7, 8
+META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, NONCE, ABANDON = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 HOST = 255
 
 
@@ -37,9 +41,8 @@ class JournalError(ValueError):
 class Journal:
     def __init__(self, path: Path, meta: dict[str, Any]) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        self._file = os.fdopen(fd, "wb")
+        ensure_private_dir(path.parent)
+        self._file = open_private(path)  # (0600: it holds every seat's cards, like the host's record)
         self._file.write(MAGIC)
         self.append(META, json.dumps(meta, sort_keys=True).encode())
 
@@ -50,7 +53,7 @@ class Journal:
         journal = cls.__new__(cls)
         journal.path = path
         os.truncate(path, _whole_length(path.read_bytes()))
-        journal._file = open(path, "ab")  # noqa: SIM115 - kept open for the whole game
+        journal._file = open_private(path, append=True)  # kept open for the whole game
         return journal
 
     def append(self, kind: int, data: bytes) -> None:
@@ -72,6 +75,9 @@ class Journal:
 
     def token(self, seat: int, digest: bytes) -> None:
         self.append(TOKEN, bytes([seat]) + digest)
+
+    def nonce(self, seat: int, nonce: bytes) -> None:
+        self.append(NONCE, bytes([seat]) + nonce)
 
     def forfeit_away(self) -> None:
         self.append(FORFEIT_AWAY, bytes([HOST]))
@@ -117,7 +123,7 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[tuple[int, int, bytes
     for kind, body, _ in _whole_entries(data):
         if kind == META:
             meta = json.loads(body.decode())
-        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, ABANDON):
+        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, NONCE, ABANDON):
             entries.append((kind, body[0], body[1:]))
         elif kind == FINISHED:
             entries.append((kind, 0, b""))

@@ -27,7 +27,7 @@ from .errors import Refusal
 TOO_MANY_CONNECTIONS = "too-many-connections"
 TOO_MANY_STREAMS = "too-many-streams"
 TOO_MANY_SEATS = "too-many-seats"
-TOO_MANY_JOINS = "too-many-joins"
+JOIN_RATE_LIMITED = "join-rate-limited"
 REQUEST_TOO_LARGE = "request-too-large"
 
 # The largest request a legitimate client sends is a trustless Shuffle envelope: 7.7 kB with six players (measured
@@ -185,7 +185,7 @@ class PeerLimits:
         tokens = min(self.limits.join_burst, tokens + (now - last) * self.limits.joins_per_minute / 60.0)
         if tokens < 1.0:
             self.joins[address] = (tokens, now)
-            raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY_JOINS,
+            raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, JOIN_RATE_LIMITED,
                           f"Too many joins from this address (more than {self.limits.joins_per_minute:g} a "
                           "minute); wait a little and join again.")
         self.joins[address] = (tokens - 1.0, now)

@@ -23,7 +23,8 @@ from typing import Any
 
 from host.limits import Limits, raise_open_files_limit
 from watten_net.engine import Rules
-from watten_net.paths import config_dir, data_dir
+from watten_net.paths import config_dir, data_subdir
+from watten_net.printable import log_visibly, visible
 
 DEFAULT_PORT = 47150
 MAX_TABLES = 256  # a sanity bound: each table costs a few MB once it plays (bench/load.py measures it)
@@ -171,7 +172,7 @@ async def run(args: argparse.Namespace) -> int:
     if settings["deal"] == "trustless" and rules.blind:
         raise ValueError("blind cannot be dealt trustless: the host must know the hidden announcement to judge the "
                          "tricks; use deal=verified for blind")
-    record_dir = args.record if args.record is not None else data_dir() / "records"
+    record_dir = args.record if args.record is not None else data_subdir("records")
     credentials = None
     tls_fp = b""
     fingerprint_text = ""
@@ -183,7 +184,7 @@ async def run(args: argparse.Namespace) -> int:
         tls_fp = bytes.fromhex(cert.fingerprint)
         fingerprint_text = tls.pretty_fingerprint(cert.fingerprint)
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.7)
-    journal_dir = data_dir() / "journal"
+    journal_dir = data_subdir("journal")
     to_resume = _journals_to_resume(args, journal_dir)
     from watten_net.deal.identity import load_or_create_identity
 
@@ -201,8 +202,11 @@ async def run(args: argparse.Namespace) -> int:
             aside = path.with_suffix(".unresumable")
             path.replace(aside)
             logging.getLogger("watten.host").warning("cannot resume %s", path, exc_info=err)
-            print(f"watten-host: cannot resume the game of {path} ({getattr(err, 'message', err)}); moved it "
-                  f"aside to {aside} and starting afresh", flush=True)
+            print(f"watten-host: cannot resume the game of {visible(str(path))} "
+                  f"({visible(str(getattr(err, 'message', err)))}); moved it aside to {visible(str(aside))} and "
+                  "starting afresh", flush=True)
+            continue
+        tables[-1].serving_tls = tls_fp  # join proofs bind the certificate served now (b"": plaintext)
     if tables:
         args.port = tables[0].port
     # The resumed tables keep their run id, so that tables added now are resumed together with them after a
@@ -268,7 +272,7 @@ async def run(args: argparse.Namespace) -> int:
                     if table.game is None:
                         await table.add_bots(args.bots, args.bot_level)
             except (TableRefusal, ValueError) as err:
-                print(f"watten-host: {getattr(err, 'message', err)}", file=sys.stderr)
+                print(f"watten-host: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
                 return 2
         all_finished: asyncio.Future[Any] = asyncio.ensure_future(
             asyncio.gather(*(_serve(service, t, args, len(tables)) for t in tables)))
@@ -306,7 +310,7 @@ async def _drain_streams(tables: Sequence[Any], limit: float = 15.0) -> None:
 
 
 def _notice(text: str) -> None:
-    print(f"watten-host: {text}", flush=True)
+    print(f"watten-host: {visible(text)}", flush=True)  # (it names a seat's person: text from a client)
 
 
 async def _serve(service: Any, table: Any, args: argparse.Namespace, count: int, quiet: bool = False) -> None:
@@ -380,22 +384,22 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
 
         channel = grpc.aio.insecure_channel(target)
     key = load_or_create_identity(config_dir() / "identity.key")
+    table.own_person_key = public_key_bytes(key)  # a host-run seat: it reveals its game key first
     conn = Connection(channel, key=key, record_dir=table.record_dir)  # the person keeps a record like any seat
-    conn.secrets_dir = data_dir() / "seats"
+    conn.secrets_dir = data_subdir("seats")
     name = (args.name or os.environ.get("USER", "") or "Host")[:32]  # (the host refuses longer names)
     try:
         await conn.join(name, 0 if table.seats[0] is None else None, table_id=table.table_id)
     except Exception as err:
-        print(f"watten-host: cannot take a seat: {getattr(err, 'message', err)}", file=sys.stderr)
+        print(f"watten-host: cannot take a seat: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
         return 2
 
-    table.owner_key = public_key_bytes(key)  # this seat may Start before everyone is ready
     if args.bots and table.game is None:
         try:
             await table.add_bots(args.bots, args.bot_level)
         except (TableRefusal, ValueError) as err:
             await conn.close()
-            print(f"watten-host: {getattr(err, 'message', err)}", file=sys.stderr)
+            print(f"watten-host: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
             return 2
 
     async def add_bot() -> None:
@@ -437,15 +441,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     args.bots, level = args.bots
     args.bot_level = level or args.bot_level
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    log_visibly(logging.INFO if args.verbose else logging.WARNING, "%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         return asyncio.run(run(args))
     except ValueError as err:
-        print(f"watten-host: {err}", file=sys.stderr)
+        print(f"watten-host: {visible(str(err))}", file=sys.stderr)
         return 2
     except OSError as err:
-        print(f"watten-host: {err}", file=sys.stderr)
+        print(f"watten-host: {visible(str(err))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -36,7 +36,7 @@ _CODES = {
 
 
 def refusal(err: TableRefusal) -> Refusal:
-    return Refusal(_CODES.get(err.kind, grpc.StatusCode.FAILED_PRECONDITION), err.reason, err.message)
+    return Refusal(_CODES.get(err.kind, grpc.StatusCode.FAILED_PRECONDITION), err.reason, err.message, err.receipt)
 
 
 # Per-connection rate limit. Every call (any method, health and reflection included; a Subscribe counts once,
@@ -347,9 +347,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         try:
             table = self._table_of(request.token)
             seat = table.seat_of(request.token)
+            await table.leave(seat, bytes(request.nonce), bytes(request.leave_proof))
         except TableRefusal as err:
             raise refusal(err) from None
-        await table.leave(seat)
         return pb.Ack(seq=len(table.log), seat=-1)
 
     @refusals_to_status

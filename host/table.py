@@ -27,12 +27,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.bots import Bot, SeatView, make_bot
 from watten_net.deal.host_game import HostGame, Posted, Seat
-from watten_net.deal.identity import join_proof_message, public_key_bytes, verify
+from watten_net.deal.identity import INSECURE, join_proof_message, leave_proof_message, public_key_bytes, verify
 from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, event_to_pb, parse_envelope
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
 from watten_net.engine.events import Event
+from watten_net.printable import shown_as_is
 from watten_net.record import KIND_HOST, RecordWriter
 from watten_net.v1 import watten_pb2 as pb
 
@@ -44,6 +45,7 @@ from .journal import (
     DRAW,
     FORFEIT_AWAY,
     HOST,
+    NONCE,
     STAND_IN,
     SUBMIT,
     TOKEN,
@@ -54,6 +56,9 @@ from .journal import (
 
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
+# The most join and leave nonces a table accepts in its life (each is one accepted Join or Leave: a few per seat and
+# game is normal; the cap bounds what a hostile client churning the lobby makes the table keep, 32 bytes each).
+MAX_NONCES = 4096
 VIEWS_KEPT = 128  # log items that keep the views built for them (see Table._append)
 LOBBY_KEPT = 256  # log items a table in its lobby keeps (join/leave churn must not grow it without end)
 BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table in the Alps would know
@@ -62,11 +67,12 @@ BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table
 class TableRefusal(Exception):
     """A request the table refuses; `kind` maps to a gRPC status (see server.py)."""
 
-    def __init__(self, kind: str, reason: str, message: str) -> None:
+    def __init__(self, kind: str, reason: str, message: str, receipt: Any = None) -> None:
         super().__init__(message)
         self.kind = kind
         self.reason = reason
         self.message = message
+        self.receipt = receipt  # a refused game envelope: the host's signed RefusalReceipt (PROTOCOL.md Disputes)
 
 
 @dataclass
@@ -101,15 +107,6 @@ class LogItem:
     # reads the log later still gets the view that belongs to these events.
     views: dict[int, Any] = field(default_factory=dict)
     chain_len: int = 0  # the game chain's length after this change (to recognise a resume into this log)
-
-
-def _cut_from(draws: Draws) -> Callable[[int], int]:
-    """A bot's committed cut position, from its (journaled) random draws: 4 to size-4."""
-
-    def cut(size: int) -> int:
-        return 4 + int.from_bytes(draws(2), "big") % (size - 7)
-
-    return cut
 
 
 def _report_bot_failure(task: asyncio.Future[None]) -> None:
@@ -157,11 +154,10 @@ def clean_name(name: str) -> str:
         raise TableRefusal("invalid", "bad-name", "the name must be text")
     if len(name) > MAX_NAME:
         raise TableRefusal("invalid", "bad-name", f"a name has at most {MAX_NAME} characters; choose a shorter one")
-    # Categories C* (control, format such as RTL overrides and zero-width joiners, surrogates, private use,
-    # unassigned) and the line and paragraph separators (Zl, Zp: U+2028, U+2029) would break or reorder the
-    # lines of every screen that shows the name; they go.
-    text = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C"
-                   and unicodedata.category(ch) not in ("Zl", "Zp")).strip()
+    # What a screen would have to escape (control, format such as RTL overrides and zero-width joiners,
+    # surrogates, private use, unassigned, line and paragraph separators: watten_net.printable) would break or
+    # reorder the lines of every screen that shows the name; it goes, so the screens show the name unchanged.
+    text = "".join(ch for ch in name if shown_as_is(ch)).strip()
     text = unicodedata.normalize("NFC", text)[:MAX_NAME].strip()
     if not text:
         raise TableRefusal("invalid", "bad-name", "choose a name of 1 to 32 printable characters")
@@ -193,12 +189,14 @@ class Table(TableClocks):
         self.deal = deal  # "verified" (Level 1) or "trustless" (Level 2: the host sees no card)
         self.host_key = host_key or Ed25519PrivateKey.generate()
         self.tls_fingerprint = tls_fingerprint
+        # The certificate this host serves now, when it may differ from the game's (a table resumed from a journal,
+        # whose header keeps the fingerprint of its start): what join proofs must be bound to. None: tls_fingerprint.
+        self.serving_tls: bytes | None = None
         self.record_dir = record_dir
         self.host_name = host_name
         self.bot_delay = bot_delay
         self.grace = grace
         self.stand_in_level = stand_in_level
-        self.stand_ins: dict[int, Bot] = {}  # the policies standing in for people who are away, by seat
         self.step_timeout = step_timeout
         self._init_clocks()
         self.table_id = secrets.token_hex(8)
@@ -206,6 +204,9 @@ class Table(TableClocks):
         # the journal, so that a restart resumes all the tables one crashed host left, in their order.
         self.host_run = ""
         self.index = 0
+        # The public key of the person the host process seats itself: a host-run seat (PROTOCOL.md Level 1), like
+        # the host's bots, which reveals its game key before the people who joined.
+        self.own_person_key = b""
         self.seats: list[SeatSlot | None] = [None] * self.n
         self.bots: dict[int, HostBot] = {}
         self.game: HostGame | None = None
@@ -226,16 +227,14 @@ class Table(TableClocks):
         # The answer to every envelope a seat submitted, by envelope hash: a retry of the same bytes gets the
         # original answer (the proto's promise), and is neither journaled nor applied again.
         self._answers: dict[bytes, tuple[int, int, bytes]] = {}
-        self._reclaim_nonces: set[bytes] = set()  # join nonces of seats taken back by key proof (no replays)
+        # Every join and leave nonce this table accepted (see `_use_nonce`): a proof is good once, for ever.
+        self._used_nonces: set[bytes] = set()
         # Once the match is over: the seats whose event stream delivered the whole log, the end included (a person
         # who has seen the end needs nothing more from this table); and whether `release()` has dropped the match.
         self.saw_end: set[int] = set()
         self.end_seq = 0  # the log item whose change ended the match (0: not over)
         self.released = False
         self._final_info: Any = None
-        # The public key of the host's own person (host/main.py seats them at the first table): their seat may Start
-        # the game whenever it is full; any other seat only once every person at the table is Ready.
-        self.owner_key = b""
 
     # ------------------------------------------------------------------ public info
     def phase(self) -> Any:
@@ -334,22 +333,17 @@ class Table(TableClocks):
                 raise TableRefusal("invalid", "bad-public-key", "the public key must be 32 bytes")
             if len(nonce) != 32:
                 raise TableRefusal("invalid", "bad-nonce", "the join nonce must be 32 bytes")
-            proof = bytes(request.key_proof)
-            if proof and not self._proof_holds(key, nonce, proof):
-                raise TableRefusal("permission", "bad-key-proof",
-                                   "the key proof does not verify with this key for this table")
-            # A key that already holds a seat gets it back with a fresh token (a client that restarted). Public
-            # keys are public (GetTable, the GameHeader), so only a proof of the private key, over a nonce never
-            # used before, gets it: otherwise anybody could take the seat and revoke its owner's token.
+            wanted = request.seat if request.HasField("seat") else None
+            if wanted is not None and not 0 <= wanted < self.n:
+                raise TableRefusal("invalid", "bad-seat", f"seats are numbered 0 to {self.n - 1}")
+            # Every Join proves the key (the first one too), bound to this table, this host's key and certificate,
+            # and a nonce this table never accepted: public keys are public (GetTable, the GameHeader), and a Join
+            # is seen by whoever it passes through, so neither a key nor a Join relayed or replayed takes a seat.
+            self._check_join_proof(key, nonce, bytes(request.tls_fingerprint), bytes(request.key_proof))
+            # A key that already holds a seat gets it back with a fresh token (a client that restarted).
             for s, slot in enumerate(self.seats):
                 if slot is not None and not slot.bot and slot.public_key == key:
-                    if not proof:
-                        raise TableRefusal("permission", "bad-key-proof",
-                                           f"seat {s} belongs to this key: prove you hold it (key_proof) to take "
-                                           "it back")
-                    if nonce in self._reclaim_nonces:
-                        raise TableRefusal("permission", "bad-key-proof", "this key proof was used before")
-                    self._reclaim_nonces.add(nonce)
+                    self._use_nonce(s, nonce)
                     token = secrets.token_urlsafe(24)
                     slot.token_digest = token_digest(token)
                     self._journal_token(s)
@@ -357,10 +351,7 @@ class Table(TableClocks):
                     return s, token
             if self.game is not None:
                 raise TableRefusal("precondition", "game-started", "the game has started: every seat is taken")
-            wanted = request.seat if request.HasField("seat") else None
             if wanted is not None:
-                if not 0 <= wanted < self.n:
-                    raise TableRefusal("invalid", "bad-seat", f"seats are numbered 0 to {self.n - 1}")
                 if self.seats[wanted] is not None:
                     raise TableRefusal("precondition", "seat-taken", f"seat {wanted} is taken; choose another")
                 seat = wanted
@@ -369,6 +360,7 @@ class Table(TableClocks):
                 if not free:
                     raise TableRefusal("precondition", "table-full", "every seat at this table is taken")
                 seat = free[0]
+            self._use_nonce(seat, nonce, new_seat=True)
             token = secrets.token_urlsafe(24)  # 192 bits
             self.seats[seat] = SeatSlot(name, key, nonce, token_digest(token))
             item = self._new_item()
@@ -383,9 +375,48 @@ class Table(TableClocks):
         if self.journal is not None and slot is not None:
             self.journal.token(seat, slot.token_digest)
 
-    def _proof_holds(self, key: bytes, nonce: bytes, proof: bytes) -> bool:
-        message = join_proof_message(self.table_id, public_key_bytes(self.host_key), key, nonce)
-        return verify(key, proof, message)
+    def _check_join_proof(self, key: bytes, nonce: bytes, fingerprint: bytes, proof: bytes) -> None:
+        """Refuse a Join whose key proof is missing, bound to another certificate (or to plaintext while this host
+        serves TLS), does not verify, or carries a nonce this table accepted before (see `join_proof_message`)."""
+        if not proof:
+            raise TableRefusal("permission", "proof-required",
+                               "every Join must prove that you hold your key (key_proof); update watten-join")
+        if fingerprint != INSECURE and len(fingerprint) != 32:
+            raise TableRefusal("invalid", "bad-fingerprint", "tls_fingerprint is the 32-byte SHA-256 of the host's "
+                               "certificate, or b'insecure' over plaintext")
+        own = (self.serving_tls if self.serving_tls is not None else self.tls_fingerprint) or INSECURE
+        if fingerprint != own:
+            if fingerprint == INSECURE:
+                raise TableRefusal("permission", "insecure-proof",
+                                   "this host serves TLS: a proof made over plaintext is refused; connect with TLS")
+            raise TableRefusal("permission", "wrong-certificate",
+                               "the key proof is bound to another certificate than this host's: another host relayed "
+                               "the Join; connect to this host directly and compare its fingerprint")
+        message = join_proof_message(self.table_id, public_key_bytes(self.host_key), fingerprint, key, nonce)
+        if not verify(key, proof, message):
+            raise TableRefusal("permission", "bad-key-proof",
+                               "the key proof does not verify with this key for this table")
+        self._check_nonce(nonce)
+
+    def _check_nonce(self, nonce: bytes) -> None:
+        if nonce in self._used_nonces:
+            raise TableRefusal("permission", "nonce-used", "this proof's nonce was used before: a proof is good once")
+
+    def _use_nonce(self, seat: int, nonce: bytes, *, new_seat: bool = False) -> None:
+        """Remember an accepted nonce for the table's whole life: in memory, and once the game has started in the
+        journal, fsync'd before the answer (the lobby's go into the journal's metadata at the start).
+
+        Bounded: a Join for a new seat is refused once the table holds MAX_NONCES nonces, a seat's own Join or
+        Leave (its key holds the seat) once it holds twice that, so churning the lobby cannot lock people out of
+        their seats. Never dropped (a dropped nonce would make its proof good again)."""
+        limit = MAX_NONCES if new_seat else 2 * MAX_NONCES
+        if len(self._used_nonces) >= limit:
+            raise TableRefusal("precondition", "too-many-joins",
+                               f"this table has taken {len(self._used_nonces)} joins and leaves and takes no more; "
+                               "choose another table")
+        self._used_nonces.add(nonce)
+        if self.journal is not None:
+            self.journal.nonce(seat, nonce)
 
     async def add_bots(self, count: int, level: str) -> None:
         async with self.lock:
@@ -462,8 +493,10 @@ class Table(TableClocks):
         posted = game.stand_in(seat, active)
         if self.journal is not None:
             self.journal.stand_in(seat, active)
-        if active:
-            self.stand_ins[seat] = make_bot(self.stand_in_level)
+        if not posted:
+            # (Level 1, before the first hand: nobody stands in while the game keys are fixed; the table waits)
+            await self._publish(posted)
+            return
         slot = self.seats[seat]
         who = f"seat {seat} ({slot.name if slot else '?'})"
         notice = f"{who} is away: a bot stands in" if active else f"{who}: its person is back and plays again"
@@ -472,11 +505,16 @@ class Table(TableClocks):
             self.on_notice(notice)
         await self._publish(posted)
 
-    async def leave(self, seat: int) -> None:
-        """Leave: in the lobby the seat is freed (its token dies with it); in a game a bot takes over at once."""
+    async def leave(self, seat: int, nonce: bytes = b"", proof: bytes = b"") -> None:
+        """Leave: in the lobby the seat is freed (its token dies with it); in a game a bot takes over at once, and
+        only with the seat's signature (`leave_proof_message`): a token alone does not send a seat away."""
         slot = self.seats[seat]
         if slot is None:
             return
+        if self.game is not None:
+            async with self.lock:
+                self._check_leave_proof(seat, slot.public_key, nonce, proof)
+                self._use_nonce(seat, nonce)
         if self.game is None:
             async with self.lock:
                 if self.game is None and self.seats[seat] is slot:
@@ -491,11 +529,26 @@ class Table(TableClocks):
         await self._stand_in(seat, True)
 
     def may_start(self, seat: int) -> bool:
-        """A Start from `seat` (over gRPC): the host's own person, or every person at the table is ready."""
+        """A Start from `seat` (over gRPC): the host's own person (`own_person_key`: host/main.py seats them at the
+        first table), or every person at the table is ready."""
         slot = self.seats[seat]
-        if slot is not None and self.owner_key and slot.public_key == self.owner_key:
+        if slot is not None and self.own_person_key and slot.public_key == self.own_person_key:
             return True
         return all(s is not None and (s.bot or s.ready) for s in self.seats)
+
+    def _check_leave_proof(self, seat: int, key: bytes, nonce: bytes, proof: bytes) -> None:
+        game = self.game
+        assert game is not None
+        if not proof:
+            raise TableRefusal("permission", "proof-required",
+                               "leaving during a game needs your key's signature (leave_proof); update watten-join")
+        if len(nonce) != 32:
+            raise TableRefusal("invalid", "bad-nonce", "the leave nonce must be 32 bytes")
+        message = leave_proof_message(self.table_id, public_key_bytes(self.host_key), game.game_id, seat, nonce)
+        if not verify(key, proof, message):
+            raise TableRefusal("permission", "bad-key-proof",
+                               "the leave proof does not verify with this seat's key for this game")
+        self._check_nonce(nonce)
 
     async def _maybe_autostart(self) -> None:
         if self.autostart and self.game is None and all(s is not None for s in self.seats):
@@ -531,7 +584,8 @@ class Table(TableClocks):
 
     def _make_game(self, host_nonce: bytes, replay: dict[int, list[bytes]]) -> None:
         """The HostGame and the bots' SeatGames, their random draws journaled (or replayed on a resume)."""
-        seats = [Seat(s.public_key, s.name, s.join_nonce, s.bot) for s in self.seats if s is not None]
+        seats = [Seat(s.public_key, s.name, s.join_nonce, s.bot, host_run=s.bot or s.public_key == self.own_person_key)
+                 for s in self.seats if s is not None]
         def journal() -> Journal | None:  # read at draw time: the journal is opened after the game is made
             return self.journal
 
@@ -540,7 +594,7 @@ class Table(TableClocks):
                              random_bytes=Draws(HOST, journal, replay.get(HOST)))
         for bot in self.bots.values():
             draws = Draws(bot.seat, journal, replay.get(bot.seat))
-            bot.game = SeatGame(bot.seat, bot.key, random_bytes=draws, choose_cut=_cut_from(draws))
+            bot.game = SeatGame(bot.seat, bot.key, random_bytes=draws)
 
     def _journal_meta(self, host_nonce: bytes) -> dict[str, Any]:
         seats = []
@@ -559,7 +613,9 @@ class Table(TableClocks):
             "tls": self.tls_fingerprint.hex(), "host_name": self.host_name, "table_id": self.table_id,
             "port": self.port, "host_nonce": host_nonce.hex(), "seats": seats,
             "record_dir": str(self.record_dir) if self.record_dir else "",
-            "host_run": self.host_run, "index": self.index,
+            "host_run": self.host_run, "index": self.index, "own_person_key": self.own_person_key.hex(),
+            # The nonces of the lobby's joins (those of the game are NONCE entries): a resumed table refuses them.
+            "used_nonces": sorted(n.hex() for n in self._used_nonces),
         }
 
     @classmethod
@@ -577,6 +633,7 @@ class Table(TableClocks):
         table.table_id = meta["table_id"]
         table.host_run = str(meta.get("host_run", ""))  # journals of older hosts have neither
         table.index = int(meta.get("index", 0))
+        table.own_person_key = bytes.fromhex(str(meta.get("own_person_key", "")))
         table.port = int(meta["port"])
         table.journal_path = path
         for s, entry in enumerate(meta["seats"]):
@@ -586,6 +643,9 @@ class Table(TableClocks):
             if entry["bot"]:
                 key = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(entry["bot_key"]))
                 table.bots[s] = HostBot(s, key, make_bot(entry.get("level", "heuristic")))
+        # Every nonce the table accepted before the start (a journal of an older host: the seats' join nonces).
+        table._used_nonces = {bytes.fromhex(n) for n in meta.get("used_nonces", [])}
+        table._used_nonces.update(slot.join_nonce for slot in table.seats if slot is not None and not slot.bot)
         replay: dict[int, list[bytes]] = {}
         for kind, who, data in entries:
             if kind == DRAW:
@@ -601,6 +661,9 @@ class Table(TableClocks):
         table._feed_bots(posted)
         everything = list(posted)
         for kind, seat, raw in entries:
+            if kind == NONCE:
+                table._used_nonces.add(raw)
+                continue
             if kind == TOKEN:
                 reclaimed = table.seats[seat]
                 if reclaimed is not None:
@@ -698,7 +761,8 @@ class Table(TableClocks):
             try:
                 posted = self.game.submit(seat, raw)
             except ProtocolError as err:
-                raise TableRefusal(err.kind, err.reason, err.message) from None
+                raise TableRefusal(err.kind, err.reason, err.message, self.game.refusal_receipt(raw, err.reason)) \
+                    from None
             if replay:
                 # Already accepted (a blind retry): the original answer; journaling it again would let a client
                 # grow the journal, one fsync per retry, without end.
@@ -708,7 +772,7 @@ class Table(TableClocks):
             self._answered(seat)
             # The host envelope that carries this one: a Relay, an ActionAccepted, or the CommitSet that the
             # last seed commitment completes (an earlier commitment waits for it: 0).
-            chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted", "CommitSet") else 0
+            chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted", "KeySet") else 0
             # Published even when it posted nothing (a seed commitment that does not complete the set): the seats'
             # views (DealStatus.waiting_for) must show that this seat has answered, as they do for a bot's.
             await self._publish(posted)
@@ -795,14 +859,11 @@ class Table(TableClocks):
         return SeatView.from_table_view(view)
 
     async def _stand_in_move(self, seat: int) -> str:
-        """The stand-in's game move for a person who is away; it sees what that seat may see, nothing more."""
+        """The reference stand-in's move for a person who is away: a function of that seat's observation alone, which
+        every seat's `watten-verify` recomputes (the host chooses nothing)."""
         game = self.game
         assert game is not None and game.match is not None
-        policy = self.stand_ins.setdefault(seat, make_bot(self.stand_in_level))
-        view = SeatView.from_observation(game.match.observe(seat))
-        action = await asyncio.to_thread(policy.choose, view)
-        if action is None:
-            return ""
+        action = game.stand_in_move(seat)
         posted = game.act_for(seat, action)
         if self.journal is not None:
             self.journal.bot_action(seat, action)
@@ -823,8 +884,11 @@ class Table(TableClocks):
         """
         parameters = inspect.signature(Table.__init__).parameters.values()
         settings = {p.name: getattr(self, p.name) for p in parameters if p.kind is p.KEYWORD_ONLY}
+        if self.serving_tls is not None:  # (a resumed table's journal names the certificate of its start)
+            settings["tls_fingerprint"] = self.serving_tls
         fresh = Table(self.rules, **settings)
         fresh.host_run, fresh.index, fresh.port = self.host_run, self.index, self.port
+        fresh.own_person_key = self.own_person_key
         fresh.autostart, fresh.on_notice = self.autostart, self.on_notice
         if self.journal_path is not None:
             fresh.journal_path = self.journal_path.with_name(f"{fresh.table_id}.wjournal")
@@ -847,8 +911,7 @@ class Table(TableClocks):
             for bot in self.bots.values():
                 bot.game = None
             self._answers.clear()
-            self.stand_ins.clear()
-            self._reclaim_nonces.clear()
+            self._used_nonces.clear()
             self._close_records()
             if self._bot_task is not None:
                 self._bot_task.cancel()

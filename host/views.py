@@ -17,11 +17,11 @@ from watten_net.v1 import watten_pb2 as pb
 if TYPE_CHECKING:
     from .table import Table
 
-DEAL_NOTE = "Verified deal: the host can see all cards"
+DEAL_NOTE = "Verified deal: the host can see all cards, of this hand and those to come"
 TRUSTLESS_NOTE = "Trustless deal: the host cannot see your cards"
 # The step a seat may owe a message for, in the words of DealStatus.step (see the proto).
 _STEPS = {
-    "HeaderSignature": "header", "commit": "commit", "commit-sign": "commit-set", "reveal": "reveal",
+    "HeaderSignature": "header", "key-commit": "key-commit", "key-sign": "key-set", "key-reveal": "key-reveal",
     "seal-sign": "sealed", "dealt": "dealt", "play": "dealt", "checkpoint": "checkpoint", "over": "revealed",
 }
 

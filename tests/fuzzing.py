@@ -75,16 +75,18 @@ ALLOWED = {
 }
 DOCUMENTED: dict[SC, set[str]] = {
     SC.INVALID_ARGUMENT: {"bad-envelope", "bad-payload", "unknown-type", "bad-action", "bad-card", "bad-signature",
-                          "bad-public-key", "bad-nonce", "bad-name", "bad-seat", "bad-request", "bad-chain-head"},
+                          "bad-public-key", "bad-nonce", "bad-fingerprint", "bad-name", "bad-seat", "bad-request",
+                          "bad-chain-head"},
     SC.FAILED_PRECONDITION: {"seat-taken", "table-full", "game-started", "not-all-ready", "not-enough-players",
                              "protocol-version", "wrong-game", "unexpected-message", "commitment-mismatch",
                              "wrong-hash", "not-supported", "no-spectators", "game-not-started", "wrong-hand",
-                             "stood-in", "unknown-table"},
-    SC.PERMISSION_DENIED: {"wrong-seat", "not-a-player", "host-only", "bad-key-proof"},
+                             "stood-in", "unknown-table", "too-many-joins"},
+    SC.PERMISSION_DENIED: {"wrong-seat", "not-a-player", "host-only", "bad-key-proof", "proof-required",
+                           "wrong-certificate", "insecure-proof", "nonce-used"},
     SC.UNAUTHENTICATED: {"no-token", "bad-token"},
     SC.ABORTED: {"stale-chain-head", "stale-envelope-seq", "subscriber-lagging", "stream-replaced"},
     SC.RESOURCE_EXHAUSTED: {"rate-limited", "request-too-large", "too-many-connections", "too-many-streams",
-                            "too-many-seats", "too-many-joins"},
+                            "too-many-seats", "join-rate-limited"},
 }
 _ENGINE_DIR = Path(__file__).resolve().parents[1] / "watten_net" / "engine"
 ENGINE_REASONS = {

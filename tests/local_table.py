@@ -40,10 +40,7 @@ class LocalTable:
         roster = [Seat(public_key_bytes(k), f"player {i}", rbytes(32)) for i, k in enumerate(keys)]
         self.host = HostGame(self.rules, roster, Ed25519PrivateKey.generate(), reveal=self.reveal,
                              random_bytes=rbytes, deal=self.deal)
-        self.seats = [
-            SeatGame(i, k, random_bytes=rbytes, choose_cut=lambda size: self.rng.randint(4, size - 4))
-            for i, k in enumerate(keys)
-        ]
+        self.seats = [SeatGame(i, k, random_bytes=rbytes) for i, k in enumerate(keys)]
 
     # Seats whose person is away: they receive nothing (their line is down) and a bot stands in for them.
     away: set[int] = field(default_factory=set)
@@ -58,7 +55,8 @@ class LocalTable:
                     p.deliver_to(seat)
 
     def go_away(self, seat: int) -> None:
-        """The seat's line goes down and (the grace period over) a host bot stands in for it."""
+        """The seat's line goes down and (the grace period over) a stand-in plays it (in Level 1 only from the first
+        HandOpen on: until then every game key is waited for)."""
         self.away.add(seat)
         self.deliver(self.host.stand_in(seat, True))
 
@@ -123,6 +121,9 @@ class LocalTable:
             if not waiting and self.away:
                 self.come_back(min(self.away))  # everyone is away: the deal waits until somebody returns
                 continue
+            if phase != "play" and waiting and set(waiting) <= self.away:
+                self.come_back(min(waiting))  # (Level 1: the game keys are waited for, whoever is away)
+                continue
             assert phase == "play" and waiting, (phase, waiting)
             seat = waiting[0]
             if self.host.trustless:
@@ -134,8 +135,8 @@ class LocalTable:
                 continue
             assert self.host.match is not None
             action = self.rng.choice(self.host.match.observe(seat).legal_actions)
-            if seat in self.away:
-                self.deliver(self.host.act_for(seat, action))
+            if seat in self.host.absent:
+                self.deliver(self.host.act_for(seat))
                 continue
             raw = self.seats[seat].action(action)
             out = self.host.submit(seat, raw)

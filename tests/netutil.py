@@ -241,3 +241,19 @@ def verified_records(records: Path, count: int) -> list[Path]:
         report = verify_file(str(path))
         assert report.ok, (path.name, [e.sentence() for e in report.errors])
     return paths
+
+
+def signed_join(key: Any, info: Any, *, fingerprint: bytes = b"insecure", nonce: bytes | None = None,
+                **fields: Any) -> Any:
+    """A JoinRequest for the table `info` (a TableInfo) with a valid key proof bound to `fingerprint` (the raw
+    SHA-256 of the host's certificate, or b"insecure" for a plaintext host), as `Connection.join` makes one."""
+    from watten_net.deal.identity import join_proof, new_nonce, public_key_bytes
+    from watten_net.deal.protocol import PROTOCOL_VERSION
+    from watten_net.v1 import watten_pb2 as pb
+
+    nonce = nonce if nonce is not None else new_nonce()
+    fields.setdefault("protocol_version", PROTOCOL_VERSION)
+    fields.setdefault("name", "Resi")
+    return pb.JoinRequest(public_key=public_key_bytes(key), join_nonce=nonce, tls_fingerprint=fingerprint,
+                          key_proof=join_proof(key, info.table_id, info.host_public_key, fingerprint, nonce),
+                          table_id=info.table_id, **fields)

@@ -29,12 +29,12 @@ from hypothesis import given, settings
 from client.connection import Connection, open_channel
 from host.server import RateLimiter
 from host.table import MAX_NAME, TableRefusal, clean_name
-from watten_net.deal.identity import join_proof, new_nonce, public_key_bytes
+from watten_net.deal.identity import INSECURE, join_proof, new_nonce, public_key_bytes
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
 
 from fuzzing import Harness, Tally, drive, fuzz_channels, names, send
-from netutil import Proc, isolated_env, start, start_host
+from netutil import Proc, isolated_env, signed_join, start, start_host
 
 FUZZ_CI = 10_000
 FUZZ_LONG = 100_000
@@ -201,9 +201,9 @@ def test_names_with_control_characters_long_names_and_unicode_over_the_wire(tmp_
         results: dict[str, Any] = {}
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             stub_conn = Connection(channel)
+            lobby = await stub_conn.table()
             for name in LIVE_NAMES:
-                request = pb.JoinRequest(protocol_version=1, name=name, public_key=public_key_bytes(
-                    Connection(channel).key), join_nonce=new_nonce())
+                request = signed_join(Ed25519PrivateKey.generate(), lobby, name=name)
                 answer = await send(channel, "Join", request.SerializeToString())
                 results[name] = answer
             info = await stub_conn.table()
@@ -254,17 +254,17 @@ def test_tokens_carry_at_least_128_random_bits_and_a_rejoin_revokes_the_old_one(
             # The (public) key alone does not take a seat over: no stealing a seat, connected or not.
             stream = conn.stub.Subscribe(pb.SubscribeRequest(token=conn.token))
             await stream.read()
-            request = pb.JoinRequest(protocol_version=1, name="thief", public_key=public_key_bytes(conn.key),
+            request = pb.JoinRequest(protocol_version=2, name="thief", public_key=public_key_bytes(conn.key),
                                      join_nonce=new_nonce())
             answer = await send(channel, "Join", request.SerializeToString())
             found["key of a connected seat"] = (answer.code, answer.reason)
             info = await conn.stub.GetTable(pb.GetTableRequest())
-            nonce = new_nonce()
-            request.join_nonce = nonce
-            request.key_proof = join_proof(Ed25519PrivateKey.generate(), info.table_id, info.host_public_key, nonce)
+            request.tls_fingerprint = INSECURE
+            request.key_proof = join_proof(Ed25519PrivateKey.generate(), info.table_id, info.host_public_key, INSECURE,
+                                           request.join_nonce)
             answer = await send(channel, "Join", request.SerializeToString())
             found["key with another key's proof"] = (answer.code, answer.reason)
-            request.key_proof = join_proof(conn.key, info.table_id, info.host_public_key, conn.join_nonce)
+            request.key_proof = join_proof(conn.key, info.table_id, info.host_public_key, INSECURE, conn.join_nonce)
             request.join_nonce = conn.join_nonce
             answer = await send(channel, "Join", request.SerializeToString())
             found["a proof replayed"] = (answer.code, answer.reason)
@@ -288,9 +288,9 @@ def test_tokens_carry_at_least_128_random_bits_and_a_rejoin_revokes_the_old_one(
         assert 0.3 * count < ones < 0.7 * count, (bit, ones)
     assert found["old token"] == (SC.UNAUTHENTICATED, "bad-token")
     assert found["current token"] == (SC.FAILED_PRECONDITION, "not-enough-players")
-    assert found["key of a connected seat"] == (SC.PERMISSION_DENIED, "bad-key-proof")
+    assert found["key of a connected seat"] == (SC.PERMISSION_DENIED, "proof-required")
     assert found["key with another key's proof"] == (SC.PERMISSION_DENIED, "bad-key-proof")
-    assert found["a proof replayed"] == (SC.PERMISSION_DENIED, "bad-key-proof")
+    assert found["a proof replayed"] == (SC.PERMISSION_DENIED, "nonce-used")
     assert found["owner after the attempt"] == (SC.FAILED_PRECONDITION, "not-enough-players")
     output = host.output()
     assert not [t for t in tokens if t in output]

@@ -106,15 +106,15 @@ def test_a_trustless_table_waiting_for_a_seat_away_resumes_its_forfeits_and_its_
 
 async def _away_then_crash(tmp_path: Path) -> None:
     from host.journal import FORFEIT_AWAY
-    from watten_net.deal.identity import public_key_bytes
-    from watten_net.v1 import watten_pb2 as pb
+
+    from netutil import signed_join
 
     host_key = Ed25519PrivateKey.generate()
     rules = Rules.preset("bavarian", 2).with_flag("target", "7")
     table = Table(rules, deal="trustless", host_key=host_key, grace=0.05)
     table.journal_path = tmp_path / "away.wjournal"
     person = Ed25519PrivateKey.generate()
-    await table.join(pb.JoinRequest(name="Gone", public_key=public_key_bytes(person), join_nonce=bytes(range(32))))
+    await table.join(signed_join(person, table.info(), name="Gone", nonce=bytes(range(32))))
     await table.add_bots(1, "random")
     await table.start()  # the person never subscribes: offline from the start, so the grace period starts now
 

@@ -67,7 +67,7 @@ async def _bad_requests_before_joining(conn: Connection) -> dict[str, tuple[grpc
     base = {"protocol_version": 1, "public_key": bytes(32), "join_nonce": bytes(32)}
     out["control-character name"] = await _status(conn._call(stub.Join, pb.JoinRequest(name="\x00\x07", **base), 5))
     out["short key"] = await _status(conn._call(
-        stub.Join, pb.JoinRequest(name="x", protocol_version=1, public_key=b"12345", join_nonce=bytes(32)), 5))
+        stub.Join, pb.JoinRequest(name="x", protocol_version=2, public_key=b"12345", join_nonce=bytes(32)), 5))
     out["no such seat"] = await _status(conn._call(stub.Join, pb.JoinRequest(name="x", seat=9, **base), 5))
     out["old protocol"] = await _status(conn._call(
         stub.Join, pb.JoinRequest(name="x", protocol_version=99, public_key=bytes(32), join_nonce=bytes(32)), 5))

@@ -323,7 +323,7 @@ def test_joins_from_one_address_are_rate_limited(tmp_path: Path) -> None:
         host.stop()
     # A burst of ten, then one a minute: the eleventh join within moments is refused (and so are the later ones).
     assert answers[:10] == [(grpc.StatusCode.OK, "")] * 10, answers
-    assert set(answers[10:]) == {(grpc.StatusCode.RESOURCE_EXHAUSTED, "too-many-joins")}, answers
+    assert set(answers[10:]) == {(grpc.StatusCode.RESOURCE_EXHAUSTED, "join-rate-limited")}, answers
 
 
 # ------------------------------------------------------------------------------------------------------ request size
@@ -331,13 +331,15 @@ def test_a_long_name_is_refused_before_it_costs_anything(tmp_path: Path) -> None
     host, port = _host(tmp_path, "--players", "4")
 
     async def attack() -> list[Any]:
-        from watten_net.deal.identity import new_nonce, public_key_bytes
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        from netutil import signed_join
 
         channel = _channel(port)
+        table = await _stub(channel).GetTable(pb.GetTableRequest())
         answers = []
         for name in ("x" * 33, "x" * 3000, "x" * 20_000, "x" * (1 << 20)):
-            request = pb.JoinRequest(protocol_version=1, name=name, public_key=public_key_bytes(
-                Connection(channel).key), join_nonce=new_nonce())
+            request = signed_join(Ed25519PrivateKey.generate(), table, name=name)
             try:
                 await _stub(channel).Join(request, timeout=30)
                 answers.append((grpc.StatusCode.OK, ""))
@@ -365,7 +367,7 @@ def test_a_long_name_is_refused_before_it_costs_anything(tmp_path: Path) -> None
 # ------------------------------------------------------------------------------------------------------------ Start
 def test_start_is_for_the_hosts_own_person_or_when_everyone_is_ready(tmp_path: Path) -> None:
     """In-process host (the host's own person is seated by host/main.py's composition root, which needs a terminal):
-    real gRPC on 127.0.0.1, the table's `owner_key` set as host/main.py sets it."""
+    real gRPC on 127.0.0.1, the table's `own_person_key` set as host/main.py sets it."""
     from host.server import WattenTableService, start_server, stop_server
     from host.table import Table
     from watten_net.deal.identity import public_key_bytes
@@ -379,7 +381,7 @@ def test_start_is_for_the_hosts_own_person_or_when_everyone_is_ready(tmp_path: P
         try:
             owner, guest = Connection(_channel(port)), Connection(_channel(port))
             await owner.join("host person", table_id=owned.table_id)
-            owned.owner_key = public_key_bytes(owner.key)
+            owned.own_person_key = public_key_bytes(owner.key)
             await guest.join("guest", table_id=owned.table_id)
             await owned.add_bots(1, "random")
             found["guest, nobody ready"] = await _refused(guest.start())
@@ -486,8 +488,11 @@ def test_a_stream_that_falls_behind_the_kept_lobby_log_is_told_to_resubscribe() 
     async def lag() -> tuple[grpc.StatusCode, str]:
         table = Table(Rules.preset("bavarian", 4))
         service = WattenTableService(table)
-        seat, token = await table.join(pb.JoinRequest(protocol_version=1, name="slow", public_key=bytes(range(32)),
-                                                      join_nonce=bytes(32)))
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        from netutil import signed_join
+
+        seat, token = await table.join(signed_join(Ed25519PrivateKey.generate(), table.info(), name="slow"))
         stream = service.Subscribe(pb.SubscribeRequest(token=token), _Context())
         assert (await stream.__anext__()).HasField("snapshot")
         for i in range(LOBBY_KEPT + 10):
@@ -511,7 +516,7 @@ def test_every_new_refusal_has_the_clients_words_in_every_language() -> None:
     from client.i18n import LANGS, REASONS
     from host import limits
 
-    reasons = {limits.TOO_MANY_CONNECTIONS, limits.TOO_MANY_STREAMS, limits.TOO_MANY_SEATS, limits.TOO_MANY_JOINS,
+    reasons = {limits.TOO_MANY_CONNECTIONS, limits.TOO_MANY_STREAMS, limits.TOO_MANY_SEATS, limits.JOIN_RATE_LIMITED,
                limits.REQUEST_TOO_LARGE, "bad-name", "not-all-ready", "stream-replaced", "rate-limited"}
     for lang in LANGS:
         assert reasons <= REASONS[lang].keys(), (lang, reasons - REASONS[lang].keys())

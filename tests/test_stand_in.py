@@ -47,23 +47,35 @@ def test_games_with_people_away_finish_and_every_record_verifies(preset: str, pl
     assert "StandIn" in kinds
 
 
-def test_a_seat_away_between_commitment_and_reveal_forfeits_the_hand() -> None:
+def test_a_seat_away_while_the_keys_are_fixed_is_waited_for_and_then_forfeits_nothing() -> None:
+    """Level 1 version 2: before the first HandOpen nobody stands in (the game keys are waited for); after it a seat
+    away is played by the reference stand-in, and the decks are the same as if it had stayed."""
     rules = Rules.preset("bavarian", players=4)
     table = LocalTable(rules, seed=7)
     table.deliver(table.host.start())
-    while table.flush():  # header signed, every seed committed, the CommitSet out: wait for its signatures
-        if table.host.dealer.waiting()[0] == "commit-sign":
+    while table.flush():  # the header signed, every key committed, the KeySet out: wait for its signatures
+        if table.host.dealer.waiting()[0] == "key-sign":
             break
-    assert table.host.dealer.waiting()[0] == "commit-sign"
+    assert table.host.dealer.waiting()[0] == "key-sign"
     table.go_away(2)
-    types = [p.type for p in table.host.chain[-4:]]
-    assert "AttemptAborted" in types and "HandEnd" in types
-    match = table.host.match
-    assert match is not None and match.hand_number == 1
-    assert sum(match.scores) == 2
+    assert table.host.chain[-1].type != "StandIn" and not table.host.absent
+    while table.flush():
+        pass
+    step, waiting = table.host.dealer.waiting()
+    assert step.startswith("key-") and waiting == (2,)  # waited for: nobody signs or reveals for it
     table.come_back(2)
+    while table.flush():
+        pass
+    assert table.host.match is not None
+    first_deck = table.host.verified_dealer.attempts[0].deck  # type: ignore[union-attr]
+    table.go_away(2)
+    assert table.host.chain[-1].type == "StandIn" and 2 in table.host.absent
     table.play()
+    types = {p.type for p in table.host.chain}
+    assert "AttemptAborted" not in types
+    assert table.host.verified_dealer.attempts[0].deck == first_deck  # type: ignore[union-attr]
     assert verify_entries(table.host_entries()).ok
+    table.come_back(2)
     for seat in range(4):
         assert verify_entries(table.seat_entries(seat)).ok, seat
 

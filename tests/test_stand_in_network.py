@@ -100,9 +100,9 @@ def test_the_journal_keeps_digests_of_tokens_never_the_tokens(tmp_path: Path) ->
     import hashlib
 
     from host.table import Table
-    from watten_net.deal.identity import join_proof, new_nonce, public_key_bytes
     from watten_net.engine import Rules
-    from watten_net.v1 import watten_pb2 as pb
+
+    from netutil import signed_join
 
     async def run() -> tuple[str, str, bytes]:
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -110,15 +110,11 @@ def test_the_journal_keeps_digests_of_tokens_never_the_tokens(tmp_path: Path) ->
         table = Table(Rules.preset("bavarian", players=2))
         table.journal_path = tmp_path / "t.wjournal"
         key = Ed25519PrivateKey.generate()
-        request = pb.JoinRequest(protocol_version=1, name="Resi", public_key=public_key_bytes(key),
-                                 join_nonce=new_nonce())
-        _, first = await table.join(request)
+        _, first = await table.join(signed_join(key, table.info()))
         await table.add_bots(1, "random")
         await table.start()
-        nonce = new_nonce()  # the same key takes its seat back: a new token, journaled as a digest too
-        request.join_nonce = nonce
-        request.key_proof = join_proof(key, table.table_id, public_key_bytes(table.host_key), nonce)
-        _, second = await table.join(request)
+        # the same key takes its seat back: a new token, journaled as a digest too
+        _, second = await table.join(signed_join(key, table.info()))
         await table.shutdown()
         return first, second, (tmp_path / "t.wjournal").read_bytes()
 

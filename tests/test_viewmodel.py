@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import io
+import re
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 from prompt_toolkit.application import create_app_session
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.output.vt100 import Vt100_Output
 
 from client import viewmodel as vm
 from client.app import TableApp
@@ -276,3 +280,61 @@ def test_a_trustless_seat_away_says_the_table_waits_not_that_a_bot_plays() -> No
     view.seats[1].stand_in = True
     line = next(line for line in text(vm.seats_pane(view, EN)).splitlines() if line.lstrip("▶ ").startswith("1 "))
     assert "away: the table waits" in line and "a bot stands in" not in line, line
+
+
+# ------------------------------------------------------------------------------------------ hostile text
+HOSTILE = "\u202eevil\x1b[2J\x1b]0;pwned\x07"
+SHOWN = "<U+202E>evil\\x1b[2J\\x1b]0;pwned\\x07"
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]")
+
+
+def hostile_view() -> Any:
+    """A host that names seat 1 with a bidi override and escape sequences, and puts them in its other strings."""
+    view = make_view(pending_raise=pb.PendingRaise(seat=1, side=1, proposed_value=3), to_act=[1],
+                     current_trick=pb.Trick(leader=1, winner=1, cards=[pb.TrickCard(seat=1, card="HK")]),
+                     preset=f"bavarian{HOSTILE}", game_fingerprint=f"1a2b{HOSTILE}")
+    view.seats[1].name = HOSTILE
+    return view
+
+
+def test_a_hostile_name_and_host_strings_are_shown_escaped_in_every_pane() -> None:
+    view = hostile_view()
+    state = vm.ScreenState(view=view, deal_status=f"envelope 3 ({HOSTILE}): bad")
+    panes = {
+        "seats": vm.seats_pane(view, EN), "trick": vm.trick_pane(view, state, EN), "status": vm.status_pane(view, EN),
+        "prompt": vm.prompt_line(view, state, EN), "lobby": vm.lobby(state, EN), "header": vm.header(state, EN),
+        "rules": vm.rules_line(view, EN), "scores": vm.scores_pane(view, EN),
+    }
+    for name, fragments in panes.items():
+        shown = text(fragments)
+        assert not RAW.search(shown), (name, shown)
+        if name not in ("scores",):
+            assert SHOWN[:14] in shown, (name, shown)  # there to read (the trick pane cuts names at 14 characters)
+    assert SHOWN in text(panes["seats"]) and SHOWN in text(panes["header"])
+    assert vm.safe([("", "Hand 1\n\x1b[2J\u202e")]) == [("", "Hand 1\n\\x1b[2J<U+202E>")]
+
+
+def test_the_running_table_writes_no_raw_control_or_bidi_character_to_the_terminal() -> None:
+    """The real application on a real VT100 output: only prompt-toolkit's own escape sequences reach the terminal."""
+    view = hostile_view()
+    screen = io.StringIO()
+
+    async def scenario() -> None:
+        output = Vt100_Output(screen, lambda: Size(rows=40, columns=110), term="xterm")
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=output):
+            table = TableApp(FakeConnection(view), EN)  # type: ignore[arg-type]
+            table.state.message = f"{EN['refused']}: {HOSTILE}"
+            task = asyncio.ensure_future(table.run())
+            for _ in range(200):
+                if table.state.view is not None and "evil" in screen.getvalue():
+                    break
+                await asyncio.sleep(0.01)
+            table.app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+
+    asyncio.run(scenario())
+    written = screen.getvalue()
+    assert "<U+202E>evil" in written
+    assert not re.search("[\u202a-\u202e\u2066-\u2069\u200e\u200f\x07\x9b]", written)
+    # Every ESC is one prompt-toolkit wrote (cursor, colours, modes), never the host's title or screen clearing.
+    assert "\x1b]" not in written and "\x1b[2J" not in written

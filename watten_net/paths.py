@@ -17,15 +17,22 @@ Each is found in this order, the first that applies wins:
    roaming, so a moved profile keeps its certificate and known hosts).
 
 The directories are created on demand with mode 0700, because they hold a private key and the list of hosts a user
-trusts; nobody else on the machine needs to read either.
+trusts; nobody else on the machine needs to read either. The same goes for what is under `data_dir()`: a host's game
+record and journal hold every seat's cards while the game runs, a seat's secrets its unrevealed seeds. So the
+program's own folders there (`data_subdir`: records, journal, seats) are made 0700, or set to 0700 if an older
+version left them wider, and every such file is created 0600 (`open_private`). A folder the user names
+(`--record DIR`, `$WATTEN_DATA_DIR`) keeps the mode it has: the user may share it on purpose; the files in it are
+0600 all the same (docs/protocol-decisions.md).
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 APP_NAME = "watten-net"
 
@@ -76,15 +83,15 @@ def resolve_dir(
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create `path` (and missing parents) and return it; a directory made here gets mode 0700.
+    """Create `path` (and missing parents) and return it; every directory made here gets mode 0700.
 
-    An existing directory keeps its mode: it may be one the user chose via `$WATTEN_CONFIG_DIR` and shares on purpose.
-    The explicit chmod after mkdir is there because mkdir's mode is filtered through the umask, and an unusual umask
-    (0o277, say) would otherwise leave the owner unable to write its own directory.
+    An existing directory keeps its mode: it may be one the user chose via `$WATTEN_CONFIG_DIR` or `--record DIR`
+    and shares on purpose. The explicit chmod after mkdir is there because mkdir's mode is filtered through the
+    umask, and an unusual umask (0o277, say) would otherwise leave the owner unable to write its own directory.
     """
     if path.is_dir():
         return path
-    path.parent.mkdir(parents=True, exist_ok=True)
+    ensure_private_dir(path.parent)
     try:
         path.mkdir(mode=0o700)
     except FileExistsError:
@@ -95,3 +102,36 @@ def ensure_private_dir(path: Path) -> Path:
     if os.name == "posix":
         os.chmod(path, 0o700)
     return path
+
+
+def data_subdir(name: str) -> Path:
+    """The program's own folder `name` under `data_dir()` ("records", "journal", "seats"), mode 0700.
+
+    Unlike `ensure_private_dir`, an existing one is set to 0700 too (if it is ours): only this program makes a folder
+    of that name there, and versions before 0700 left it readable by everyone on the machine.
+    """
+    path = ensure_private_dir(data_dir() / name)
+    _narrow_to_owner(path, 0o700)
+    return path
+
+
+def open_private(path: Path, *, append: bool = False) -> BinaryIO:
+    """Open `path` for writing (truncated, or appended to), mode 0600 whether it is made now or existed already.
+
+    os.open's mode is used for a new file only (and filtered through the umask); the fchmod covers a file an older
+    version wrote with the umask's mode.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC)
+    fd = os.open(path, flags, 0o600)
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, 0o600)
+    return os.fdopen(fd, "ab" if append else "wb")
+
+
+def _narrow_to_owner(path: Path, mode: int) -> None:
+    """chmod `path` to `mode` if it allows more and belongs to this user (someone else's is not ours to change)."""
+    if os.name != "posix":
+        return
+    info = path.stat()
+    if stat.S_IMODE(info.st_mode) & ~mode and info.st_uid == os.getuid():
+        os.chmod(path, mode)

@@ -7,8 +7,10 @@ Format (version 1), simple enough to re-implement:
 
 kind 0 is metadata (UTF-8 JSON: who wrote the record, for which seat, when); 1 a host envelope as
 received; 2 the stub (`Withheld`) of a host envelope this party was not shown; 3 an envelope this
-party sent and the host accepted. Entries are appended and flushed as the game goes, so a record is
-useful even if its writer dies.
+party sent and the host accepted; 4 an envelope of this party's that the host refused, with the host's signed
+receipt (`RefusalEvidence`); 5 this party's own unsigned note, e.g. a claimed dispute (`SeatNote`). Entries are
+appended and flushed as the game goes, so a record is useful even if its writer dies. A record is private
+(mode 0600, its folder 0700 when this code makes it): the host's holds every seat's cards while the game runs.
 """
 
 from __future__ import annotations
@@ -21,12 +23,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from watten_net.paths import ensure_private_dir, open_private
+
 MAGIC = b"WATTEN-RECORD/1\n"
 KIND_META = 0
 KIND_HOST = 1
 KIND_WITHHELD = 2
 KIND_OWN = 3
-KINDS = (KIND_META, KIND_HOST, KIND_WITHHELD, KIND_OWN)
+KIND_REFUSED = 4  # a pb.RefusalEvidence: an envelope of the owner's the host refused, and the host's receipt
+KIND_NOTE = 5  # a pb.SeatNote: the owner's own unsigned word (a claimed dispute)
+KINDS = (KIND_META, KIND_HOST, KIND_WITHHELD, KIND_OWN, KIND_REFUSED, KIND_NOTE)
 MAX_ENTRY = 16 * 1024 * 1024
 
 
@@ -43,8 +49,8 @@ class Entry:
 class RecordWriter:
     def __init__(self, path: str | os.PathLike[str], meta: dict[str, Any]) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: BinaryIO | None = open(self.path, "wb")  # noqa: SIM115 - kept open for the whole game
+        ensure_private_dir(self.path.parent)
+        self._file: BinaryIO | None = open_private(self.path)  # kept open for the whole game
         self._file.write(MAGIC)
         full = {"created": datetime.now(UTC).isoformat(timespec="seconds"), **meta}
         self.append(KIND_META, json.dumps(full, sort_keys=True).encode())

@@ -17,6 +17,7 @@ card opened from another seat's position) names that seat.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import sys
 from collections.abc import Sequence
@@ -28,23 +29,37 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from watten_net.deal.envelope import GENESIS_PREV_HASH, envelope_hash
 from watten_net.deal.host_game import HostGame, Seat
 from watten_net.deal.identity import game_fingerprint
-from watten_net.deal.protocol import HOST_SEAT, ProtocolError, Signed, check_signature, parse_envelope
+from watten_net.deal.keys import host_key_commitment
+from watten_net.deal.protocol import HOST_SEAT, PROTOCOL_VERSION, ProtocolError, Signed, check_signature, parse_envelope
+from watten_net.deal.receipts import receipt_holds
 from watten_net.engine import Match, Rules
 from watten_net.engine.public import PublicMatch
-from watten_net.record import KIND_HOST, KIND_OWN, KIND_WITHHELD, Entry, RecordError, read_record
+from watten_net.printable import visible, visible_lines
+from watten_net.record import (
+    KIND_HOST,
+    KIND_NOTE,
+    KIND_OWN,
+    KIND_REFUSED,
+    KIND_WITHHELD,
+    Entry,
+    RecordError,
+    read_record,
+)
 from watten_net.v1 import watten_pb2 as pb
 
 # What it means when the record's envelope differs from the honest one, by envelope type.
 _MISMATCH = {
     "GameHeader": ("header-mismatch", "the header is not consistent (its game id does not follow from the nonces)"),
-    "HandOpen": ("seed-mismatch", "the host's seed commitment does not open with the seed it revealed"),
-    "DeckSealed": ("deal-mismatch", "the card commitments do not follow from the revealed seeds"),
-    "CardDelivery": ("deal-mismatch", "the cards dealt are not those the seeds, the cut and the rules give"),
-    "PrivateEvent": ("deal-mismatch", "a card shown at the cut is not the one the seeds give"),
+    "KeySet": ("replay-mismatch", "the KeySet does not hold the seats' key commitments as they sent them"),
+    "HandOpen": ("deal-mismatch", "the deal attempt is not the one the rules give here"),
+    "DeckSealed": ("deal-mismatch", "the card commitments do not follow from every seat's game key and the host's"),
+    "CardDelivery": ("deal-mismatch", "the cards dealt are not those the keys, the cut and the rules give"),
+    "PrivateEvent": ("deal-mismatch", "a card shown at the cut is not the one the keys give"),
     "ActionAccepted": ("replay-mismatch", "the accepted action or its result differs from the rules' replay"),
     "HandEnd": ("score-mismatch", "the hand's result does not follow from the rules"),
     "MatchEnd": ("score-mismatch", "the match result does not follow from the rules"),
-    "HostSeedReveal": ("seed-mismatch", "the revealed seed is not the one committed to"),
+    "HostSeedReveal": ("seed-mismatch", "the revealed seed is not the one the host's game key gives"),
+    "HostKeyReveal": ("host-key-mismatch", "the host's game key is not revealed where an honest host reveals it"),
     "Checkpoint": ("replay-mismatch", "the checkpoint does not name the chain head"),
     "Disclosure": ("replay-mismatch", "the disclosure does not hold the withheld envelopes"),
     "AttemptAborted": ("replay-mismatch", "the deal attempt was aborted without cause"),
@@ -69,10 +84,18 @@ class Problem:
         return f"{where}: {self.message}{blame}"
 
 
+VERIFIED, FAILED, ABANDONED, PROVEN, CLAIMED = "verified", "failed", "abandoned", "disputed-proven", "disputed-claimed"
+EXIT_CODES = {VERIFIED: 0, FAILED: 1, ABANDONED: 3, PROVEN: 4, CLAIMED: 5}
+"""`watten-verify`'s exit code per verdict (2 is argparse's usage error); several records: the gravest."""
+GRAVITY = (VERIFIED, ABANDONED, CLAIMED, PROVEN, FAILED)
+
+
 @dataclass
 class Report:
     path: str
-    ok: bool = False
+    ok: bool = False  # the record is a fair game as far as it goes (abandoned and claimed-disputed records are)
+    verdict: str = FAILED
+    notes: list[str] = field(default_factory=list)  # what the verdict is about (abandonment, disputes), in words
     game_id: str = ""
     fingerprint: str = ""
     seat: int | None = None
@@ -83,7 +106,8 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "path": self.path, "ok": self.ok, "game_id": self.game_id, "fingerprint": self.fingerprint,
+            "path": self.path, "ok": self.ok, "verdict": self.verdict, "notes": self.notes,
+            "game_id": self.game_id, "fingerprint": self.fingerprint,
             "seat": self.seat, "hands": self.hands, "final_scores": self.final_scores,
             "errors": [
                 {"envelope": p.envelope, "type": p.type, "reason": p.reason, "message": p.sentence(),
@@ -122,7 +146,9 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         assert header is not None
         report.game_id = bytes(header.payload.game_id).hex()
         report.fingerprint = game_fingerprint(header.raw)
-        game, embedded = _replay(slots)
+        refusals = _refusals(entries, slots)
+        proven: list[str] = []
+        game, embedded = _replay(slots, refusals, proven)
         report.match = game.engine
         owner = _check_own(entries, embedded, game, meta)
         _check_stubs(slots, game, owner)
@@ -132,8 +158,80 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
     match = game.engine
     report.hands = sum(1 for s in slots if s.type == "HandEnd")
     report.final_scores = list(match.scores) if match else []
-    report.ok = True
+    report.ok = not proven
+    report.verdict = VERIFIED
+    end = next((s.signed.payload for s in slots if s.type == "MatchEnd" and s.signed is not None), None)
+    if end is not None and end.reason != "target-reached":
+        report.verdict = ABANDONED
+        score = ":".join(map(str, end.scores)) or "0:0"
+        missing = f"; the keys of seats {', '.join(map(str, end.missing_keys))} never came" if end.missing_keys else ""
+        report.notes.append(f"the host ended the match at hand {end.hand + 1}, {score} ({end.reason}); it knew every "
+                            f"deal{missing}")
+    claims = _claims(entries)
+    if proven:
+        report.verdict = PROVEN
+        report.notes[:0] = proven
+    elif claims:
+        report.verdict = CLAIMED
+        report.notes[:0] = [f"the owner says: {c}; otherwise verified" for c in claims]
     return report
+
+
+def _refusals(entries: Sequence[Entry], slots: list[_Slot]) -> dict[int, list[tuple[bytes, Any]]]:
+    """The owner's refused envelopes whose receipt the host signed, by the chain seq they were judged at. A receipt
+    naming a head the chain does not have at that seq is the host signing two chains: a proven dispute at once."""
+    header = slots[0].signed
+    assert header is not None
+    host_key = bytes(header.payload.host_public_key)
+    game_id = bytes(header.payload.game_id)
+    out: dict[int, list[tuple[bytes, Any]]] = {}
+    for entry in entries:
+        if entry.kind != KIND_REFUSED:
+            continue
+        try:
+            evidence = pb.RefusalEvidence.FromString(entry.data)
+        except Exception:
+            raise _problem(0, "RefusalEvidence", "parse-error", "a refusal kept in the record does not parse") from None
+        receipt = evidence.receipt
+        if not receipt_holds(receipt, host_key) or bytes(receipt.game_id) != game_id or bytes(
+                receipt.envelope_hash) != envelope_hash(bytes(evidence.envelope)):
+            continue  # not the host's signature over this envelope: proves nothing either way
+        seq = int(receipt.chain_seq)
+        if 1 <= seq <= len(slots) and slots[seq - 1].hash != bytes(receipt.chain_head):
+            raise _problem(seq, slots[seq - 1].type, "host-equivocated",
+                           "the host signed a refusal naming another envelope at this chain seq than the chain's: it "
+                           "showed two different chains")
+        out.setdefault(seq, []).append((bytes(evidence.envelope), receipt))
+    return out
+
+
+def _claims(entries: Sequence[Entry]) -> list[str]:
+    """The owner's own unsigned words (claimed disputes), shown as theirs."""
+    claims = []
+    for entry in entries:
+        if entry.kind == KIND_NOTE:
+            try:
+                note = pb.SeatNote.FromString(entry.data)
+            except Exception:
+                continue
+            claims.append(f"at chain envelope {note.chain_seq}: {note.says}")
+    return claims
+
+
+def _try_refused(game: HostGame, refused: list[tuple[bytes, Any]], proven: list[str]) -> None:
+    """Each envelope the host refused at this head, submitted to an honest host at the same head: accepted there, the
+    refusal was false (a proven dispute)."""
+    for raw, receipt in refused:
+        trial = copy.deepcopy(game)
+        trial.envelope_source = None
+        trial.host_key = Ed25519PrivateKey.generate()
+        try:
+            seat = parse_envelope(raw, host=False).sender
+            trial.submit(seat, raw)
+        except (ProtocolError, ValueError):
+            continue
+        proven.append(f"the host refused seat {seat}'s {_inner_type(raw)} ({receipt.reason}) at chain envelope "
+                      f"{receipt.chain_seq}, but an honest host accepts it there")
 
 
 def _problem(seq: int, type_: str, reason: str, message: str, seat: int | None = None) -> _Stop:
@@ -165,6 +263,11 @@ def _read_chain(entries: Sequence[Entry]) -> list[_Slot]:
         if seq == 1:
             if signed.type != "GameHeader":
                 raise _problem(seq, signed.type, "no-header", "the record does not start with the game header")
+            version = int(signed.payload.protocol_version)
+            if version != PROTOCOL_VERSION:
+                raise _problem(seq, signed.type, "older-version",
+                               f"the record was made by an older version of watten-net (protocol version {version}); "
+                               f"this one verifies version {PROTOCOL_VERSION} only: use the version that made it")
             host_key = bytes(signed.payload.host_public_key)
             game = bytes(signed.payload.game_id)
         if signed.sender != HOST_SEAT:
@@ -219,7 +322,8 @@ def _resolve_disclosures(slots: list[_Slot]) -> None:
                            "this envelope was withheld from the record's owner and never disclosed")
 
 
-def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
+def _replay(slots: list[_Slot], refusals: dict[int, list[tuple[bytes, Any]]] | None = None,
+            proven: list[str] | None = None) -> tuple[HostGame, set[bytes]]:
     header_signed = slots[0].signed
     assert header_signed is not None
     header = header_signed.payload
@@ -233,39 +337,13 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
     if deal not in ("verified", "trustless") or (deal == "trustless" and rules.blind):
         raise _problem(1, "GameHeader", "header-mismatch", f"the header asks for an unknown deal mode {deal!r}")
     seats = [
-        Seat(bytes(r.public_key), str(r.name), bytes(nonce), bool(r.bot))
+        Seat(bytes(r.public_key), str(r.name), bytes(nonce), bool(r.bot), host_run=bool(r.host_run))
         for r, nonce in zip(header.roster, header.join_nonces, strict=True)
     ]
-    seeds: dict[tuple[int, int], bytes] = {}
-    opened: list[tuple[int, int]] = []
-    for slot in slots:
-        assert slot.signed is not None
-        if slot.type == "HostSeedReveal":
-            p = slot.signed.payload
-            seeds[(int(p.hand), int(p.attempt))] = bytes(p.seed)
-        elif slot.type == "HandOpen":
-            p = slot.signed.payload
-            opened.append((int(p.hand), int(p.attempt)))
-    draws = iter(opened)
-    ended = any(slot.type == "MatchEnd" for slot in slots)
+    host_game_key = None if deal == "trustless" else _host_game_key(slots)
 
-    def revealed_seed(size: int) -> bytes:
-        attempt = next(draws, None)
-        here = len(game.chain) + 1  # the HandOpen the replay is about to post
-        if attempt is None:
-            if here > len(slots):
-                raise _problem(0, "", "incomplete", f"the record ends at envelope {len(slots)}, before the next deal")
-            raise _problem(here, slots[here - 1].type, "unexpected-envelope",
-                           "an honest host opens the next deal here (HandOpen)")
-        if attempt not in seeds:
-            h, a = attempt
-            if not ended:
-                raise _problem(0, "", "incomplete",
-                               f"the record ends at envelope {len(slots)}, before the match ended and the host "
-                               f"revealed its seeds (hand {h} attempt {a} cannot be checked yet)")
-            raise _problem(0, "HostSeedReveal", "missing-seed",
-                           f"the host never revealed its seed of hand {h} attempt {a}, so that deal cannot be checked")
-        return seeds[attempt]
+    def no_draws(size: int) -> bytes:
+        raise AssertionError("an honest host draws nothing after the header: every seed follows from the keys")
 
     def adopt(seq: int, payload: Any) -> bytes:
         type_name = payload.DESCRIPTOR.name
@@ -286,45 +364,63 @@ def _replay(slots: list[_Slot]) -> tuple[HostGame, set[bytes]]:
     game = HostGame(
         rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
         preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint), host_nonce=bytes(header.host_nonce),
-        random_bytes=revealed_seed, envelope_source=adopt, host_public_key=bytes(header.host_public_key), deal=deal,
+        random_bytes=no_draws, envelope_source=adopt, host_public_key=bytes(header.host_public_key), deal=deal,
+        host_game_key=host_game_key,
     )
     embedded: set[bytes] = set()
     game.start()
+    refusals = refusals or {}
     while len(game.chain) < len(slots):
+        if len(game.chain) in refusals and proven is not None:
+            _try_refused(game, refusals.pop(len(game.chain)), proven)
         slot = slots[len(game.chain)]
         assert slot.signed is not None
         if _host_decision(game, slot, embedded):
             continue
         inputs = _inputs_of(slot.signed)
-        if slot.type == "CommitSet":
-            # A seat now away committed before it left (the host refuses anything from a seat that is away), while
-            # the set waited for the others: its commitment goes first, as it arrived first.
-            inputs.sort(key=lambda item: item[0] not in game.absent)
         if not inputs:
             raise _problem(slot.seq, slot.type, "unexpected-envelope",
                            f"an honest host does not send {slot.type} here")
         before = len(game.chain)
         for seat, raw in inputs:
             embedded.add(envelope_hash(raw))
-            # (the commitment of a seat now away was submitted while it was there: replay it as of then)
-            away = slot.type == "CommitSet" and seat in game.absent
             try:
-                game.absent.discard(seat) if away else None
                 game.submit(seat, raw)
             except ProtocolError as err:
                 inner = _inner_type(raw)
                 raise _problem(slot.seq, slot.type, err.reason,
                                f"the embedded {inner} of seat {seat} is refused: {err.message}", err.seat) from None
-            finally:
-                game.absent.add(seat) if away else None
         if len(game.chain) == before:
             raise _problem(slot.seq, slot.type, "unexpected-envelope", "the embedded envelope changes nothing")
+    if len(game.chain) in refusals and proven is not None:
+        _try_refused(game, refusals.pop(len(game.chain)), proven)
     if not game.finished:
         raise _problem(0, "", "incomplete", "the record ends before the match's final co-signed checkpoint")
     return game, embedded
 
 
 ABANDON_REASONS = ("host-shutdown",)  # why a host may end a match early (HostGame.abandon)
+
+
+def _host_game_key(slots: list[_Slot]) -> bytes:
+    """k_H from the record's HostKeyReveal, checked against K_H in the header: without it no deal can be checked."""
+    header = slots[0].signed
+    assert header is not None
+    reveals = [s for s in slots if s.type == "HostKeyReveal"]
+    if not reveals:
+        if any(s.type == "MatchEnd" for s in slots):
+            raise _problem(0, "HostKeyReveal", "host-key-withheld",
+                           "the match is over but the host never revealed its game key: no deal can be checked")
+        raise _problem(0, "", "incomplete", f"the record ends at envelope {len(slots)}, before the match ended and "
+                       "the host revealed its game key")
+    slot = reveals[0]
+    assert slot.signed is not None
+    key = bytes(slot.signed.payload.key)
+    if len(key) != 32 or host_key_commitment(bytes(header.payload.game_id), key) != bytes(
+            header.payload.host_key_commitment):
+        raise _problem(slot.seq, slot.type, "host-key-mismatch",
+                       "the host's revealed game key does not open K_H in the header")
+    return key
 
 
 def _host_decision(game: HostGame, slot: _Slot, embedded: set[bytes]) -> bool:
@@ -366,7 +462,7 @@ def _inputs_of(signed: Signed) -> list[tuple[int, bytes]]:
     p = signed.payload
     if signed.type == "Relay":
         return [(int(p.seat), bytes(p.envelope))]
-    if signed.type == "CommitSet":
+    if signed.type == "KeySet":
         return [(int(e.seat), bytes(e.envelope)) for e in p.commits]
     if signed.type == "ActionAccepted" and p.action_envelope:
         return [(int(p.seat), bytes(p.action_envelope))]
@@ -502,8 +598,10 @@ def describe(match: Match | PublicMatch) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="watten-verify",
-        description="Check a watten-net game record: signatures, hash chain, commitments, the deck from the seeds, "
-        "the deal, every card played and a full replay of the rules. Exit 0 only when everything holds.",
+        description="Check a watten-net game record: signatures, hash chain, commitments, every deck from every seat's "
+        "game key, the deal, every card played, every stand-in move and a full replay of the rules. Exit codes: 0 "
+        "verified, 1 failed, 3 abandoned (every deal verified), 4 disputed (proven), 5 disputed (claimed by the "
+        "record's owner, otherwise verified); for several records the gravest.",
     )
     parser.add_argument(
         "records", nargs="+", metavar="RECORD", help="a .wrec file written by watten-host or watten-join"
@@ -511,26 +609,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object per record per line")
     parser.add_argument("--show", action="store_true", help="print the game hand by hand in words")
     args = parser.parse_args(argv)
-    all_ok = True
-    games: set[str] = set()
+    verdicts: list[str] = []
     for path in args.records:
         report = verify_file(path)
-        all_ok &= report.ok
-        if report.ok:
-            games.add(report.game_id)
+        verdicts.append(report.verdict)
         if args.json:
             print(json.dumps(report.to_json(), sort_keys=True))
         else:
-            status = "verified ✓" if report.ok else "FAILED"
-            print(f"{path}: {status}")
+            # Every string from the record (envelope types, reasons, messages that quote it) and the path itself is
+            # shown through `visible`: a record must not be able to rewrite this screen (json.dumps escapes anyway).
+            print(f"{visible(path)}: {STATUS[report.verdict]}")
             if report.game_id:
                 print(f"  game {report.fingerprint}  ({report.hands} hands, final scores "
                       f"{'-'.join(map(str, report.final_scores)) or 'none'})")
+            for note in report.notes:
+                print(f"  {visible(note)}")
             for problem in report.errors:
-                print(f"  {problem.sentence()}")
+                print(f"  {visible(problem.sentence())}")
         if args.show and report.match is not None:
-            print("\n".join(describe(report.match)))
-    return 0 if all_ok else 1
+            print(visible_lines("\n".join(describe(report.match))))
+    return EXIT_CODES[max(verdicts, key=GRAVITY.index)]
+
+
+STATUS = {VERIFIED: "verified ✓", FAILED: "FAILED", ABANDONED: "ABANDONED (every deal verified)",
+          PROVEN: "DISPUTED (proven): the host's own signatures contradict it",
+          CLAIMED: "DISPUTED (claimed by the record's owner; otherwise verified)"}
 
 
 def run() -> int:

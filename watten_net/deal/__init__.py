@@ -6,24 +6,14 @@ docstring gives its exact byte layouts.
 """
 
 from watten_net.deal.commitments import (
-    DEALER_UNKNOWN,
     CommitmentError,
-    SeedExtra,
     card_commitment,
     card_matches,
     card_salt,
     check_card,
-    check_client_seed,
-    check_host_seed,
-    client_seed_commitment,
-    encode_extra,
-    host_seed_commitment,
-    new_secret,
-    parse_extra,
-    random_cut,
     seal_deck,
 )
-from watten_net.deal.deck import DECK_VERSION, deck_permutation, derive_deck_key, first_dealer
+from watten_net.deal.deck import DECK_VERSION, deck_permutation
 from watten_net.deal.envelope import (
     GENESIS_PREV_HASH,
     HOST_SENDER,
@@ -46,37 +36,25 @@ from watten_net.deal.identity import (
 )
 
 __all__ = [
-    "DEALER_UNKNOWN",
     "DECK_VERSION",
     "GENESIS_PREV_HASH",
     "HOST_SENDER",
     "CommitmentError",
     "H",
     "IdentityFileError",
-    "SeedExtra",
     "card_commitment",
     "card_matches",
     "card_salt",
     "check_card",
-    "check_client_seed",
-    "check_host_seed",
-    "client_seed_commitment",
     "deck_permutation",
-    "derive_deck_key",
-    "encode_extra",
     "envelope_hash",
-    "first_dealer",
     "framed",
     "game_fingerprint",
     "game_id",
-    "host_seed_commitment",
     "load_identity",
     "load_or_create_identity",
     "new_nonce",
-    "new_secret",
-    "parse_extra",
     "public_key_bytes",
-    "random_cut",
     "seal_deck",
     "sign",
     "sign_envelope",

@@ -28,7 +28,7 @@ class ReadyDeck:
     """What the engine needs to start a deal: the order (top card first), the cut, the first dealer."""
 
     cards: tuple[Card, ...]
-    cuts: tuple[int, ...]  # the cut position each seat committed to; the cutter's is used
+    cuts: tuple[int, ...]  # the cut position that follows from each seat's game key; the cutter's is used
     first_dealer: int  # used only for the match's first deal
 
 
@@ -62,12 +62,13 @@ class Dealer(ABC):
         """Turn one of the engine's hidden events (deal, took, see) into what goes to that seat only."""
 
     @abstractmethod
-    def reveal(self) -> list[Any]:
-        """Reveal every secret not yet revealed (per hand, at the match end, or when a match is abandoned)."""
+    def reveal(self, final: bool) -> list[Any]:
+        """Reveal what may be revealed now: at a hand's end (`final` False, with reveal = hand-end) or when the match
+        is over for good (`final`: the target reached or the match abandoned)."""
 
     @abstractmethod
     def on_absent(self) -> list[Any]:
-        """The set of seats a bot stands in for has grown: stop waiting for them (or forfeit the attempt)."""
+        """The set of seats a stand-in plays has grown: stop waiting for them (or forfeit the attempt)."""
 
     @abstractmethod
     def take_forfeit(self) -> int | None:

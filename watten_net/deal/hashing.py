@@ -26,6 +26,10 @@ import re
 TAG_PREFIX = "watten/v1/"
 """Every tag starts with this; bumping the protocol version changes every hash."""
 
+V2 = 2
+"""PROTOCOL.md Level 1 version 2 derives its keys, seeds, decks and card seals under tags ``watten/v2/<name>``, so
+that no hash of version 1 can be mistaken for one of version 2 (pass ``version=V2``)."""
+
 SECRET_LEN = 32
 """Bytes in every fresh secret (host seed S, client seeds c_i, nonces): 256 bits from ``secrets``."""
 
@@ -37,15 +41,17 @@ _MAX_FIELD = 2**32 - 1
 _BYTES_LIKE = (bytes, bytearray, memoryview)
 
 
-def tag(name: str) -> bytes:
-    """Return the ASCII domain tag ``watten/v1/<name>``.
+def tag(name: str, version: int = 1) -> bytes:
+    """Return the ASCII domain tag ``watten/v<version>/<name>``.
 
     Names are restricted to lowercase letters, digits, ``-`` and ``/`` so a tag never
     depends on a text encoding or normalisation.
     """
     if not _NAME_RE.fullmatch(name):
         raise ValueError(f"tag name {name!r} must match [a-z0-9][a-z0-9/-]*")
-    return (TAG_PREFIX + name).encode("ascii")
+    if version not in (1, V2):
+        raise ValueError(f"no tags of version {version}")
+    return f"watten/v{version}/{name}".encode("ascii")
 
 
 def length_prefixed(data: bytes) -> bytes:
@@ -55,15 +61,15 @@ def length_prefixed(data: bytes) -> bytes:
     return len(data).to_bytes(4, "big") + data
 
 
-@functools.lru_cache(maxsize=64)
-def _framed_tag(name: str) -> bytes:
+@functools.lru_cache(maxsize=128)
+def _framed_tag(name: str, version: int) -> bytes:
     # Tags are few and constant; building and checking each once keeps hashing cheap.
-    return length_prefixed(tag(name))
+    return length_prefixed(tag(name, version))
 
 
-def framed(name: str, *fields: bytes) -> bytes:
+def framed(name: str, *fields: bytes, version: int = 1) -> bytes:
     """Return the preimage of ``H(name, *fields)``: the framed tag followed by the framed fields."""
-    parts = [_framed_tag(name)]
+    parts = [_framed_tag(name, version)]
     for i, field in enumerate(fields):
         if not isinstance(field, _BYTES_LIKE):
             raise TypeError(f"field {i} of {name!r} must be bytes, not {type(field).__name__}")
@@ -71,9 +77,9 @@ def framed(name: str, *fields: bytes) -> bytes:
     return b"".join(parts)
 
 
-def H(name: str, *fields: bytes) -> bytes:
+def H(name: str, *fields: bytes, version: int = 1) -> bytes:
     """SHA-256 over the framed tag and fields; see the module docstring for the layout."""
-    return hashlib.sha256(framed(name, *fields)).digest()
+    return hashlib.sha256(framed(name, *fields, version=version)).digest()
 
 
 def _uint(value: int, width: int) -> bytes:

@@ -4,11 +4,12 @@
 submitted) and answers with the host envelopes they caused, each marked with who may see it. The
 gRPC service only moves these bytes; bots in the host process use the same path as remote seats.
 
-Flow per game: GameHeader, every seat signs it. Per deal attempt (h, a): HandOpen (commitment to S),
-every SeedCommit, CommitSet, every CommitSetSignature, every SeedReveal, DeckSealed, every
-DeckSealedSignature; then the cut from the cutter's committed extra, Schlecken, deliveries and play
-through the engine; HandEnd and a Checkpoint every seat signs. MatchEnd, then the seeds and every
-withheld envelope are revealed, and a last Checkpoint closes the record.
+Flow per game (Level 1 version 2): GameHeader (with K_H), every seat signs it; every KeyCommit, the KeySet, every
+KeySetSignature, every KeyReveal (host-run seats first). Per deal attempt (h, a), all from the keys: HandOpen,
+DeckSealed, every DeckSealedSignature of the seats present; then the cut from the cutter's key, Schlecken,
+deliveries and play through the engine; HandEnd and a Checkpoint every seat signs. MatchEnd, then k_H and every
+withheld envelope are revealed, and a last Checkpoint closes the record. A seat away after the first HandOpen is
+played by the reference stand-in (`stand_in.py`), whose every move is a function of its observation.
 
 With deal="trustless" (Level 2, `level2.TrustlessDealer`) the host knows no card: the rules engine is
 `PublicMatch` (`self.public`, while `self.match` stays None); decks are prepared ahead (DeckPrepare, every KeyShare,
@@ -38,8 +39,8 @@ from watten_net.v1 import watten_pb2 as pb
 from .dealer import Dealer, ReadyDeck
 from .deck import DECK_VERSION
 from .envelope import GENESIS_PREV_HASH, envelope_hash
-from .hashing import H
 from .identity import game_fingerprint, game_id, public_key_bytes
+from .keys import host_key_commitment
 from .level1 import VerifiedDealer
 from .level2 import (
     CHEAT_REASONS,
@@ -61,7 +62,9 @@ from .protocol import (
     make_envelope,
     parse_envelope,
 )
+from .receipts import make_receipt
 from .seat import SeatGame
+from .stand_in import POLICIES, REFERENCE_V1
 
 REVEAL_MODES = ("match-end", "hand-end")
 DEAL_MODES = ("verified", "trustless")
@@ -75,6 +78,7 @@ class Seat:
     name: str
     join_nonce: bytes
     bot: bool = False
+    host_run: bool = False  # a host bot, or the person the host process seats itself: reveals its key first
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,7 @@ class HostGame:
         envelope_source: EnvelopeSource | None = None,
         host_public_key: bytes | None = None,
         deal: str = "verified",
+        host_game_key: bytes | None = None,
     ) -> None:
         if len(seats) != rules.players:
             raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
@@ -155,13 +160,22 @@ class HostGame:
         # Seats of people who are away: a host bot plays for them (`stand_in`, `act_for`), and no step waits for
         # their signatures.
         self.absent: set[int] = set()
+        # Level 1: seats called away before the first HandOpen; nobody stands in before it (every key is waited
+        # for), so their StandIn is posted right after the first DeckSealed if they are still away then.
+        self.away_before_first_deal: set[int] = set()
+        # k_H, the host's game key (Level 1): drawn with the header (the verifier passes the revealed one).
+        self.host_game_key = host_game_key
+        self.stand_in_policy = "" if self.trustless else REFERENCE_V1
         # Everything about where cards come from: Level 1, or the trustless Level 2 through the same seam.
         self.dealer: Dealer
         self.trustless_dealer: TrustlessDealer | None = None
+        self.verified_dealer: VerifiedDealer | None = None
         if self.trustless:
             self.dealer = self.trustless_dealer = TrustlessDealer(rules, self.game_id, self._post, self.absent)
         else:
-            self.dealer = VerifiedDealer(rules, self.game_id, self._post, random_bytes, self.absent)
+            self.dealer = self.verified_dealer = VerifiedDealer(
+                rules, self.game_id, self._post, host_key=self._host_game_key, header_hash=lambda: self.chain[0].hash,
+                host_run=[s.host_run for s in self.seats], head_at=self._head_at, absent=self.absent)
         self.withheld: list[Posted] = []
         self.checkpoint: tuple[int, int, bytes] | None = None  # (hand, chain seq, chain head)
         self.checkpoint_signed: set[int] = set()
@@ -188,16 +202,32 @@ class HostGame:
     def head(self) -> Posted:
         return self.chain[-1]
 
+    def _head_at(self, seq: int) -> bytes | None:
+        return self.chain[seq - 1].hash if 1 <= seq <= len(self.chain) else None
+
+    def refusal_receipt(self, raw: bytes, reason: str) -> Any:
+        """The host's signed receipt for a refused envelope, naming the chain head it was judged against."""
+        head = self.chain[-1] if self.chain else None
+        return make_receipt(self.host_key, self.game_id, envelope_hash(raw), reason, head.seq if head else 0,
+                            head.hash if head else GENESIS_PREV_HASH)
+
+    def _host_game_key(self) -> bytes:
+        if self.host_game_key is None:
+            self.host_game_key = self.random_bytes(32)
+        return self.host_game_key
+
     # ------------------------------------------------------------------ start
     def header_message(self) -> Any:
         return pb.GameHeader(
             protocol_version=PROTOCOL_VERSION,
+            stand_in=self.stand_in_policy,
+            host_key_commitment=b"" if self.trustless else host_key_commitment(self.game_id, self._host_game_key()),
             deck_version=DECK_VERSION,
             rules_json=self.rules.to_json(),
             preset=self.preset,
             settings=pb.TableSettings(deal=self.dealer.mode, reveal=self.reveal),
             roster=[
-                pb.RosterEntry(seat=i, public_key=s.public_key, name=s.name, bot=s.bot)
+                pb.RosterEntry(seat=i, public_key=s.public_key, name=s.name, bot=s.bot, host_run=s.host_run)
                 for i, s in enumerate(self.seats)
             ],
             first_dealer_rule="deck-key",
@@ -242,7 +272,10 @@ class HostGame:
         chain.check_next(signed)
         if signed.type in self.dealer.message_types:
             self._expect(self.phase if self.phase in self.dealer.phases else self.dealer.phases[0], signed)
+            first = not self._dealt_once()
             out: list[Posted] = self.dealer.on_message(seat, signed)
+            if first and self._dealt_once():
+                out += self._first_deal_opened()
             out += self._after_dealer()
         else:
             handler = getattr(self, "_on_" + signed.type, None)
@@ -291,6 +324,13 @@ class HostGame:
         """A host bot takes over `seat` (its person is away), or gives it back. Returns what that posted."""
         if not 0 <= seat < self.n:
             raise ValueError(f"there is no seat {seat}")
+        if not self.trustless and not self._dealt_once():
+            # Before the first HandOpen nobody stands in, signs or reveals for a seat (PROTOCOL.md Level 1 step 4).
+            if active:
+                self.away_before_first_deal.add(seat)
+            else:
+                self.away_before_first_deal.discard(seat)
+            return []
         if self.phase in ("new", "over") or active == (seat in self.absent):
             if self.phase == "over":
                 self.absent.discard(seat)  # the record is closed: nothing to post, but the seat is no longer away
@@ -312,16 +352,29 @@ class HostGame:
                 out += self._checkpoint_done()
         return out
 
-    def act_for(self, seat: int, action: str) -> list[Posted]:
-        """The stand-in bot's game action for an absent seat: through the engine like any other."""
+    def _dealt_once(self) -> bool:
+        return self.verified_dealer is not None and bool(self.verified_dealer.attempts)
+
+    def stand_in_move(self, seat: int) -> str:
+        """The reference stand-in's move for `seat` now: a function of that seat's observation alone."""
+        assert self.match is not None
+        return POLICIES[self.stand_in_policy](self.match.observe(seat, history=False))
+
+    def act_for(self, seat: int, action: str | None = None) -> list[Posted]:
+        """The reference stand-in's game action for an absent seat, through the engine like any other. `action`,
+        when given (a journal or a record being replayed), must be the reference's own move."""
         if self.trustless:
             raise ProtocolError("precondition", "not-trustless",
                                 "nobody can act for a seat in a trustless game: a hand that needs it is forfeited")
         if seat not in self.absent:
             raise ProtocolError("permission", "not-away", f"seat {seat} is not away: only its person acts for it")
-        if self.phase != "play":
-            raise ProtocolError("precondition", "unexpected-message", f"no game action now (at {self.phase})")
-        return self._apply(seat, action, None, actor="bot")
+        if self.phase != "play" or self.match is None or seat not in self.match.waiting_for:
+            raise ProtocolError("precondition", "unexpected-message", f"no game action of seat {seat} now")
+        move = self.stand_in_move(seat)
+        if action is not None and normalise_action(action) != move:
+            raise ProtocolError("precondition", "stand-in-mismatch",
+                                f"the reference stand-in ({self.stand_in_policy}) plays {move!r} here, not {action!r}")
+        return self._apply(seat, move, None, actor="bot")
 
     def forfeit_away(self) -> list[Posted]:
         """The host's decision in a trustless game: the table has waited a grace period more for a seat that is away
@@ -354,16 +407,7 @@ class HostGame:
             self.engine_events.extend(events)
             self.phase = "play"
             return self._route(public, events)
-        if self.match is None:
-            # The first dealer comes from the first deck key, which this attempt never produced. It follows from
-            # the game id instead (every join nonce enters it), so again nobody picks it.
-            digest = H("forfeit-first-dealer", self.game_id)
-            self.match = Match.new(self.rules, first_dealer=int.from_bytes(digest[:4], "big") % self.n)
-        before = self.match
-        self.match, events = before.forfeit(seat)
-        self.engine_events.extend(events)
-        self.phase = "play"
-        return self._route(before, events)
+        raise AssertionError("Level 1 forfeits nothing for an absence")
 
     def _open_attempt(self, hand: int, attempt: int) -> list[Posted]:
         self.phase = "deal"
@@ -371,7 +415,19 @@ class HostGame:
             if self.public is None:
                 self.public = PublicMatch.new(self.rules, first_dealer=first_dealer(self.game_id, self.n))
             return list(self.dealer.open_attempt(hand, attempt, self.public.dealer)) + self._after_dealer()
-        return list(self.dealer.open_attempt(hand, attempt, None if self.match is None else self.match.dealer))
+        first = not self._dealt_once()
+        out = list(self.dealer.open_attempt(hand, attempt, None if self.match is None else self.match.dealer))
+        if first and self._dealt_once():
+            out += self._first_deal_opened()
+        return out + self._after_dealer()
+
+    def _first_deal_opened(self) -> list[Posted]:
+        """Seats called away while the keys were being fixed are stood in for now, if still away."""
+        out: list[Posted] = []
+        for seat in sorted(self.away_before_first_deal):
+            out += self.stand_in(seat, True)
+        self.away_before_first_deal.clear()
+        return out
 
     def _begin_play(self, ready: ReadyDeck) -> list[Posted]:
         """The deck goes to the engine, and the cutter's committed cut position is applied."""
@@ -386,7 +442,7 @@ class HostGame:
         self.match = self.match.apply_deck(ready.cards)
         cutter = self.match.cutter
         self.phase = "play"
-        return self._apply(cutter, f"cut {ready.cuts[cutter]}", None, actor="seed")
+        return self._apply(cutter, f"cut {ready.cuts[cutter]}", None, actor="key")
 
     def _on_ActionRequest(self, seat: int, signed: Signed) -> list[Posted]:
         self._expect("play", signed)
@@ -489,7 +545,7 @@ class HostGame:
             out += self._finish("target-reached")
         elif hand_ended:
             if self.reveal == "hand-end":
-                out += self._reveal_all()
+                out += self._reveal_all(final=False)
             else:
                 out += self._disclose(lambda p: p.type == "ActionAccepted" and self.rules.blind)
             out += self._ask_checkpoint(before.hand_number)
@@ -517,9 +573,9 @@ class HostGame:
         """The rules engine of either level (`match` in Level 1, `public` in a trustless game)."""
         return self.public if self.trustless else self.match
 
-    def _reveal_all(self) -> list[Posted]:
+    def _reveal_all(self, final: bool) -> list[Posted]:
         """The dealing layer reveals its secrets, then every envelope withheld so far is disclosed."""
-        return list(self.dealer.reveal()) + self._disclose(lambda p: True)
+        return list(self.dealer.reveal(final)) + self._disclose(lambda p: True)
 
     def _disclose(self, which: Callable[[Posted], bool]) -> list[Posted]:
         chosen = [p for p in self.withheld if which(p)]
@@ -567,10 +623,12 @@ class HostGame:
         scores = list(match.scores) if match else []
         winners = list(match.winners) if match else []
         winner = winners[0] if len(winners) == 1 else -1
-        out = [self._post(pb.MatchEnd(scores=scores, bummerl=list(match.bummerl) if match else [],
-                                      winner_side=winner, reason=reason, unanswered=self.dealer.unanswered()))]
-        out += self._reveal_all()
         hand = match.hand_number if match else 0
+        missing = self.verified_dealer.missing_keys() if self.verified_dealer is not None else ()
+        out = [self._post(pb.MatchEnd(scores=scores, bummerl=list(match.bummerl) if match else [],
+                                      winner_side=winner, reason=reason, unanswered=self.dealer.unanswered(),
+                                      hand=hand, missing_keys=missing))]
+        out += self._reveal_all(final=True)
         out += self._ask_checkpoint(hand)
         return out
 

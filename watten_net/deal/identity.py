@@ -10,6 +10,8 @@ Layouts::
 
     game_id     = H("game-id", host_nonce, join_nonce_0, ..., join_nonce_{n-1})  (32-byte nonces, seat order)
     fingerprint = hex(H("fingerprint", header_bytes))[0:16], as four space-separated groups of 4
+    join proof  = sign(framed("join", table_id, host key, TLS fingerprint or b"insecure", own key, nonce))
+    leave proof = sign(framed("leave", table_id, host key, game_id, seat, nonce))
 
 The fingerprint is read aloud in the room: it stops a host from showing each client a
 different roster, which signatures alone cannot (the host relays every key).
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import os
 import secrets
 import stat
@@ -159,17 +162,66 @@ def _verify_key(public_key: bytes) -> nacl.signing.VerifyKey:
     return nacl.signing.VerifyKey(public_key)
 
 
-def join_proof_message(table_id: str, host_public_key: bytes, public_key: bytes, join_nonce: bytes) -> bytes:
-    """What `JoinRequest.key_proof` signs: ``framed("join", table id, host key, the client's key, join nonce)``.
+INSECURE = b"insecure"
+"""What a join or leave proof binds instead of a certificate fingerprint when the client talks plaintext (8 ASCII
+bytes; a fingerprint is always 32 bytes, so the two cannot be mistaken for each other)."""
+FINGERPRINT_LEN = 32
 
-    It shows the client holds the private key of the seat it claims, for this table of this host only, and
-    binds the fresh nonce, so a proof seen once cannot be used again (the host refuses a nonce it has seen).
+
+def certificate_fingerprint(cert_der: bytes) -> bytes:
+    """SHA-256 of a TLS certificate's DER bytes, raw (32 bytes): what a join proof binds."""
+    return hashlib.sha256(bytes(cert_der)).digest()
+
+
+def require_proof_fingerprint(tls_fingerprint: bytes) -> bytes:
+    """`tls_fingerprint` if it is a field a proof may bind (32 bytes, or exactly ``b"insecure"``), else ValueError."""
+    value = bytes(tls_fingerprint)
+    if value != INSECURE and len(value) != FINGERPRINT_LEN:
+        raise ValueError(f"a proof binds a 32-byte certificate fingerprint or b'insecure', not {len(value)} bytes")
+    return value
+
+
+def join_proof_message(table_id: str, host_public_key: bytes, tls_fingerprint: bytes, public_key: bytes,
+                       join_nonce: bytes) -> bytes:
+    """What `JoinRequest.key_proof` signs (every Join, the first one included)::
+
+        framed("join", table_id (UTF-8), host public key (32), tls_fingerprint, own public key (32), join nonce (32))
+
+    `tls_fingerprint` is the 32 raw bytes of SHA-256 over the DER bytes of the host certificate the client pinned
+    and verified on this connection, or the 8 ASCII bytes ``b"insecure"`` when the client talks plaintext
+    (`INSECURE`); the client sends the same bytes in `JoinRequest.tls_fingerprint`. The proof shows the client holds
+    the private key of the seat it claims, for this table of this host reached through this certificate only: a
+    host with another certificate that relays the Join gets a proof the real host refuses (`wrong-certificate`).
+    The fresh nonce makes each proof good once (the host refuses a nonce it has accepted before, after a restart
+    too).
     """
-    return framed("join", table_id.encode("utf-8"), bytes(host_public_key), bytes(public_key), bytes(join_nonce))
+    return framed("join", table_id.encode("utf-8"), bytes(host_public_key), require_proof_fingerprint(tls_fingerprint),
+                  bytes(public_key), bytes(join_nonce))
 
 
-def join_proof(key: Ed25519PrivateKey, table_id: str, host_public_key: bytes, join_nonce: bytes) -> bytes:
-    return sign(key, join_proof_message(table_id, host_public_key, public_key_bytes(key), join_nonce))
+def join_proof(key: Ed25519PrivateKey, table_id: str, host_public_key: bytes, tls_fingerprint: bytes,
+               join_nonce: bytes) -> bytes:
+    return sign(key, join_proof_message(table_id, host_public_key, tls_fingerprint, public_key_bytes(key),
+                                        join_nonce))
+
+
+def leave_proof_message(table_id: str, host_public_key: bytes, game_id: bytes, seat: int, nonce: bytes) -> bytes:
+    """What `LeaveRequest.leave_proof` signs during a game::
+
+        framed("leave", table_id (UTF-8), host public key (32), game id (32), seat (1 byte), nonce (32))
+
+    signed with the seat's own key: a stolen or leaked token alone cannot make a seat leave (a bot stands in for
+    it), and the proof is good for this game and this seat only, once (the host refuses a nonce it has seen).
+    """
+    if not 0 <= seat < 256:
+        raise ValueError("a seat number fits one byte")
+    return framed("leave", table_id.encode("utf-8"), bytes(host_public_key), bytes(game_id), bytes([seat]),
+                  bytes(nonce))
+
+
+def leave_proof(key: Ed25519PrivateKey, table_id: str, host_public_key: bytes, game_id: bytes, seat: int,
+                nonce: bytes) -> bytes:
+    return sign(key, leave_proof_message(table_id, host_public_key, game_id, seat, nonce))
 
 
 def new_nonce() -> bytes:

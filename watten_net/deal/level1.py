@@ -1,16 +1,17 @@
-"""Level 1 of PROTOCOL.md: verified deals (the host knows the deck; everything it does is checkable).
+"""Level 1 of PROTOCOL.md, version 2: verified deals (the host knows the deck; everything it does is checkable).
 
-Per attempt (h, a): HandOpen commits to the host's seed S; every seat commits to its seed (and a cut
-position); the host relays all commitments (CommitSet) and every seat signs that set; only then do
-the seats reveal; the deck key is derived from every seed and the transcript up to the signed
-CommitSet; DeckSealed publishes a commitment to every position, every seat signs it. Cards are
-delivered with their openings, played cards opened publicly, and S revealed at the end.
+Before the first hand every seat's game key is fixed: each seat commits to a fresh key (KeyCommit), the host
+publishes every commitment (KeySet), every seat signs its hash ``Hks``, and then the keys are revealed, the host's
+own seats first (KeyReveal). From then on every deal of the match follows from the keys alone
+(:mod:`watten_net.deal.keys`): per attempt (h, a) the host opens it (HandOpen), publishes a seal of every position
+(DeckSealed, which every seat present signs), delivers cards with their openings and opens played cards. The
+host's key ``k_H`` is revealed once, when the match is over for good. So nobody chooses a deck, who is present
+never changes one, and the host has nothing to grind.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,225 +19,238 @@ from watten_net.engine import Card, Rules, canonical_deck
 from watten_net.engine.events import Event
 from watten_net.v1 import watten_pb2 as pb
 
-from .commitments import (
-    DEALER_UNKNOWN,
-    CommitmentError,
-    card_salt,
-    check_client_seed,
-    host_seed_commitment,
-    parse_extra,
-    seal_deck,
-)
+from .commitments import card_salt, seal_deck
 from .dealer import Dealer, Post, ReadyDeck
-from .deck import deck_permutation, derive_deck_key, first_dealer, stand_in_cut
+from .deck import deck_permutation
+from .keys import all_seeds, cut_position, deck_key, first_dealer, host_seed, key_set_hash, seat_key_commitment
 from .protocol import ProtocolError, Signed, event_to_pb
+
+HeadAt = Callable[[int], bytes | None]  # chain seq -> hash of the host envelope there (None: no such envelope)
 
 
 @dataclass
 class Attempt:
     hand: int
     attempt: int
-    dealer_field: int
-    secret: bytes
-    hand_open_hash: bytes = b""
-    commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (C_i, envelope bytes)
-    commit_set_hash: bytes = b""
-    commit_signed: set[int] = field(default_factory=set)
-    commit_head: bytes = b""
-    participants: tuple[int, ...] = ()  # the seats in the CommitSet (a seat away when it was made is left out)
-    reveals: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (c_i, extra)
+    dealer: int
+    secret: bytes  # S(h, a)
     deck: tuple[Card, ...] = ()
-    deck_key: bytes = b""
     deck_sealed_hash: bytes = b""
+    signers: set[int] = field(default_factory=set)  # the seats present (not stood in for) when it was posted
     seal_signed: set[int] = field(default_factory=set)
     revealed: bool = False
 
 
+@dataclass
+class GameKeys:
+    """The key ceremony before the first hand (PROTOCOL.md Level 1 steps 2-4)."""
+
+    commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (K_i, KeyCommit envelope)
+    key_set: bytes = b""  # Hks
+    signed: set[int] = field(default_factory=set)
+    last_signature_seq: int = 0  # chain seq of the relay of the last KeySetSignature
+    keys: dict[int, bytes] = field(default_factory=dict)  # seat -> k_i, once revealed
+    last_host_reveal_seq: int = 0  # chain seq of the relay of the last host-run seat's KeyReveal
+
+
 class VerifiedDealer(Dealer):
     mode = "verified"
-    message_types = frozenset({"SeedCommit", "CommitSetSignature", "SeedReveal", "DeckSealedSignature"})
+    message_types = frozenset({"KeyCommit", "KeySetSignature", "KeyReveal", "DeckSealedSignature"})
 
-    def __init__(self, rules: Rules, game_id: bytes, post: Post,
-                 random_bytes: Callable[[int], bytes] = os.urandom, absent: set[int] | None = None) -> None:
+    def __init__(self, rules: Rules, game_id: bytes, post: Post, *, host_key: Callable[[], bytes],
+                 header_hash: Callable[[], bytes], host_run: Sequence[bool], head_at: HeadAt,
+                 absent: set[int] | None = None) -> None:
         self.rules = rules
-        # Seats a host bot stands in for (HostGame's set, shared): their steps are not waited for.
-        self.absent: set[int] = absent if absent is not None else set()
-        self._forfeit: int | None = None
         self.n = rules.players
         self.game_id = game_id
         self.post = post
-        self.random_bytes = random_bytes
+        self._host_key = host_key  # k_H (drawn when the header is made)
+        self._header_hash = header_hash
+        self.host_run = tuple(host_run)
+        self._head_at = head_at
+        # Seats a stand-in plays (HostGame's set, shared): their DeckSealed signatures are not waited for.
+        self.absent: set[int] = absent if absent is not None else set()
+        self.keys = GameKeys()
         self.attempts: list[Attempt] = []
-        self.step = ""  # commit, commit-sign, reveal, seal-sign, dealt
+        self.step = "key-commit"  # key-commit, key-sign, key-reveal, (open), seal-sign, dealt
+        self._pending: tuple[int, int] | None = None  # the first attempt, opened once every key is in
         self._ready: ReadyDeck | None = None
+        self.first_dealer: int | None = None
+        self.key_revealed = False
 
     @property
     def current(self) -> Attempt:
         return self.attempts[-1]
 
+    @property
+    def keys_ready(self) -> bool:
+        return len(self.keys.keys) == self.n
+
+    def missing_keys(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.n) if s not in self.keys.keys)
+
     def salt(self, k: int) -> bytes:
         att = self.current
         return card_salt(att.secret, self.game_id, att.hand, att.attempt, k)
 
-    # ------------------------------------------------------------------ the protocol
-    def open_attempt(self, hand: int, attempt: int, dealer: int | None) -> list[Any]:
-        secret = self.random_bytes(32)
-        field_value = DEALER_UNKNOWN if dealer is None else dealer
-        att = Attempt(hand, attempt, field_value, secret)
-        self.attempts.append(att)
-        commitment = host_seed_commitment(self.game_id, hand, attempt, field_value, secret)
-        posted = self.post(pb.HandOpen(hand=hand, attempt=attempt, dealer=field_value,
-                                       host_seed_commitment=commitment))
-        att.hand_open_hash = posted.hash
-        self.step = "commit"
-        return [posted]
-
+    # ------------------------------------------------------------------ the key ceremony
     def on_message(self, seat: int, signed: Signed) -> list[Any]:
-        expected = {"SeedCommit": "commit", "CommitSetSignature": "commit-sign", "SeedReveal": "reveal",
-                    "DeckSealedSignature": "seal-sign"}[signed.type]
-        if self.step != expected:
-            raise ProtocolError("precondition", "unexpected-message",
-                                f"{signed.type} is not expected now (the deal is at {self.step or 'rest'})")
         p = signed.payload
-        att = self.current
-        if p.hand != att.hand or p.attempt != att.attempt or p.seat != seat:
-            raise ProtocolError("precondition", "wrong-hand", "the message is for another hand, attempt or seat")
-        handler: Callable[[int, Any, Signed], list[Any]] = getattr(self, "_on_" + signed.type)
-        return handler(seat, p, signed)
+        if p.seat != seat:
+            raise ProtocolError("precondition", "wrong-seat", "the message names another seat")
+        if signed.type == "KeyCommit":
+            return self._on_key_commit(seat, p, signed)
+        if signed.type == "KeySetSignature":
+            return self._on_key_set_signature(seat, p, signed)
+        if signed.type == "KeyReveal":
+            return self._on_key_reveal(seat, p, signed)
+        return self._on_deck_sealed_signature(seat, p, signed)
+
+    def _expect(self, step: str, what: str) -> None:
+        if self.step != step:
+            raise ProtocolError("precondition", "unexpected-message",
+                                f"{what} is not expected now (the deal is at {self.step or 'rest'})")
 
     def _relay(self, seat: int, signed: Signed) -> Any:
         return self.post(pb.Relay(seat=seat, envelope=signed.raw))
 
-    def _on_SeedCommit(self, seat: int, p: Any, signed: Signed) -> list[Any]:
-        att = self.current
-        if p.hand_open_hash != att.hand_open_hash or len(p.commitment) != 32:
-            raise ProtocolError("precondition", "wrong-hash", "the commitment does not answer the current HandOpen")
-        if seat in att.commits:
-            raise ProtocolError("precondition", "unexpected-message", "you have committed already")
-        att.commits[seat] = (bytes(p.commitment), signed.raw)
-        return self._advance()
-
-    def _advance(self) -> list[Any]:
-        """Move on when every seat still expected has answered the current step (seats away are not waited for;
-        a seat away that committed and can no longer reveal forfeits the attempt)."""
-        att = self.current
-        present = set(range(self.n)) - self.absent
-        if self.step == "commit":
-            if not att.commits or not present <= att.commits.keys():
-                return []  # with nobody there at all the deal waits: someone must contribute a seed
-            att.participants = tuple(sorted(att.commits))
-            entries = [pb.SeedCommitEntry(seat=s, commitment=att.commits[s][0], envelope=att.commits[s][1])
-                       for s in att.participants]
-            posted = self.post(pb.CommitSet(hand=att.hand, attempt=att.attempt, commits=entries))
-            att.commit_set_hash = posted.hash
-            self.step = "commit-sign"
-            return [posted, *self._advance()]
-        if self.step in ("commit-sign", "reveal"):
-            gone = [s for s in att.participants if s in self.absent and s not in att.reveals]
-            if gone:
-                self.step = "forfeit"
-                self._forfeit = gone[0]
-                return [self.post(pb.AttemptAborted(hand=att.hand, attempt=att.attempt, reason="reveal-timeout",
-                                                    seat=gone[0]))]
+    def _on_key_commit(self, seat: int, p: Any, signed: Signed) -> list[Any]:
+        self._expect("key-commit", "a key commitment")
+        if p.header_hash != self._header_hash() or len(p.commitment) != 32:
+            raise ProtocolError("precondition", "wrong-hash", "the key commitment does not answer this game's header")
+        if seat in self.keys.commits:
+            raise ProtocolError("precondition", "unexpected-message", "you have committed to a key already")
+        self.keys.commits[seat] = (bytes(p.commitment), signed.raw)
+        if len(self.keys.commits) < self.n:
             return []
-        if self.step == "seal-sign" and set(att.participants) - self.absent <= att.seal_signed:
-            self.step = "dealt"
-            # Every seat committed a cut position before anyone could know the deck; the cutter's is used. A seat
-            # left out of the commitments gets one from the deck key, which nobody chooses either.
-            size = self.rules.deck
-            cuts = tuple(parse_extra(att.reveals[s][1], size).cut if s in att.reveals
-                         else stand_in_cut(att.deck_key, size) for s in range(self.n))
-            self._ready = ReadyDeck(att.deck, cuts, first_dealer(att.deck_key, self.n))
-        return []
-
-    def on_absent(self) -> list[Any]:
-        if not self.attempts:
-            return []
-        return self._advance()
-
-    def unanswered(self) -> list[bytes]:
-        # Seed commitments wait for the whole set (CommitSet); every other message is relayed at once.
-        if not self.attempts or self.step != "commit":
-            return []
-        return [raw for _, raw in (self.current.commits[s] for s in sorted(self.current.commits))]
-
-    def take_forfeit(self) -> int | None:
-        seat, self._forfeit = self._forfeit, None
-        return seat
-
-    def _on_CommitSetSignature(self, seat: int, p: Any, signed: Signed) -> list[Any]:
-        att = self.current
-        if p.commit_set_hash != att.commit_set_hash:
-            raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current CommitSet")
-        if seat in att.commit_signed:
-            raise ProtocolError("precondition", "unexpected-message", "you have signed the CommitSet already")
-        if seat not in att.participants:
-            raise ProtocolError("precondition", "unexpected-message", "you are not in this CommitSet (you were away)")
-        att.commit_signed.add(seat)
-        posted = self._relay(seat, signed)
-        if att.commit_signed == set(att.participants):
-            # The deck key's salt: the transcript up to and including the all-signed CommitSet.
-            att.commit_head = posted.hash
-            self.step = "reveal"
+        entries = [pb.KeyCommitEntry(seat=s, envelope=self.keys.commits[s][1]) for s in range(self.n)]
+        posted = self.post(pb.KeySet(commits=entries))
+        self.keys.key_set = key_set_hash(self.game_id, self._header_hash(),
+                                         [self.keys.commits[s][0] for s in range(self.n)])
+        self.step = "key-sign"
         return [posted]
 
-    def _on_SeedReveal(self, seat: int, p: Any, signed: Signed) -> list[Any]:
-        att = self.current
-        if seat not in att.participants:
-            raise ProtocolError("precondition", "unexpected-message", "you are not in this CommitSet (you were away)")
-        if seat in att.reveals:
-            raise ProtocolError("precondition", "unexpected-message", "you have revealed already")
-        try:
-            check_client_seed(
-                att.commits[seat][0], self.game_id, att.hand, att.attempt, seat, att.hand_open_hash, p.seed, p.extra
-            )
-            parse_extra(p.extra, self.rules.deck)
-        except CommitmentError as err:
-            raise ProtocolError("precondition", "commitment-mismatch", str(err)) from None
-        att.reveals[seat] = (bytes(p.seed), bytes(p.extra))
-        out = [self._relay(seat, signed)]
-        if len(att.reveals) == len(att.participants):
-            out += self._seal_deck()
+    def _on_key_set_signature(self, seat: int, p: Any, signed: Signed) -> list[Any]:
+        self._expect("key-sign", "a KeySet signature")
+        if p.key_set_hash != self.keys.key_set:
+            raise ProtocolError("precondition", "wrong-hash", "the signature is not over this game's KeySet")
+        if seat in self.keys.signed:
+            raise ProtocolError("precondition", "unexpected-message", "you have signed the KeySet already")
+        self.keys.signed.add(seat)
+        posted = self._relay(seat, signed)
+        if len(self.keys.signed) == self.n:
+            self.keys.last_signature_seq = posted.seq
+            self.step = "key-reveal"
+        return [posted]
+
+    def _host_run_revealed(self) -> bool:
+        return all(s in self.keys.keys for s in range(self.n) if self.host_run[s])
+
+    def _on_key_reveal(self, seat: int, p: Any, signed: Signed) -> list[Any]:
+        self._expect("key-reveal", "a key reveal")
+        if seat in self.keys.keys:
+            raise ProtocolError("precondition", "unexpected-message", "you have revealed your key already")
+        if not self.host_run[seat] and not self._host_run_revealed():
+            raise ProtocolError("precondition", "unexpected-message",
+                                "a person reveals its key only after every host-run seat has revealed")
+        needed = self.keys.last_signature_seq if self.host_run[seat] else max(
+            self.keys.last_signature_seq, self.keys.last_host_reveal_seq)
+        if p.chain_seq < needed or self._head_at(int(p.chain_seq)) != p.chain_head:
+            raise ProtocolError("precondition", "wrong-hash",
+                                "the reveal does not name a chain head after every signature it must wait for")
+        if len(p.key) != 32 or seat_key_commitment(self.game_id, seat, self._header_hash(), bytes(p.key)) != \
+                self.keys.commits[seat][0]:
+            raise ProtocolError("precondition", "commitment-mismatch", "the key does not open your KeyCommit")
+        self.keys.keys[seat] = bytes(p.key)
+        posted = self._relay(seat, signed)
+        out = [posted]
+        if self.host_run[seat] and self._host_run_revealed():
+            self.keys.last_host_reveal_seq = posted.seq
+        if self.keys_ready:
+            self.step = ""
+            if self._pending is not None:
+                hand, attempt = self._pending
+                self._pending = None
+                out += self.open_attempt(hand, attempt, None)
         return out
 
-    def _seal_deck(self) -> list[Any]:
-        att = self.current
-        seeds = [att.reveals[s][0] for s in att.participants]
-        extras = [att.reveals[s][1] for s in att.participants]
-        att.deck_key = derive_deck_key(att.secret, seeds, extras, att.commit_head)
+    # ------------------------------------------------------------------ deals
+    def open_attempt(self, hand: int, attempt: int, dealer: int | None) -> list[Any]:
+        if not self.keys_ready:
+            self._pending = (hand, attempt)  # the first deal waits for every key (nobody is left out)
+            return []
+        secret = host_seed(self._host_key(), self.game_id, hand, attempt)
+        key_list = [self.keys.keys[s] for s in range(self.n)]
+        dk = deck_key(secret, all_seeds(key_list, self.game_id, hand, attempt), self.keys.key_set, self.game_id,
+                      hand, attempt)
+        if self.first_dealer is None:
+            self.first_dealer = first_dealer(dk, self.game_id, self.n)
         canonical = canonical_deck(self.rules.deck)
-        att.deck = tuple(canonical[j] for j in deck_permutation(att.deck_key, len(canonical)))
-        sealed = seal_deck(att.secret, self.game_id, att.hand, att.attempt, [c.text for c in att.deck])
-        posted = self.post(pb.DeckSealed(hand=att.hand, attempt=att.attempt, card_commitments=sealed))
+        deck = tuple(canonical[j] for j in deck_permutation(dk, len(canonical)))
+        att = Attempt(hand, attempt, self.first_dealer if dealer is None else dealer, secret, deck)
+        self.attempts.append(att)
+        out = [self.post(pb.HandOpen(hand=hand, attempt=attempt, dealer=att.dealer))]
+        sealed = seal_deck(secret, self.game_id, hand, attempt, [c.text for c in deck])
+        posted = self.post(pb.DeckSealed(hand=hand, attempt=attempt, card_commitments=sealed))
         att.deck_sealed_hash = posted.hash
+        att.signers = set(range(self.n)) - self.absent
         self.step = "seal-sign"
-        return [posted]
+        return [*out, posted, *self._advance()]
 
-    def _on_DeckSealedSignature(self, seat: int, p: Any, signed: Signed) -> list[Any]:
+    def _advance(self) -> list[Any]:
         att = self.current
+        if self.step == "seal-sign" and att.signers - self.absent <= att.seal_signed:
+            self.step = "dealt"
+            size = self.rules.deck
+            cuts = tuple(cut_position(self.keys.keys[s], self.game_id, att.hand, att.attempt, size)
+                         for s in range(self.n))
+            assert self.first_dealer is not None
+            self._ready = ReadyDeck(att.deck, cuts, self.first_dealer)
+        return []
+
+    def _on_deck_sealed_signature(self, seat: int, p: Any, signed: Signed) -> list[Any]:
+        self._expect("seal-sign", "a DeckSealed signature")
+        att = self.current
+        if p.hand != att.hand or p.attempt != att.attempt:
+            raise ProtocolError("precondition", "wrong-hand", "the message is for another hand or attempt")
         if p.deck_sealed_hash != att.deck_sealed_hash:
             raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current DeckSealed")
         if seat in att.seal_signed:
             raise ProtocolError("precondition", "unexpected-message", "you have signed the DeckSealed already")
-        if seat not in att.participants:
-            raise ProtocolError("precondition", "unexpected-message", "you are not in this deal (you were away)")
+        if seat not in att.signers:
+            raise ProtocolError("precondition", "unexpected-message",
+                                "a stand-in played your seat when the DeckSealed was posted: it needs no signature")
         att.seal_signed.add(seat)
         return [self._relay(seat, signed), *self._advance()]
+
+    def on_absent(self) -> list[Any]:
+        return self._advance() if self.attempts else []
+
+    def take_forfeit(self) -> int | None:
+        return None  # Level 1 version 2 forfeits nothing for an absence: a stand-in plays on
 
     def take_ready_deck(self) -> ReadyDeck | None:
         ready, self._ready = self._ready, None
         return ready
 
+    def unanswered(self) -> list[bytes]:
+        # Key commitments wait for the whole KeySet; every other message is relayed at once.
+        if self.step != "key-commit":
+            return []
+        return [raw for _, raw in (self.keys.commits[s] for s in sorted(self.keys.commits))]
+
     def waiting(self) -> tuple[str, tuple[int, ...]]:
-        if not self.attempts:
-            return "", ()
-        att = self.current
-        done: dict[str, Any] = {"commit": att.commits, "commit-sign": att.commit_signed, "reveal": att.reveals,
-                                "seal-sign": att.seal_signed}
-        if self.step not in done:
+        keys = self.keys
+        if self.step in ("key-commit", "key-sign", "key-reveal"):
+            done = {"key-commit": set(keys.commits), "key-sign": keys.signed, "key-reveal": set(keys.keys)}[self.step]
+            seats = [s for s in range(self.n) if s not in done]
+            if self.step == "key-reveal" and not self._host_run_revealed():
+                seats = [s for s in seats if self.host_run[s]]
+            return self.step, tuple(seats)
+        if self.step != "seal-sign":
             return self.step, ()
-        expected = range(self.n) if self.step == "commit" else att.participants
-        return self.step, tuple(s for s in expected if s not in done[self.step] and s not in self.absent)
+        att = self.current
+        return self.step, tuple(sorted(att.signers - att.seal_signed - self.absent))
 
     # ------------------------------------------------------------------ cards
     def opening(self, position: int, card: str) -> Any:
@@ -260,12 +274,18 @@ class VerifiedDealer(Dealer):
             return [self.post(private, (event.seat,))]
         return []
 
-    def reveal(self) -> list[Any]:
+    def reveal(self, final: bool) -> list[Any]:
+        """At a hand's end (reveal = hand-end): S(h, a) of every attempt so far; when the match is over for good:
+        k_H, once, which opens every seed, cut and deck of the match."""
+        if final:
+            if self.key_revealed:
+                return []
+            self.key_revealed = True
+            return [self.post(pb.HostKeyReveal(key=self._host_key()))]
         out = []
         for att in self.attempts:
             if not att.revealed:
                 att.revealed = True
-                out.append(self.post(pb.HostSeedReveal(hand=att.hand, attempt=att.attempt, dealer=att.dealer_field,
+                out.append(self.post(pb.HostSeedReveal(hand=att.hand, attempt=att.attempt, dealer=att.dealer,
                                                        seed=att.secret)))
         return out
-

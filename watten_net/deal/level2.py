@@ -433,7 +433,7 @@ class TrustlessDealer(Dealer):
         self.close_attempt()
         self.decks.clear()
 
-    def reveal(self) -> list[Any]:
+    def reveal(self, final: bool) -> list[Any]:
         return []  # nothing to reveal: no secret of a trustless deal was ever the host's
 
     def on_absent(self) -> list[Any]:

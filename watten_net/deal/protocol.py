@@ -18,12 +18,13 @@ from watten_net.v1 import watten_pb2 as pb
 
 from .envelope import GENESIS_PREV_HASH, HOST_SENDER, envelope_hash, sign_envelope, verify_envelope
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # Level 1 version 2 (PROTOCOL.md); a header of another version is refused
 HOST_SEAT = -1  # Envelope.sender_seat of the host on the wire; signed as HOST_SENDER (255)
 
 HOST_TYPES = {
-    "GameHeader": pb.GameHeader, "Relay": pb.Relay, "HandOpen": pb.HandOpen, "CommitSet": pb.CommitSet,
-    "DeckSealed": pb.DeckSealed, "CardDelivery": pb.CardDelivery, "ActionAccepted": pb.ActionAccepted,
+    "GameHeader": pb.GameHeader, "Relay": pb.Relay, "KeySet": pb.KeySet, "HandOpen": pb.HandOpen,
+    "DeckSealed": pb.DeckSealed, "HostKeyReveal": pb.HostKeyReveal, "CardDelivery": pb.CardDelivery,
+    "ActionAccepted": pb.ActionAccepted,
     "PrivateEvent": pb.PrivateEvent, "HandEnd": pb.HandEnd, "Checkpoint": pb.Checkpoint,
     "HostSeedReveal": pb.HostSeedReveal, "AttemptAborted": pb.AttemptAborted, "Disclosure": pb.Disclosure,
     "MatchEnd": pb.MatchEnd, "StandIn": pb.StandIn,
@@ -31,8 +32,8 @@ HOST_TYPES = {
     "DeckPrepare": pb.DeckPrepare, "TrustlessDealOpen": pb.TrustlessDealOpen, "ShareRequest": pb.ShareRequest,
 }
 CLIENT_TYPES = {
-    "HeaderSignature": pb.HeaderSignature, "SeedCommit": pb.SeedCommit,
-    "CommitSetSignature": pb.CommitSetSignature, "SeedReveal": pb.SeedReveal,
+    "HeaderSignature": pb.HeaderSignature, "KeyCommit": pb.KeyCommit,
+    "KeySetSignature": pb.KeySetSignature, "KeyReveal": pb.KeyReveal,
     "DeckSealedSignature": pb.DeckSealedSignature, "ActionRequest": pb.ActionRequest,
     "CheckpointSignature": pb.CheckpointSignature,
     # Level 2 (trustless deals)

@@ -25,23 +25,34 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.engine import Rules
 from watten_net.record import KIND_HOST as RECORD_HOST
+from watten_net.record import KIND_NOTE as RECORD_NOTE
 from watten_net.record import KIND_OWN as RECORD_OWN
+from watten_net.record import KIND_REFUSED as RECORD_REFUSED
 from watten_net.record import KIND_WITHHELD as RECORD_WITHHELD
 from watten_net.v1 import watten_pb2 as pb
 
-from .commitments import CommitmentError, card_matches, check_host_seed, client_seed_commitment, encode_extra
-from .commitments import random_cut as default_cut
-from .envelope import GENESIS_PREV_HASH
+from .commitments import card_matches
+from .envelope import GENESIS_PREV_HASH, envelope_hash
 from .identity import game_fingerprint, public_key_bytes
+from .level1_seat import VerifiedSeat
 from .level2_seat import TrustlessSeat
 from .protocol import (
     HOST_SEAT,
+    PROTOCOL_VERSION,
     ProtocolError,
     Signed,
     check_signature,
     make_envelope,
     parse_envelope,
 )
+from .receipts import receipt_holds
+
+
+def signed_type(raw: bytes) -> str:
+    try:
+        return parse_envelope(raw, host=False).type
+    except ProtocolError:
+        return "envelope"
 
 
 @dataclass
@@ -57,7 +68,6 @@ class SeatGame:
     seat: int
     key: Ed25519PrivateKey
     random_bytes: Callable[[int], bytes] = os.urandom
-    choose_cut: Callable[[int], int] = default_cut
     record: list[RecordEntry] = field(default_factory=list)
     chain_seq: int = 0
     chain_head: bytes = GENESIS_PREV_HASH
@@ -72,23 +82,21 @@ class SeatGame:
     my_head: bytes = GENESIS_PREV_HASH
     outbox: list[bytes] = field(default_factory=list)  # envelopes to submit, in order
     hand: tuple[int, int] = (-1, -1)
-    hand_open_hash: bytes = b""
-    host_commitment: bytes = b""
-    my_seed: bytes = b""
-    my_extra: bytes = b""
-    commit_set_hash: bytes = b""
-    commit_signatures: set[int] = field(default_factory=set)
-    participants: tuple[int, ...] = ()  # the seats in this attempt's CommitSet
     stood_in: set[int] = field(default_factory=set)  # seats a host bot plays now (their people are away)
     card_commitments: list[bytes] = field(default_factory=list)
     my_positions: set[int] = field(default_factory=set)
     played_positions: set[int] = field(default_factory=set)
     cards: dict[int, str] = field(default_factory=dict)  # my cards this attempt: position -> card
     problems: list[str] = field(default_factory=list)  # every failed check, in words
-    host_commitments: dict[tuple[int, int], tuple[int, bytes]] = field(default_factory=dict)
-    seeds_checked: int = 0
     finished: bool = False
-    secrets_dir: Path | None = None  # where this seat keeps its seeds until it has revealed them
+    secrets_dir: Path | None = None  # where this seat keeps its secrets (game key, deal secrets) and signed headers
+    # SHA-256 of the TLS certificate on this seat's own connection (b"" plaintext); None where there is no
+    # connection to compare (a bot inside the host process, a test)
+    tls_fingerprint: bytes | None = None
+    verified: VerifiedSeat | None = None  # the seat's side of Level 1 (None in a trustless game)
+    chain_hashes: list[bytes] = field(default_factory=list)  # the hash of every chain entry, in order
+    sent_at: dict[bytes, int] = field(default_factory=dict)  # our envelope's hash -> the chain seq it answered
+    called_away: list[tuple[int, bool]] = field(default_factory=list)  # StandIns for us: (seq, we owed nothing)
     trustless: TrustlessSeat | None = None  # the seat's side of a trustless game (None in Level 1)
 
     # ------------------------------------------------------------------ receiving
@@ -106,6 +114,7 @@ class SeatGame:
             self.record.append(RecordEntry(RECORD_WITHHELD, withheld.SerializeToString(deterministic=True)))
             self.chain_seq = chain_seq
             self.chain_head = bytes(withheld.envelope_hash)
+            self.chain_hashes.append(self.chain_head)
             return []
         assert raw is not None
         signed = parse_envelope(raw, host=True)
@@ -121,6 +130,7 @@ class SeatGame:
         self.record.append(RecordEntry(RECORD_HOST, signed.raw))
         self.chain_seq = chain_seq
         self.chain_head = signed.hash
+        self.chain_hashes.append(signed.hash)
         handler = getattr(self, "_on_" + signed.type, None)
         before = len(self.outbox)
         if handler is not None:
@@ -136,7 +146,41 @@ class SeatGame:
     def _send(self, payload: Any) -> bytes:
         raw = make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, payload)
         self.outbox.append(raw)
+        self.sent_at[envelope_hash(raw)] = self.chain_seq
         return raw
+
+    # ------------------------------------------------------------------ disputes (PROTOCOL.md)
+    def judge_refusal(self, raw: bytes, receipt: Any, reason: str) -> str:
+        """The host refused an envelope of ours: keep its receipt as evidence and judge it. Returns "race" (the host
+        judged it against a later head than the one it answered: the table had gone past the step), "dispute" (it
+        refused it against the very head it answered: a step it was owed), "proven" (the receipt names a head that
+        is not the chain's at that seq: the host signed two chains), or "unsigned" (no valid receipt to keep)."""
+        digest = envelope_hash(raw)
+        if receipt is None or not self.host_key or not receipt_holds(receipt, self.host_key) or bytes(
+                receipt.game_id) != self.game_id or bytes(receipt.envelope_hash) != digest:
+            return "unsigned"
+        evidence = pb.RefusalEvidence(envelope=raw, receipt=receipt)
+        self.record.append(RecordEntry(RECORD_REFUSED, evidence.SerializeToString(deterministic=True)))
+        seq = int(receipt.chain_seq)
+        if 1 <= seq <= len(self.chain_hashes) and self.chain_hashes[seq - 1] != bytes(receipt.chain_head):
+            self.note_claim(seq, "the host signed a refusal naming another chain head than the chain's")
+            return "proven"
+        answered = self.sent_at.get(digest)
+        if reason == "stale-envelope-seq" or answered is None or seq > answered:
+            return "race"
+        self.note_claim(seq, f"the host refused this seat's {signed_type(raw)} ({reason}) against the head it "
+                        "answered")
+        return "dispute"
+
+    def note_claim(self, chain_seq: int, says: str) -> None:
+        """The seat's own unsigned word in its record: a claimed dispute."""
+        note = pb.SeatNote(kind="claimed-dispute", chain_seq=chain_seq, says=says)
+        self.record.append(RecordEntry(RECORD_NOTE, note.SerializeToString(deterministic=True)))
+
+    def take_called_away(self) -> list[tuple[int, bool]]:
+        """The StandIns for this seat since the last call: (chain seq, whether the seat owed nothing then)."""
+        taken, self.called_away = self.called_away, []
+        return taken
 
     def accepted(self, raw: bytes) -> None:
         """The host accepted this envelope of ours: it becomes our chain head and part of our record.
@@ -170,6 +214,7 @@ class SeatGame:
         # Our chain moved (an action was accepted in between): sign the same payload again on the new head.
         fresh = make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, signed.payload)
         self.outbox[0] = fresh
+        self.sent_at[envelope_hash(fresh)] = self.sent_at.get(signed.hash, self.chain_seq)
         return fresh
 
     def action(self, text: str) -> bytes:
@@ -212,34 +257,52 @@ class SeatGame:
             raise self._fail("not-in-roster", "the game header does not seat this client's key at its seat")
         if signed.envelope.game_id != self.game_id:
             raise self._fail("wrong-game", "the header's envelope names another game")
+        if h.protocol_version != PROTOCOL_VERSION:
+            raise self._fail("protocol-version", f"the host speaks protocol version {h.protocol_version}, this client "
+                             f"{PROTOCOL_VERSION}")
+        if self.tls_fingerprint is not None and bytes(h.host_tls_fingerprint) != self.tls_fingerprint:
+            raise self._fail("wrong-certificate", "the header names another TLS certificate than the one on this "
+                             "seat's connection: a second host may be relaying this game")
+        self._sign_header_once()
         if h.settings.deal == "trustless":
             self.trustless = TrustlessSeat(self)
+        else:
+            self.verified = VerifiedSeat(self)
+            self.verified.start(h)
         self._send(pb.HeaderSignature(seat=self.seat, header_hash=signed.hash))
+
+    def _sign_header_once(self) -> None:
+        """A seat signs one header per game id, ever (PROTOCOL.md Level 1 step 1): a host that restarts a game under
+        a new header (to deal it again) is refused. Kept beside the seat's secrets, before the signature leaves."""
+        if self.secrets_dir is None:
+            return
+        path = self.secrets_dir / "headers" / f"{self.game_id.hex()}-seat{self.seat}"
+        if path.exists():
+            if path.read_text().strip() != self.header_hash.hex():
+                raise self._fail("second-header", "this seat has signed another header for this game id: the host "
+                                 "may be dealing the game again")
+            return
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(self.header_hash.hex())
+            out.flush()
+            os.fsync(out.fileno())
+
+    def _on_KeySet(self, signed: Signed) -> None:
+        if self.verified is None:
+            raise self._fail("unexpected-message", "a KeySet in a game whose header says trustless")
+        self.verified.on_key_set(signed)
 
     def _on_HandOpen(self, signed: Signed) -> None:
         p = signed.payload
+        if self.verified is None or len(self.verified.keys) != len(self.roster_keys):
+            raise self._fail("unexpected-message", "a deal opened before every game key was revealed")
         self.hand = (int(p.hand), int(p.attempt))
-        self.hand_open_hash = signed.hash
-        self.host_commitment = bytes(p.host_seed_commitment)
-        self.host_commitments[self.hand] = (int(p.dealer), self.host_commitment)
-        self.commit_signatures = set()
         self.card_commitments = []
         self.my_positions = set()
         self.played_positions = set()
         self.cards = {}
-        assert self.rules is not None
-        kept = self._kept_secret(self.hand)
-        if kept is not None:  # this seat committed before a restart: the same seed, or it could never reveal
-            self.my_seed, self.my_extra = kept
-        else:
-            self.my_seed = self.random_bytes(32)
-            self.my_extra = encode_extra(self.choose_cut(self.rules.deck))
-            self._keep_secret(self.hand, self.my_seed, self.my_extra)
-        commitment = client_seed_commitment(
-            self.game_id, p.hand, p.attempt, self.seat, signed.hash, self.my_seed, self.my_extra
-        )
-        self._send(pb.SeedCommit(hand=p.hand, attempt=p.attempt, seat=self.seat, hand_open_hash=signed.hash,
-                                 commitment=commitment))
 
     # -- the seat's seeds survive a restart of its process (kept before the commitment leaves)
     def _secrets_file(self) -> Path | None:
@@ -249,7 +312,7 @@ class SeatGame:
 
     @staticmethod
     def _secret_key(hand: tuple[int, int] | str) -> str:
-        """Level 1 keeps a seed per attempt ("h:a"); Level 2 a deal secret per deck ("deck:d")."""
+        """Level 1 keeps its game key ("game-key"); Level 2 a deal secret per deck ("deck:d")."""
         return hand if isinstance(hand, str) else f"{hand[0]}:{hand[1]}"
 
     def _kept_secret(self, hand: tuple[int, int] | str) -> tuple[bytes, bytes] | None:
@@ -299,39 +362,6 @@ class SeatGame:
         return (self.trustless is not None and signed.type in ("KeyShare", "Shuffle")
                 and self.trustless.live_deck(signed.payload))
 
-    def _on_CommitSet(self, signed: Signed) -> None:
-        p = signed.payload
-        assert self.rules is not None
-        seats = [int(entry.seat) for entry in p.commits]
-        left_out = set(range(self.rules.players)) - set(seats)
-        # Only a seat that a bot stood in for (its person away) may be missing; the rest in seat order.
-        if (p.hand, p.attempt) != self.hand or not seats or seats != sorted(set(seats)) or not (
-            left_out <= self.stood_in and set(seats) <= set(range(self.rules.players))
-        ):
-            raise self._fail("bad-commit-set", "the CommitSet is not for this hand or lacks a seat")
-        self.participants = tuple(seats)
-        for entry in p.commits:
-            i = int(entry.seat)
-            inner = parse_envelope(entry.envelope, host=False)
-            if entry.seat != i or inner.sender != i or not check_signature(inner, self.roster_keys[i]):
-                raise self._fail("bad-commit-set", f"the CommitSet's entry for seat {i} is not that seat's")
-            if inner.payload.commitment != entry.commitment or inner.payload.hand_open_hash != self.hand_open_hash:
-                raise self._fail("bad-commit-set", f"seat {i}'s commitment does not answer this HandOpen")
-        if self.seat not in seats:
-            # We were away when the set was made: this attempt is dealt without our seed; nothing to send.
-            self._drop_owed("SeedCommit")
-            return
-        entry_of_mine = p.commits[seats.index(self.seat)]
-        self._embedded(bytes(entry_of_mine.envelope))
-        mine = parse_envelope(entry_of_mine.envelope, host=False)
-        expected = client_seed_commitment(self.game_id, p.hand, p.attempt, self.seat, self.hand_open_hash,
-                                          self.my_seed, self.my_extra)
-        if mine.payload.commitment != expected:
-            raise self._fail("bad-commit-set", "the CommitSet does not hold this seat's commitment")
-        self.commit_set_hash = signed.hash
-        self._send(pb.CommitSetSignature(hand=p.hand, attempt=p.attempt, seat=self.seat,
-                                         commit_set_hash=signed.hash))
-
     def _on_Relay(self, signed: Signed) -> None:
         self._embedded(bytes(signed.payload.envelope))
         inner = parse_envelope(signed.payload.envelope, host=False)
@@ -342,13 +372,8 @@ class SeatGame:
             raise self._fail("bad-signature", f"a relayed envelope of seat {seat} has a bad signature")
         if self.trustless is not None:
             self.trustless.on_relay(inner, seat)
-        if inner.type == "CommitSetSignature" and inner.payload.commit_set_hash == self.commit_set_hash:
-            self.commit_signatures.add(seat)
-            assert self.rules is not None
-            if self.commit_signatures == set(self.participants):
-                # Everyone has signed the set of commitments: now, and only now, reveal.
-                h, a = self.hand
-                self._send(pb.SeedReveal(hand=h, attempt=a, seat=self.seat, seed=self.my_seed, extra=self.my_extra))
+        if self.verified is not None:
+            self.verified.on_relay(inner, seat)
 
     def _on_DeckSealed(self, signed: Signed) -> None:
         p = signed.payload
@@ -356,8 +381,10 @@ class SeatGame:
         if (p.hand, p.attempt) != self.hand or len(p.card_commitments) != self.rules.deck:
             raise self._fail("bad-deck-sealed", "the DeckSealed list is not for this hand or has the wrong size")
         self.card_commitments = [bytes(c) for c in p.card_commitments]
-        if self.seat not in self.participants:
-            return  # dealt without us (we were away): the host does not wait for our signature
+        assert self.verified is not None
+        self.verified.on_deck_sealed(self.hand, self.card_commitments)
+        if self.seat in self.stood_in:
+            return  # a stand-in plays this seat now: the host does not wait for its signature
         self._send(pb.DeckSealedSignature(hand=p.hand, attempt=p.attempt, seat=self.seat,
                                           deck_sealed_hash=signed.hash))
 
@@ -413,26 +440,27 @@ class SeatGame:
         return bool(signed.envelope.prev_hash == signed.payload.chain_head)
 
     def _on_HostSeedReveal(self, signed: Signed) -> None:
-        p = signed.payload
-        committed = self.host_commitments.get((int(p.hand), int(p.attempt)))
-        if committed is None:
-            raise self._fail("bad-reveal", "a seed reveal for a hand that was never opened")
-        try:
-            check_host_seed(committed[1], self.game_id, p.hand, p.attempt, committed[0], p.seed)
-        except CommitmentError as err:
-            raise self._fail("host-seed-mismatch", str(err)) from None
-        self.seeds_checked += 1
+        if self.verified is None:
+            raise self._fail("unexpected-message", "a seed reveal in a game whose header says trustless")
+        self.verified.on_hand_seed(signed)
+
+    def _on_HostKeyReveal(self, signed: Signed) -> None:
+        if self.verified is None:
+            raise self._fail("unexpected-message", "a host key in a game whose header says trustless")
+        self.verified.on_host_key(signed)
 
     def _on_MatchEnd(self, signed: Signed) -> None:
         self.finished = True
         if self.trustless is not None:
             self.trustless.on_match_end()  # the deck prepared ahead is abandoned
             self._drop_owed("KeyShare", "Shuffle")
-        for raw in signed.payload.unanswered:  # our seed commitment, if the host accepted it before it stopped
+        for raw in signed.payload.unanswered:  # our key commitment, if the host accepted it before it stopped
             self._embedded(bytes(raw))
 
     def _on_StandIn(self, signed: Signed) -> None:
         p = signed.payload
+        if p.active and int(p.seat) == self.seat:
+            self.called_away.append((self.chain_seq, not self.outbox))
         if p.active:
             self.stood_in.add(int(p.seat))
         else:
@@ -465,7 +493,7 @@ class SeatGame:
 
     def _on_AttemptAborted(self, signed: Signed) -> None:
         # A forfeited or redealt attempt: whatever we still owed for it is void.
-        self._drop_owed("CommitSetSignature", "SeedReveal", "DeckSealedSignature", "SeedCommit")
+        self._drop_owed("DeckSealedSignature")
         if self.trustless is not None:
             self.trustless.on_attempt_aborted(signed)
             self._drop_owed("DecryptionShares", "ActionRequest")

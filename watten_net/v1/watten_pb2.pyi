@@ -23,12 +23,48 @@ TABLE_PHASE_MATCH_OVER: TablePhase
 TABLE_PHASE_ABANDONED: TablePhase
 
 class ErrorDetail(_message.Message):
-    __slots__ = ("reason", "message")
+    __slots__ = ("reason", "message", "receipt")
     REASON_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
     reason: str
     message: str
-    def __init__(self, reason: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+    receipt: RefusalReceipt
+    def __init__(self, reason: _Optional[str] = ..., message: _Optional[str] = ..., receipt: _Optional[_Union[RefusalReceipt, _Mapping]] = ...) -> None: ...
+
+class RefusalReceipt(_message.Message):
+    __slots__ = ("game_id", "envelope_hash", "reason", "chain_seq", "chain_head", "signature")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ENVELOPE_HASH_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_SEQ_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_HEAD_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
+    game_id: bytes
+    envelope_hash: bytes
+    reason: str
+    chain_seq: int
+    chain_head: bytes
+    signature: bytes
+    def __init__(self, game_id: _Optional[bytes] = ..., envelope_hash: _Optional[bytes] = ..., reason: _Optional[str] = ..., chain_seq: _Optional[int] = ..., chain_head: _Optional[bytes] = ..., signature: _Optional[bytes] = ...) -> None: ...
+
+class RefusalEvidence(_message.Message):
+    __slots__ = ("envelope", "receipt")
+    ENVELOPE_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
+    envelope: bytes
+    receipt: RefusalReceipt
+    def __init__(self, envelope: _Optional[bytes] = ..., receipt: _Optional[_Union[RefusalReceipt, _Mapping]] = ...) -> None: ...
+
+class SeatNote(_message.Message):
+    __slots__ = ("kind", "chain_seq", "says")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_SEQ_FIELD_NUMBER: _ClassVar[int]
+    SAYS_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    chain_seq: int
+    says: str
+    def __init__(self, kind: _Optional[str] = ..., chain_seq: _Optional[int] = ..., says: _Optional[str] = ...) -> None: ...
 
 class TableSettings(_message.Message):
     __slots__ = ("deal", "reveal")
@@ -117,7 +153,7 @@ class ListTablesResponse(_message.Message):
     def __init__(self, tables: _Optional[_Iterable[_Union[TableInfo, _Mapping]]] = ...) -> None: ...
 
 class JoinRequest(_message.Message):
-    __slots__ = ("protocol_version", "name", "public_key", "join_nonce", "seat", "key_proof", "spectate", "table_id")
+    __slots__ = ("protocol_version", "name", "public_key", "join_nonce", "seat", "key_proof", "spectate", "table_id", "tls_fingerprint")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
@@ -126,6 +162,7 @@ class JoinRequest(_message.Message):
     KEY_PROOF_FIELD_NUMBER: _ClassVar[int]
     SPECTATE_FIELD_NUMBER: _ClassVar[int]
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
+    TLS_FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     name: str
     public_key: bytes
@@ -134,7 +171,8 @@ class JoinRequest(_message.Message):
     key_proof: bytes
     spectate: bool
     table_id: str
-    def __init__(self, protocol_version: _Optional[int] = ..., name: _Optional[str] = ..., public_key: _Optional[bytes] = ..., join_nonce: _Optional[bytes] = ..., seat: _Optional[int] = ..., key_proof: _Optional[bytes] = ..., spectate: _Optional[bool] = ..., table_id: _Optional[str] = ...) -> None: ...
+    tls_fingerprint: bytes
+    def __init__(self, protocol_version: _Optional[int] = ..., name: _Optional[str] = ..., public_key: _Optional[bytes] = ..., join_nonce: _Optional[bytes] = ..., seat: _Optional[int] = ..., key_proof: _Optional[bytes] = ..., spectate: _Optional[bool] = ..., table_id: _Optional[str] = ..., tls_fingerprint: _Optional[bytes] = ...) -> None: ...
 
 class JoinResponse(_message.Message):
     __slots__ = ("seat", "token", "table")
@@ -177,10 +215,14 @@ class StartRequest(_message.Message):
     def __init__(self, token: _Optional[str] = ...) -> None: ...
 
 class LeaveRequest(_message.Message):
-    __slots__ = ("token",)
+    __slots__ = ("token", "nonce", "leave_proof")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    NONCE_FIELD_NUMBER: _ClassVar[int]
+    LEAVE_PROOF_FIELD_NUMBER: _ClassVar[int]
     token: str
-    def __init__(self, token: _Optional[str] = ...) -> None: ...
+    nonce: bytes
+    leave_proof: bytes
+    def __init__(self, token: _Optional[str] = ..., nonce: _Optional[bytes] = ..., leave_proof: _Optional[bytes] = ...) -> None: ...
 
 class Ack(_message.Message):
     __slots__ = ("seq", "seat")
@@ -227,19 +269,21 @@ class SubmitEnvelopeResponse(_message.Message):
     def __init__(self, seq: _Optional[int] = ..., chain_seq: _Optional[int] = ..., envelope_hash: _Optional[bytes] = ...) -> None: ...
 
 class RosterEntry(_message.Message):
-    __slots__ = ("seat", "public_key", "name", "bot")
+    __slots__ = ("seat", "public_key", "name", "bot", "host_run")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
+    HOST_RUN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     public_key: bytes
     name: str
     bot: bool
-    def __init__(self, seat: _Optional[int] = ..., public_key: _Optional[bytes] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ...) -> None: ...
+    host_run: bool
+    def __init__(self, seat: _Optional[int] = ..., public_key: _Optional[bytes] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., host_run: _Optional[bool] = ...) -> None: ...
 
 class GameHeader(_message.Message):
-    __slots__ = ("protocol_version", "deck_version", "rules_json", "preset", "settings", "roster", "first_dealer_rule", "host_tls_fingerprint", "host_public_key", "host_nonce", "join_nonces", "game_id")
+    __slots__ = ("protocol_version", "deck_version", "rules_json", "preset", "settings", "roster", "first_dealer_rule", "stand_in", "host_tls_fingerprint", "host_public_key", "host_nonce", "join_nonces", "game_id", "host_key_commitment")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     DECK_VERSION_FIELD_NUMBER: _ClassVar[int]
     RULES_JSON_FIELD_NUMBER: _ClassVar[int]
@@ -247,11 +291,13 @@ class GameHeader(_message.Message):
     SETTINGS_FIELD_NUMBER: _ClassVar[int]
     ROSTER_FIELD_NUMBER: _ClassVar[int]
     FIRST_DEALER_RULE_FIELD_NUMBER: _ClassVar[int]
+    STAND_IN_FIELD_NUMBER: _ClassVar[int]
     HOST_TLS_FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
     HOST_PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
     HOST_NONCE_FIELD_NUMBER: _ClassVar[int]
     JOIN_NONCES_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    HOST_KEY_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     deck_version: str
     rules_json: str
@@ -259,12 +305,64 @@ class GameHeader(_message.Message):
     settings: TableSettings
     roster: _containers.RepeatedCompositeFieldContainer[RosterEntry]
     first_dealer_rule: str
+    stand_in: str
     host_tls_fingerprint: bytes
     host_public_key: bytes
     host_nonce: bytes
     join_nonces: _containers.RepeatedScalarFieldContainer[bytes]
     game_id: bytes
-    def __init__(self, protocol_version: _Optional[int] = ..., deck_version: _Optional[str] = ..., rules_json: _Optional[str] = ..., preset: _Optional[str] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., roster: _Optional[_Iterable[_Union[RosterEntry, _Mapping]]] = ..., first_dealer_rule: _Optional[str] = ..., host_tls_fingerprint: _Optional[bytes] = ..., host_public_key: _Optional[bytes] = ..., host_nonce: _Optional[bytes] = ..., join_nonces: _Optional[_Iterable[bytes]] = ..., game_id: _Optional[bytes] = ...) -> None: ...
+    host_key_commitment: bytes
+    def __init__(self, protocol_version: _Optional[int] = ..., deck_version: _Optional[str] = ..., rules_json: _Optional[str] = ..., preset: _Optional[str] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., roster: _Optional[_Iterable[_Union[RosterEntry, _Mapping]]] = ..., first_dealer_rule: _Optional[str] = ..., stand_in: _Optional[str] = ..., host_tls_fingerprint: _Optional[bytes] = ..., host_public_key: _Optional[bytes] = ..., host_nonce: _Optional[bytes] = ..., join_nonces: _Optional[_Iterable[bytes]] = ..., game_id: _Optional[bytes] = ..., host_key_commitment: _Optional[bytes] = ...) -> None: ...
+
+class KeyCommit(_message.Message):
+    __slots__ = ("seat", "header_hash", "commitment")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    HEADER_HASH_FIELD_NUMBER: _ClassVar[int]
+    COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    header_hash: bytes
+    commitment: bytes
+    def __init__(self, seat: _Optional[int] = ..., header_hash: _Optional[bytes] = ..., commitment: _Optional[bytes] = ...) -> None: ...
+
+class KeyCommitEntry(_message.Message):
+    __slots__ = ("seat", "envelope")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ENVELOPE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    envelope: bytes
+    def __init__(self, seat: _Optional[int] = ..., envelope: _Optional[bytes] = ...) -> None: ...
+
+class KeySet(_message.Message):
+    __slots__ = ("commits",)
+    COMMITS_FIELD_NUMBER: _ClassVar[int]
+    commits: _containers.RepeatedCompositeFieldContainer[KeyCommitEntry]
+    def __init__(self, commits: _Optional[_Iterable[_Union[KeyCommitEntry, _Mapping]]] = ...) -> None: ...
+
+class KeySetSignature(_message.Message):
+    __slots__ = ("seat", "key_set_hash")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    KEY_SET_HASH_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    key_set_hash: bytes
+    def __init__(self, seat: _Optional[int] = ..., key_set_hash: _Optional[bytes] = ...) -> None: ...
+
+class KeyReveal(_message.Message):
+    __slots__ = ("seat", "key", "chain_seq", "chain_head")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_SEQ_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_HEAD_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    key: bytes
+    chain_seq: int
+    chain_head: bytes
+    def __init__(self, seat: _Optional[int] = ..., key: _Optional[bytes] = ..., chain_seq: _Optional[int] = ..., chain_head: _Optional[bytes] = ...) -> None: ...
+
+class HostKeyReveal(_message.Message):
+    __slots__ = ("key",)
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    key: bytes
+    def __init__(self, key: _Optional[bytes] = ...) -> None: ...
 
 class HeaderSignature(_message.Message):
     __slots__ = ("seat", "header_hash")
@@ -283,76 +381,14 @@ class Relay(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., envelope: _Optional[bytes] = ...) -> None: ...
 
 class HandOpen(_message.Message):
-    __slots__ = ("hand", "attempt", "dealer", "host_seed_commitment")
+    __slots__ = ("hand", "attempt", "dealer")
     HAND_FIELD_NUMBER: _ClassVar[int]
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
-    HOST_SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     hand: int
     attempt: int
     dealer: int
-    host_seed_commitment: bytes
-    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., dealer: _Optional[int] = ..., host_seed_commitment: _Optional[bytes] = ...) -> None: ...
-
-class SeedCommit(_message.Message):
-    __slots__ = ("hand", "attempt", "seat", "hand_open_hash", "commitment")
-    HAND_FIELD_NUMBER: _ClassVar[int]
-    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    HAND_OPEN_HASH_FIELD_NUMBER: _ClassVar[int]
-    COMMITMENT_FIELD_NUMBER: _ClassVar[int]
-    hand: int
-    attempt: int
-    seat: int
-    hand_open_hash: bytes
-    commitment: bytes
-    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., seat: _Optional[int] = ..., hand_open_hash: _Optional[bytes] = ..., commitment: _Optional[bytes] = ...) -> None: ...
-
-class SeedCommitEntry(_message.Message):
-    __slots__ = ("seat", "commitment", "envelope")
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    COMMITMENT_FIELD_NUMBER: _ClassVar[int]
-    ENVELOPE_FIELD_NUMBER: _ClassVar[int]
-    seat: int
-    commitment: bytes
-    envelope: bytes
-    def __init__(self, seat: _Optional[int] = ..., commitment: _Optional[bytes] = ..., envelope: _Optional[bytes] = ...) -> None: ...
-
-class CommitSet(_message.Message):
-    __slots__ = ("hand", "attempt", "commits")
-    HAND_FIELD_NUMBER: _ClassVar[int]
-    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
-    COMMITS_FIELD_NUMBER: _ClassVar[int]
-    hand: int
-    attempt: int
-    commits: _containers.RepeatedCompositeFieldContainer[SeedCommitEntry]
-    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., commits: _Optional[_Iterable[_Union[SeedCommitEntry, _Mapping]]] = ...) -> None: ...
-
-class CommitSetSignature(_message.Message):
-    __slots__ = ("hand", "attempt", "seat", "commit_set_hash")
-    HAND_FIELD_NUMBER: _ClassVar[int]
-    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    COMMIT_SET_HASH_FIELD_NUMBER: _ClassVar[int]
-    hand: int
-    attempt: int
-    seat: int
-    commit_set_hash: bytes
-    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., seat: _Optional[int] = ..., commit_set_hash: _Optional[bytes] = ...) -> None: ...
-
-class SeedReveal(_message.Message):
-    __slots__ = ("hand", "attempt", "seat", "seed", "extra")
-    HAND_FIELD_NUMBER: _ClassVar[int]
-    ATTEMPT_FIELD_NUMBER: _ClassVar[int]
-    SEAT_FIELD_NUMBER: _ClassVar[int]
-    SEED_FIELD_NUMBER: _ClassVar[int]
-    EXTRA_FIELD_NUMBER: _ClassVar[int]
-    hand: int
-    attempt: int
-    seat: int
-    seed: bytes
-    extra: bytes
-    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., seat: _Optional[int] = ..., seed: _Optional[bytes] = ..., extra: _Optional[bytes] = ...) -> None: ...
+    def __init__(self, hand: _Optional[int] = ..., attempt: _Optional[int] = ..., dealer: _Optional[int] = ...) -> None: ...
 
 class DeckSealed(_message.Message):
     __slots__ = ("hand", "attempt", "card_commitments")
@@ -638,18 +674,22 @@ class Disclosure(_message.Message):
     def __init__(self, envelopes: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("scores", "bummerl", "winner_side", "reason", "unanswered")
+    __slots__ = ("scores", "bummerl", "winner_side", "reason", "unanswered", "hand", "missing_keys")
     SCORES_FIELD_NUMBER: _ClassVar[int]
     BUMMERL_FIELD_NUMBER: _ClassVar[int]
     WINNER_SIDE_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     UNANSWERED_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    MISSING_KEYS_FIELD_NUMBER: _ClassVar[int]
     scores: _containers.RepeatedScalarFieldContainer[int]
     bummerl: _containers.RepeatedScalarFieldContainer[int]
     winner_side: int
     reason: str
     unanswered: _containers.RepeatedScalarFieldContainer[bytes]
-    def __init__(self, scores: _Optional[_Iterable[int]] = ..., bummerl: _Optional[_Iterable[int]] = ..., winner_side: _Optional[int] = ..., reason: _Optional[str] = ..., unanswered: _Optional[_Iterable[bytes]] = ...) -> None: ...
+    hand: int
+    missing_keys: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., bummerl: _Optional[_Iterable[int]] = ..., winner_side: _Optional[int] = ..., reason: _Optional[str] = ..., unanswered: _Optional[_Iterable[bytes]] = ..., hand: _Optional[int] = ..., missing_keys: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SubscribeRequest(_message.Message):
     __slots__ = ("token", "from_seq", "known_chain_seq")

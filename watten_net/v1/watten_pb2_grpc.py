@@ -154,8 +154,8 @@ class WattenTableServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Leave(self, request, context):
-        """Leave the table: in the lobby the seat is freed; during a game the seat goes offline (a bot may take over)
-        and the token is revoked.
+        """Leave the table: in the lobby the seat is freed; during a game the seat goes offline (a bot may take over),
+        and only with the seat key's signature (LeaveRequest.leave_proof): a token alone is refused.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

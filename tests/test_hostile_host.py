@@ -1,0 +1,276 @@
+"""A hostile host against honest seats (PROTOCOL.md Level 1 version 2): each cheat is caught live by the honest
+seat's own checks or by `watten-verify` on the honest seat's record.
+
+The cheating hosts are test doubles of the real `HostGame` (subclasses or patches here, never in the product). The
+attacks are the ones that rigged version 1 (a seat left out of a deal, seeds ground until a bot held the best
+cards, a present seat called away so the host's bot played it) and their neighbours.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from watten_net.deal import level1
+from watten_net.deal.envelope import envelope_hash
+from watten_net.deal.host_game import HostGame, Posted, Seat
+from watten_net.deal.identity import public_key_bytes
+from watten_net.deal.keys import all_seeds
+from watten_net.deal.protocol import ProtocolError, make_envelope, parse_envelope
+from watten_net.deal.seat import SeatGame
+from watten_net.engine import Rules
+from watten_net.v1 import watten_pb2 as pb
+from watten_net.verify import verify_entries
+
+from local_table import LocalTable
+
+RULES = Rules.preset("bavarian", players=4).with_flag("target", "5")
+
+
+def _fails(table: LocalTable, seat: int, reason: str) -> None:
+    """The honest seat stops with `reason`, or its record fails `watten-verify` with it."""
+    problems = table.seats[seat].problems
+    if problems:
+        return
+    report = verify_entries(table.seat_entries(seat))
+    assert not report.ok
+    assert report.errors[0].reason == reason, report.errors
+
+
+def _play_until_caught(table: LocalTable) -> str:
+    """Play on until an honest seat's check fires; returns the reason."""
+    try:
+        table.play()
+    except ProtocolError as err:
+        assert err.kind == "host", err
+        return err.reason
+    return ""
+
+
+def test_a_deck_dealt_without_one_seats_key_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Version 1's rig: the host deals from its own bots' seeds only (here: seat 2's seed replaced by one the host
+    chose). The seals then do not follow from every key: every seat catches it when k_H arrives, and the verifier
+    fails the deck."""
+    chosen = bytes(32)
+
+    def without_seat_2(keys: list[bytes], game_id: bytes, hand: int, attempt: int) -> list[bytes]:
+        seeds = all_seeds(keys, game_id, hand, attempt)
+        return [*seeds[:2], chosen, *seeds[3:]]
+
+    monkeypatch.setattr(level1, "all_seeds", without_seat_2)  # the host's dealer only: the seats check on their own
+    table = LocalTable(RULES, seed=3)
+    assert _play_until_caught(table) == "deal-mismatch"
+    monkeypatch.undo()  # the verifier recomputes with the real derivation
+    assert any("does not follow from every seat's game key" in p for p in table.seats[0].problems)
+    report = verify_entries(table.host_entries()[: len(table.host.chain)])
+    assert not report.ok and report.errors[0].reason == "deal-mismatch"
+    assert report.errors[0].type in ("HandOpen", "DeckSealed")  # (the first dealer comes from the first deck too)
+
+
+def test_a_host_key_other_than_the_committed_one_is_caught() -> None:
+    """Grinding k_H after the seats' keys are known would choose every deck: K_H in the header forbids it."""
+    table = LocalTable(RULES, seed=4)
+    table.play()
+    honest = table.host_entries()
+    reveal = next(i for i, p in enumerate(table.host.chain) if p.type == "HostKeyReveal")
+    forged = _resign(table, reveal, pb.HostKeyReveal(key=bytes(32)))
+    report = verify_entries([*honest[:reveal], forged])
+    assert not report.ok and report.errors[0].reason == "host-key-mismatch", report.errors
+    live = LyingTable(RULES, seed=4)
+    live.lie = lambda p: pb.HostKeyReveal(key=bytes(32)) if p.type == "HostKeyReveal" else None
+    assert _play_until_caught(live) == "host-key-mismatch"
+
+
+class LyingTable(LocalTable):
+    """A host that re-signs some of its envelopes with other payloads before they reach the seats."""
+
+    lie: Any = None
+
+    def deliver(self, posted: list[Posted]) -> None:
+        out = []
+        for p in posted:
+            payload = self.lie(p) if self.lie is not None else None
+            if payload is not None:
+                prev = self.host.chain[p.seq - 2].hash
+                raw = make_envelope(self.host.host_key, self.host.game_id, p.seq, prev, -1, payload)
+                p = Posted(raw, p.hash, p.seq, p.type, p.visible_to)
+            out.append(p)
+        super().deliver(out)
+
+
+def _resign(table: LocalTable, index: int, payload: Any) -> Any:
+    """The chain envelope at `index` replaced by `payload`, signed by the host's own key on the same link."""
+    from watten_net.record import KIND_HOST, Entry
+
+    original = table.host.chain[index]
+    prev = table.host.chain[index - 1].hash
+    raw = make_envelope(table.host.host_key, table.host.game_id, original.seq, prev, -1, payload)
+    return Entry(KIND_HOST, raw)
+
+
+def test_a_withheld_host_key_fails_the_match() -> None:
+    """The host sees the deck outcome at the end and withholds k_H: nobody can check a deal, so the match fails."""
+    table = LocalTable(RULES, seed=5)
+    table.play()
+    entries = [e for e, p in zip(table.host_entries(), table.host.chain, strict=True) if p.type != "HostKeyReveal"]
+    report = verify_entries(entries)
+    assert not report.ok and report.errors[0].reason in ("host-key-withheld", "chain-link")
+    cut = next(i for i, p in enumerate(table.host.chain) if p.type == "HostKeyReveal")
+    report = verify_entries(table.host_entries()[:cut])
+    assert not report.ok and report.errors[0].reason == "host-key-withheld"
+
+
+def test_nobody_stands_in_or_deals_before_every_key_is_in() -> None:
+    """A host that calls a present seat away during the key ceremony gains nothing: no StandIn is posted, the seat's
+    key is waited for, and a HandOpen before every key is in stops the honest seats."""
+    table = LocalTable(RULES, seed=6)
+    table.deliver(table.host.start())
+    table.flush()
+    assert table.host.stand_in(1, True) == []
+    assert not table.host.absent
+    seat = table.seats[0]
+    early = table.host._post(pb.HandOpen(hand=0, attempt=0, dealer=0))
+    with pytest.raises(ProtocolError) as err:
+        early.deliver_to(seat)
+    assert err.value.reason == "unexpected-message"
+
+
+def test_a_person_reveals_only_after_every_host_run_seat() -> None:
+    """The host's veto is blind: a person's key goes out only once every host-run seat's key is in the chain, and
+    the host refuses a person's reveal before that."""
+    keys = [Ed25519PrivateKey.generate() for _ in range(4)]
+    roster = [Seat(public_key_bytes(k), f"p{i}", bytes([i]) * 32, bot=i >= 2, host_run=i >= 2)
+              for i, k in enumerate(keys)]
+    host = HostGame(RULES, roster, Ed25519PrivateKey.generate())
+    seats = [SeatGame(i, k) for i, k in enumerate(keys)]
+
+    def run(hold_reveals: bool) -> None:
+        posted: list[Posted] = host.start() if host.phase == "new" else []
+        while True:
+            for p in posted:
+                for s in seats:
+                    p.deliver_to(s)
+            posted = []
+            for s in seats:
+                while (raw := s.next_automatic()) is not None:
+                    if hold_reveals and parse_envelope(raw, host=False).type == "KeyReveal":
+                        break
+                    posted += host.submit(s.seat, raw)
+                    s.accepted(raw)
+            if not posted:
+                return
+
+    run(hold_reveals=True)
+    assert host.dealer.waiting() == ("key-reveal", (2, 3))  # the host-run seats first
+    person = seats[0]
+    assert person.verified is not None and not person.outbox  # the person waits for the host-run keys
+    early = make_envelope(person.key, host.game_id, person.my_seq + 1, person.my_head, 0,
+                          pb.KeyReveal(seat=0, key=person.verified.my_key, chain_seq=person.chain_seq,
+                                       chain_head=person.chain_head))
+    with pytest.raises(ProtocolError) as err:
+        host.submit(0, early)
+    assert err.value.reason == "unexpected-message"
+    run(hold_reveals=False)
+    assert host.match is not None  # every key in: the first hand is dealt
+    order = [parse_envelope(pb.Relay.FromString(parse_envelope(p.raw, host=True).envelope.payload).envelope,
+                            host=False).sender for p in host.chain if p.type == "Relay"
+             and b"KeyReveal" in p.raw]
+    assert sorted(order[:2]) == [2, 3] and sorted(order[2:]) == [0, 1]
+
+
+def test_a_second_header_for_the_same_game_is_refused(tmp_path: Path) -> None:
+    """A host that restarts a game under a new header (to deal it again) finds the seat's signature used up."""
+    table = LocalTable(RULES, seed=8)
+    header = table.host.start()[0]
+    seat = SeatGame(0, table.seats[0].key, secrets_dir=tmp_path)
+    header.deliver_to(seat)
+    assert seat.outbox  # signed once
+    again = SeatGame(0, table.seats[0].key, secrets_dir=tmp_path)
+    other = make_envelope(table.host.host_key, table.host.game_id, 1, bytes(32), -1,
+                          table.host.header_message().__class__.FromString(
+                              _with_name(table.host.header_message(), "Mallory")))
+    with pytest.raises(ProtocolError) as err:
+        again.receive(1, other)
+    assert err.value.reason == "second-header"
+    same = SeatGame(0, table.seats[0].key, secrets_dir=tmp_path)
+    header.deliver_to(same)  # the very same header again (a client restart): fine
+    assert same.outbox
+
+
+def _with_name(header: Any, name: str) -> bytes:
+    header.roster[1].name = name
+    return bytes(header.SerializeToString(deterministic=True))
+
+
+def test_a_header_for_another_certificate_is_refused() -> None:
+    """A second host relaying a real host's game shows its own certificate: the header's is not the one on the
+    seat's connection."""
+    table = LocalTable(RULES, seed=9)
+    header = table.host.start()[0]
+    seat = SeatGame(0, table.seats[0].key, tls_fingerprint=b"\x01" * 32)
+    with pytest.raises(ProtocolError) as err:
+        header.deliver_to(seat)
+    assert err.value.reason == "wrong-certificate"
+
+
+def test_a_key_set_with_a_forged_entry_is_refused() -> None:
+    """The host shows a seat a KeySet whose entry for another seat is not that seat's signed commitment."""
+    table = LocalTable(RULES, seed=10)
+    table.deliver(table.host.start())
+    while table.flush():
+        if any(p.type == "KeySet" for p in table.host.chain):
+            break
+    index = next(i for i, p in enumerate(table.host.chain) if p.type == "KeySet")
+    key_set = pb.KeySet.FromString(pb.Envelope.FromString(table.host.chain[index].raw).payload)
+    forged_inner = make_envelope(table.seats[3].key, table.host.game_id, 2, bytes(32), 1,
+                                 pb.KeyCommit(seat=1, header_hash=table.host.chain[0].hash, commitment=bytes(32)))
+    key_set.commits[1].envelope = forged_inner
+    forged = _resign(table, index, key_set)
+    seat = SeatGame(0, table.seats[0].key)
+    entries = [*table.host_entries()[:index], forged]
+    with pytest.raises(ProtocolError) as err:
+        for i, entry in enumerate(entries):
+            seat.receive(i + 1, entry.data)
+            seat.outbox.clear()
+    assert err.value.reason == "bad-key-set"
+
+
+def test_a_stand_in_played_differently_from_the_reference_is_caught() -> None:
+    """The host calls a seat away and plays its weakest cards: the verifier recomputes every stand-in move."""
+    table = LocalTable(RULES, seed=11)
+    table.play(absences={60: (2, 10_000)})
+    moves = [i for i, p in enumerate(table.host.chain)
+             if p.type == "ActionAccepted" and pb.ActionAccepted.FromString(
+                 pb.Envelope.FromString(p.raw).payload).actor == "bot"]
+    assert moves, "the stand-in played"
+    report = verify_entries(table.host_entries())
+    assert report.ok, report.errors  # the reference's own moves verify
+    index = moves[0]
+    accepted = pb.ActionAccepted.FromString(pb.Envelope.FromString(table.host.chain[index].raw).payload)
+    accepted.action = "fold" if accepted.action != "fold" else "accept"
+    forged = _resign(table, index, accepted)
+    report = verify_entries([*table.host_entries()[:index], forged, *table.host_entries()[index + 1:]])
+    assert not report.ok
+    assert report.errors[0].reason in ("stand-in-mismatch", "chain-link"), report.errors
+    report = verify_entries(_rewritten(table, index, accepted))
+    assert not report.ok and report.errors[0].reason == "stand-in-mismatch", report.errors
+    assert report.errors[0].envelope == index + 1
+
+
+def _rewritten(table: LocalTable, index: int, payload: Any) -> list[Any]:
+    """The host's whole record with the envelope at `index` replaced and every later one signed again on the new
+    links: what a host that forges its own record can produce."""
+    from watten_net.record import KIND_HOST, Entry
+
+    entries = table.host_entries()[:index]
+    prev = table.host.chain[index - 1].hash
+    for i in range(index, len(table.host.chain)):
+        env = pb.Envelope.FromString(table.host.chain[i].raw)
+        body = payload if i == index else getattr(pb, env.type).FromString(env.payload)
+        raw = make_envelope(table.host.host_key, table.host.game_id, i + 1, prev, -1, body)
+        entries.append(Entry(KIND_HOST, raw))
+        prev = envelope_hash(raw)
+    return entries

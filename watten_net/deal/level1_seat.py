@@ -1,0 +1,161 @@
+"""A seat's side of PROTOCOL.md Level 1 version 2: the key ceremony before the first hand, and the deal checks.
+
+`SeatGame` hands every Level 1 step here. The seat commits to a fresh game key once it holds every roster seat's
+signature of the header it signed; signs the KeySet only when its own entry is the commitment it sent and every
+other entry is that seat's own, for this game and header; reveals its key only when every roster seat has signed
+the KeySet (a person's seat also waits for every host-run seat's key, so a host that withholds one does so blind);
+checks every key revealed against its commitment and stops at one that does not open. When the host's key arrives
+at the match's end (or a hand's seed with reveal = hand-end) it recomputes every deck and checks every seal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from watten_net.engine import canonical_deck
+from watten_net.v1 import watten_pb2 as pb
+
+from .commitments import seal_deck
+from .deck import deck_permutation
+from .keys import all_seeds, deck_key, host_key_commitment, host_seed, key_set_hash, seat_key_commitment
+from .protocol import ProtocolError, Signed, check_signature, parse_envelope
+
+if TYPE_CHECKING:
+    from .seat import SeatGame
+
+GAME_KEY = "game-key"  # the name of the seat's game key among its kept secrets
+
+
+@dataclass
+class VerifiedSeat:
+    game: SeatGame
+    host_run: tuple[bool, ...] = ()
+    header_signed: set[int] = field(default_factory=set)
+    my_key: bytes = b""
+    commitments: list[bytes] = field(default_factory=list)  # K_0..K_(n-1), from the KeySet
+    key_set: bytes = b""  # Hks
+    key_set_signed: set[int] = field(default_factory=set)
+    keys: dict[int, bytes] = field(default_factory=dict)  # every key revealed so far
+    revealed: bool = False
+    host_key: bytes = b""  # k_H, once revealed
+    sealed: dict[tuple[int, int], list[bytes]] = field(default_factory=dict)  # (h, a) -> DeckSealed list
+    seeds_seen: dict[tuple[int, int], bytes] = field(default_factory=dict)  # S(h, a) revealed at a hand's end
+    decks_checked: int = 0
+
+    @property
+    def n(self) -> int:
+        return len(self.game.roster_keys)
+
+    def start(self, header: Any) -> None:
+        self.host_run = tuple(bool(r.host_run) for r in header.roster)
+
+    def on_relay(self, inner: Signed, seat: int) -> None:
+        p = inner.payload
+        if inner.type == "HeaderSignature" and p.header_hash == self.game.header_hash:
+            self.header_signed.add(seat)
+            if len(self.header_signed) == self.n and not self.my_key:
+                self._commit()
+        elif inner.type == "KeySetSignature" and self.key_set and p.key_set_hash == self.key_set:
+            self.key_set_signed.add(seat)
+            self._maybe_reveal()
+        elif inner.type == "KeyReveal":
+            self._on_reveal(seat, bytes(p.key))
+
+    def _commit(self) -> None:
+        game = self.game
+        kept = game._kept_secret(GAME_KEY)
+        # A key is drawn once per game and written to disk before its commitment leaves (a restart keeps it).
+        self.my_key = kept[0] if kept is not None else game.random_bytes(32)
+        if kept is None:
+            game._keep_secret(GAME_KEY, self.my_key, b"")
+        commitment = seat_key_commitment(game.game_id, game.seat, game.header_hash, self.my_key)
+        game._send(pb.KeyCommit(seat=game.seat, header_hash=game.header_hash, commitment=commitment))
+
+    def on_key_set(self, signed: Signed) -> None:
+        game = self.game
+        entries = list(signed.payload.commits)
+        if self.key_set or len(entries) != self.n or [int(e.seat) for e in entries] != list(range(self.n)):
+            raise game._fail("bad-key-set", "the KeySet does not hold one entry per roster seat, in seat order")
+        commitments = []
+        for entry in entries:
+            seat = int(entry.seat)
+            try:
+                inner = parse_envelope(bytes(entry.envelope), host=False)
+            except ProtocolError:
+                raise game._fail("bad-key-set", f"the KeySet's entry for seat {seat} does not parse") from None
+            q = inner.payload
+            if (inner.type != "KeyCommit" or inner.sender != seat or q.seat != seat
+                    or inner.envelope.game_id != game.game_id or q.header_hash != game.header_hash
+                    or len(q.commitment) != 32 or not check_signature(inner, game.roster_keys[seat])):
+                raise game._fail("bad-key-set", f"the KeySet's entry for seat {seat} is not that seat's commitment "
+                                 "for this game and header")
+            commitments.append(bytes(q.commitment))
+        mine = seat_key_commitment(game.game_id, game.seat, game.header_hash, self.my_key) if self.my_key else b""
+        if commitments[game.seat] != mine:
+            raise game._fail("bad-key-set", "the KeySet does not hold the key commitment this seat sent")
+        game._embedded(bytes(entries[game.seat].envelope))
+        self.commitments = commitments
+        self.key_set = key_set_hash(game.game_id, game.header_hash, commitments)
+        game._send(pb.KeySetSignature(seat=game.seat, key_set_hash=self.key_set))
+
+    def _maybe_reveal(self) -> None:
+        if self.revealed or len(self.key_set_signed) < self.n:
+            return
+        host_run_in = all(s in self.keys for s in range(self.n) if self.host_run[s])
+        if not self.host_run[self.game.seat] and not host_run_in:
+            return  # a person reveals only once every host-run seat has: the host's veto is then blind
+        self.revealed = True
+        game = self.game
+        game._send(pb.KeyReveal(seat=game.seat, key=self.my_key, chain_seq=game.chain_seq,
+                                chain_head=game.chain_head))
+
+    def _on_reveal(self, seat: int, key: bytes) -> None:
+        game = self.game
+        if not self.commitments or len(key) != 32 or seat_key_commitment(
+                game.game_id, seat, game.header_hash, key) != self.commitments[seat]:
+            raise game._fail("bad-key-reveal", f"seat {seat}'s game key does not open its commitment in the KeySet")
+        self.keys[seat] = key
+        self._maybe_reveal()
+
+    # ------------------------------------------------------------------ the deals, checked once S or k_H is known
+    def on_deck_sealed(self, hand: tuple[int, int], commitments: list[bytes]) -> None:
+        self.sealed[hand] = commitments
+
+    def on_hand_seed(self, signed: Signed) -> None:
+        p = signed.payload
+        hand = (int(p.hand), int(p.attempt))
+        if hand not in self.sealed:
+            raise self.game._fail("bad-reveal", "a seed reveal for a hand that was never opened")
+        self.seeds_seen[hand] = bytes(p.seed)
+        self._check_deck(hand, bytes(p.seed))
+
+    def on_host_key(self, signed: Signed) -> None:
+        game = self.game
+        key = bytes(signed.payload.key)
+        if self.host_key:
+            raise game._fail("bad-reveal", "the host revealed its game key twice")
+        if len(key) != 32 or host_key_commitment(game.game_id, key) != bytes(game.header.host_key_commitment):
+            raise game._fail("host-key-mismatch", "the host's game key does not open K_H in the header")
+        self.host_key = key
+        for hand in sorted(self.sealed):
+            secret = host_seed(key, game.game_id, *hand)
+            if hand in self.seeds_seen and self.seeds_seen[hand] != secret:
+                raise game._fail("seed-mismatch", f"the seed revealed for hand {hand[0]} attempt {hand[1]} is not "
+                                 "the one the host's key gives")
+            self._check_deck(hand, secret)
+
+    def _check_deck(self, hand: tuple[int, int], secret: bytes) -> None:
+        game = self.game
+        assert game.rules is not None
+        if len(self.keys) != self.n:
+            raise game._fail("deal-mismatch", "a deal was made before every game key was revealed")
+        h, a = hand
+        keys = [self.keys[s] for s in range(self.n)]
+        dk = deck_key(secret, all_seeds(keys, game.game_id, h, a), self.key_set, game.game_id, h, a)
+        canonical = canonical_deck(game.rules.deck)
+        deck = [canonical[j].text for j in deck_permutation(dk, len(canonical))]
+        if seal_deck(secret, game.game_id, h, a, deck) != self.sealed[hand]:
+            raise game._fail("deal-mismatch", f"the deck of hand {h} attempt {a} does not follow from every "
+                             "seat's game key and the host's")
+        self.decks_checked += 1
