@@ -249,6 +249,9 @@ class Connection:
                     yield view
                 return
             except Refused as err:
+                if err.code == grpc.StatusCode.ABORTED and err.reason == "subscriber-lagging":
+                    await asyncio.sleep(0.05)  # fell behind what the host keeps: a fresh snapshot, at once
+                    continue
                 if err.code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
                                     grpc.StatusCode.CANCELLED):
                     raise

@@ -79,7 +79,7 @@ async def play_as_bot(args: argparse.Namespace) -> int:
         conn.on_submitted = latency.submitted
     conn.on_dispute = lambda says: print(f"watten-join: DISPUTE: {visible(says)}", flush=True)
     try:
-        seat = await conn.join(args.name or f"{args.bot} bot", args.seat, table_id=args.table)
+        seat = await conn.join((args.name or f"{args.bot} bot")[:32], args.seat, table_id=args.table)
         where = f" (table {conn.table_id})" if args.table or latency is not None else ""
         print(f"watten-join: seat {seat} at {host}:{port}{visible(where)}, played by the {args.bot} bot", flush=True)
         async for view in conn.follow():
@@ -191,7 +191,8 @@ async def play_at_the_table(args: argparse.Namespace) -> int:
     try:
         info = await conn.table(args.table)
         free = [s.seat for s in info.seats if not s.occupied]
-        name = args.name or _ask("Your name", os.environ.get("USER", "") or "Player")
+        # (The host refuses a name over 32 characters: a long user name is cut rather than refused.)
+        name = (args.name or _ask("Your name", os.environ.get("USER", "") or "Player"))[:32]
         seat = args.seat
         if seat is None and len(free) > 1:
             choice = _ask(f"Seat ({', '.join(map(str, free))})", str(free[0]))

@@ -58,19 +58,24 @@ class _Unreadable:
 
 
 UNREADABLE: Any = _Unreadable()
+TOO_LARGE: Any = _Unreadable()  # a request over its method's size limit (not parsed)
+REQUEST_TOO_LARGE_REASON = "request-too-large"
 
 
-def _lenient(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
+def _lenient(deserializer: Callable[[bytes], Any] | None, limit: int | None = None) -> Callable[[bytes], Any] | None:
     """A request deserialiser that never raises: bytes that do not parse become `UNREADABLE`.
 
     Why: grpc.aio deserialises the request in its core, before any handler or guard runs, and answers a
     DecodeError (random bytes, another message type, a string field that is not UTF-8) with UNKNOWN and an
     ERROR traceback in the host's log. The guard refuses the marker with INVALID_ARGUMENT `bad-request` instead.
+    Bytes over `limit` are not parsed at all (`TOO_LARGE`: RESOURCE_EXHAUSTED `request-too-large`).
     """
     if deserializer is None:
         return None
 
     def parse(raw: bytes) -> Any:
+        if limit is not None and len(raw) > limit:
+            return TOO_LARGE
         try:
             return deserializer(raw)
         except Exception:
@@ -79,7 +84,11 @@ def _lenient(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], A
     return parse
 
 
-def _unreadable_refusal() -> Refusal:
+def _unreadable_refusal(request: Any = None) -> Refusal:
+    if request is TOO_LARGE:
+        return Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, REQUEST_TOO_LARGE_REASON,
+                       "The request is far bigger than any this call takes (a name has at most 32 characters); "
+                       "it was not read.")
     return invalid_argument(BAD_REQUEST_REASON, BAD_REQUEST_MESSAGE)
 
 
@@ -160,15 +169,16 @@ async def _refuse(context: grpc.aio.ServicerContext, error: Exception, where: st
     await _abort(context, rich_status(grpc.StatusCode.INTERNAL, INTERNAL_REASON, INTERNAL_MESSAGE))
 
 
-Admit = Callable[[grpc.aio.ServicerContext], None]
-"""A check run before every handler (e.g. a rate limit); it raises a Refusal to turn the call away."""
+Admit = Callable[[grpc.aio.ServicerContext], Callable[[], None] | None]
+"""A check run before every handler (e.g. a rate limit); it raises a Refusal to turn the call away, or returns
+nothing or a function to call when the call ends (e.g. to count the calls open on a connection)."""
 
 
 async def _readable(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
     """A request stream in which an unreadable message is refused instead of handed to the handler."""
     async for request in requests:
-        if request is UNREADABLE:
-            raise _unreadable_refusal()
+        if request is UNREADABLE or request is TOO_LARGE:
+            raise _unreadable_refusal(request)
         yield request
 
 
@@ -183,15 +193,15 @@ def _guard(method: Callable[..., Any], where: str, streaming: bool, admit: Admit
     INVALID_ARGUMENT `bad-request`.
     """
 
-    def enter(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    def enter(args: tuple[Any, ...], ends: list[Callable[[], None]]) -> tuple[Any, ...]:
         context = args[-1]
-        if admit is not None:
-            admit(context)
+        if admit is not None and (end := admit(context)) is not None:
+            ends.append(end)
         if request_streaming:
             if hasattr(args[-2], "__aiter__"):
                 return (*args[:-2], _readable(args[-2]), context)
-        elif args[-2] is UNREADABLE:
-            raise _unreadable_refusal()
+        elif args[-2] is UNREADABLE or args[-2] is TOO_LARGE:
+            raise _unreadable_refusal(args[-2])
         return args
 
     if streaming and not inspect.iscoroutinefunction(method):
@@ -199,8 +209,9 @@ def _guard(method: Callable[..., Any], where: str, streaming: bool, admit: Admit
         @functools.wraps(method)
         async def guarded_stream(*args: Any) -> AsyncIterator[Any]:
             context = args[-1]
+            ends: list[Callable[[], None]] = []
             try:
-                produced = method(*enter(args))
+                produced = method(*enter(args, ends))
                 if hasattr(produced, "__aiter__"):
                     async with contextlib.aclosing(produced) as responses:
                         async for response in responses:
@@ -214,14 +225,18 @@ def _guard(method: Callable[..., Any], where: str, streaming: bool, admit: Admit
                 raise
             except Exception as error:
                 await _refuse(context, error, where)
+            finally:
+                for end in ends:
+                    end()
 
         return guarded_stream
 
     @functools.wraps(method)
     async def guarded(*args: Any) -> Any:
         context = args[-1]
+        ends: list[Callable[[], None]] = []
         try:
-            result = method(*enter(args))
+            result = method(*enter(args, ends))
             if inspect.isawaitable(result):
                 result = await result
             return result
@@ -229,6 +244,9 @@ def _guard(method: Callable[..., Any], where: str, streaming: bool, admit: Admit
             raise
         except Exception as error:
             await _refuse(context, error, where)
+        finally:
+            for end in ends:
+                end()
 
     return guarded
 
@@ -249,8 +267,12 @@ class RefusalInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc, unus
     UNKNOWN) and runs `admit` (e.g. the host's per-connection rate limit) before every handler.
     """
 
-    def __init__(self, admit: Admit | None = None) -> None:
+    def __init__(self, admit: Admit | None = None, small_request: int | None = None,
+                 big_request_methods: frozenset[str] = frozenset()) -> None:
         self.admit = admit
+        # Requests of every method but `big_request_methods` over `small_request` bytes are refused unread.
+        self.small_request = small_request
+        self.big_request_methods = big_request_methods
 
     async def intercept_service(
         self,
@@ -261,8 +283,9 @@ class RefusalInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc, unus
         if handler is None:
             return None
         where = str(handler_call_details.method)
+        limit = None if where in self.big_request_methods else self.small_request
         serializers = {
-            "request_deserializer": _lenient(handler.request_deserializer),
+            "request_deserializer": _lenient(handler.request_deserializer, limit),
             "response_serializer": handler.response_serializer,
         }
         admit = self.admit

@@ -12,7 +12,9 @@ draw `u8 who (255 = host) + bytes`, 2 an accepted envelope `u8 seat + bytes`, 3 
 new token after a reclaim `u8 seat + SHA-256 of the token`: the host keeps token digests only, 7 a trustless hand
 forfeited because the table waited a grace period more for a seat away, `u8 255`, 8 a join or leave nonce the
 table accepted during the game, `u8 seat + 32-byte nonce`: with the metadata's `used_nonces` (those of the lobby),
-every nonce the table ever accepted, so a resumed table refuses a proof replayed from before the crash).
+every nonce the table ever accepted, so a resumed table refuses a proof replayed from before the crash, 9 the match
+abandoned by the host (Ctrl-C / SIGTERM), `u8 255 + the reason in UTF-8`: the abandon posts into the chain like any
+input, so a restart must replay it before the closing checkpoint signatures that follow it).
 The file is private (0600): it holds the bots' keys (and digests of the seats' tokens).
 """
 
@@ -28,7 +30,7 @@ from typing import Any
 from watten_net.paths import ensure_private_dir, open_private
 
 MAGIC = b"WATTEN-JOURNAL/1\n"
-META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, NONCE = 0, 1, 2, 3, 4, 5, 6, 7, 8
+META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, NONCE, ABANDON = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 HOST = 255
 
 
@@ -80,6 +82,9 @@ class Journal:
     def forfeit_away(self) -> None:
         self.append(FORFEIT_AWAY, bytes([HOST]))
 
+    def abandon(self, reason: str) -> None:
+        self.append(ABANDON, bytes([HOST]) + reason.encode())
+
     def finish(self) -> None:
         """The game ended: mark it, and move the journal aside so that no restart resumes it."""
         self.append(FINISHED, b"")
@@ -118,7 +123,7 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[tuple[int, int, bytes
     for kind, body, _ in _whole_entries(data):
         if kind == META:
             meta = json.loads(body.decode())
-        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, NONCE):
+        elif kind in (DRAW, SUBMIT, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, NONCE, ABANDON):
             entries.append((kind, body[0], body[1:]))
         elif kind == FINISHED:
             entries.append((kind, 0, b""))

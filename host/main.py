@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from host.limits import Limits, raise_open_files_limit
 from watten_net.engine import Rules
 from watten_net.paths import config_dir, data_subdir
 from watten_net.printable import log_visibly, visible
@@ -133,13 +134,39 @@ def parser() -> argparse.ArgumentParser:
                    help="resume the game a crashed host left unfinished (a plain start does so too)")
     p.add_argument("--fresh", action="store_true", help="start a new game even if an unfinished one is found")
     p.add_argument("--verbose", "-v", action="store_true", help="log what happens")
+    limits = p.add_argument_group("limits per client address (loopback is exempt unless --limit-loopback)")
+    limits.add_argument("--connections-per-address", type=int, default=Limits.connections_per_address, metavar="N",
+                        help=f"connections one address may have (default {Limits.connections_per_address})")
+    limits.add_argument("--streams-per-address", type=int, default=Limits.streams_per_address, metavar="N",
+                        help=f"event streams one address may have open (default {Limits.streams_per_address})")
+    limits.add_argument("--seats-per-address", type=int, default=Limits.seats_per_address, metavar="N",
+                        help=f"seats one address may hold at the host's tables (default {Limits.seats_per_address})")
+    limits.add_argument("--seats-per-connection", type=int, default=Limits.seats_per_connection, metavar="N",
+                        help=f"seats one connection may hold (default {Limits.seats_per_connection})")
+    limits.add_argument("--joins-per-minute", type=float, default=Limits.joins_per_minute, metavar="N",
+                        help=f"joins one address may make a minute (default {Limits.joins_per_minute:g}, "
+                             f"bursts of {Limits.join_burst:g})")
+    limits.add_argument("--idle-timeout", type=float, default=Limits.idle_timeout, metavar="SECONDS",
+                        help=f"a connection without a call is closed after this long (default "
+                             f"{Limits.idle_timeout:g}); one that has not finished its handshake after at most 10 s")
+    limits.add_argument("--limit-loopback", action="store_true",
+                        help="apply these limits to clients on this machine too (tests)")
     return p
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    return Limits(connections_per_address=args.connections_per_address, streams_per_address=args.streams_per_address,
+                  seats_per_address=args.seats_per_address, seats_per_connection=args.seats_per_connection,
+                  joins_per_minute=args.joins_per_minute, idle_timeout=max(0.1, args.idle_timeout),
+                  limit_loopback=args.limit_loopback)
 
 
 async def run(args: argparse.Namespace) -> int:
     from host.server import WattenTableService, start_server, stop_server
     from host.table import Table, TableRefusal
 
+    soft, _ = raise_open_files_limit()  # every connection is a file descriptor: as many as the system lets us
+    logging.getLogger("watten.host").info("open files limit: %s", soft)
     rules = build_rules(args.rules, args.players, args.set)
     settings = table_settings(args.set)
     if settings["deal"] == "trustless" and rules.blind:
@@ -166,8 +193,19 @@ async def run(args: argparse.Namespace) -> int:
     tables: list[Table] = []
     for path in to_resume:
         print(f"watten-host: resuming the unfinished game of {path}", flush=True)
-        tables.append(await Table.resume(path, host_key, bot_delay=delay, grace=args.grace,
-                                         stand_in_level=args.bot_level, step_timeout=args.step_timeout))
+        try:
+            tables.append(await Table.resume(path, host_key, bot_delay=delay, grace=args.grace,
+                                             stand_in_level=args.bot_level, step_timeout=args.step_timeout))
+        except Exception as err:  # a journal this host cannot replay must not stop every later start
+            if args.resume not in (None, "auto"):
+                raise ValueError(f"cannot resume {path}: {getattr(err, 'message', err)}") from None
+            aside = path.with_suffix(".unresumable")
+            path.replace(aside)
+            logging.getLogger("watten.host").warning("cannot resume %s", path, exc_info=err)
+            print(f"watten-host: cannot resume the game of {visible(str(path))} "
+                  f"({visible(str(getattr(err, 'message', err)))}); moved it aside to {visible(str(aside))} and "
+                  "starting afresh", flush=True)
+            continue
         tables[-1].serving_tls = tls_fp  # join proofs bind the certificate served now (b"": plaintext)
     if tables:
         args.port = tables[0].port
@@ -187,7 +225,8 @@ async def run(args: argparse.Namespace) -> int:
         table.host_run = table.host_run or host_run
         # With a person at the host and every other seat a bot, the table is full at once: start it (playable).
         table.autostart = args.autostart or args.headless or (args.bots == args.players - 1)
-    service = WattenTableService(tables)  # its list of tables is the live one: fresh tables replace finished ones
+    # its list of tables is the live one: fresh tables replace finished ones
+    service = WattenTableService(tables, limits_of(args))
     server, port = await start_server(service, args.port, credentials, args.bind)
     for table in tables:
         table.port = port
@@ -348,7 +387,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
     table.own_person_key = public_key_bytes(key)  # a host-run seat: it reveals its game key first
     conn = Connection(channel, key=key, record_dir=table.record_dir)  # the person keeps a record like any seat
     conn.secrets_dir = data_subdir("seats")
-    name = args.name or os.environ.get("USER", "") or "Host"
+    name = (args.name or os.environ.get("USER", "") or "Host")[:32]  # (the host refuses longer names)
     try:
         await conn.join(name, 0 if table.seats[0] is None else None, table_id=table.table_id)
     except Exception as err:

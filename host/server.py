@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -16,14 +17,15 @@ from grpc_reflection.v1alpha import reflection
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
-from .errors import Refusal, RefusalInterceptor, refusals_to_status
+from .errors import Refusal, RefusalInterceptor, abort_with, aborted, refusals_to_status
+from .limits import BIG_REQUEST_METHODS, MAX_SMALL_REQUEST, Limits, PeerLimits, grpc_options
 from .table import LogItem, Table, TableRefusal, token_digest
 from .views import chain_entry, game_events, table_view
 
 log = logging.getLogger("watten.host")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["WattenTable"].full_name
-MAX_MESSAGE = 1 << 20  # 1 MiB: a whole record's worth of chain entries fits; anything bigger is refused
+MAX_MESSAGE = 1 << 20  # 1 MiB: what the host sends is at most 16 of these (a whole record's worth of chain entries)
 _CODES = {
     "invalid": grpc.StatusCode.INVALID_ARGUMENT,
     "precondition": grpc.StatusCode.FAILED_PRECONDITION,
@@ -99,6 +101,57 @@ class RateLimiter:
 
 
 UNKNOWN_TABLE = "unknown-table"
+STREAM_REPLACED = "stream-replaced"
+SUBSCRIBER_LAGGING = "subscriber-lagging"
+OFFLINE_DELAY = 2.0  # seconds a seat without a stream stays online (a reconnect within it shows nobody anything)
+REPLACED_CUT = 5.0  # seconds a replaced stream may take to end (stuck in a write nobody reads: then it is cut)
+
+
+class _Stream:
+    """One open Subscribe: told when a newer one of its seat replaces it."""
+
+    def __init__(self, context: grpc.aio.ServicerContext, table: Table) -> None:
+        self.context = context
+        self.table = table
+        self.replaced = False
+        self.cut = False  # its status went out from outside (see `_cut`)
+        self.ended = False
+        self.cursor = 0  # the log items it has sent (a stream whose client does not read stops short of the log)
+        self._abort: asyncio.Future[None] | None = None
+
+    async def replace(self) -> None:
+        """A newer stream of the seat took over: this one ends at its next step (at once if it waits for the table's
+        next change); one still there after REPLACED_CUT seconds is cut."""
+        self.replaced = True
+        asyncio.get_running_loop().call_later(REPLACED_CUT, self._cut)
+        async with self.table.changed:
+            self.table.changed.notify_all()
+
+    def _cut(self) -> None:
+        """Still there: it is stuck in a write its client does not read. Its status goes out from here (grpc.aio lets
+        another task abort a call); the write under way then fails, and grpc ends the handler."""
+        if self.ended:
+            return
+        self.cut = True
+
+        async def abort() -> None:
+            with contextlib.suppress(grpc.aio.AbortError, grpc.aio.UsageError):
+                await abort_with(self.context, self.refusal())
+
+        self._abort = asyncio.ensure_future(abort())
+
+    @staticmethod
+    def refusal() -> Refusal:
+        return aborted(STREAM_REPLACED, "A newer Subscribe with this seat's token took over this stream; this one has "
+                       "ended: do not resubscribe from here.")
+
+    def goes_on(self) -> bool:
+        """False once the stream was cut (its status is out: just end); raises the refusal once replaced."""
+        if not self.replaced:
+            return True
+        if self.cut:
+            return False
+        raise self.refusal()
 
 
 class WattenTableService(pb_grpc.WattenTableServicer):
@@ -108,8 +161,12 @@ class WattenTableService(pb_grpc.WattenTableServicer):
     seat token, and tokens are unique across the host, so `_table_of(token)` finds the table from the token alone.
     """
 
-    def __init__(self, tables: Table | Sequence[Table]) -> None:
+    def __init__(self, tables: Table | Sequence[Table], limits: Limits | None = None) -> None:
         self.tables: list[Table] = [tables] if isinstance(tables, Table) else list(tables)
+        self.peers = PeerLimits(limits)  # what one client address may hold (host/limits.py)
+        # Who took each person's seat: (table id, seat) -> (connection, address, key), for the seat limits.
+        self.origins: dict[tuple[str, int], tuple[str, str, bytes]] = {}
+        self.joining: list[tuple[str, str]] = []  # (connection, address) of the joins under way
         if not self.tables:
             raise ValueError("a host serves at least one table")
         self.by_id = {t.table_id: t for t in self.tables}
@@ -124,6 +181,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         # the same token (a client checking its state, a reconnect racing the old stream's end) must not mark the
         # seat offline when it ends while the first one still runs.
         self.streams: dict[tuple[str, int], int] = {}
+        self.latest: dict[tuple[str, int], _Stream] = {}  # the stream each seat reads now (one per token)
+        self.offline_timers: dict[tuple[str, int], asyncio.Future[None]] = {}
+        self.offline_delay = OFFLINE_DELAY
 
     @property
     def table(self) -> Table:
@@ -190,26 +250,55 @@ class WattenTableService(pb_grpc.WattenTableServicer):
 
     @refusals_to_status
     async def Join(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        self.peers.admit_join(context)
         named = self._named(request.table_id)
+        key = bytes(request.public_key)
+        holding = [t for t in self.tables if t.holds_key(key)]
         if named is not None:
             candidates = [named]
         else:
             # Empty table_id: where the key already sits (a restarted client gets its seat back), else every lobby
             # table with a free seat in order, else the first table. Several candidates, because joins race: a
             # table may fill up while this join waits for its lock, and the next one then takes the seat.
-            key = bytes(request.public_key)
-            holding = [t for t in self.tables if t.holds_key(key)]
             candidates = holding or [t for t in self.tables if t.has_free_lobby_seat()] or [self.tables[0]]
-        for i, table in enumerate(candidates):
-            try:
-                seat, token = await table.join(request)
-            except TableRefusal as err:
-                if err.reason in ("table-full", "game-started") and i + 1 < len(candidates):
-                    continue
-                raise refusal(err) from None
-            self.tokens[token_digest(token)] = table
-            return pb.JoinResponse(seat=seat, token=token, table=table.info())
+        # A key taking its seat back is not a new seat; any other Join is, and counts against the seat limits.
+        origin = ("", "") if holding else self.peers.check_seats(context, self._seats_held)
+        self.joining.append(origin)
+        try:
+            for i, table in enumerate(candidates):
+                try:
+                    seat, token = await table.join(request)
+                except TableRefusal as err:
+                    if err.reason in ("table-full", "game-started") and i + 1 < len(candidates):
+                        continue
+                    raise refusal(err) from None
+                self.tokens[token_digest(token)] = table
+                self.origins[(table.table_id, seat)] = (*self.peers_of(context), key)
+                return pb.JoinResponse(seat=seat, token=token, table=table.info())
+        finally:
+            self.joining.remove(origin)
         raise AssertionError("no candidate table")  # pragma: no cover (the list is never empty)
+
+    def peers_of(self, context: grpc.aio.ServicerContext) -> tuple[str, str]:
+        from .limits import address_of
+
+        peer = self.peers.peer_of(context)
+        return peer, address_of(peer)
+
+    def _seats_held(self, peer: str, address: str) -> tuple[int, int]:
+        """Persons' seats (at the tables served now) taken from this connection and from this address, and the
+        joins from them under way."""
+        on_connection = sum(1 for p, _ in self.joining if p == peer)
+        on_address = sum(1 for _, a in self.joining if a == address)
+        for (table_id, seat), (p, a, key) in list(self.origins.items()):
+            table = self.by_id.get(table_id)
+            slot = table.seats[seat] if table is not None and not table.released else None
+            if slot is None or slot.bot or slot.public_key != key:
+                del self.origins[(table_id, seat)]  # freed, or the table is gone
+                continue
+            on_connection += p == peer
+            on_address += a == address
+        return on_connection, on_address
 
     @refusals_to_status
     async def ChooseSeat(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
@@ -234,6 +323,11 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         try:
             table = self._table_of(request.token)
             seat = table.seat_of(request.token)
+            full = all(slot is not None for slot in table.seats)  # (else start() says not-enough-players)
+            if table.game is None and full and not table.may_start(seat):
+                raise TableRefusal("precondition", "not-all-ready",
+                                   "only the host's own player may start before everyone is ready: say Ready and "
+                                   "wait for the others")
             await table.start()
         except TableRefusal as err:
             raise refusal(err) from None
@@ -265,40 +359,82 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             seat = table.seat_of(request.token)
         except TableRefusal as err:
             raise refusal(err) from None
+        end_stream = self.peers.open_stream(context)
         key = (table.table_id, seat)
+        # One stream per seat token (the proto): this one replaces the seat's stream open so far, which ends with
+        # ABORTED `stream-replaced` at once; one stuck in a write its client does not read is cut after
+        # REPLACED_CUT seconds. So a client cannot pile up streams (each holds its events until sent).
+        mine = _Stream(context, table)
+        previous = self.latest.get(key)
+        self.latest[key] = mine
+        if previous is not None:
+            await previous.replace()
         self.streams[key] = self.streams.get(key, 0) + 1
         try:
             await table.set_online(seat, True)
             cursor = len(table.log)
             # Resume only into the same log: after a host restart the numbering starts again, and the chain
             # length the client holds tells the two apart.
-            if 0 < request.from_seq <= cursor and table.log[request.from_seq - 1].chain_len == request.known_chain_seq:
+            if (table.log.first < request.from_seq <= cursor
+                    and table.log[request.from_seq - 1].chain_len == request.known_chain_seq):
                 yield pb.TableUpdate(snapshot=pb.Snapshot(seq=request.from_seq, resumed=True))
                 cursor = int(request.from_seq)
             else:
                 yield pb.TableUpdate(snapshot=self._snapshot(table, seat, cursor, int(request.known_chain_seq)))
             while True:
+                if not mine.goes_on():
+                    return
                 # Once this stream has carried the change that ended the match, the seat has seen the end: its
                 # client may stop reading (later changes are only other seats going offline), and the host may
                 # let the table go (host/slots.py).
                 if table.end_seq and cursor >= table.end_seq:
                     table.saw_end.add(seat)
                 while cursor < len(table.log):
+                    if not mine.goes_on():
+                        return
+                    if cursor < table.log.first:
+                        raise aborted(SUBSCRIBER_LAGGING, "This stream fell behind what the table keeps of its "
+                                      "lobby; subscribe again for a fresh snapshot.")
                     item = table.log[cursor]
                     cursor += 1
                     yield pb.TableUpdate(event=self._event(table, item, seat))
+                    mine.cursor = cursor
                     if table.end_seq and cursor >= table.end_seq:
                         table.saw_end.add(seat)
                 if table.finished.is_set() and cursor >= len(table.log):
                     return
                 async with table.changed:
-                    if cursor >= len(table.log):
+                    if cursor >= len(table.log) and not mine.replaced:
                         await table.changed.wait()
         finally:
+            if end_stream is not None:
+                end_stream()
+            mine.ended = True
+            if self.latest.get(key) is mine:
+                del self.latest[key]
             self.streams[key] -= 1
             if not self.streams[key]:
                 del self.streams[key]
+                self._offline_soon(table, seat, key)
+
+    def _offline_soon(self, table: Table, seat: int, key: tuple[str, int]) -> None:
+        """The seat's last stream ended: offline, unless a stream of it opens again within OFFLINE_DELAY seconds.
+        A reconnect (or a client opening and closing its stream in a loop) then tells the other seats nothing."""
+
+        async def later() -> None:
+            await asyncio.sleep(self.offline_delay)
+            if self.offline_timers.get(key) is asyncio.current_task():
+                del self.offline_timers[key]
+            if not self.streams.get(key):
                 await table.set_online(seat, False)
+
+        if self.offline_delay <= 0:
+            self.offline_timers[key] = asyncio.ensure_future(table.set_online(seat, False))
+            return
+        old = self.offline_timers.get(key)
+        if old is not None:
+            old.cancel()
+        self.offline_timers[key] = asyncio.ensure_future(later())
 
     @staticmethod
     def _snapshot(table: Table, seat: int, seq: int, known_chain_seq: int) -> Any:
@@ -334,8 +470,9 @@ async def start_server(tables: Table | Sequence[Table] | WattenTableService, por
                        bind: str = "0.0.0.0") -> tuple[grpc.aio.Server, int]:
     """Serve `tables` (one or several, or a service made for them) on `bind:port` (port 0 picks a free one);
     returns the server and its port."""
+    service = tables if isinstance(tables, WattenTableService) else WattenTableService(tables)
     options = [
-        ("grpc.max_receive_message_length", MAX_MESSAGE),
+        *grpc_options(service.peers.limits),  # message size, streams per connection, idle and handshake timeouts
         ("grpc.max_send_message_length", 16 * MAX_MESSAGE),
         ("grpc.keepalive_time_ms", 20_000),
         ("grpc.keepalive_timeout_ms", 10_000),
@@ -346,8 +483,14 @@ async def start_server(tables: Table | Sequence[Table] | WattenTableService, por
         ("grpc.so_reuseport", 0),
     ]
     limiter = RateLimiter()
-    server = grpc.aio.server(interceptors=[RefusalInterceptor(admit=limiter.admit)], options=options)
-    service = tables if isinstance(tables, WattenTableService) else WattenTableService(tables)
+
+    def admit(context: grpc.aio.ServicerContext) -> Callable[[], None] | None:
+        limiter.admit(context)
+        return service.peers.open_call(context)
+
+    interceptor = RefusalInterceptor(admit=admit, small_request=MAX_SMALL_REQUEST,
+                                     big_request_methods=BIG_REQUEST_METHODS)
+    server = grpc.aio.server(interceptors=[interceptor], options=options)
     pb_grpc.add_WattenTableServicer_to_server(service, server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -38,7 +38,21 @@ from watten_net.record import KIND_HOST, RecordWriter
 from watten_net.v1 import watten_pb2 as pb
 
 from .clocks import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT, TableClocks
-from .journal import BOT_ACTION, DRAW, FORFEIT_AWAY, HOST, NONCE, STAND_IN, SUBMIT, TOKEN, Draws, Journal, read_journal
+from .eventlog import EventLog
+from .journal import (
+    ABANDON,
+    BOT_ACTION,
+    DRAW,
+    FORFEIT_AWAY,
+    HOST,
+    NONCE,
+    STAND_IN,
+    SUBMIT,
+    TOKEN,
+    Draws,
+    Journal,
+    read_journal,
+)
 
 log = logging.getLogger("watten.host")
 MAX_NAME = 32
@@ -46,6 +60,7 @@ MAX_NAME = 32
 # game is normal; the cap bounds what a hostile client churning the lobby makes the table keep, 32 bytes each).
 MAX_NONCES = 4096
 VIEWS_KEPT = 128  # log items that keep the views built for them (see Table._append)
+LOBBY_KEPT = 256  # log items a table in its lobby keeps (join/leave churn must not grow it without end)
 BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table in the Alps would know
 
 
@@ -133,9 +148,12 @@ def token_digest(token: str) -> bytes:
 
 
 def clean_name(name: str) -> str:
-    """Names are shown on everyone's screen: no control characters, trimmed, at most 32 characters."""
+    """Names are shown on everyone's screen: no control characters, trimmed, at most 32 characters (a longer one is
+    refused before anything is done with it: a megabyte of name used to cost the event loop a tenth of a second)."""
     if not isinstance(name, str):
         raise TableRefusal("invalid", "bad-name", "the name must be text")
+    if len(name) > MAX_NAME:
+        raise TableRefusal("invalid", "bad-name", f"a name has at most {MAX_NAME} characters; choose a shorter one")
     # What a screen would have to escape (control, format such as RTL overrides and zero-width joiners,
     # surrogates, private use, unassigned, line and paragraph separators: watten_net.printable) would break or
     # reorder the lines of every screen that shows the name; it goes, so the screens show the name unchanged.
@@ -192,7 +210,7 @@ class Table(TableClocks):
         self.seats: list[SeatSlot | None] = [None] * self.n
         self.bots: dict[int, HostBot] = {}
         self.game: HostGame | None = None
-        self.log: list[LogItem] = []
+        self.log: EventLog[LogItem] = EventLog()
         self.lock = asyncio.Lock()
         self.changed = asyncio.Condition()
         self.record: RecordWriter | None = None
@@ -289,8 +307,12 @@ class Table(TableClocks):
         # a table of four): keep them for the last VIEWS_KEPT changes only. A stream that far behind (or one
         # resuming from long ago) gets the table's current view with those events instead, as a seat that was
         # offline at the time always did; the chain entries and events themselves are all kept.
-        if len(self.log) > VIEWS_KEPT:
+        if len(self.log) > VIEWS_KEPT and len(self.log) - VIEWS_KEPT - 1 >= self.log.first:
             self.log[-VIEWS_KEPT - 1].views = {}
+        # In the lobby nothing of the log goes into a record: keep its newest part only, so that people joining and
+        # leaving for ever do not grow it (a stream further behind than that is told to resubscribe).
+        if self.game is None:
+            self.log.keep_last(LOBBY_KEPT)
         async with self.changed:
             self.changed.notify_all()
 
@@ -506,6 +528,14 @@ class Table(TableClocks):
         self._cancel_grace(seat)
         await self._stand_in(seat, True)
 
+    def may_start(self, seat: int) -> bool:
+        """A Start from `seat` (over gRPC): the host's own person (`own_person_key`: host/main.py seats them at the
+        first table), or every person at the table is ready."""
+        slot = self.seats[seat]
+        if slot is not None and self.own_person_key and slot.public_key == self.own_person_key:
+            return True
+        return all(s is not None and (s.bot or s.ready) for s in self.seats)
+
     def _check_leave_proof(self, seat: int, key: bytes, nonce: bytes, proof: bytes) -> None:
         game = self.game
         assert game is not None
@@ -651,6 +681,11 @@ class Table(TableClocks):
                 continue
             if kind == FORFEIT_AWAY:
                 posted = game.forfeit_away()
+                table._feed_bots(posted)
+                everything += posted
+                continue
+            if kind == ABANDON:
+                posted = game.abandon(raw.decode())
                 table._feed_bots(posted)
                 everything += posted
                 continue
@@ -875,7 +910,7 @@ class Table(TableClocks):
                 return
             self._final_info = self.info()
             self.released = True
-            self.log = []
+            self.log = EventLog()
             self.game = None
             for bot in self.bots.values():
                 bot.game = None
@@ -894,6 +929,10 @@ class Table(TableClocks):
         """Ctrl-C / SIGTERM: end the match early, reveal every seed used, close the records."""
         async with self.lock:
             if self.game is not None and not self.game.finished:
+                # Journaled before it posts (as every input is): the closing checkpoint's signatures that follow
+                # are journaled too, and a restart could not replay them on a match it did not know was abandoned.
+                if self.journal is not None and not self.game.end_reason and self.game.phase != "new":
+                    self.journal.abandon("host-shutdown")
                 posted = self.game.abandon("host-shutdown")
                 if posted:
                     await self._publish(posted)

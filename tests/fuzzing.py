@@ -54,7 +54,7 @@ METHODS: dict[str, tuple[Any, Any, bool]] = {
     m.name: (getattr(pb, m.input_type.name), getattr(pb, m.output_type.name), m.server_streaming)
     for m in SERVICE.methods
 }
-MAX_MESSAGE = 1 << 20  # host/server.py: the largest request the host reads
+MAX_MESSAGE = 64 << 10  # host/limits.py MAX_REQUEST: the largest request the host reads
 FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 # The protocol step a point is at, named by the message seat A owes there. (The host's DealStatus.step says
 # "deal" for every step of the deal itself, so the view alone does not tell them apart.)
@@ -67,9 +67,10 @@ STEP_OF_MESSAGE = {"HeaderSignature": "header", "KeyCommit": "key-commit", "KeyS
 
 ALLOWED = {
     SC.INVALID_ARGUMENT, SC.FAILED_PRECONDITION, SC.PERMISSION_DENIED, SC.UNAUTHENTICATED, SC.ABORTED,
-    # RESOURCE_EXHAUSTED: a request over the 1 MiB limit (refused by gRPC itself before the host reads it, so it
-    # carries no ErrorDetail: its reason is the code's, `resource-exhausted`), and the per-connection rate limit
-    # (`rate-limited`). Both are documented answers to a client that sends too much.
+    # RESOURCE_EXHAUSTED: a request over the 64 KiB limit (refused by gRPC itself before the host reads it, so it
+    # carries no ErrorDetail: its reason is the code's, `resource-exhausted`), one over its method's own limit
+    # (`request-too-large`), and the per-connection rate limit (`rate-limited`). All are documented answers to a
+    # client that sends too much.
     SC.RESOURCE_EXHAUSTED,
 }
 DOCUMENTED: dict[SC, set[str]] = {
@@ -84,7 +85,8 @@ DOCUMENTED: dict[SC, set[str]] = {
                            "wrong-certificate", "insecure-proof", "nonce-used"},
     SC.UNAUTHENTICATED: {"no-token", "bad-token"},
     SC.ABORTED: {"stale-chain-head", "stale-envelope-seq", "subscriber-lagging", "stream-replaced"},
-    SC.RESOURCE_EXHAUSTED: {"rate-limited"},
+    SC.RESOURCE_EXHAUSTED: {"rate-limited", "request-too-large", "too-many-connections", "too-many-streams",
+                            "too-many-seats", "join-rate-limited"},
 }
 _ENGINE_DIR = Path(__file__).resolve().parents[1] / "watten_net" / "engine"
 ENGINE_REASONS = {
@@ -497,12 +499,22 @@ class FuzzSeat(Connection):
 
     async def follow_and_play(self, rng: random.Random, autoplay: bool) -> None:
         try:
+            while not await self._follow_once(rng, autoplay):
+                pass
+        finally:
+            self.done = True
+            self.moved.set()
+
+    async def _follow_once(self, rng: random.Random, autoplay: bool) -> bool:
+        """Follow the seat's stream until the match is over (True), or until another Subscribe with the seat's token
+        replaced it (False: one stream per token, and the harness's snapshots and fuzzed Subscribes are such)."""
+        try:
             async for view in self.updates():
                 self.moved.set()
                 if view is None:
                     continue
                 if view.table.phase in FINISHED:
-                    break
+                    return True
                 if autoplay and self.seat in view.to_act and view.legal_actions:
                     async with self.turn:
                         if self.view is not view:
@@ -511,9 +523,11 @@ class FuzzSeat(Connection):
                             await self.act(rng.choice(list(view.legal_actions)))
                         except Refused as err:
                             self.refusals.append(err)
-        finally:
-            self.done = True
-            self.moved.set()
+        except Refused as err:
+            if err.reason != "stream-replaced":
+                raise
+            return False
+        return True
 
     def accepted_envelopes(self) -> list[bytes]:
         assert self.game is not None
@@ -1208,8 +1222,8 @@ class Harness:
             assert KEBAB.fullmatch(answer.reason), f"reason not kebab-case: {where}"
             assert reason_is_documented(code, answer.reason), f"undocumented reason: {where}"
             if code == SC.RESOURCE_EXHAUSTED:
-                assert answer.reason == "rate-limited", where
-                self.tally.rate_limited += 1
+                assert answer.reason in ("rate-limited", "request-too-large"), where
+                self.tally.rate_limited += answer.reason == "rate-limited"
                 return
         assert not isinstance(case, Oversized), f"an oversized request was served: {where}"
         if isinstance(case, Call) and case.method == "GetTable":
