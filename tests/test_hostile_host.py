@@ -274,3 +274,22 @@ def _rewritten(table: LocalTable, index: int, payload: Any) -> list[Any]:
         entries.append(Entry(KIND_HOST, raw))
         prev = envelope_hash(raw)
     return entries
+
+
+def test_a_seat_that_stopped_at_a_cheat_has_the_cheat_named_by_the_verifier() -> None:
+    """The host delivers seat 0 a card its seal does not hold: the seat stops at once, its record ends there, and
+    `watten-verify` names the bad card, not a consequence (a stub never disclosed, a record cut short)."""
+    table = LyingTable(RULES, seed=12)
+
+    def swap_a_card(p: Posted) -> Any:
+        if p.type != "CardDelivery" or p.visible_to != (0,):
+            return None
+        delivery = pb.CardDelivery.FromString(pb.Envelope.FromString(p.raw).payload)
+        delivery.cards[0].card = "EA" if delivery.cards[0].card != "EA" else "LA"
+        return delivery
+
+    table.lie = swap_a_card
+    assert _play_until_caught(table) == "card-commit-mismatch"
+    report = verify_entries(table.seat_entries(0), meta={"seat": 0})
+    assert not report.ok
+    assert report.errors[0].reason == "card-commit-mismatch" and report.errors[0].type == "CardDelivery", report.errors

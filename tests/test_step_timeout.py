@@ -32,12 +32,17 @@ STEP_TIMEOUT = 5
 
 
 class HangingConnection(Connection):
-    """A client that is connected and subscribed but sends none of the steps it owes while `hanging` is set."""
+    """A client that is connected and subscribed but sends none of the steps it owes while `hanging` is set.
+
+    With `after_keys` it answers the key ceremony before the first hand (Level 1 version 2: nobody stands in for a
+    seat before the first HandOpen; its key is waited for) and hangs from the first deal on."""
 
     hanging = True
+    after_keys = False
 
     async def send_automatic(self) -> None:
-        if not self.hanging:
+        keys_time = self.after_keys and (self.game is None or self.game.hand == (-1, -1))
+        if not self.hanging or keys_time:
             await super().send_automatic()
 
 
@@ -51,6 +56,7 @@ def test_a_seat_silent_on_a_protocol_step_gets_a_stand_in_and_comes_back_when_it
 
     async def scenario() -> tuple[bool, bool, int]:
         conn = HangingConnection(grpc.aio.insecure_channel(f"127.0.0.1:{port}"), record_dir=records)
+        conn.after_keys = deal == "verified"
         bot = make_bot("random", 7)
         stood_in = came_back = False
         phase = 0
@@ -90,6 +96,11 @@ def test_a_seat_silent_on_a_protocol_step_gets_a_stand_in_and_comes_back_when_it
     chain = host_chain(next(p for p in paths if p.name.endswith("-host.wrec")))
     stand_ins = [bool(s.payload.active) for s in chain if s.type == "StandIn"]
     assert stand_ins[:2] == [True, False], stand_ins
+    if deal == "verified":
+        # Level 1 version 2: the seat answered the key ceremony and went silent on its first DeckSealed signature;
+        # nobody stands in before the first HandOpen.
+        types = [s.type for s in chain]
+        assert types.index("StandIn") > types.index("HandOpen"), types[:20]
     if deal == "trustless":
         # The silent step was the header signature, before any hand: nobody can act for a trustless seat, so the
         # first hand waited for it (the grace period, 600 s here, would have been the limit) and nothing was

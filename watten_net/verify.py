@@ -32,6 +32,7 @@ from watten_net.deal.identity import game_fingerprint
 from watten_net.deal.keys import host_key_commitment
 from watten_net.deal.protocol import HOST_SEAT, PROTOCOL_VERSION, ProtocolError, Signed, check_signature, parse_envelope
 from watten_net.deal.receipts import receipt_holds
+from watten_net.deal.seat import SeatGame
 from watten_net.engine import Match, Rules
 from watten_net.engine.public import PublicMatch
 from watten_net.printable import visible, visible_lines
@@ -141,7 +142,13 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         report.seat = meta["seat"]
     try:
         slots = _read_chain(entries)
-        _resolve_disclosures(slots)
+        try:
+            _resolve_disclosures(slots)
+        except _Stop as stop:
+            # A seat's record that ends early: the seat may have stopped at a cheat. Name what its own checks find
+            # (a card that does not open its seal, a key that does not open its commitment), not the consequence.
+            _seat_checks(entries, meta, stop)
+            raise
         header = slots[0].signed
         assert header is not None
         report.game_id = bytes(header.payload.game_id).hex()
@@ -167,6 +174,9 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         missing = f"; the keys of seats {', '.join(map(str, end.missing_keys))} never came" if end.missing_keys else ""
         report.notes.append(f"the host ended the match at hand {end.hand + 1}, {score} ({end.reason}); it knew every "
                             f"deal{missing}")
+        if not game.finished:
+            unsigned = ", ".join(map(str, game.waiting_for()[1]))
+            report.notes.append(f"the closing checkpoint was never co-signed by seat(s) {unsigned}")
     claims = _claims(entries)
     if proven:
         report.verdict = PROVEN
@@ -175,6 +185,32 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         report.verdict = CLAIMED
         report.notes[:0] = [f"the owner says: {c}; otherwise verified" for c in claims]
     return report
+
+
+def _seat_checks(entries: Sequence[Entry], meta: dict[str, Any] | None, stop: _Stop) -> None:
+    """Replay the owner seat's own live checks over its record (`SeatGame` as an observer); the first that fails is
+    the problem to report instead of `stop`."""
+    owner = meta.get("seat") if meta else None
+    if stop.problem.reason not in ("incomplete", "withheld") or not isinstance(owner, int):
+        return
+    seat = SeatGame(owner, Ed25519PrivateKey.generate(), observer=True)
+    seq = 0
+    for entry in entries:
+        if entry.kind not in (KIND_HOST, KIND_WITHHELD):
+            continue
+        seq += 1
+        try:
+            if entry.kind == KIND_WITHHELD:
+                seat.receive(seq, withheld=pb.Withheld.FromString(entry.data))
+            else:
+                seat.receive(seq, entry.data)
+        except ProtocolError as err:
+            raise _problem(seq, _inner_type(entry.data) if entry.kind == KIND_HOST else "Withheld", err.reason,
+                           f"the seat's own check fails here: {err.message}") from None
+        except Exception:
+            return  # (a record the seat's checks cannot read: the general verdict stands)
+        if seat.trustless is not None:
+            return  # (Level 1 only: a trustless record is replayed whole without any secret)
 
 
 def _refusals(entries: Sequence[Entry], slots: list[_Slot]) -> dict[int, list[tuple[bytes, Any]]]:
@@ -394,8 +430,10 @@ def _replay(slots: list[_Slot], refusals: dict[int, list[tuple[bytes, Any]]] | N
             raise _problem(slot.seq, slot.type, "unexpected-envelope", "the embedded envelope changes nothing")
     if len(game.chain) in refusals and proven is not None:
         _try_refused(game, refusals.pop(len(game.chain)), proven)
-    if not game.finished:
+    if not game.finished and not (game.end_reason in ABANDON_REASONS and game.phase == "checkpoint"):
         raise _problem(0, "", "incomplete", "the record ends before the match's final co-signed checkpoint")
+    # (an abandoned match whose closing checkpoint some seats never signed, e.g. the host's person who quit: every
+    # deal and move up to the end still verified; the verdict says abandoned and names the seats)
     return game, embedded
 
 

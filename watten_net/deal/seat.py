@@ -94,6 +94,9 @@ class SeatGame:
     # connection to compare (a bot inside the host process, a test)
     tls_fingerprint: bytes | None = None
     verified: VerifiedSeat | None = None  # the seat's side of Level 1 (None in a trustless game)
+    # watten-verify replays a seat's own checks over its record with a key that is not the seat's: nothing it would
+    # send counts, and its own entries are not compared with what it would have sent
+    observer: bool = False
     chain_hashes: list[bytes] = field(default_factory=list)  # the hash of every chain entry, in order
     chain_types: list[str] = field(default_factory=list)  # and its type
     sent_at: dict[bytes, int] = field(default_factory=dict)  # our envelope's hash -> the chain seq it answered
@@ -286,7 +289,8 @@ class SeatGame:
         self.fingerprint = game_fingerprint(signed.raw)
         self.rules = Rules.from_json(h.rules_json)
         self.roster_keys = [bytes(r.public_key) for r in h.roster]
-        if self.seat >= len(self.roster_keys) or self.roster_keys[self.seat] != public_key_bytes(self.key):
+        if self.seat >= len(self.roster_keys) or (
+                not self.observer and self.roster_keys[self.seat] != public_key_bytes(self.key)):
             raise self._fail("not-in-roster", "the game header does not seat this client's key at its seat")
         if signed.envelope.game_id != self.game_id:
             raise self._fail("wrong-game", "the header's envelope names another game")
