@@ -240,8 +240,8 @@ def test_a_key_set_with_a_forged_entry_is_refused() -> None:
 
 def test_a_stand_in_played_differently_from_the_reference_is_caught() -> None:
     """The host calls a seat away and plays its weakest cards: the verifier recomputes every stand-in move."""
-    table = LocalTable(RULES, seed=11)
-    table.play(absences={60: (2, 10_000)})
+    table = LocalTable(Rules.preset("bavarian", players=4).with_flag("target", "11"), seed=11)
+    table.play(absences={15: (2, 10_000)})  # (from the first deal on, whenever step 15 falls)
     moves = [i for i, p in enumerate(table.host.chain)
              if p.type == "ActionAccepted" and pb.ActionAccepted.FromString(
                  pb.Envelope.FromString(p.raw).payload).actor == "bot"]
@@ -293,3 +293,40 @@ def test_a_seat_that_stopped_at_a_cheat_has_the_cheat_named_by_the_verifier() ->
     report = verify_entries(table.seat_entries(0), meta={"seat": 0})
     assert not report.ok
     assert report.errors[0].reason == "card-commit-mismatch" and report.errors[0].type == "CardDelivery", report.errors
+
+
+def test_two_seats_shown_different_headers_never_commit_a_key() -> None:
+    """Equivocation: the host shows seat 0 a header with another roster name than the others get. The screens show
+    different game fingerprints (people compare them aloud); seat 0 stops at the next envelope, which does not link
+    to the header it holds; and no other seat ever holds every signature over the header it signed, so nobody
+    commits a key and no deal is made."""
+    table = LocalTable(RULES, seed=13)
+    header = table.host.start()[0]
+    other = pb.GameHeader.FromString(pb.Envelope.FromString(header.raw).payload)
+    other.roster[2].name = "Mallory"
+    forged_raw = make_envelope(table.host.host_key, table.host.game_id, 1, bytes(32), -1, other)
+    Posted(forged_raw, envelope_hash(forged_raw), 1, "GameHeader", None).deliver_to(table.seats[0])
+    for seat in table.seats[1:]:
+        header.deliver_to(seat)
+    assert table.seats[0].fingerprint != table.seats[1].fingerprint  # what people compare aloud
+    stopped: list[str] = []
+    for _ in range(5):
+        for seat in table.seats:
+            while (raw := seat.next_automatic()) is not None:
+                try:
+                    posted = table.host.submit(seat.seat, raw)
+                except ProtocolError as err:
+                    assert seat.seat == 0 and err.reason == "wrong-hash"  # its signature is over the other header
+                    seat.outbox.remove(raw)
+                    continue
+                seat.accepted(raw)
+                for p in posted:
+                    for other_seat in table.seats:
+                        try:
+                            p.deliver_to(other_seat)
+                        except ProtocolError as err:
+                            assert other_seat.seat == 0
+                            stopped.append(err.reason)
+    assert stopped and stopped[0] == "chain-link"
+    assert not any(parse_envelope(raw, host=False).type == "KeyCommit" for s in table.seats for raw in s.outbox)
+    assert not any(p.type in ("KeySet", "HandOpen") for p in table.host.chain)
