@@ -22,6 +22,7 @@ from watten_net.deal.keys import all_seeds
 from watten_net.deal.protocol import ProtocolError, make_envelope, parse_envelope
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
+from watten_net.record import KIND_HOST, Entry
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_entries
 
@@ -330,3 +331,46 @@ def test_two_seats_shown_different_headers_never_commit_a_key() -> None:
     assert stopped and stopped[0] == "chain-link"
     assert not any(parse_envelope(raw, host=False).type == "KeyCommit" for s in table.seats for raw in s.outbox)
     assert not any(p.type in ("KeySet", "HandOpen") for p in table.host.chain)
+
+
+def test_a_host_that_withholds_its_own_key_vetoes_blind_and_is_named() -> None:
+    """The host holds back one of its bots' key reveals (to veto the match after seeing the others' keys): the
+    people have not revealed theirs yet, so it vetoes blind; ending the match then is an abandonment that names the
+    host as the one who withheld a key."""
+    keys = [Ed25519PrivateKey.generate() for _ in range(4)]
+    roster = [Seat(public_key_bytes(k), f"p{i}", bytes([i]) * 32, bot=i >= 2, host_run=i >= 2)
+              for i, k in enumerate(keys)]
+    host = HostGame(RULES, roster, Ed25519PrivateKey.generate())
+    seats = [SeatGame(i, k) for i, k in enumerate(keys)]
+    posted: list[Posted] = host.start()
+    while posted:
+        for p in posted:
+            for s in seats:
+                p.deliver_to(s)
+        posted = []
+        for s in seats:
+            while (raw := s.next_automatic()) is not None:
+                if s.seat == 3 and parse_envelope(raw, host=False).type == "KeyReveal":
+                    break  # withheld
+                posted += host.submit(s.seat, raw)
+                s.accepted(raw)
+    assert host.dealer.waiting() == ("key-reveal", (3,))
+    assert not any(parse_envelope(raw, host=False).type == "KeyReveal" for raw in seats[0].outbox)  # blind veto
+    posted = host.abandon()
+    while posted:
+        for p in posted:
+            for s in seats:
+                p.deliver_to(s)
+        posted = []
+        for s in seats[:3]:
+            while (raw := s.next_automatic()) is not None:
+                if parse_envelope(raw, host=False).type != "CheckpointSignature":
+                    s.outbox.remove(raw)
+                    continue
+                posted += host.submit(s.seat, raw)
+                s.accepted(raw)
+    entries = [Entry(KIND_HOST, p.raw) for p in host.chain]
+    report = verify_entries(entries)
+    assert report.verdict == "abandoned", report.errors
+    assert any("the host withheld a key (its own seat(s) 3)" in note for note in report.notes), report.notes
+    assert any("the game keys of seat(s) 0, 1 never came" in note for note in report.notes), report.notes

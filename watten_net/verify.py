@@ -171,7 +171,7 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
     if end is not None and end.reason != "target-reached":
         report.verdict = ABANDONED
         score = ":".join(map(str, end.scores)) or "0:0"
-        missing = f"; the keys of seats {', '.join(map(str, end.missing_keys))} never came" if end.missing_keys else ""
+        missing = _missing_keys(header.payload, list(end.missing_keys))
         report.notes.append(f"the host ended the match at hand {end.hand + 1}, {score} ({end.reason}); it knew every "
                             f"deal{missing}")
         if not game.finished:
@@ -185,6 +185,20 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         report.verdict = CLAIMED
         report.notes[:0] = [f"the owner says: {c}; otherwise verified" for c in claims]
     return report
+
+
+def _missing_keys(header: Any, seats: list[int]) -> str:
+    """Who held the match up before its first hand: a host-run seat's missing key is the host withholding it."""
+    if not seats:
+        return ""
+    host_run = [s for s in seats if 0 <= s < len(header.roster) and header.roster[s].host_run]
+    people = [s for s in seats if s not in host_run]
+    said = ""
+    if people:
+        said += f"; the game keys of seat(s) {', '.join(map(str, people))} never came"
+    if host_run:
+        said += f"; the host withheld a key (its own seat(s) {', '.join(map(str, host_run))})"
+    return said
 
 
 def _seat_checks(entries: Sequence[Entry], meta: dict[str, Any] | None, stop: _Stop) -> None:

@@ -633,7 +633,8 @@ class HostGame:
         return out
 
     def abandon(self, reason: str = "host-shutdown") -> list[Posted]:
-        """End the match early (shutdown, a seat gone for good): reveal every seed used, close the record."""
+        """End the match early (shutdown, keys that never came): MatchEnd naming any missing keys, then k_H, then a
+        closing checkpoint."""
         if self.finished or self.end_reason or self.phase in ("new",):
             return []
         return self._finish(reason)
