@@ -8,6 +8,7 @@ as the game goes; protocol steps (signatures, seed commitment and reveal) are an
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -24,6 +25,7 @@ from watten_net.deal.identity import join_proof, leave_proof, new_nonce, public_
 from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError
 from watten_net.deal.seat import SeatGame
+from watten_net.paths import ensure_private_dir, open_private
 from watten_net.printable import visible
 from watten_net.record import RecordWriter
 from watten_net.v1 import watten_pb2 as pb
@@ -114,6 +116,33 @@ _OWED = {"header": "HeaderSignature", "key-commit": "KeyCommit", "key-set": "Key
          "key-reveal": "KeyReveal", "sealed": "DeckSealedSignature", "checkpoint": "CheckpointSignature"}
 
 
+def count_abandonment(path: Path, host_key: bytes, game_id: bytes) -> None:
+    """Remember that the host with `host_key` abandoned game `game_id` after its KeySet (once per game)."""
+    seen = _abandonments(path)
+    games = seen.setdefault(host_key.hex(), [])
+    if game_id.hex() in games:
+        return
+    games.append(game_id.hex())
+    ensure_private_dir(path.parent)
+    with open_private(path) as out:
+        out.write(json.dumps(seen, sort_keys=True).encode())
+
+
+def abandonments(path: Path, host_key: bytes) -> int:
+    """How many matches the host with `host_key` abandoned after their KeySet, as this client saw."""
+    return len(_abandonments(path).get(host_key.hex(), []))
+
+
+def _abandonments(path: Path) -> dict[str, list[str]]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): [str(g) for g in v] for k, v in data.items() if isinstance(v, list)}
+
+
 # A StandIn for our seat that arrives on a stream open at least this long is one we were connected for.
 CONNECTED_FOR = 1.5
 
@@ -161,6 +190,8 @@ class Connection:
         self.on_dispute: Callable[[str], None] | None = None
         self._stream_since: float | None = None  # when the current event stream opened (None: no stream)
         self._left = False  # we said Leave: a StandIn for us is then no dispute
+        # Where this client counts, per host key, the matches abandoned after the KeySet (None: it does not)
+        self.abandon_log: Path | None = None
     async def table(self, table_id: str = "", timeout: float = 5.0) -> Any:
         """GetTable: the named table, or (empty id) the one a Join without an id would probably go to."""
         return await self._call(self.stub.GetTable, pb.GetTableRequest(
@@ -320,6 +351,8 @@ class Connection:
                 self._dispute(says)
         for says in game.take_disputes():
             self._dispute(says)
+        if game.abandoned_after_keys and self.abandon_log is not None:
+            count_abandonment(self.abandon_log, game.host_key, game.game_id)
         self._flush_record()
 
     def _dispute(self, says: str) -> None:

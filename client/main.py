@@ -30,7 +30,15 @@ from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_entries
 
 from .app import TableApp
-from .connection import Connection, HostBrokeProtocol, Refused, TrustDecision, open_channel, parse_address
+from .connection import (
+    Connection,
+    HostBrokeProtocol,
+    Refused,
+    TrustDecision,
+    abandonments,
+    open_channel,
+    parse_address,
+)
 from .i18n import LANGS, Words, default_lang
 from .pinning import CertificateChanged, CertificateFetchError, FingerprintMismatch
 
@@ -73,12 +81,14 @@ async def play_as_bot(args: argparse.Namespace) -> int:
     key = load_or_create_identity(Path(args.identity)) if args.identity else None
     conn = Connection(channel, key=key, record_dir=record_dir)
     conn.secrets_dir = data_subdir("seats")
+    conn.abandon_log = config_dir() / "abandoned.json"
     bot = make_bot(args.bot, args.seed)
     latency = LatencyLog(args.latency_log) if args.latency_log else None
     if latency is not None:
         conn.on_submitted = latency.submitted
     conn.on_dispute = lambda says: print(f"watten-join: DISPUTE: {visible(says)}", flush=True)
     try:
+        _warn_abandonments(conn, await conn.table(args.table))
         seat = await conn.join((args.name or f"{args.bot} bot")[:32], args.seat, table_id=args.table)
         where = f" (table {conn.table_id})" if args.table or latency is not None else ""
         print(f"watten-join: seat {seat} at {host}:{port}{visible(where)}, played by the {args.bot} bot", flush=True)
@@ -180,6 +190,16 @@ def _ask(prompt: str, default: str) -> str:
     return answer or default
 
 
+def _warn_abandonments(conn: Connection, info: Any) -> None:
+    """PROTOCOL.md: a host that ends matches after the game keys are fixed (when it knew every deal) is shown so."""
+    if conn.abandon_log is None:
+        return
+    count = abandonments(conn.abandon_log, bytes(info.host_public_key))
+    if count:
+        print(f"watten-join: warning: this host has abandoned {count} match(es) after every game key was fixed, "
+              "when it knew every deal", flush=True)
+
+
 async def play_at_the_table(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address, DEFAULT_PORT)
     record_dir = args.record if args.record is not None else data_subdir("records")
@@ -188,8 +208,10 @@ async def play_at_the_table(args: argparse.Namespace) -> int:
     key = load_or_create_identity(config_dir() / "identity.key")
     conn = Connection(channel, key=key, record_dir=record_dir)
     conn.secrets_dir = data_subdir("seats")
+    conn.abandon_log = config_dir() / "abandoned.json"
     try:
         info = await conn.table(args.table)
+        _warn_abandonments(conn, info)
         free = [s.seat for s in info.seats if not s.occupied]
         # (The host refuses a name over 32 characters: a long user name is cut rather than refused.)
         name = (args.name or _ask("Your name", os.environ.get("USER", "") or "Player"))[:32]

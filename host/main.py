@@ -285,7 +285,8 @@ async def run(args: argparse.Namespace) -> int:
         all_finished.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await all_finished  # retrieved, so asyncio logs no "exception never retrieved" at exit
-        print("watten-host: stopping: revealing the seeds used and closing the records", flush=True)
+        print("watten-host: stopping: ending the match, revealing the host's game key and closing the records",
+              flush=True)
         for table in service.tables:  # the tables serving now (with --matches, fresh ones replaced the first)
             await table.shutdown()
         await _drain_streams(service.tables)

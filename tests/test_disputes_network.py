@@ -14,7 +14,7 @@ from pathlib import Path
 
 from watten_net.verify import CLAIMED, EXIT_CODES, PROVEN, verify_file
 
-from netutil import ROOT, isolated_env, start
+from netutil import ROOT, isolated_env, journal_entries, start, wait_until
 
 
 def _cheated_game(tmp_path: Path, cheat: str) -> tuple[str, Path]:
@@ -62,3 +62,38 @@ def test_a_valid_signature_refused_is_a_proven_dispute(tmp_path: Path) -> None:
     cli = _cli(record)
     assert cli.returncode == EXIT_CODES[PROVEN] == 4, cli.stdout + cli.stderr
     assert "DISPUTED (proven)" in cli.stdout
+
+
+def test_a_match_abandoned_after_the_keys_is_counted_and_shown_at_the_next_join(tmp_path: Path) -> None:
+    """PROTOCOL.md: clients count, per host key, the matches a host abandoned after the KeySet (it knew every deal
+    then) and show that count at the next join."""
+    import json
+    import signal
+
+    from host.journal import SUBMIT
+
+    env = isolated_env(tmp_path)
+    args = ["--port", "0", "--bind", "127.0.0.1", "--headless", "--insecure", "--players", "2", "--bots", "1",
+            "--bot-delay", "0.3", "--set", "target=15"]
+    host = start("host.main", args, env)
+    port = int(host.wait_for_line(r"on port (\d+)").group(1))
+    client = start("client.main", ["--bot", "random", "--insecure", f"127.0.0.1:{port}"], env)
+    try:
+        wait_until(lambda: any(kind == SUBMIT and b"ActionRequest" in raw for kind, _, raw in
+                               journal_entries(tmp_path)), "a move after the key ceremony", unless=host)
+        host.proc.send_signal(signal.SIGTERM)
+        host.wait(60)  # (130: stopped by a signal)
+        assert client.wait(60) == 0, client.output()
+    finally:
+        host.stop()
+        client.stop()
+    counted = json.loads((tmp_path / "config" / "abandoned.json").read_text())
+    assert [len(games) for games in counted.values()] == [1], counted
+    again = start("host.main", [*args, "--fresh"], env)
+    port = int(again.wait_for_line(r"on port (\d+)").group(1))
+    client = start("client.main", ["--bot", "random", "--insecure", f"127.0.0.1:{port}"], env)
+    try:
+        client.wait_for_line(r"this host has abandoned 1 match\(es\) after every game key was fixed")
+    finally:
+        client.stop()
+        again.stop()

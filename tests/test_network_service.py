@@ -71,7 +71,7 @@ def test_sigterm_mid_hand_reveals_the_seeds_and_closes_the_record(tmp_path: Path
         assert host.wait(30) == 130, host.output()
     finally:
         host.stop()
-    assert "revealing the seeds used and closing the records" in host.output()
+    assert "revealing the host's game key and closing the records" in host.output()
     [record] = list(records.glob("*-host.wrec"))
     types = host_chain(record)
     ends = [s for s in types if s.type == "MatchEnd"]

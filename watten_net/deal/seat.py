@@ -97,6 +97,13 @@ class SeatGame:
     # watten-verify replays a seat's own checks over its record with a key that is not the seat's: nothing it would
     # send counts, and its own entries are not compared with what it would have sent
     observer: bool = False
+    end_reason: str = ""  # MatchEnd's reason once the match is over ("target-reached", or why it was abandoned)
+
+    @property
+    def abandoned_after_keys(self) -> bool:
+        """The host ended the match early after the KeySet (PROTOCOL.md: clients count these per host key)."""
+        return bool(self.end_reason) and self.end_reason != "target-reached" and bool(
+            self.verified is not None and self.verified.key_set)
     chain_hashes: list[bytes] = field(default_factory=list)  # the hash of every chain entry, in order
     chain_types: list[str] = field(default_factory=list)  # and its type
     sent_at: dict[bytes, int] = field(default_factory=dict)  # our envelope's hash -> the chain seq it answered
@@ -488,6 +495,7 @@ class SeatGame:
 
     def _on_MatchEnd(self, signed: Signed) -> None:
         self.finished = True
+        self.end_reason = str(signed.payload.reason)
         if self.trustless is not None:
             self.trustless.on_match_end()  # the deck prepared ahead is abandoned
             self._drop_owed("KeyShare", "Shuffle")
