@@ -195,7 +195,7 @@ async def run(args: argparse.Namespace) -> int:
         print(f"watten-host: resuming the unfinished game of {path}", flush=True)
         try:
             tables.append(await Table.resume(path, host_key, bot_delay=delay, grace=args.grace,
-                                             stand_in_level=args.bot_level, step_timeout=args.step_timeout))
+                                             step_timeout=args.step_timeout))
         except Exception as err:  # a journal this host cannot replay must not stop every later start
             if args.resume not in (None, "auto"):
                 raise ValueError(f"cannot resume {path}: {getattr(err, 'message', err)}") from None
@@ -216,7 +216,7 @@ async def run(args: argparse.Namespace) -> int:
         table = Table(rules, preset=args.rules, reveal=settings["reveal"], deal=settings["deal"], host_key=host_key,
                       tls_fingerprint=tls_fp,
                       record_dir=record_dir, host_name=socket.gethostname(), bot_delay=delay,
-                      grace=args.grace, stand_in_level=args.bot_level, step_timeout=args.step_timeout)
+                      grace=args.grace, step_timeout=args.step_timeout)
         # Each table journals into a file of its own, named by its id (records are named by table id too).
         table.journal_path = journal_dir / f"{table.table_id}.wjournal"
         table.index = len(tables)

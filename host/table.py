@@ -178,7 +178,6 @@ class Table(TableClocks):
         host_name: str = "watten-host",
         bot_delay: float = 0.0,
         grace: float = DEFAULT_GRACE,
-        stand_in_level: str = "heuristic",
         step_timeout: float = DEFAULT_STEP_TIMEOUT,
     ) -> None:
         self.rules = rules
@@ -196,7 +195,6 @@ class Table(TableClocks):
         self.host_name = host_name
         self.bot_delay = bot_delay
         self.grace = grace
-        self.stand_in_level = stand_in_level
         self.step_timeout = step_timeout
         self._init_clocks()
         self.table_id = secrets.token_hex(8)
@@ -620,7 +618,7 @@ class Table(TableClocks):
 
     @classmethod
     async def resume(cls, path: Path, host_key: Ed25519PrivateKey, *, bot_delay: float = 0.0,
-                     grace: float = DEFAULT_GRACE, stand_in_level: str = "heuristic",
+                     grace: float = DEFAULT_GRACE,
                      step_timeout: float = DEFAULT_STEP_TIMEOUT) -> Table:
         """Rebuild the table of an unfinished game from its journal: same seats, same draws, same chain."""
         meta, entries = read_journal(path)
@@ -628,7 +626,7 @@ class Table(TableClocks):
         table = cls(rules, preset=meta["preset"], reveal=meta["reveal"], deal=meta.get("deal", "verified"),
                     host_key=host_key,
                     tls_fingerprint=bytes.fromhex(meta["tls"]), host_name=meta["host_name"], bot_delay=bot_delay,
-                    grace=grace, stand_in_level=stand_in_level, step_timeout=step_timeout,
+                    grace=grace, step_timeout=step_timeout,
                     record_dir=Path(meta["record_dir"]) if meta["record_dir"] else None)
         table.table_id = meta["table_id"]
         table.host_run = str(meta.get("host_run", ""))  # journals of older hosts have neither

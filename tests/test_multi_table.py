@@ -251,7 +251,7 @@ def test_a_released_table_keeps_only_its_final_info_and_its_successor_its_settin
 
     async def scenario() -> None:
         table = Table(Rules.preset("bavarian", 2).with_flag("target", "5"), preset="bavarian", reveal="hand-end",
-                      record_dir=tmp_path, host_name="here", grace=7.0, stand_in_level="random")
+                      record_dir=tmp_path, host_name="here", grace=7.0, step_timeout=9.0)
         table.autostart, table.index, table.port, table.host_run = True, 3, 4242, "run"
         table.journal_path = tmp_path / "journal" / f"{table.table_id}.wjournal"
         service = WattenTableService([table])
@@ -263,8 +263,8 @@ def test_a_released_table_keeps_only_its_final_info_and_its_successor_its_settin
 
         fresh = table.successor()
         assert fresh.table_id != table.table_id and fresh.rules == table.rules and fresh.host_key is table.host_key
-        assert (fresh.preset, fresh.reveal, fresh.record_dir, fresh.host_name, fresh.grace, fresh.stand_in_level) == (
-            "bavarian", "hand-end", tmp_path, "here", 7.0, "random")
+        assert (fresh.preset, fresh.reveal, fresh.record_dir, fresh.host_name, fresh.grace, fresh.step_timeout) == (
+            "bavarian", "hand-end", tmp_path, "here", 7.0, 9.0)
         assert (fresh.index, fresh.port, fresh.host_run, fresh.autostart) == (3, 4242, "run", True)
         assert fresh.journal_path == tmp_path / "journal" / f"{fresh.table_id}.wjournal"
         assert fresh.info().phase == pb.TABLE_PHASE_LOBBY and not any(s.occupied for s in fresh.info().seats)
