@@ -357,7 +357,7 @@ class Connection:
 
     def _dispute(self, says: str) -> None:
         self.disputes.append(says)
-        log.warning("dispute: %s", says)
+        log.info("dispute: %s", says)  # (on the screen already; a warning would print over the full screen)
         if self.on_dispute is not None:
             self.on_dispute(says)
 
