@@ -302,6 +302,8 @@ class TableApp:
         if game.problems:
             self.state.deal_status = game.problems[0]
             return
+        # PROTOCOL.md step 10: until k_H arrives, decks that matched their seals are "consistent", never "verified"
+        self.state.deal_consistent = game.verified is not None and game.verified.decks_checked > 0
         view = self.state.view
         if view is not None and view.table.phase in (vm.MATCH_OVER, vm.ABANDONED) and not self.state.deal_status:
             from watten_net.record import Entry

@@ -28,6 +28,7 @@ _SUIT_EXPLAIN = {
 TEXT: dict[str, dict[str, str]] = {
     "de": {
         "game": "Spiel", "deal_verified": "Austeilen geprüft ✓", "deal_pending": "Austeilen wird geprüft …",
+        "deal_consistent": "stimmig, wartet auf den Schlüssel des Hosts",
         "deal_failed": "Austeilen NICHT in Ordnung",
         "host_sees": "Geprüftes Austeilen: der Host kann alle Karten sehen, dieses Spiels und der folgenden",
         "dispute": "STREITFALL",
@@ -55,6 +56,7 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "en": {
         "game": "Game", "deal_verified": "deal verified ✓", "deal_pending": "checking the deal …",
+        "deal_consistent": "consistent, waiting for the host's key",
         "deal_failed": "deal check FAILED",
         "host_sees": "Verified deal: the host can see all cards, of this hand and those to come",
         "dispute": "DISPUTE",
@@ -83,6 +85,7 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "zh": {
         "game": "对局", "deal_verified": "发牌已验证 ✓", "deal_pending": "正在验证发牌 …",
+        "deal_consistent": "一致，等待主机的密钥",
         "deal_failed": "发牌验证失败",
         "host_sees": "可验证发牌：主机能看到所有牌（本局及之后各局）", "dispute": "争议",
         "schlag": "Schlag（点数王）", "trump": "Trumpf（将牌）",

@@ -43,6 +43,8 @@ class ScreenState:
     connection: str = "connected"  # or "reconnecting"
     deal_status: str = ""  # the client's own judgement: "", "verified", or the failure in words
     dispute: str = ""  # this seat disputes what the host did (PROTOCOL.md Disputes), in words
+    # Level 1 with reveal = hand-end: every deck so far matched its seals, but k_H (which proves them) is to come
+    deal_consistent: bool = False
     lobby_lines: list[str] = field(default_factory=list)  # the host's own lobby (address, fingerprint)
     host_controls: bool = False
 
@@ -103,7 +105,7 @@ def header(state: ScreenState, words: Words) -> Fragments:
     elif state.deal_status:
         out.append(("class:error", f" {words['deal_failed']}: {visible(state.deal_status)} "))
     elif view.game_fingerprint:
-        out.append(("class:dim", f" {words['deal_pending']} "))
+        out.append(("class:dim", f" {words['deal_consistent' if state.deal_consistent else 'deal_pending']} "))
     if state.connection != "connected":
         out.append(("class:error", f"  {words['reconnecting']}"))
     if state.dispute:

@@ -110,6 +110,11 @@ def test_the_header_shows_the_fingerprint_the_deal_status_and_who_can_see_the_ca
     assert "deal verified ✓" in text(vm.header(vm.ScreenState(view=view, deal_status="verified"), EN))
     failed = text(vm.header(vm.ScreenState(view=view, deal_status="envelope 7: bad"), EN))
     assert "FAILED" in failed and "envelope 7: bad" in failed
+    # reveal = hand-end: decks that matched their seals are consistent, never "verified" before the host's key
+    consistent = text(vm.header(vm.ScreenState(view=view, deal_consistent=True), EN))
+    assert "consistent, waiting for the host's key" in consistent and "verified ✓" not in consistent
+    disputed = text(vm.header(vm.ScreenState(view=view, dispute="the host says this seat is away"), EN))
+    assert "DISPUTE: the host says this seat is away" in disputed
 
 
 def test_the_rules_line_names_the_preset_and_the_changed_flags() -> None:
