@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from watten_net.verify import CLAIMED, EXIT_CODES, PROVEN, verify_file
 
 from netutil import ROOT, isolated_env, journal_entries, start, wait_until
@@ -42,26 +44,24 @@ def _cli(record: Path) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=120)
 
 
-def test_a_connected_seat_called_away_says_so_and_its_record_is_disputed_claimed(tmp_path: Path) -> None:
-    output, record = _cheated_game(tmp_path, "away")
-    assert "DISPUTE: the host says this seat is away, but it is connected" in output
+@pytest.mark.parametrize(("cheat", "says", "verdict", "note", "status"), [
+    # the host calls a connected seat that answered every step away: the seat's word against the host's
+    ("away", "DISPUTE: the host says this seat is away, but it is connected", CLAIMED, "the owner says",
+     "DISPUTED (claimed"),
+    # the host refuses a valid signature: its own signed receipt, replayed, contradicts it
+    ("refuse", "DISPUTE: the host refused this seat's DeckSealedSignature (wrong-hash)", PROVEN,
+     "an honest host accepts it there", "DISPUTED (proven)"),
+])
+def test_a_cheated_seat_says_so_at_once_and_its_record_is_disputed(
+        tmp_path: Path, cheat: str, says: str, verdict: str, note: str, status: str) -> None:
+    output, record = _cheated_game(tmp_path, cheat)
+    assert says in output
     report = verify_file(str(record))
-    assert report.verdict == CLAIMED, (report.verdict, report.errors)
-    assert any("the owner says" in note for note in report.notes)
+    assert report.verdict == verdict, (report.verdict, report.errors)
+    assert any(note in n for n in report.notes), report.notes
     cli = _cli(record)
-    assert cli.returncode == EXIT_CODES[CLAIMED] == 5, cli.stdout + cli.stderr
-    assert "DISPUTED (claimed" in cli.stdout
-
-
-def test_a_valid_signature_refused_is_a_proven_dispute(tmp_path: Path) -> None:
-    output, record = _cheated_game(tmp_path, "refuse")
-    assert "DISPUTE: the host refused this seat's DeckSealedSignature (wrong-hash)" in output
-    report = verify_file(str(record))
-    assert report.verdict == PROVEN, (report.verdict, report.errors)
-    assert any("an honest host accepts it there" in note for note in report.notes)
-    cli = _cli(record)
-    assert cli.returncode == EXIT_CODES[PROVEN] == 4, cli.stdout + cli.stderr
-    assert "DISPUTED (proven)" in cli.stdout
+    assert cli.returncode == EXIT_CODES[verdict], cli.stdout + cli.stderr
+    assert status in cli.stdout
 
 
 def test_a_match_abandoned_after_the_keys_is_counted_and_shown_at_the_next_join(tmp_path: Path) -> None:

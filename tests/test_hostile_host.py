@@ -139,32 +139,39 @@ def test_nobody_stands_in_or_deals_before_every_key_is_in() -> None:
     assert err.value.reason == "unexpected-message"
 
 
-def test_a_person_reveals_only_after_every_host_run_seat() -> None:
-    """The host's veto is blind: a person's key goes out only once every host-run seat's key is in the chain, and
-    the host refuses a person's reveal before that."""
+def _host_run_table() -> tuple[HostGame, list[SeatGame]]:
+    """Four seats: people at 0 and 1, the host's bots (host-run seats) at 2 and 3."""
     keys = [Ed25519PrivateKey.generate() for _ in range(4)]
     roster = [Seat(public_key_bytes(k), f"p{i}", bytes([i]) * 32, bot=i >= 2, host_run=i >= 2)
               for i, k in enumerate(keys)]
-    host = HostGame(RULES, roster, Ed25519PrivateKey.generate())
-    seats = [SeatGame(i, k) for i, k in enumerate(keys)]
+    return HostGame(RULES, roster, Ed25519PrivateKey.generate()), [SeatGame(i, k) for i, k in enumerate(keys)]
 
-    def run(hold_reveals: bool) -> None:
-        posted: list[Posted] = host.start() if host.phase == "new" else []
-        while True:
-            for p in posted:
-                for s in seats:
-                    p.deliver_to(s)
-            posted = []
+
+def _exchange(host: HostGame, seats: list[SeatGame], posted: list[Posted], hold: Any) -> None:
+    """Deliver and answer until nothing moves; a seat's envelope for which `hold(seat, type)` is true (and every
+    later one of that seat's) is held back, left in its outbox."""
+    while True:
+        for p in posted:
             for s in seats:
-                while (raw := s.next_automatic()) is not None:
-                    if hold_reveals and parse_envelope(raw, host=False).type == "KeyReveal":
-                        break
-                    posted += host.submit(s.seat, raw)
-                    s.accepted(raw)
-            if not posted:
-                return
+                p.deliver_to(s)
+        posted, moved = [], False
+        for s in seats:
+            while (raw := s.next_automatic()) is not None:
+                if hold(s.seat, parse_envelope(raw, host=False).type):
+                    break
+                posted += host.submit(s.seat, raw)
+                s.accepted(raw)
+                moved = True
+        if not moved:
+            return
 
-    run(hold_reveals=True)
+
+def test_a_person_reveals_only_after_every_host_run_seat() -> None:
+    """The host's veto is blind: a person's key goes out only once every host-run seat's key is in the chain, and
+    the host refuses a person's reveal before that."""
+    host, seats = _host_run_table()
+    reveal = "KeyReveal"
+    _exchange(host, seats, host.start(), lambda seat, kind: kind == reveal)
     assert host.dealer.waiting() == ("key-reveal", (2, 3))  # the host-run seats first
     person = seats[0]
     assert person.verified is not None and not person.outbox  # the person waits for the host-run keys
@@ -174,7 +181,7 @@ def test_a_person_reveals_only_after_every_host_run_seat() -> None:
     with pytest.raises(ProtocolError) as err:
         host.submit(0, early)
     assert err.value.reason == "unexpected-message"
-    run(hold_reveals=False)
+    _exchange(host, seats, [], lambda seat, kind: False)
     assert host.match is not None  # every key in: the first hand is dealt
     order = [parse_envelope(pb.Relay.FromString(parse_envelope(p.raw, host=True).envelope.payload).envelope,
                             host=False).sender for p in host.chain if p.type == "Relay"
@@ -337,38 +344,13 @@ def test_a_host_that_withholds_its_own_key_vetoes_blind_and_is_named() -> None:
     """The host holds back one of its bots' key reveals (to veto the match after seeing the others' keys): the
     people have not revealed theirs yet, so it vetoes blind; ending the match then is an abandonment that names the
     host as the one who withheld a key."""
-    keys = [Ed25519PrivateKey.generate() for _ in range(4)]
-    roster = [Seat(public_key_bytes(k), f"p{i}", bytes([i]) * 32, bot=i >= 2, host_run=i >= 2)
-              for i, k in enumerate(keys)]
-    host = HostGame(RULES, roster, Ed25519PrivateKey.generate())
-    seats = [SeatGame(i, k) for i, k in enumerate(keys)]
-    posted: list[Posted] = host.start()
-    while posted:
-        for p in posted:
-            for s in seats:
-                p.deliver_to(s)
-        posted = []
-        for s in seats:
-            while (raw := s.next_automatic()) is not None:
-                if s.seat == 3 and parse_envelope(raw, host=False).type == "KeyReveal":
-                    break  # withheld
-                posted += host.submit(s.seat, raw)
-                s.accepted(raw)
+    host, seats = _host_run_table()
+    _exchange(host, seats, host.start(), lambda seat, kind: seat == 3 and kind == "KeyReveal")  # withheld
     assert host.dealer.waiting() == ("key-reveal", (3,))
     assert not any(parse_envelope(raw, host=False).type == "KeyReveal" for raw in seats[0].outbox)  # blind veto
-    posted = host.abandon()
-    while posted:
-        for p in posted:
-            for s in seats:
-                p.deliver_to(s)
-        posted = []
-        for s in seats[:3]:
-            while (raw := s.next_automatic()) is not None:
-                if parse_envelope(raw, host=False).type != "CheckpointSignature":
-                    s.outbox.remove(raw)
-                    continue
-                posted += host.submit(s.seat, raw)
-                s.accepted(raw)
+    for seat in seats:
+        seat.outbox.clear()  # (what they held back: only the closing checkpoint's signatures go now)
+    _exchange(host, seats[:3], host.abandon(), lambda seat, kind: kind != "CheckpointSignature")
     entries = [Entry(KIND_HOST, p.raw) for p in host.chain]
     report = verify_entries(entries)
     assert report.verdict == "abandoned", report.errors
