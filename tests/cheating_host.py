@@ -29,7 +29,8 @@ AFTER = 3.0  # seconds after the host started: the victim has been connected a w
 
 
 def _second_hand(game: HostGame) -> bool:
-    return game.match is not None and game.match.hand_number >= 1 and time.monotonic() - STARTED > AFTER
+    engine = game.engine  # (Level 1's Match, or a trustless game's PublicMatch)
+    return engine is not None and engine.hand_number >= 1 and time.monotonic() - STARTED > AFTER
 
 
 def cheat_away() -> None:

@@ -19,13 +19,13 @@ from watten_net.verify import CLAIMED, EXIT_CODES, PROVEN, verify_file
 from netutil import ROOT, isolated_env, journal_entries, start, wait_until
 
 
-def _cheated_game(tmp_path: Path, cheat: str) -> tuple[str, Path]:
+def _cheated_game(tmp_path: Path, cheat: str, *host_args: str) -> tuple[str, Path]:
     env = isolated_env(tmp_path)
     env["WATTEN_CHEAT"] = cheat
     records = tmp_path / "records"
     host = start("tests.cheating_host", ["--port", "0", "--bind", "127.0.0.1", "--headless", "--insecure",
                                          "--players", "2", "--bots", "1", "--bot-delay", "0.2", "--set", "target=15",
-                                         "--record", str(records)], env)
+                                         "--record", str(records), *host_args], env)
     port = int(host.wait_for_line(r"on port (\d+)").group(1))
     victim = start("client.main", ["--bot", "heuristic", "--insecure", "--record",
                                    str(records), f"127.0.0.1:{port}"], isolated_env(tmp_path))
@@ -40,21 +40,25 @@ def _cheated_game(tmp_path: Path, cheat: str) -> tuple[str, Path]:
 
 
 def _cli(record: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "watten_net.verify", str(record)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "watten_net.verify", "--show", str(record)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.parametrize(("cheat", "says", "verdict", "note", "status"), [
-    # the host calls a connected seat that answered every step away: the seat's word against the host's
-    ("away", "DISPUTE: the host says this seat is away, but it is connected", CLAIMED, "the owner says",
-     "DISPUTED (claimed"),
+CALLED_AWAY = "DISPUTE: the host says this seat is away, but it is connected"
+
+
+@pytest.mark.parametrize(("cheat", "deal", "says", "verdict", "note", "status"), [
+    # the host calls a connected seat that answered every step away: the seat's word against the host's (in a
+    # trustless game every such call costs the seat's side a hand)
+    ("away", "verified", CALLED_AWAY, CLAIMED, "the owner says", "DISPUTED (claimed"),
+    ("away", "trustless", CALLED_AWAY, CLAIMED, "the owner says", "DISPUTED (claimed"),
     # the host refuses a valid signature: its own signed receipt, replayed, contradicts it
-    ("refuse", "DISPUTE: the host refused this seat's DeckSealedSignature (wrong-hash)", PROVEN,
+    ("refuse", "verified", "DISPUTE: the host refused this seat's DeckSealedSignature (wrong-hash)", PROVEN,
      "an honest host accepts it there", "DISPUTED (proven)"),
 ])
 def test_a_cheated_seat_says_so_at_once_and_its_record_is_disputed(
-        tmp_path: Path, cheat: str, says: str, verdict: str, note: str, status: str) -> None:
-    output, record = _cheated_game(tmp_path, cheat)
+        tmp_path: Path, cheat: str, deal: str, says: str, verdict: str, note: str, status: str) -> None:
+    output, record = _cheated_game(tmp_path, cheat, "--set", f"deal={deal}")
     assert says in output
     report = verify_file(str(record))
     assert report.verdict == verdict, (report.verdict, report.errors)
@@ -62,6 +66,7 @@ def test_a_cheated_seat_says_so_at_once_and_its_record_is_disputed(
     cli = _cli(record)
     assert cli.returncode == EXIT_CODES[verdict], cli.stdout + cli.stderr
     assert status in cli.stdout
+    assert "the host says seat 1 is away; the reference stand-in plays it" in cli.stdout or deal == "trustless"
 
 
 def test_a_match_abandoned_after_the_keys_is_counted_and_shown_at_the_next_join(tmp_path: Path) -> None:

@@ -97,6 +97,7 @@ class Report:
     ok: bool = False  # the record is a fair game as far as it goes (abandoned and claimed-disputed records are)
     verdict: str = FAILED
     notes: list[str] = field(default_factory=list)  # what the verdict is about (abandonment, disputes), in words
+    absences: list[str] = field(default_factory=list)  # who was away when, and what played for them (for --show)
     game_id: str = ""
     fingerprint: str = ""
     seat: int | None = None
@@ -163,6 +164,7 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         report.errors.append(stop.problem)
         return report
     match = game.engine
+    report.absences = _absences(slots)
     report.hands = sum(1 for s in slots if s.type == "HandEnd")
     report.final_scores = list(match.scores) if match else []
     report.ok = not proven
@@ -185,6 +187,28 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         report.verdict = CLAIMED
         report.notes[:0] = [f"the owner says: {c}; otherwise verified" for c in claims]
     return report
+
+
+def _absences(slots: list[_Slot]) -> list[str]:
+    """Every StandIn and forfeit for an absence in the record, with the moves the stand-in made, in words."""
+    lines: list[str] = []
+    moves: dict[int, int] = {}
+    for slot in slots:
+        p = slot.signed.payload if slot.signed is not None else None
+        if slot.type == "StandIn" and p is not None:
+            if p.active:
+                moves[int(p.seat)] = 0
+                lines.append(f"envelope {slot.seq}: the host says seat {p.seat} is away; the reference stand-in "
+                             "plays it")
+            else:
+                lines.append(f"envelope {slot.seq}: seat {p.seat} is back ({moves.pop(int(p.seat), 0)} moves by the "
+                             "stand-in)")
+        elif slot.type == "ActionAccepted" and p is not None and p.actor == "bot" and int(p.seat) in moves:
+            moves[int(p.seat)] += 1
+        elif slot.type == "AttemptAborted" and p is not None and p.reason == "away":
+            lines.append(f"envelope {slot.seq}: hand {p.hand + 1} forfeited by the side of seat {p.seat}, away")
+    lines += [f"seat {seat} was still away at the end ({n} moves by the stand-in)" for seat, n in moves.items()]
+    return lines
 
 
 def _missing_keys(header: Any, seats: list[int]) -> str:
@@ -679,6 +703,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             for problem in report.errors:
                 print(f"  {visible(problem.sentence())}")
         if args.show and report.match is not None:
+            if report.absences:
+                print("\nPeople away (the host's word; every stand-in move recomputed):")
+                print(visible_lines("\n".join(f"  {line}" for line in report.absences)))
             print(visible_lines("\n".join(describe(report.match))))
     return EXIT_CODES[max(verdicts, key=GRAVITY.index)]
 
