@@ -42,7 +42,7 @@ class ScreenState:
     show_last: bool = False
     connection: str = "connected"  # or "reconnecting"
     deal_status: str = ""  # the client's own judgement: "", "verified", or the failure in words
-    dispute: str = ""  # this seat disputes what the host did (PROTOCOL.md Disputes), in words
+    dispute: str = ""  # this seat disputes what the host did (docs/protocol.md Disputes), in words
     lobby_lines: list[str] = field(default_factory=list)  # the host's own lobby (address, fingerprint)
     host_controls: bool = False
 
