@@ -12,11 +12,11 @@ from typing import Any
 import grpc
 import grpc.aio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
+from . import reflection
 from .errors import Refusal, RefusalInterceptor, abort_with, aborted, refusals_to_status
 from .limits import BIG_REQUEST_METHODS, MAX_SMALL_REQUEST, Limits, PeerLimits, grpc_options
 from .table import LogItem, Table, TableRefusal, token_digest
@@ -494,7 +494,7 @@ async def start_server(tables: Table | Sequence[Table] | WattenTableService, por
     pb_grpc.add_WattenTableServicer_to_server(service, server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)  # grpc.reflection.v1 and v1alpha
     address = f"{bind}:{port}"
     try:
         got = server.add_secure_port(address, credentials) if credentials else server.add_insecure_port(address)
