@@ -185,7 +185,7 @@ class Connection:
         # Told of every accepted SubmitEnvelope: (envelope kind "action" or "protocol", seconds from the call to
         # its reply). For measurements (`watten-join --latency-log`); None costs nothing.
         self.on_submitted: Callable[[str, float], None] | None = None
-        # Disputes (PROTOCOL.md): what this seat says the host did wrong, in words, for the screen at once.
+        # Disputes (docs/protocol.md): what this seat says the host did wrong, in words, for the screen at once.
         self.disputes: list[str] = []
         self.on_dispute: Callable[[str], None] | None = None
         self._stream_since: float | None = None  # when the current event stream opened (None: no stream)
@@ -410,7 +410,7 @@ class Connection:
             except Refused as err:
                 if err.code in RETRYABLE:
                     raise
-                # Never dropped silently (PROTOCOL.md Disputes): the receipt goes into the record, and the seat
+                # Never dropped silently (docs/protocol.md Disputes): the receipt goes into the record, and the seat
                 # judges it. Against a head that had moved on since the step was made it is a race (the table went
                 # past the step); against the very head the step answered, the host refused a step it was owed.
                 judged = self.game.judge_refusal(raw, err.receipt)

@@ -191,7 +191,7 @@ def _ask(prompt: str, default: str) -> str:
 
 
 def _warn_abandonments(conn: Connection, info: Any) -> None:
-    """PROTOCOL.md: a host that ends matches after the game keys are fixed (when it knew every deal) is shown so."""
+    """docs/protocol.md: a host that ends matches after the game keys are fixed (knowing every deal) is shown so."""
     if conn.abandon_log is None:
         return
     count = abandonments(conn.abandon_log, bytes(info.host_public_key))

@@ -42,7 +42,7 @@ class ScreenState:
     show_last: bool = False
     connection: str = "connected"  # or "reconnecting"
     deal_status: str = ""  # the client's own judgement: "", "verified", or the failure in words
-    dispute: str = ""  # this seat disputes what the host did (PROTOCOL.md Disputes), in words
+    dispute: str = ""  # this seat disputes what the host did (docs/protocol.md Disputes), in words
     # Level 1 with reveal = hand-end: every deck so far matched its seals, but k_H (which proves them) is to come
     deal_consistent: bool = False
     lobby_lines: list[str] = field(default_factory=list)  # the host's own lobby (address, fingerprint)

@@ -28,7 +28,7 @@ log = logging.getLogger("watten.host")
 DEFAULT_GRACE = 60.0  # seconds a person may be offline before a bot stands in for the seat
 # Seconds a seat that is online may owe one of the protocol's own steps before a bot stands in. A client sends these
 # by itself within milliseconds (a trustless shuffle takes a fraction of a second); one that stays connected but
-# never sends them would otherwise hold the table for ever (PROTOCOL.md step 4: "a seat that does not reveal before
+# never sends them would otherwise hold the table for ever (docs/protocol.md step 4: "a seat that does not reveal before
 # the timeout forfeits").
 DEFAULT_STEP_TIMEOUT = 30.0
 # What the game waits for that is a person's own decision (play, bid, raise, cut...): a friendly table has no clock.

@@ -12,11 +12,11 @@ from typing import Any
 import grpc
 import grpc.aio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
+from . import reflection
 from .errors import Refusal, RefusalInterceptor, abort_with, aborted, refusals_to_status
 from .limits import BIG_REQUEST_METHODS, MAX_SMALL_REQUEST, Limits, PeerLimits, grpc_options
 from .table import LogItem, Table, TableRefusal, token_digest
@@ -377,7 +377,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             # length the client holds tells the two apart.
             if (table.log.first < request.from_seq <= cursor
                     and table.log[request.from_seq - 1].chain_len == request.known_chain_seq):
-                yield pb.TableUpdate(snapshot=pb.Snapshot(seq=request.from_seq, resumed=True))
+                resumed = pb.Snapshot(seq=request.from_seq, resumed=True)
+                self._own_chain(resumed, table, seat)  # the next envelope's seq and prev_hash, as of now
+                yield pb.TableUpdate(snapshot=resumed)
                 cursor = int(request.from_seq)
             else:
                 yield pb.TableUpdate(snapshot=self._snapshot(table, seat, cursor, int(request.known_chain_seq)))
@@ -437,15 +439,22 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         self.offline_timers[key] = asyncio.ensure_future(later())
 
     @staticmethod
+    def _own_chain(snap: Any, table: Table, seat: int) -> None:
+        """The subscriber's own envelope chain head (Snapshot.your_envelope_seq/_hash), full or resumed."""
+        game = table.game
+        if game is not None and 0 <= seat < len(game.seat_chains):
+            own = game.seat_chains[seat]
+            snap.your_envelope_seq = own.seq
+            snap.your_envelope_hash = own.head
+
+    @staticmethod
     def _snapshot(table: Table, seat: int, seq: int, known_chain_seq: int) -> Any:
         snap = pb.Snapshot(seq=seq, resumed=False, view=table_view(table, seat))
         game = table.game
         if game is not None:
             for posted in game.chain[known_chain_seq:]:
                 snap.chain.append(chain_entry(posted, seat))
-            own = game.seat_chains[seat]
-            snap.your_envelope_seq = own.seq
-            snap.your_envelope_hash = own.head
+            WattenTableService._own_chain(snap, table, seat)
             if game.match is not None:
                 hand_events = game.match.events()
                 starts = [i for i, e in enumerate(hand_events) if e.kind == "hand-start"]
@@ -494,7 +503,7 @@ async def start_server(tables: Table | Sequence[Table] | WattenTableService, por
     pb_grpc.add_WattenTableServicer_to_server(service, server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)  # grpc.reflection.v1 and v1alpha
     address = f"{bind}:{port}"
     try:
         got = server.add_secure_port(address, credentials) if credentials else server.add_insecure_port(address)

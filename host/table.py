@@ -72,7 +72,7 @@ class TableRefusal(Exception):
         self.kind = kind
         self.reason = reason
         self.message = message
-        self.receipt = receipt  # a refused game envelope: the host's signed RefusalReceipt (PROTOCOL.md Disputes)
+        self.receipt = receipt  # a refused game envelope: the host's signed RefusalReceipt (docs/protocol.md Disputes)
 
 
 @dataclass
@@ -202,7 +202,7 @@ class Table(TableClocks):
         # the journal, so that a restart resumes all the tables one crashed host left, in their order.
         self.host_run = ""
         self.index = 0
-        # The public key of the person the host process seats itself: a host-run seat (PROTOCOL.md Level 1), like
+        # The public key of the person the host process seats itself: a host-run seat (docs/protocol.md Level 1), like
         # the host's bots, which reveals its game key before the people who joined.
         self.own_person_key = b""
         self.seats: list[SeatSlot | None] = [None] * self.n

@@ -1,7 +1,7 @@
 """Verifiable dealing: tagged hashes, deck derivation, commitments, identities and envelope signing.
 
 These are pure functions over bytes and ints (no networking, no protobuf), shared by the
-host, the clients and ``watten-verify``. PROTOCOL.md is the specification; each module's
+host, the clients and ``watten-verify``. docs/protocol.md is the specification; each module's
 docstring gives its exact byte layouts.
 """
 

@@ -3,7 +3,7 @@
 A seal fixes a card before anyone may learn it and lets everyone check the opening later. Each binds its
 context (game, hand ``h``, attempt ``a``, position ``k``) so an opening can never be replayed into another game,
 hand, attempt or position. ``S`` is the host's seed of the attempt, ``S(h,a)`` of :mod:`watten_net.deal.keys`;
-tags have the prefix ``watten/v2/`` (PROTOCOL.md Level 1 version 2). Layouts (fields in order)::
+tags have the prefix ``watten/v2/`` (docs/protocol.md Level 1 version 2). Layouts (fields in order)::
 
     salt_k = HMAC-SHA256(key = S, msg = framed("card-salt", game_id, u32 h, u32 a, u8 k))
     D_k    = H("card-commit", game_id, u32 h, u32 a, u8 k, ascii(card), salt_k)

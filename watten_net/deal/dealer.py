@@ -4,7 +4,7 @@
 question about cards to a `Dealer`: open a deal attempt, take the seats' dealing messages, say when
 the deck is ready and where the cut is, open a played card, turn the engine's hidden events (dealt
 cards, a card seen at the cut) into deliveries, and reveal its secrets at the end. Level 1 (verified
-deals, `level1.VerifiedDealer`) is one implementation; the trustless Level 2 of PROTOCOL.md plugs in
+deals, `level1.VerifiedDealer`) is one implementation; the trustless Level 2 of docs/protocol.md plugs in
 here, without touching the engine or the action path.
 """
 

@@ -2,10 +2,10 @@
 
 Every hash in the protocol is ``H(name, *fields)``; giving each use its own tag and
 length-prefixing every field means no two different inputs (or two different uses) can
-produce the same preimage, whatever the fields contain. Reimplement it like this:
+produce the same preimage, whatever the fields contain (docs/protocol.md section 2). Reimplement it like this:
 
     lp(x)     = u32_be(len(x)) || x                   (4-byte big-endian length, then the bytes)
-    tag(name) = b"watten/v1/" || ascii(name)          (e.g. b"watten/v1/host-seed")
+    tag(name) = b"watten/v1/" || ascii(name)          (e.g. b"watten/v1/envelope"; Level 1 version 2: b"watten/v2/")
     preimage  = lp(tag(name)) || lp(field_0) || ... || lp(field_{m-1})
     H         = SHA-256(preimage)                     (32 bytes)
 
@@ -27,7 +27,7 @@ TAG_PREFIX = "watten/v1/"
 """Every tag starts with this; bumping the protocol version changes every hash."""
 
 V2 = 2
-"""PROTOCOL.md Level 1 version 2 derives its keys, seeds, decks and card seals under tags ``watten/v2/<name>``, so
+"""docs/protocol.md Level 1 version 2 derives its keys, seeds, decks and card seals under tags ``watten/v2/<name>``, so
 that no hash of version 1 can be mistaken for one of version 2 (pass ``version=V2``)."""
 
 SECRET_LEN = 32

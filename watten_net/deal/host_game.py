@@ -1,4 +1,4 @@
-"""The host's side of a verifiable game (PROTOCOL.md Level 1 and, with deal="trustless", Level 2), without any I/O.
+"""The host's side of a verifiable game (docs/protocol.md Level 1 and, with deal="trustless", Level 2), without any I/O.
 
 `HostGame` owns the rules engine and the deal secrets. It takes client envelopes (bytes, exactly as
 submitted) and answers with the host envelopes they caused, each marked with who may see it. The
@@ -325,7 +325,7 @@ class HostGame:
         if not 0 <= seat < self.n:
             raise ValueError(f"there is no seat {seat}")
         if not self.trustless and not self._dealt_once():
-            # Before the first HandOpen nobody stands in, signs or reveals for a seat (PROTOCOL.md Level 1 step 4).
+            # Before the first HandOpen nobody stands in, signs or reveals for a seat (docs/protocol.md Level 1 step 4).
             if active:
                 self.away_before_first_deal.add(seat)
             else:
@@ -432,7 +432,7 @@ class HostGame:
     def _begin_play(self, ready: ReadyDeck) -> list[Posted]:
         """The deck goes to the engine, and the cutter's committed cut position is applied."""
         if self.trustless:
-            # Sealed: the engine gets its size only; the cutter cuts live (PROTOCOL.md Level 2 step 3).
+            # Sealed: the engine gets its size only; the cutter cuts live (docs/protocol.md Level 2 step 3).
             assert self.public is not None
             self.public = self.public.apply_sealed_deck(self.rules.deck)
             self.phase = "play"

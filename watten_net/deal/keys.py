@@ -1,4 +1,4 @@
-"""PROTOCOL.md Level 1 version 2: every seed, cut and deck of a match from game keys fixed before its first hand.
+"""docs/protocol.md Level 1 version 2: every seed, cut and deck of a match from game keys fixed before its first hand.
 
 Each seat i draws a game key ``k_i`` and the host ``k_H``; their commitments are published (``K_i`` in the KeySet,
 ``K_H`` in the header) before anyone reveals, the seats' keys are revealed before the first hand, and ``k_H`` once

@@ -1,4 +1,4 @@
-"""Level 1 of PROTOCOL.md, version 2: verified deals (the host knows the deck; everything it does is checkable).
+"""Level 1 of docs/protocol.md, version 2: verified deals (the host knows the deck; everything it does is checkable).
 
 Before the first hand every seat's game key is fixed: each seat commits to a fresh key (KeyCommit), the host
 publishes every commitment (KeySet), every seat signs its hash ``Hks``, and then the keys are revealed, the host's
@@ -43,7 +43,7 @@ class Attempt:
 
 @dataclass
 class GameKeys:
-    """The key ceremony before the first hand (PROTOCOL.md Level 1 steps 2-4)."""
+    """The key ceremony before the first hand (docs/protocol.md Level 1 steps 2-4)."""
 
     commits: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)  # seat -> (K_i, KeyCommit envelope)
     key_set: bytes = b""  # Hks

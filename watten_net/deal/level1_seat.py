@@ -1,4 +1,4 @@
-"""A seat's side of PROTOCOL.md Level 1 version 2: the key ceremony before the first hand, and the deal checks.
+"""A seat's side of docs/protocol.md Level 1 version 2: the key ceremony before the first hand, and the deal checks.
 
 `SeatGame` hands every Level 1 step here. The seat commits to a fresh game key once it holds every roster seat's
 signature of the header it signed; signs the KeySet only when its own entry is the commitment it sent and every

@@ -1,6 +1,6 @@
-"""Level 2 of PROTOCOL.md: the trustless deal, as the host runs it (nobody, the host included, sees a hidden card).
+"""Level 2 of docs/protocol.md: the trustless deal, as the host runs it (nobody, the host included, sees a hidden card).
 
-Decks are shuffled ahead (PROTOCOL.md Level 2 step 2). Deck d is the deck of the game's d-th deal attempt, whatever
+Decks are shuffled ahead (docs/protocol.md Level 2 step 2). Deck d is the deck of the game's d-th deal attempt, whatever
 its hand: DeckPrepare(d); every seat's KeyShare; every seat's Shuffle in the deck's order, each checked against the
 deck before it; then the deck is sealed. The preparation of deck d + 1 opens as soon as attempt d's first cards are
 all delivered, so it runs while that hand is played, and the next attempt (a new hand, a redeal or the attempt after

@@ -1,4 +1,4 @@
-"""A seat's side of a trustless game (PROTOCOL.md Level 2), used by `SeatGame` when the header says so.
+"""A seat's side of a trustless game (docs/protocol.md Level 2), used by `SeatGame` when the header says so.
 
 The seat keeps its own replay of the rules engine (`PublicMatch`, fed with exactly what the host's engine is fed:
 every accepted action with its openings, every forfeit) and its own `SeatDeal` per deck. Decks are prepared ahead

@@ -1,4 +1,4 @@
-"""A seat's view completed with its own cards, for the trustless deal (PROTOCOL.md Level 2).
+"""A seat's view completed with its own cards, for the trustless deal (docs/protocol.md Level 2).
 
 In a trustless game the host does not know anybody's cards, so the `TableView` it sends has no
 `your_hand` and offers a plain "play" among the legal actions. The seat knows its cards (its

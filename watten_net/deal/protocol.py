@@ -18,7 +18,7 @@ from watten_net.v1 import watten_pb2 as pb
 
 from .envelope import GENESIS_PREV_HASH, HOST_SENDER, envelope_hash, sign_envelope, verify_envelope
 
-PROTOCOL_VERSION = 2  # Level 1 version 2 (PROTOCOL.md); a header of another version is refused
+PROTOCOL_VERSION = 2  # Level 1 version 2 (docs/protocol.md); a header of another version is refused
 HOST_SEAT = -1  # Envelope.sender_seat of the host on the wire; signed as HOST_SENDER (255)
 
 HOST_TYPES = {

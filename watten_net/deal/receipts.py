@@ -1,4 +1,4 @@
-"""Refusal receipts (PROTOCOL.md "Disputes"): the host's signed word that it refused one envelope of a seat.
+"""Refusal receipts (docs/protocol.md "Disputes"): the host's signed word that it refused one envelope of a seat.
 
 A seat keeps every receipt in its record with the envelope it refused. Whether a refusal was fair can then be shown
 from the seat's record alone: the verifier replays the game to the chain head the receipt names and submits the

@@ -1,4 +1,4 @@
-"""A seat's side of a verifiable game (PROTOCOL.md Level 1, and Level 2 through `level2_seat`), without any I/O.
+"""A seat's side of a verifiable game (docs/protocol.md Level 1, and Level 2 through `level2_seat`), without any I/O.
 
 `SeatGame` receives the host's chain entry by entry (whole envelopes, or stubs for envelopes
 withheld from this seat), checks every signature, link and card opening on arrival, answers the
@@ -101,7 +101,7 @@ class SeatGame:
 
     @property
     def abandoned_after_keys(self) -> bool:
-        """The host ended the match early after the KeySet (PROTOCOL.md: clients count these per host key)."""
+        """The host ended the match early after the KeySet (docs/protocol.md: clients count these per host key)."""
         return bool(self.end_reason) and self.end_reason != "target-reached" and bool(
             self.verified is not None and self.verified.key_set)
     chain_hashes: list[bytes] = field(default_factory=list)  # the hash of every chain entry, in order
@@ -165,7 +165,7 @@ class SeatGame:
         self.sent_at[envelope_hash(raw)] = self.chain_seq
         return raw
 
-    # ------------------------------------------------------------------ disputes (PROTOCOL.md)
+    # ------------------------------------------------------------------ disputes (docs/protocol.md)
     def judge_refusal(self, raw: bytes, receipt: Any) -> str:
         """The host refused an envelope of ours: keep its receipt as evidence and judge it. Returns "race" (the host
         judged it against a head that had moved on since the step was made: something other than relayed
@@ -316,7 +316,7 @@ class SeatGame:
         self._send(pb.HeaderSignature(seat=self.seat, header_hash=signed.hash))
 
     def _sign_header_once(self) -> None:
-        """A seat signs one header per game id, ever (PROTOCOL.md Level 1 step 1): a host that restarts a game under
+        """A seat signs one header per game id, ever (docs/protocol.md 5.1, step 1): a host that restarts a game under
         a new header (to deal it again) is refused. Kept beside the seat's secrets, before the signature leaves."""
         if self.secrets_dir is None:
             return

@@ -1,4 +1,4 @@
-"""The reference stand-in of PROTOCOL.md Level 1 version 2: how a seat that is away is played, move by move.
+"""The reference stand-in of docs/protocol.md Level 1 version 2: how a seat that is away is played, move by move.
 
 In version 1 the host's own bot played for a seat that was away, so the host decided those moves (it could play a
 present seat's weakest cards by calling it away). Now every move of a stand-in is a pure function of that seat's

@@ -2,7 +2,7 @@
 
 ElGamal under a joint key (:mod:`.elgamal`), Schnorr and Chaum-Pedersen proofs (:mod:`.proofs`),
 a Terelius-Wikström shuffle proof (:mod:`.shuffle`), the wire messages (:mod:`.messages`) and the
-sans-I/O deal session (:mod:`.deal`). PROTOCOL.md, "Level 2: trustless deal", is the specification.
+sans-I/O deal session (:mod:`.deal`). docs/protocol.md, "Level 2: trustless deal", is the specification.
 """
 
 from watten_net.trustless.context import DealId

@@ -21,7 +21,7 @@ PREPARED = 0xFFFF_FFFF
 
 @dataclass(frozen=True, slots=True)
 class DealId:
-    """The deal a message belongs to. ``game_id`` is the 32-byte id of PROTOCOL.md; hand and attempt are u32."""
+    """The deal a message belongs to. ``game_id`` is the 32-byte id of docs/protocol.md; hand and attempt are u32."""
 
     game_id: bytes
     hand: int
