@@ -234,7 +234,7 @@ def test_a_key_set_with_a_forged_entry_is_refused() -> None:
     index = next(i for i, p in enumerate(table.host.chain) if p.type == "KeySet")
     key_set = pb.KeySet.FromString(pb.Envelope.FromString(table.host.chain[index].raw).payload)
     forged_inner = make_envelope(table.seats[3].key, table.host.game_id, 2, bytes(32), 1,
-                                 pb.KeyCommit(seat=1, header_hash=table.host.chain[0].hash, commitment=bytes(32)))
+                                 pb.KeyCommit(seat=1, header_hash=table.host.header_hash, commitment=bytes(32)))
     key_set.commits[1].envelope = forged_inner
     forged = _resign(table, index, key_set)
     seat = SeatGame(0, table.seats[0].key)

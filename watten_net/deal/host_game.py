@@ -59,6 +59,7 @@ from .protocol import (
     Signed,
     check_signature,
     event_to_pb,
+    header_hash,
     make_envelope,
     parse_envelope,
 )
@@ -174,12 +175,13 @@ class HostGame:
             self.dealer = self.trustless_dealer = TrustlessDealer(rules, self.game_id, self._post, self.absent)
         else:
             self.dealer = self.verified_dealer = VerifiedDealer(
-                rules, self.game_id, self._post, host_key=self._host_game_key, header_hash=lambda: self.chain[0].hash,
+                rules, self.game_id, self._post, host_key=self._host_game_key, header_hash=lambda: self.header_hash,
                 host_run=[s.host_run for s in self.seats], head_at=self._head_at, absent=self.absent)
         self.withheld: list[Posted] = []
         self.checkpoint: tuple[int, int, bytes] | None = None  # (hand, chain seq, chain head)
         self.checkpoint_signed: set[int] = set()
         self.fingerprint = ""
+        self.header_hash = b""  # SHA-256 of the GameHeader payload bytes: what every seat signs (PROTOCOL.md)
         self.engine_events: list[Event] = []  # engine events since the last `drain_events()` (for the views)
         self.finished = False
         self.end_reason = ""
@@ -243,6 +245,7 @@ class HostGame:
             raise ProtocolError("precondition", "game-started", "the game has already started")
         out = [self._post(self.header_message())]
         self.fingerprint = game_fingerprint(out[0].raw)
+        self.header_hash = header_hash(out[0].raw)
         self.phase = "header"
         return out
 
@@ -298,7 +301,7 @@ class HostGame:
     def _on_HeaderSignature(self, seat: int, signed: Signed) -> list[Posted]:
         self._expect("header", signed)
         p = signed.payload
-        if p.seat != seat or p.header_hash != self.chain[0].hash:
+        if p.seat != seat or p.header_hash != self.header_hash:
             raise ProtocolError("precondition", "wrong-hash", "the signature is not over this game's header")
         if seat in self.header_signed:
             raise ProtocolError("precondition", "unexpected-message", "you have signed the header already")

@@ -7,6 +7,7 @@ to read, but hash and verify the original bytes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,6 +125,14 @@ def parse_envelope(raw: bytes, *, host: bool) -> Signed:
     except DecodeError:
         raise ProtocolError("invalid", "bad-payload", f"the {env.type} payload does not parse") from None
     return Signed(raw, env, payload, envelope_hash(raw))
+
+
+def header_hash(header_envelope: bytes) -> bytes:
+    """``header_hash`` of PROTOCOL.md: SHA-256 of the GameHeader's payload bytes, exactly as the host signed them
+    (what every seat signs in its HeaderSignature, and what K_i and Hks bind)."""
+    env = pb.Envelope()
+    env.ParseFromString(header_envelope)
+    return hashlib.sha256(env.payload).digest()
 
 
 def check_signature(signed: Signed, public_key: bytes) -> bool:

@@ -42,6 +42,7 @@ from .protocol import (
     ProtocolError,
     Signed,
     check_signature,
+    header_hash,
     make_envelope,
     parse_envelope,
 )
@@ -291,7 +292,7 @@ class SeatGame:
     def _on_GameHeader(self, signed: Signed) -> None:
         h = signed.payload
         self.header = h
-        self.header_hash = signed.hash
+        self.header_hash = header_hash(signed.raw)
         self.game_id = bytes(h.game_id)
         self.fingerprint = game_fingerprint(signed.raw)
         self.rules = Rules.from_json(h.rules_json)
@@ -313,7 +314,7 @@ class SeatGame:
         else:
             self.verified = VerifiedSeat(self)
             self.verified.start(h)
-        self._send(pb.HeaderSignature(seat=self.seat, header_hash=signed.hash))
+        self._send(pb.HeaderSignature(seat=self.seat, header_hash=self.header_hash))
 
     def _sign_header_once(self) -> None:
         """A seat signs one header per game id, ever (docs/protocol.md 5.1, step 1): a host that restarts a game under
