@@ -356,3 +356,16 @@ def test_a_host_that_withholds_its_own_key_vetoes_blind_and_is_named() -> None:
     assert report.verdict == "abandoned", report.errors
     assert any("the host withheld a key (its own seat(s) 3)" in note for note in report.notes), report.notes
     assert any("the game keys of seat(s) 0, 1 never came" in note for note in report.notes), report.notes
+
+
+def test_a_header_whose_game_id_does_not_follow_from_its_nonces_is_refused() -> None:
+    """The game id mixes every join nonce, so no party picks it (and a seat's fresh nonce makes every game new): a
+    host that names another game id in its header is refused at once."""
+    table = LocalTable(RULES, seed=14)
+    header = table.host.start()[0]
+    other = pb.GameHeader.FromString(pb.Envelope.FromString(header.raw).payload)
+    other.host_nonce = bytes(32)
+    raw = make_envelope(table.host.host_key, table.host.game_id, 1, bytes(32), -1, other)
+    with pytest.raises(ProtocolError) as err:
+        table.seats[0].receive(1, raw)
+    assert err.value.reason == "wrong-game"

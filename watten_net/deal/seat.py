@@ -33,7 +33,7 @@ from watten_net.v1 import watten_pb2 as pb
 
 from .commitments import card_matches
 from .envelope import GENESIS_PREV_HASH, envelope_hash
-from .identity import game_fingerprint, public_key_bytes
+from .identity import game_fingerprint, game_id, public_key_bytes
 from .level1_seat import VerifiedSeat
 from .level2_seat import TrustlessSeat
 from .protocol import (
@@ -47,6 +47,13 @@ from .protocol import (
     parse_envelope,
 )
 from .receipts import receipt_holds
+
+
+def _game_id_of(header: Any) -> bytes:
+    try:
+        return game_id(bytes(header.host_nonce), [bytes(n) for n in header.join_nonces])
+    except ValueError:
+        return b""
 
 
 def signed_type(raw: bytes) -> str:
@@ -300,8 +307,10 @@ class SeatGame:
         if self.seat >= len(self.roster_keys) or (
                 not self.observer and self.roster_keys[self.seat] != public_key_bytes(self.key)):
             raise self._fail("not-in-roster", "the game header does not seat this client's key at its seat")
-        if signed.envelope.game_id != self.game_id:
-            raise self._fail("wrong-game", "the header's envelope names another game")
+        if signed.envelope.game_id != self.game_id or len(h.join_nonces) != len(self.roster_keys) or (
+                self.game_id != _game_id_of(h)):
+            raise self._fail("wrong-game", "the header's game id does not follow from its nonces (or its envelope "
+                             "names another game)")
         if h.protocol_version != PROTOCOL_VERSION:
             raise self._fail("protocol-version", f"the host speaks protocol version {h.protocol_version}, this client "
                              f"{PROTOCOL_VERSION}")
