@@ -369,3 +369,24 @@ def test_a_header_whose_game_id_does_not_follow_from_its_nonces_is_refused() -> 
     with pytest.raises(ProtocolError) as err:
         table.seats[0].receive(1, raw)
     assert err.value.reason == "wrong-game"
+
+
+def test_a_relayed_cosignature_over_another_chain_is_a_fork() -> None:
+    """The host shows seats different chains: seat 1 signed a checkpoint of another chain head, and the host relays
+    that signature to seat 0, which stops: every relayed co-signature must be over what the seat itself holds."""
+    table = LyingTable(RULES, seed=15)
+
+    def other_chain(p: Posted) -> Any:
+        if p.type != "Relay":
+            return None
+        inner = pb.Envelope.FromString(pb.Relay.FromString(pb.Envelope.FromString(p.raw).payload).envelope)
+        if inner.type != "CheckpointSignature" or inner.sender_seat != 1:
+            return None
+        signature = pb.CheckpointSignature.FromString(inner.payload)
+        signature.chain_head = bytes(32)  # (what seat 1 was shown instead)
+        forged = make_envelope(table.seats[1].key, inner.game_id, inner.seq, inner.prev_hash, 1, signature)
+        return pb.Relay(seat=1, envelope=forged)
+
+    table.lie = other_chain
+    assert _play_until_caught(table) == "fork"
+    assert any("different chains" in p for p in table.seats[0].problems)

@@ -56,7 +56,10 @@ class VerifiedSeat:
             self.header_signed.add(seat)
             if len(self.header_signed) == self.n and not self.my_key:
                 self._commit()
-        elif inner.type == "KeySetSignature" and self.key_set and p.key_set_hash == self.key_set:
+        elif inner.type == "KeySetSignature":
+            if p.key_set_hash != self.key_set:
+                raise self.game._fail("fork", f"seat {seat} signed another KeySet than this seat holds: the host "
+                                      "shows the seats different key sets")
             self.key_set_signed.add(seat)
             self._maybe_reveal()
         elif inner.type == "KeyReveal":

@@ -90,6 +90,8 @@ class SeatGame:
     my_head: bytes = GENESIS_PREV_HASH
     outbox: list[bytes] = field(default_factory=list)  # envelopes to submit, in order
     hand: tuple[int, int] = (-1, -1)
+    deck_sealed_hash: bytes = b""  # the current DeckSealed's, and the current Checkpoint's (hand, seq, head):
+    checkpoint: tuple[int, int, bytes] = (-1, 0, b"")  # every relayed co-signature must be over these
     stood_in: set[int] = field(default_factory=set)  # seats a host bot plays now (their people are away)
     card_commitments: list[bytes] = field(default_factory=list)
     my_positions: set[int] = field(default_factory=set)
@@ -424,10 +426,27 @@ class SeatGame:
             raise self._fail("bad-relay", "a relayed envelope names another seat")
         if not check_signature(inner, self.roster_keys[seat]):
             raise self._fail("bad-signature", f"a relayed envelope of seat {seat} has a bad signature")
+        self._check_cosignature(inner, seat)
         if self.trustless is not None:
             self.trustless.on_relay(inner, seat)
         if self.verified is not None:
             self.verified.on_relay(inner, seat)
+
+    def _check_cosignature(self, inner: Signed, seat: int) -> None:
+        """A relayed co-signature must be over what this seat holds (PROTOCOL.md): another seat's signature over
+        another header, DeckSealed or chain head means the host showed the seats different chains (a fork)."""
+        p = inner.payload
+        if inner.type == "HeaderSignature":
+            signed_else = p.header_hash != self.header_hash
+        elif inner.type == "DeckSealedSignature":
+            signed_else = (int(p.hand), int(p.attempt)) != self.hand or p.deck_sealed_hash != self.deck_sealed_hash
+        elif inner.type == "CheckpointSignature":
+            signed_else = (int(p.hand), int(p.chain_seq), bytes(p.chain_head)) != self.checkpoint
+        else:
+            return
+        if signed_else:
+            raise self._fail("fork", f"seat {seat}'s {inner.type} is over something else than this seat holds: the "
+                             "host shows the seats different chains")
 
     def _on_DeckSealed(self, signed: Signed) -> None:
         p = signed.payload
@@ -435,6 +454,7 @@ class SeatGame:
         if (p.hand, p.attempt) != self.hand or len(p.card_commitments) != self.rules.deck:
             raise self._fail("bad-deck-sealed", "the DeckSealed list is not for this hand or has the wrong size")
         self.card_commitments = [bytes(c) for c in p.card_commitments]
+        self.deck_sealed_hash = signed.hash
         assert self.verified is not None
         self.verified.on_deck_sealed(self.hand, self.card_commitments)
         if self.seat in self.stood_in:
@@ -487,6 +507,7 @@ class SeatGame:
         p = signed.payload
         if p.chain_seq != self.chain_seq - 1 or not self._head_before(signed):
             raise self._fail("bad-checkpoint", "the checkpoint does not name the chain head this seat holds")
+        self.checkpoint = (int(p.hand), int(p.chain_seq), bytes(p.chain_head))
         self._send(pb.CheckpointSignature(hand=p.hand, seat=self.seat, chain_seq=p.chain_seq,
                                           chain_head=p.chain_head))
 
