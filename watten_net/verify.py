@@ -108,7 +108,7 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "path": self.path, "ok": self.ok, "verdict": self.verdict, "notes": self.notes,
+            "path": self.path, "ok": self.ok, "verdict": self.verdict, "notes": self.notes, "absences": self.absences,
             "game_id": self.game_id, "fingerprint": self.fingerprint,
             "seat": self.seat, "hands": self.hands, "final_scores": self.final_scores,
             "errors": [
