@@ -1079,6 +1079,9 @@ def test_when_the_hand_and_a_bluff_penalty_lift_both_sides_the_hands_winner_wins
     assert (m.scores, m.winners, m.bummerl) == ((15, 16), (1,), (1, 0)), "side 0 reached 15 by the penalty only"
     (end,) = of_kind(events, "match-end")
     assert end.data["winners"] == [1] and end.data["bummerl"] == [1, 0]
+    from watten_net.verify import describe  # watten-verify --show names the one winner
+
+    assert "Match over: 15-16, won by side 1; Bummerl 1-0." in "\n".join(describe(m))
 
 
 def test_three_players_a_bluffing_forehand_who_wins_is_the_only_winner() -> None:
