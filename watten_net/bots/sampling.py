@@ -463,6 +463,16 @@ def announce_script(kn: Knowledge, announcement: tuple[str, str] | None) -> list
         schlag, trump = announcement
         return [(f, "schlag " + schlag), (f if kn.n == 3 else d, "trump " + trump)]
     step = view.announce_step
+    if view.pending_raise is not None:
+        # Answering a raise that holds the announcement (RULES.md 6): the seat need not be the announcer on turn,
+        # so whether a Schlagwechsel happened cannot be told from its turn; the usual case, none, is assumed.
+        if step == "swap-answer":
+            return [(f, "swap?")]
+        if step == "trump":
+            return [(f, "schlag " + view.schlag)]
+        if step == "bessere-answer":
+            return [(f, "bessere?")] if not view.schlag else [(f, "schlag " + view.schlag), (d, "bessere?")]
+        return []
     swap = [(f, "swap?"), (d, "swap yes")]
     if step == "schlag":
         return swap if me == d and kn.n != 3 else []
