@@ -465,13 +465,16 @@ def announce_script(kn: Knowledge, announcement: tuple[str, str] | None) -> list
     step = view.announce_step
     if view.pending_raise is not None:
         # Answering a raise that holds the announcement (RULES.md 6): the seat need not be the announcer on turn,
-        # so whether a Schlagwechsel happened cannot be told from its turn; the usual case, none, is assumed.
+        # so whether a Schlagwechsel happened cannot be told from its turn; the usual case, none, is assumed. In
+        # Blind a seat that is no announcer does not know the Schlag named: any Schlag stands in for it.
+        schlag = view.schlag or schlag_choices(kn.rules)[0]
         if step == "swap-answer":
             return [(f, "swap?")]
         if step == "trump":
-            return [(f, "schlag " + view.schlag)]
+            return [(f, "schlag " + schlag)]
         if step == "bessere-answer":
-            return [(f, "bessere?")] if not view.schlag else [(f, "schlag " + view.schlag), (d, "bessere?")]
+            named = bool(view.schlag) if not kn.rules.blind or me in view.announcers else False
+            return [(f, "bessere?")] if not named else [(f, "schlag " + schlag), (d, "bessere?")]
         return []
     swap = [(f, "swap?"), (d, "swap yes")]
     if step == "schlag":
