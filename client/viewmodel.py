@@ -290,12 +290,13 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
     if any(a.startswith("schlag ") for a in legal):
         rules = _rules(view.table.rules_json)
         six = " 6(=Weli)" if rules is not None and "6" in schlag_choices(rules) else ""
-        return [("class:active", f"{words['your_turn']}: {words['choose_schlag'].format(six=six)}")]
+        return [("class:active", f"{words['your_turn']}: {words['choose_schlag'].format(six=six)}"
+                 + _also(legal))]
     if any(a.startswith("trump ") for a in legal):
-        return [("class:active", f"{words['your_turn']}: {words['choose_trump']}")]
+        return [("class:active", f"{words['your_turn']}: {words['choose_trump']}" + _also(legal))]
     if any(a.endswith(" yes") for a in legal):
         question = visible(legal[0].split(" ")[0])
-        return [("class:active", f"{words['your_turn']}: {question}? {words['answer']}")]
+        return [("class:active", f"{words['your_turn']}: {question}? {words['answer']}" + _also(legal))]
     cuts = [int(a.split()[1]) for a in legal if a.startswith("cut ")]
     if cuts:
         return [("class:active", words["cut_prompt"].format(low=min(cuts), high=max(cuts)))]
@@ -305,6 +306,12 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
     if view.your_seat in view.to_act:
         return [("class:active", f"{words['your_turn']} · " + " ".join(_shortcuts(legal)))]
     return [("class:dim", " ".join(_shortcuts(legal)))]
+
+
+def _also(legal: list[str]) -> str:
+    """The side keys (a raise during the announcement, RULES.md 6) after the announcer's own prompt."""
+    keys = _shortcuts(legal)
+    return " · " + " ".join(keys) if keys else ""
 
 
 def _shortcuts(legal: list[str]) -> list[str]:

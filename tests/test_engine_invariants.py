@@ -143,6 +143,8 @@ def _playout(rules: Rules, seed: int, hands: int, *, deep: bool) -> int:
                 assert m == before
         action = rng.choice(actions)
         value_before = m.value
+        if action in ("raise", "accept", "fold") and m.phase == "announce":
+            SEEN_KINDS[action + "-in-announcement"] += 1  # RULES.md 6: raising from the first packet on
         m, events = m.apply(seat, action)
         assert before.legal_actions(seat) == actions, "apply changed the old match"
         for old, new in zip(before.scores, m.scores, strict=True):
@@ -167,6 +169,17 @@ def _playout(rules: Rules, seed: int, hands: int, *, deep: bool) -> int:
             if e.kind == "match-end":
                 assert max(m.scores) >= rules.target
                 assert max(before.scores) < rules.target
+                # RULES.md 7: exactly one side wins (with 3 players: seats of one side of the deciding hand),
+                # and every other score slot gets its Bummerl.
+                winners = e.data["winners"]
+                assert winners and all(m.scores[w] >= rules.target for w in winners)
+                if rules.players == 3:
+                    assert len({before.hand_sides[w] for w in winners}) == 1, e.data
+                else:
+                    assert len(winners) == 1, e.data
+                for slot, marks in enumerate(m.bummerl):
+                    assert marks == before.bummerl[slot] + (0 if slot in winners else 1 if not (
+                        rules.schneider and m.scores[slot] == 0) else 2)
         _check_state(m, rules)
         if deep:
             _check_observation(m, rules)
@@ -195,6 +208,7 @@ def test_observations_never_leak(preset: str, players: int) -> None:
         {"announce_after": 5},
         {"raise_cap": "none", "raise_step": 2},
         {"schneider": True, "target": 5, "bummerl_limit": 2},
+        {"raise_from": "trump"},
     ],
     ids=lambda f: ",".join(f"{k}={v}" for k, v in f.items()),
 )
@@ -232,6 +246,7 @@ def test_the_playouts_reach_every_special_case() -> None:
         "take", "took", "see", "keep", "swap?", "swap", "bessere?", "bessere", "aside", "redeal", "maschine",
         "raise", "accept", "fold", "concede", "schadet?", "schadet", "signal", "bluff-penalty", "announcement",
         "trick", "hand-end", "match-end", "announced",
+        "raise-in-announcement", "accept-in-announcement", "fold-in-announcement",
     }
     missing = {kind for kind in wanted if SEEN_KINDS[kind] == 0}
     assert not missing, f"never reached: {sorted(missing)}"

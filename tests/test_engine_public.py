@@ -38,8 +38,9 @@ FLAG_VARIANTS: list[dict[str, Any]] = [
     {"tight": "base-two"},
     {"raise_cap": "none", "raise_step": 2},
     {"schneider": True, "target": 5, "bummerl_limit": 2},
+    {"raise_from": "trump"},
 ]
-HANDS_PER_CASE = 60  # 28 cases x 60 + 11 variants x 80: about 2,600 hands in lockstep
+HANDS_PER_CASE = 60  # 28 cases x 60 + 12 variants x 80: about 2,600 hands in lockstep
 
 SEEN: Counter[str] = Counter()  # event kinds, obligation kinds and caught cheats reached by the lockstep runs
 
@@ -94,6 +95,8 @@ class Lockstep:
         self._agree(events, public)
 
     def step(self, seat: int, action: str) -> list[Event]:
+        if action in ("raise", "accept", "fold") and self.m.phase == "announce":
+            SEEN[action + "-in-announcement"] += 1
         self.m, events = self.m.apply(seat, action)
         if action.startswith("play "):
             position = self.position[Card.parse(action[5:])]
@@ -309,11 +312,12 @@ def test_the_differential_runs_reach_every_obligation_and_settlement() -> None:
     for preset, players in CASES[::3]:
         _run(Rules.preset(preset, players), seed=players, hands=20)
     for flags in FLAG_VARIANTS[:6]:
-        _run(dataclasses.replace(Rules.preset("bavarian", flags.get("players", 4)), **flags), seed=5, hands=30)
+        _run(dataclasses.replace(Rules.preset("bavarian", flags.get("players", 4)), **flags), seed=5, hands=40)
     wanted = {
         "obligation-follow", "obligation-schlecken", "obligation-schadet", "open?", "opened", "maschine",
         "bluff-penalty", "redeal", "took", "aside", "forfeit", "match-end", "caught-must-play-trump",
         "caught-took-non-kritischer", "caught-schadet-without-hauptschlag",
+        "raise-in-announcement", "accept-in-announcement", "fold-in-announcement",
     }
     missing = {kind for kind in wanted if SEEN[kind] == 0}
     assert not missing, f"never reached: {sorted(missing)}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 from typing import Any
 
 import pytest
@@ -717,6 +718,7 @@ def flag(preset: str, field: str, value: Any) -> Any:
         flag("bavarian", "hand_size", 5),
         flag("bavarian", "tricks_to_win", 3),
         flag("bavarian", "raise_step", 1),
+        flag("bavarian", "raise_from", "first-packet"),
         flag("bavarian", "target", 15),
         flag("bavarian-11", "deck", 32),
         flag("bavarian-11", "kritische", BAVARIAN_KRITISCHE),
@@ -740,6 +742,7 @@ def flag(preset: str, field: str, value: Any) -> Any:
         flag("austrian", "guate", False),
         flag("austrian", "follow", "hauptschlag-lead"),
         flag("austrian", "bugl", False),
+        flag("austrian", "signals", True),
         flag("austrian", "target", 15),
         flag("south-tyrolean", "deck", 33),
         flag("south-tyrolean", "kritische", ()),
@@ -785,6 +788,31 @@ def test_presets_are_frozen_values(name: str) -> None:
     assert rules == Rules.preset(name)
     with pytest.raises(dataclasses.FrozenInstanceError):
         rules.target = 99  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_every_preset_json_carries_raise_from_canonically_and_round_trips(name: str) -> None:
+    rules = Rules.preset(name)
+    text = rules.to_json()
+    assert '"raise_from":"first-packet"' in text
+    data = json.loads(text)
+    assert list(data) == sorted(data) and text == json.dumps(data, sort_keys=True, separators=(",", ":"))
+    assert Rules.from_json(text) == rules and Rules.from_json(text).to_json() == text
+
+
+def test_rules_json_without_raise_from_parses_to_the_default() -> None:
+    data = json.loads(Rules.preset("bavarian").to_json())
+    del data["raise_from"]
+    old = Rules.from_json(json.dumps(data))
+    assert old.raise_from == "first-packet" and old == Rules.preset("bavarian")
+
+
+def test_raise_from_trump_is_a_flag_and_other_values_are_refused() -> None:
+    rules = Rules.preset("bavarian").with_flag("raise_from", "trump")
+    assert rules.raise_from == "trump" and '"raise_from":"trump"' in rules.to_json()
+    assert rules.differences(Rules.preset("bavarian")) == {"raise_from": "trump"}
+    with pytest.raises(ValueError, match="raise_from"):
+        Rules.preset("bavarian").with_flag("raise_from", "cut")
 
 
 def test_unknown_preset_lists_the_names() -> None:

@@ -720,9 +720,10 @@ def test_a_hand_starts_worth_2_and_an_accepted_raise_makes_it_3() -> None:
     assert m.scores == (3, 0)
 
 
-def test_any_seat_may_raise_at_any_time_after_the_trump() -> None:
-    m = dealt(BAVARIAN, PLAIN)
+def test_with_raise_from_trump_any_seat_may_raise_at_any_time_after_the_trump() -> None:
+    m = dealt(rules(raise_from="trump"), PLAIN)
     assert refusal(m, 1, "raise") == "not-now", "not during the announcement"
+    assert "raise" not in m.legal_actions(1) and "raise" not in m.legal_actions(0)
     m = announce(m)
     assert "raise" in m.legal_actions(3) and m.waiting_for == (1,)
     m, _ = play_cards(m, "EA E8")
@@ -755,6 +756,75 @@ def test_a_fold_gives_the_raising_side_the_value_before_the_raise() -> None:
 
 def test_fold_only_answers_a_pending_raise() -> None:
     assert refusal(announced(BAVARIAN, PLAIN), 1, "fold") == "no-raise"
+
+
+# RULES.md 6: raising from the first packet on (the default); a pending raise holds the announcement.
+
+
+def test_a_raise_during_the_announcement_holds_it_until_accepted_and_the_stake_stays() -> None:
+    m = dealt(BAVARIAN, PLAIN)
+    assert m.phase == "announce" and all("raise" in m.legal_actions(s) for s in range(4))
+    m, events = m.apply(2, "raise")
+    assert [(e.kind, e.data) for e in events] == [("raise", {"value": 3, "from": 2})]
+    assert m.phase == "announce" and m.waiting_for == (3, 1)
+    assert m.legal_actions(1) == ["accept", "fold"] and m.legal_actions(0) == [] and m.legal_actions(2) == []
+    assert refusal(m, 1, "schlag O") == "raise-pending" and refusal(m, 2, "signal max") == "not-now"
+    m, _ = m.apply(3, "accept")
+    assert (m.value, m.waiting_for) == (3, (1,)) and "schlag O" in m.legal_actions(1)
+    assert "raise" in m.legal_actions(1) and refusal(m, 0, "raise") == "raise-twice"
+    m, _ = play_cards(announce(m), DEALER_SIDE_WINS)
+    assert m.scores == (3, 0)
+
+
+def test_a_fold_during_the_announcement_ends_the_hand_at_the_value_before_the_raise() -> None:
+    m, events = play_script(dealt(BAVARIAN, PLAIN), [(0, "raise"), (3, "fold")])
+    end = hand_end(events)
+    assert (end["side"], end["points"], end["reason"]) == (0, 2, "fold")
+    assert m.scores == (2, 0) and m.needs_deck and m.dealer == 1
+
+
+def test_a_raise_while_the_schlagwechsel_is_asked_holds_the_answer_until_it_is_accepted() -> None:
+    m, _ = dealt(BAVARIAN, PLAIN).apply(1, "swap?")
+    assert m.waiting_for == (0,) and "raise" in m.legal_actions(3)
+    m, _ = m.apply(3, "raise")
+    assert m.waiting_for == (0, 2) and refusal(m, 0, "swap yes") == "raise-pending"
+    m, _ = m.apply(2, "accept")
+    assert m.value == 3 and m.legal_actions(0)[:2] == ["swap yes", "swap no"] and "raise" in m.legal_actions(0)
+    m, _ = m.apply(0, "swap yes")
+    assert m.waiting_for == (0,) and "schlag O" in m.legal_actions(0), "the dealer names the Schlag"
+
+
+def test_a_fold_while_the_schlagwechsel_is_asked_ends_the_hand_unanswered() -> None:
+    m, events = play_script(dealt(BAVARIAN, PLAIN), [(1, "swap?"), (1, "raise"), (0, "fold")])
+    assert not of_kind(events, "swap") and hand_end(events)["side"] == 1 and m.scores == (0, 2)
+
+
+def test_a_raise_while_a_bessere_is_asked_holds_it_and_the_stake_outlives_the_new_cards() -> None:
+    m, _ = dealt(BAVARIAN, PLAIN).apply(1, "bessere?")
+    m, _ = m.apply(2, "raise")
+    assert m.waiting_for == (3, 1) and refusal(m, 0, "bessere yes") == "raise-pending"
+    m, _ = m.apply(3, "accept")
+    assert m.legal_actions(0)[:2] == ["bessere yes", "bessere no"]
+    m, events = m.apply(0, "bessere yes")
+    assert len(of_kind(events, "aside")) == 2 and m.announce_step == "schlag" and m.waiting_for == (1,)
+    assert (m.value, m.last_raise_side) == (3, 0)
+    assert "raise" in m.legal_actions(3) and refusal(m, 2, "raise") == "raise-twice"
+
+
+def test_a_fold_while_a_bessere_is_asked_ends_the_hand_without_new_cards() -> None:
+    m, events = play_script(dealt(BAVARIAN, PLAIN), [(1, "bessere?"), (2, "raise"), (1, "fold")])
+    assert not of_kind(events, "aside") and not of_kind(events, "bessere")
+    assert hand_end(events)["reason"] == "fold" and m.scores == (2, 0)
+
+
+def test_a_gespannt_table_does_not_raise_during_the_announcement_either() -> None:
+    m = dealt(BAVARIAN, PLAIN, start_scores=(13, 0))
+    assert all(refusal(m, s, "raise") == "gespannt" for s in range(4))
+
+
+def test_with_announce_after_5_a_raise_comes_before_the_schlag() -> None:
+    m, _ = play_script(dealt(rules(announce_after=5), PLAIN), [(1, "raise"), (2, "accept")])
+    assert m.value == 3 and m.phase == "announce" and m.waiting_for == (1,)
 
 
 @pytest.mark.parametrize(("points", "may_raise"), [(12, False), (11, True)], ids=["needs 3", "needs 4"])
@@ -895,6 +965,16 @@ def test_a_signal_is_seen_only_by_the_sender_and_its_partners(
         assert bool(seen_by(m, seat, "signal")) == (seat in audience)
 
 
+def test_austrian_partners_may_signal() -> None:
+    """Seeds 001 and 002 forbid signals only in Blind (RULES.md 10)."""
+    r = rules("austrian")
+    m = start(r, list(canonical_deck(36)))
+    assert m.phase == "announce" and "signal belli" in m.legal_actions(2)
+    m, events = m.apply(2, "signal belli")
+    assert [(e.kind, e.seat, e.data, e.to) for e in events] == [("signal", 2, {"name": "belli"}, (0, 2))]
+    assert seen_by(m, 0, "signal") and not seen_by(m, 1, "signal")
+
+
 @pytest.mark.parametrize("players", [2, 3], ids=["two players", "the three-player forehand"])
 def test_a_seat_without_a_partner_cannot_signal(players: int) -> None:
     m = start(rules(players=players), list(canonical_deck(32)))
@@ -984,6 +1064,41 @@ def test_three_players_every_seat_below_the_target_gets_a_bummerl() -> None:
     m = announced(THREE, PLAIN_3, start_scores=(13, 5, 0))
     m, _ = play_cards(m, PAIR_WINS_3)
     assert (m.scores, m.winners, m.bummerl) == ((16, 5, 3), (0,), (0, 1, 1)), "seat 2 too, although its pair won"
+
+
+# RULES.md 7: one winner. A bluff penalty after the hand's points cannot make a second winner.
+# Seat 3 (the cutter) bluffs with EU; side {1, 3} wins the hand 3-2 and the cutter never plays a Kritischer.
+FOREHAND_SIDE_WINS_3_2 = "EA E8 E9 E10 / S8 SA S9 LA / LK SK SU HU / H9 HA H7 H8 / H10 EK EU S10"
+
+
+def test_when_the_hand_and_a_bluff_penalty_lift_both_sides_the_hands_winner_wins_alone() -> None:
+    m = Match.new(BAVARIAN, 0, (13, 13)).apply_deck(stacked_deck(BAVARIAN, BLUFF_HANDS, 0, 10, takes={3: "EU"}))
+    m, _ = play_script(m, [(3, "cut 10"), (3, "take"), (3, "keep"), (0, "keep")])
+    m, events = play_cards(announce(m), FOREHAND_SIDE_WINS_3_2)
+    assert hand_end(events)["tricks"] == [2, 3] and of_kind(events, "bluff-penalty")
+    assert (m.scores, m.winners, m.bummerl) == ((15, 16), (1,), (1, 0)), "side 0 reached 15 by the penalty only"
+    (end,) = of_kind(events, "match-end")
+    assert end.data["winners"] == [1] and end.data["bummerl"] == [1, 0]
+    from watten_net.verify import describe  # watten-verify --show names the one winner
+
+    assert "Match over: 15-16, won by side 1; Bummerl 1-0." in "\n".join(describe(m))
+
+
+def test_three_players_a_bluffing_forehand_who_wins_is_the_only_winner() -> None:
+    hands = {1: "EA HA S8 H10", 2: "E8 H7 SA EK SU", 0: "E10 H9 S10 LA LK"}
+    deck = stacked_deck(THREE, hands, 0, 10, takes={1: "SK"})
+    m = Match.new(THREE, 0, (13, 13, 13)).apply_deck(deck)
+    m, _ = play_script(m, [(1, "cut 10"), (1, "take"), (1, "keep"), (0, "keep")])
+    m, events = play_cards(announce(m), SOLO_WINS_3)
+    assert of_kind(events, "bluff-penalty")
+    assert (m.scores, m.winners, m.bummerl) == ((15, 16, 15), (1,), (1, 0, 1)), "not all three seats"
+
+
+def test_when_only_the_penalty_reaches_the_target_its_side_wins() -> None:
+    m = Match.new(BAVARIAN, 0, (13, 0)).apply_deck(stacked_deck(BAVARIAN, BLUFF_HANDS, 0, 10, takes={3: "EU"}))
+    m, _ = play_script(m, [(3, "cut 10"), (3, "take"), (3, "keep"), (0, "keep")])
+    m, _ = play_cards(announce(m), FOREHAND_SIDE_WINS_3_2)
+    assert (m.scores, m.winners, m.bummerl) == ((15, 3), (0,), (0, 1)), "the hand's 3 points do not reach 15"
 
 
 def test_a_redeal_penalty_can_end_the_match() -> None:

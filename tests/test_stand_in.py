@@ -8,11 +8,13 @@ is in test_network_reconnect.py.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
-from watten_net.engine import Match, Rules, RuleViolation
+from watten_net.deal.stand_in import reference_v1
+from watten_net.engine import Match, Rules, RuleViolation, canonical_deck
 from watten_net.verify import verify_entries
 
 from local_table import LocalTable
@@ -106,6 +108,48 @@ def test_engine_forfeit_gives_the_hand_to_the_other_side() -> None:
 
 
 def match_deck(match: Match) -> list[str]:
-    from watten_net.engine import canonical_deck
-
     return [c.text for c in canonical_deck(match.rules.deck)]
+
+
+@pytest.mark.parametrize("raise_from", ["first-packet", "trump"])
+@pytest.mark.parametrize(("preset", "players"), [("bavarian", 4), ("bavarian", 3), ("south-tyrolean", 2),
+                                                 ("wurf", 6), ("austrian", 4)])
+def test_reference_v1_picks_a_legal_move_in_every_phase_and_accepts_a_raise_in_the_announcement(
+    preset: str, players: int, raise_from: str
+) -> None:
+    """RULES.md 6 lets a seat raise during the announcement: the frozen stand-in never raises, and when a raise
+    holds the announcement it accepts, so it always has a legal move and stays a function of its view."""
+    rules = dataclasses.replace(Rules.preset(preset, players), raise_from=raise_from)
+    rng = random.Random(f"{preset}{players}{raise_from}")
+    m = Match.new(rules, first_dealer=0)
+    deck = list(canonical_deck(rules.deck))
+    phases: set[str] = set()
+    accepted_in_announcement = 0
+    for _ in range(3000):
+        if m.is_over:
+            m = Match.new(rules, first_dealer=rng.randrange(players))
+        if m.needs_deck:
+            rng.shuffle(deck)
+            m = m.apply_deck(deck)
+            continue
+        for seat in m.waiting_for:
+            obs = m.observe(seat, history=False)
+            move = reference_v1(obs)
+            assert move in obs.legal_actions and move != "raise", (m.phase, move)
+            assert reference_v1(obs) == move
+            if m.raise_pending is not None:
+                assert move == "accept"
+                accepted_in_announcement += m.phase == "announce"
+            phases.add(m.phase)
+        seat = rng.choice(m.waiting_for)
+        legal = m.legal_actions(seat)
+        # A raise now and then by anyone who may, the stand-in's move otherwise (or a random one).
+        raisers = [s for s in range(players) if "raise" in m.legal_actions(s)]
+        if raisers and rng.random() < 0.1:
+            m, _ = m.apply(rng.choice(raisers), "raise")
+        elif rng.random() < 0.5:
+            m, _ = m.apply(seat, reference_v1(m.observe(seat, history=False)))
+        else:
+            m, _ = m.apply(seat, rng.choice(legal))
+    assert {"cut", "announce", "play"} <= phases
+    assert (accepted_in_announcement > 0) == (raise_from == "first-packet")

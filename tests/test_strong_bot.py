@@ -396,3 +396,41 @@ def test_hint_gives_a_legal_move_and_a_chance() -> None:
 def test_strong_bot_without_rules_still_plays_legally() -> None:
     view = SeatView(seat=0, legal_actions=("play HK", "play E8"), hand=("HK", "E8"), phase="play")
     assert _bot(1).choose(view) in view.legal_actions
+
+
+# ---------------------------------------------------------------------------------------------- RULES.md 6
+def test_a_raise_during_the_announcement_is_answered_by_a_search_and_the_hint() -> None:
+    """From the first packet on a seat may raise; the other side's answer is searched in worlds that hold the
+    pending raise in the announcement (no fallback), and the hint gives the same kind of move."""
+    m = _apply(_deal_match(_BAVARIAN, 0, {1: "E9 H9 L8", 2: "HK S7 E7"}), (2, "raise"))
+    assert m.phase == "announce"
+    view = SeatView.from_observation(m.observe(1))
+    assert view.phase == "announce" and view.legal_actions == ("accept", "fold")
+    kn = Knowledge.of(view)
+    assert kn is not None
+    for deal in _deals(view, 10):
+        world = build_world(kn, deal)
+        assert world is not None and world.raise_pending == (3, 2) and world.legal_actions(1) == ["accept", "fold"]
+    bot = _bot(1)
+    assert bot.choose(view) in ("accept", "fold") and bot.fallbacks == 0
+    assert hint(view, "easy")[0] in ("accept", "fold")
+    m = _apply(m, (3, "accept"))
+    view = SeatView.from_observation(m.observe(1))
+    assert view.stake == 3 and "schlag O" in view.legal_actions
+    for deal in _deals(view, 10):
+        world = build_world(kn := Knowledge.of(view), deal)  # type: ignore[arg-type]
+        assert world is not None and world.value == 3 and world.last_raise_side == 0
+    assert _bot(1).choose(view).startswith("schlag ")
+
+
+def test_bots_raise_on_two_kritische_on_their_turn_to_announce() -> None:
+    m = _deal_match(_BAVARIAN, 0, {1: "HK S7 E9"})
+    view = SeatView.from_observation(m.observe(1))
+    assert "raise" in view.legal_actions and "schlag 9" in view.legal_actions
+    assert HeuristicBot(1).choose(view) == "raise"
+    assert _bot(1).choose(view) in ("raise", "signal max", "signal belli")
+    assert _bot(1).advise(view, signals=False).action == "raise"
+    weak = SeatView.from_observation(_deal_match(_BAVARIAN, 0, {1: "E8 H9 L10"}).observe(1))
+    assert HeuristicBot(1).choose(weak) != "raise"
+    assert SeatView.from_observation(_deal_match(dataclasses.replace(_BAVARIAN, raise_from="trump"), 0,
+                                                 {1: "HK S7 E9"}).observe(1)).legal_actions.count("raise") == 0

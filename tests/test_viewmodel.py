@@ -87,6 +87,19 @@ def test_keys_mean_what_the_moment_needs() -> None:
     assert vm.keymap(answer) == {"y": "bessere yes", "n": "bessere no"}
 
 
+def test_a_raise_during_the_announcement_has_its_key_beside_the_announcers_own() -> None:
+    """RULES.md 6: from the first packet on a seat may raise; the announcer's prompt shows [r] too."""
+    naming = make_view(legal_actions=["schlag 7", "schlag A", "swap?", "raise"], to_act=[0])
+    keys = vm.keymap(naming)
+    assert keys["r"] == "raise" and keys["a"] == "schlag A"
+    assert "[r] raise" in text(vm.prompt_line(naming, vm.ScreenState(view=naming), EN))
+    answer = make_view(legal_actions=["swap yes", "swap no", "raise"], to_act=[0])
+    assert vm.keymap(answer) == {"y": "swap yes", "n": "swap no", "r": "raise"}
+    assert "[r] raise" in text(vm.prompt_line(answer, vm.ScreenState(view=answer), EN))
+    other = make_view(legal_actions=["raise", "signal max"], to_act=[3])
+    assert "[r] raise" in text(vm.prompt_line(other, vm.ScreenState(view=other), EN))
+
+
 def test_the_screen_says_what_is_asked_and_who_is_awaited() -> None:
     raising = make_view(pending_raise=pb.PendingRaise(seat=1, side=1, proposed_value=3), stake=2,
                         legal_actions=["accept", "fold"], to_act=[0, 2])

@@ -667,7 +667,10 @@ def describe(match: Match | PublicMatch) -> list[str]:
                          f"scores {'-'.join(map(str, d['scores']))}.")
         elif e.kind == "match-end":
             scores, marks = "-".join(map(str, d["scores"])), "-".join(map(str, d["bummerl"]))
-            lines.append(f"\nMatch over: {scores}; Bummerl {marks}.")
+            # One winner (RULES.md 7): a side, or the seats of one side with 3 players (a score per seat).
+            who = "seat" if match.rules.players == 3 else "side"
+            won = ", ".join(f"{who} {w}" for w in d["winners"])
+            lines.append(f"\nMatch over: {scores}, won by {won}; Bummerl {marks}.")
     return lines
 
 

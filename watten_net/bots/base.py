@@ -108,8 +108,12 @@ class SeatView:
             hand=tuple(view.your_hand),
             schlag=view.schlag,
             trump=view.trump,
-            # The TableView names a pending raise as a phase of its own; the engine phase is still "play".
-            phase="play" if view.hand_phase == "raise-pending" else view.hand_phase,
+            # The TableView names a pending raise as a phase of its own; the engine phase is still "play", or
+            # "announce" for a raise during the announcement (which keeps its step, RULES.md 6).
+            phase=(
+                ("announce" if view.announce_step else "play") if view.hand_phase == "raise-pending"
+                else view.hand_phase
+            ),
             stake=view.stake,
             current_trick=tuple((tc.seat, tc.card) for tc in view.current_trick.cards),
             extra=dict(view.extra),

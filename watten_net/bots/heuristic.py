@@ -79,6 +79,8 @@ def heuristic_action(view: SeatView, rules: Rules, bot: Bot) -> str | None:
     signal = maybe_signal(h, bot)
     if signal is not None:
         return signal
+    if "raise" in legal and view.phase == "announce" and should_raise_in_announcement(h):
+        return "raise"  # RULES.md 6: from the first packet on, on the announcer's own turn
     if any(a.startswith("schlag ") for a in legal):
         return announce_schlag(h)
     if any(a.startswith("trump ") for a in legal):
@@ -245,6 +247,10 @@ def expected_tricks(h: _Hand) -> float:
     counts = h.view.hand_counts
     partners = h.view.partners
     partner_cards = sum(counts[p] for p in partners) if counts else len(h.cards) * len(partners)
+    if h.view.phase == "announce":  # (a raise to answer) the second packet may be still to come: a fair share each
+        missing = max(0, h.rules.hand_size - len(h.cards))
+        own += missing / h.rules.players
+        partner_cards += missing * len(partners)
     return h.won + own + partner_cards * PARTNER_CARD_SHARE / h.rules.players
 
 
@@ -382,6 +388,14 @@ def should_raise(h: _Hand) -> bool:
         return True  # the hand is won: every raise is a free point (or the others fold)
     margin = expected_tricks(h) - h.rules.tricks_to_win
     return margin >= (RAISE_MARGIN_AHEAD if h.won > h.lost else RAISE_MARGIN)
+
+
+def should_raise_in_announcement(h: _Hand) -> bool:
+    """Before the Schlag and the trump are known only the Kritische are sure: raise on two of them (the seat
+    naming the trump or the Schlag builds the rest of its hand around them), and only on its turn to announce."""
+    if not any(a.startswith(("schlag ", "trump ")) for a in h.view.legal_actions):
+        return False
+    return len(h.kritische_held) >= 2
 
 
 def should_accept(h: _Hand) -> bool:

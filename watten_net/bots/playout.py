@@ -40,12 +40,11 @@ class Playouts:
         while not (m.needs_deck or m.is_over) and steps < MAX_PLAYOUT_STEPS:
             steps += 1
             phase = m.phase
+            if m.raise_pending is not None:  # only a raise the bot is evaluating: answered by the heuristic
+                seat = m.waiting_for[0]  # (in the play or, RULES.md 6, in the announcement)
+                m, _ = m.apply(seat, self.answer_raise(m, seat))
+                continue
             if phase == "play":
-                pending = m.raise_pending
-                if pending is not None:  # only a raise the bot is evaluating: answered by the heuristic
-                    seat = m.waiting_for[0]
-                    m, _ = m.apply(seat, self.answer_raise(m, seat))
-                    continue
                 if m.schadet_pending:
                     seat = m.waiting_for[0]
                     m, _ = m.apply(seat, "schadet no")
@@ -61,7 +60,9 @@ class Playouts:
         return m
 
     def announce(self, m: Match, seat: int) -> str:
-        legal = tuple(a for a in m.legal_actions(seat) if not a.startswith("signal ") and a not in _NO_ASKING)
+        legal = tuple(
+            a for a in m.legal_actions(seat) if not a.startswith("signal ") and a not in _NO_ASKING and a != "raise"
+        )  # nobody raises inside a playout either (the raise the bot evaluates is its own, in `_search`)
         view = SeatView(
             seat=seat, legal_actions=legal, hand=tuple(c.text for c in m.hands[seat]), schlag=m.schlag or "",
             trump=m.trump or "", phase="announce", rules=m.rules, announce_step=m.announce_step,

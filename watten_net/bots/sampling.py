@@ -390,6 +390,10 @@ def build_world(kn: Knowledge, deal: Deal) -> Match | None:
             m, _ = m.apply(seat, action)
         if kn.phase == "play":
             m = _replay_play(kn, m)
+        elif kn.phase == "announce":  # raises during the announcement (RULES.md 6): the stake and a pending one
+            m = _replay_raises(kn, m)
+            if kn.view.pending_raise is not None:
+                m, _ = m.apply(kn.view.pending_raise[1], "raise")
     except RuleViolation:
         return None
     # As sets: a seat that took a whole packet at the cut holds its cards in the order taken (the engine sorts a
@@ -459,6 +463,19 @@ def announce_script(kn: Knowledge, announcement: tuple[str, str] | None) -> list
         schlag, trump = announcement
         return [(f, "schlag " + schlag), (f if kn.n == 3 else d, "trump " + trump)]
     step = view.announce_step
+    if view.pending_raise is not None:
+        # Answering a raise that holds the announcement (RULES.md 6): the seat need not be the announcer on turn,
+        # so whether a Schlagwechsel happened cannot be told from its turn; the usual case, none, is assumed. In
+        # Blind a seat that is no announcer does not know the Schlag named: any Schlag stands in for it.
+        schlag = view.schlag or schlag_choices(kn.rules)[0]
+        if step == "swap-answer":
+            return [(f, "swap?")]
+        if step == "trump":
+            return [(f, "schlag " + schlag)]
+        if step == "bessere-answer":
+            named = bool(view.schlag) if not kn.rules.blind or me in view.announcers else False
+            return [(f, "bessere?")] if not named else [(f, "schlag " + schlag), (d, "bessere?")]
+        return []
     swap = [(f, "swap?"), (d, "swap yes")]
     if step == "schlag":
         return swap if me == d and kn.n != 3 else []
@@ -478,7 +495,8 @@ def announce_script(kn: Knowledge, announcement: tuple[str, str] | None) -> list
     return []
 
 
-def _replay_play(kn: Knowledge, m: Match) -> Match:
+def _replay_raises(kn: Knowledge, m: Match) -> Match:
+    """The accepted raises that make the view's stake, alternating sides and ending with the side that raised last."""
     view = kn.view
     rules = kn.rules
     table = table_for(rules)
@@ -491,6 +509,12 @@ def _replay_play(kn: Knowledge, m: Match) -> Match:
             raiser = side_seats[side][0]
             m, _ = m.apply(raiser, "raise")
             m, _ = m.apply(side_seats[1 - side][0], "accept")
+    return m
+
+
+def _replay_play(kn: Knowledge, m: Match) -> Match:
+    view = kn.view
+    m = _replay_raises(kn, m)
     for seat, card in kn.plays:
         m, _ = m.apply(seat, PLAY_TEXT[card])
     if view.pending_raise is not None:

@@ -144,6 +144,10 @@ class StrongBot(Bot):
         if kn is None:
             return self._fallback(view, counted=True)
         if view.phase == "announce":
+            if "accept" in legal:  # a raise during the announcement (RULES.md 6)
+                return self._search(kn, ["accept", "fold"], raising=False)
+            if "raise" in legal and heuristic_action(view, rules, self._heuristic) == "raise":
+                return Advice("raise", None)  # by rule: the Kritische held, before anything is named
             return self._search(kn, self._announce_candidates(view, rules), raising=False)
         if view.phase != "play":
             return self._fallback(view, counted=True)
@@ -199,7 +203,7 @@ class StrongBot(Bot):
         return None
 
     def _announce_candidates(self, view: SeatView, rules: Rules) -> list[str]:
-        legal = [a for a in view.legal_actions if not a.startswith("signal ")]
+        legal = [a for a in view.legal_actions if not a.startswith("signal ") and a != "raise"]
         ranks = [a for a in legal if a.startswith("schlag ")]
         if not ranks:
             return legal

@@ -130,7 +130,20 @@ class MatchCore(MatchState[Piece]):
                 out.extend(SIGNAL_ACTIONS)
             return out
         if phase == ANNOUNCE:
+            # RULES.md 6: a raise during the announcement holds it (a pending Schlagwechsel or Bessere question
+            # included) until the raise is answered; raise_from = "trump" keeps raising for after the trump.
+            pending = self.raise_pending
+            if pending is not None:
+                if self.hand_sides[seat] != self.hand_sides[pending[1]]:
+                    return ["accept", "fold"]
+                return []
             out = self._announce_actions(seat) if seat == self.announcer_turn else []
+            side = self.hand_sides[seat]
+            if (
+                self._f.raise_in_announce and side != self.last_raise_side
+                and self.value + self.rules.raise_step <= self._raise_limit[side]
+            ):
+                out.append("raise")
             out.extend(self._signal_actions(seat))
             return out
         if phase == CUT:
@@ -262,8 +275,10 @@ class MatchCore(MatchState[Piece]):
 
     def _refuse_raise(self, seat: int) -> NoReturn:
         """A raise, once no raise or `schadet?` is pending."""
-        if self.phase != PLAY:
-            raise RuleViolation("not-now", "raising starts once the trump is named")
+        if self.phase != PLAY and not (self.phase == ANNOUNCE and self._f.raise_in_announce):
+            if self._f.raise_in_announce:
+                raise RuleViolation("not-now", "raising starts once the first packet is dealt")
+            raise RuleViolation("not-now", "raising starts once the trump is named (raise_from = trump)")
         if self.hand_sides[seat] == self.last_raise_side:
             raise RuleViolation("raise-twice", "your side raised last: the other side must raise next")
         if any(self.gespannt):

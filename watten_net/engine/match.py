@@ -189,6 +189,8 @@ class Match(MatchCore[Card]):
             if seat != self.cutter:
                 raise RuleViolation("not-your-turn", f"seat {self.cutter} cuts")
             self._refuse_bad_cut()
+        if self.raise_pending is not None:  # an announcement held by a raise (a play is refused above)
+            raise RuleViolation("raise-pending", "a raise is pending: it must be accepted or folded first")
         self._refuse_not_waiting(seat)
         if self.phase == ANNOUNCE and self.announce_step == A_SCHLAG and verb == "schlag":
             choices = " ".join(schlag_choices(self.rules))

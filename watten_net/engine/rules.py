@@ -20,6 +20,7 @@ WELI_ROLES = ("lowest-bell", "lowest-trump")
 BESSERE_MODELS = ("announcers-agree", "redeal-penalty")
 TIGHT_POLICIES = ("three-or-concede", "base-two")
 RAISE_CAPS = ("target", "none")
+RAISE_FROMS = ("first-packet", "trump")  # raise from the first packet on (the announcement too), or after the trump
 PLAYER_COUNTS = (2, 3, 4, 6)
 SIGNAL_NAMES = (
     "max", "belli", "weli", "spitz", "bugl", "rechter", "guate", "trumpf", "schlag", "nix", "nimm", "lass",
@@ -53,6 +54,7 @@ class Rules:
     maschine_points: int = 2
     raise_step: int = 1
     raise_cap: str = "target"
+    raise_from: str = "first-packet"
     tight: str = "three-or-concede"
     target: int = 15
     bummerl_limit: int = 3
@@ -104,7 +106,8 @@ class Rules:
         elif key == "tyrolean":
             flags = {**_PLAIN, "deck": 33, "kritische": ("HK", "S7", "S6", "E7"), "signals": True, "target": 18}
         elif key == "austrian":
-            flags = {**_PLAIN, "deck": 36, "kritische": ("HK", "S6", "E7"), "bugl": False, "signals": False}
+            # Signals: seeds 001 and 002 forbid them only in Blind.
+            flags = {**_PLAIN, "deck": 36, "kritische": ("HK", "S6", "E7"), "bugl": False, "signals": True}
         elif key == "south-tyrolean":
             flags = {**_SOUTH_TYROLEAN}
         else:  # blind
@@ -248,6 +251,8 @@ class Rules:
             raise bad("raise_step must be 1 or more")
         if self.raise_cap not in RAISE_CAPS:
             raise bad(f"raise_cap must be one of {RAISE_CAPS}")
+        if self.raise_from not in RAISE_FROMS:
+            raise bad(f"raise_from must be one of {RAISE_FROMS}, not {self.raise_from!r}")
         if self.tight not in TIGHT_POLICIES:
             raise bad(f"tight must be one of {TIGHT_POLICIES}")
         if not isinstance(self.target, int) or not 3 <= self.target <= 99:

@@ -62,8 +62,8 @@ class Facts:
     """What follows from the rules and the player count alone, worked out once instead of on every action."""
 
     __slots__ = (
-        "bessere", "cuts", "deck", "deck_set", "kritische", "kritische_text", "packet_sizes", "schlag_actions",
-        "second_packet_later", "signal_seats",
+        "bessere", "cuts", "deck", "deck_set", "kritische", "kritische_text", "packet_sizes", "raise_in_announce",
+        "schlag_actions", "second_packet_later", "signal_seats",
     )
 
     def __init__(self, rules: Rules, table: Table) -> None:
@@ -86,6 +86,8 @@ class Facts:
             tuple(rules.signals and bool(partners) for partners in per_seat) for per_seat in table.hand_partners_of
         )
         self.bessere = rules.bessere
+        # RULES.md 6: a raise from the first packet on (the announcement included), unless raise_from = "trump".
+        self.raise_in_announce = rules.raise_from != "trump"
 
 
 @lru_cache(maxsize=64)
@@ -284,6 +286,9 @@ class MatchState(Generic[Piece]):
                 return self.t.partners[self.forehand]
             return (self.turn,)
         if phase == ANNOUNCE:
+            pending = self.raise_pending
+            if pending is not None:  # a raise during the announcement holds it until it is answered
+                return self.t.answerers_of[self.dealer][pending[1]]
             return (self.announcer_turn,)
         if phase == CUT:
             return (self.cutter,)
@@ -391,6 +396,9 @@ class MatchState(Generic[Piece]):
         """
         if side >= 0:
             self._add_points(side, points)
+        # RULES.md 7: the points of the hand count first, so a penalty that lifts another side to the target too
+        # does not make it a winner (exactly one side wins the match).
+        first = self._reached()
         if bluff_penalty:
             self._add_points(1 - self.hand_sides[self.cutter], 2)
             events.append(Event("bluff-penalty", self.cutter, {"points": 2}))
@@ -406,28 +414,41 @@ class MatchState(Generic[Piece]):
         events.append(make_event(("hand-end", -1, data, None)))
         self.raise_pending = None
         self.schadet_pending = False
-        if self._check_match_end(events):
+        if self._check_match_end(events, first):
             return
         self.hand_number += 1
         self.attempt = 0
         self.dealer = (self.dealer + 1) % self.t.n
         self._start_attempt(events)
 
-    def _score_redeal(self, seat: int, penalty: int, events: list[Event], extra: dict[str, Any] | None = None) -> None:
-        """After the points of a redeal are added: its event, then the next attempt of the same hand."""
+    def _score_redeal(
+        self, seat: int, penalty: int, events: list[Event], extra: dict[str, Any] | None = None,
+        first: tuple[int, ...] = (),
+    ) -> None:
+        """After the points of a redeal are added: its event, then the next attempt of the same hand.
+        `first`: the score slots the redeal's own points lifted to the target before any other points."""
         data: dict[str, Any] = {"penalty": penalty, "scores": list(self.scores)}
         if extra:
             data.update(extra)
         events.append(Event("redeal", seat, data))
-        if not self._check_match_end(events):
+        if not self._check_match_end(events, first):
             self.attempt += 1
             self._start_attempt(events)
 
-    def _check_match_end(self, events: list[Event]) -> bool:
+    def _reached(self) -> tuple[int, ...]:
+        """The score slots at or above the target now."""
+        target = self.rules.target
+        if max(self.scores) < target:  # the usual case, without building the tuple below
+            return ()
+        return tuple(slot for slot, points in enumerate(self.scores) if points >= target)
+
+    def _check_match_end(self, events: list[Event], first: tuple[int, ...] = ()) -> bool:
+        """End the match when a score reached the target. `first`: the slots that reached it first (by the points
+        of the hand, before a penalty): they alone win; otherwise every slot at the target wins (one side)."""
         rules = self.rules
         if max(self.scores) < rules.target:  # the usual case, without building the tuple below
             return False
-        winners = tuple(slot for slot, points in enumerate(self.scores) if points >= rules.target)
+        winners = first or self._reached()
         marks = list(self.bummerl)
         for slot, points in enumerate(self.scores):
             if slot not in winners:

@@ -253,7 +253,7 @@ class PublicMatch(MatchCore[int]):
         phase = self.phase
         if phase == SETTLE:
             raise RuleViolation("settling", "the hand is over: waiting for the cards its obligations need opened")
-        if phase == PLAY and self.raise_pending is not None and verb not in ("accept", "fold"):
+        if self.raise_pending is not None and verb not in ("accept", "fold"):
             raise RuleViolation("raise-pending", "a raise is pending: it must be accepted or folded first")
         if phase == PLAY and self.schadet_pending and verb != "schadet":
             raise RuleViolation("schadet-pending", "waiting for the partner's answer to 'schadet?'")
@@ -561,10 +561,11 @@ class PublicMatch(MatchCore[int]):
     def _conclude_redeal(self, outcome: Outcome, broke: set[int], violations: list[Violation],
                          events: list[Event]) -> None:
         self._add_points(outcome.side, outcome.points)
+        first = self._reached()  # the redeal's own points count first (RULES.md 7: one winner)
         if len(broke) == 1:  # the attempt is lost to the side that kept its obligations
             self._add_points(1 - next(iter(broke)), self.value)
         extra = {"violations": [v.to_dict() for v in violations]} if violations else None
-        self._score_redeal(outcome.seat, outcome.points, events, extra)
+        self._score_redeal(outcome.seat, outcome.points, events, extra, first)
 
     # ------------------------------------------------------------------ observation and replay
     def observe(self, seat: int, *, history: bool = True) -> PublicObservation:
