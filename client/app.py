@@ -8,6 +8,7 @@ reconnects by itself; a refused action shows the host's reason in words and chan
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
@@ -42,10 +43,14 @@ class HostControls:
     """What the host's own person may do in the lobby (add a bot, start): calls into the Table directly."""
 
     def __init__(self, add_bot: Callable[[], Awaitable[None]], start: Callable[[], Awaitable[None]],
-                 toggle_deal: Callable[[], Awaitable[None]] | None = None) -> None:
+                 toggle_deal: Callable[[], Awaitable[None]] | None = None,
+                 end_match: Callable[[], Awaitable[None]] | None = None) -> None:
         self.add_bot = add_bot
         self.start = start
         self.toggle_deal = toggle_deal  # verified <-> trustless, before the game starts
+        # The host's person leaves: the match ends (abandoned) before the screen closes, so that this seat's record
+        # and the host's carry the end, the host's key and this seat's signature of the closing checkpoint
+        self.end_match = end_match
 
 
 class TableApp:
@@ -61,6 +66,7 @@ class TableApp:
             refresh_interval=1.0,  # the "offline 0:37" clocks of absent seats tick
         )
         self.finished = False
+        self._ended = asyncio.Event()  # the table's stream has ended (the match is over and every entry is in)
 
     # ------------------------------------------------------------------ layout
     def _pane(self, render: Callable[[], vm.Fragments], **window: Any) -> Window:
@@ -164,7 +170,7 @@ class TableApp:
             action, s.confirm = s.confirm, ""
             if key.lower() == "y":
                 if action == "quit":
-                    get_app().exit(result=0)
+                    self._leave(0)
                 else:
                     self.act(action)
             return
@@ -231,7 +237,7 @@ class TableApp:
         if text in ("help", "?"):
             self.state.show_help = True
         elif text in ("quit", "exit"):
-            get_app().exit(result=0)
+            self._leave(0)
         else:
             self.act(normalise_action(text))
         return False
@@ -262,6 +268,26 @@ class TableApp:
             self.state.message = f"{self.words['hint']}: {action}{odds}"
         self.app.invalidate()
 
+    def _leave(self, result: int) -> None:
+        """Close the screen; the host's own person first ends the match and follows its stream to the end (a few
+        seconds at most), so both records are whole."""
+        controls = self.host_controls
+        view = self.state.view
+        playing = view is not None and view.table.phase not in (vm.MATCH_OVER, vm.ABANDONED) and bool(
+            view.game_fingerprint)
+        if controls is None or controls.end_match is None or self.finished or not playing:
+            self.app.exit(result=result)
+            return
+        end_match = controls.end_match
+
+        async def end_then_exit() -> None:
+            with contextlib.suppress(Exception):
+                await end_match()
+                await asyncio.wait_for(self._ended.wait(), 5.0)
+            self.app.exit(result=result)
+
+        self.app.create_background_task(end_then_exit())
+
     async def _host_call(self, call: Callable[[], Awaitable[None]]) -> None:
         try:
             await call()
@@ -288,6 +314,7 @@ class TableApp:
         except Refused as err:
             s.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
         self.finished = True
+        self._ended.set()
         self.app.invalidate()
 
     def _connection_state(self, state: str) -> None:

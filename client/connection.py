@@ -188,7 +188,6 @@ class Connection:
         # Disputes (docs/protocol.md): what this seat says the host did wrong, in words, for the screen at once.
         self.disputes: list[str] = []
         self.on_dispute: Callable[[str], None] | None = None
-        self._stream_since: float | None = None  # when the current event stream opened (None: no stream)
         self._left = False  # we said Leave: a StandIn for us is then no dispute
         # Where this client counts, per host key, the matches abandoned after the KeySet (None: it does not)
         self.abandon_log: Path | None = None
@@ -304,7 +303,7 @@ class Connection:
         known = self.game.chain_seq if self.game is not None else 0
         request = pb.SubscribeRequest(token=self.token, from_seq=self.last_seq, known_chain_seq=known)
         loop = asyncio.get_running_loop()
-        self._stream_since = loop.time()
+        since = loop.time()  # when this stream opened: a StandIn on it after CONNECTED_FOR came while we were there
         try:
             async for update in self.stub.Subscribe(request):
                 if self.on_update is not None:
@@ -320,7 +319,7 @@ class Connection:
                     self.last_seq = int(update.event.seq)
                 for entry in entries:
                     self._receive(entry)
-                self._check_called_away(live=not catch_up and loop.time() - self._stream_since > CONNECTED_FOR)
+                self._check_called_away(live=not catch_up and loop.time() - since > CONNECTED_FOR)
                 if catch_up and self.game is not None:
                     # Replaying history queued answers to steps long done: keep only what is still owed.
                     self.game.keep_only(owed_message(view, self.seat))
@@ -334,8 +333,6 @@ class Connection:
         except grpc.aio.AioRpcError as err:
             info = refusal_from_error(err)
             raise Refused(info.code, info.reason, info.message) from None
-        finally:
-            self._stream_since = None
 
     def _check_called_away(self, live: bool) -> None:
         """The host stood in for this seat: while we were connected and owed it nothing, that is a claimed dispute

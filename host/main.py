@@ -418,7 +418,8 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
     async def toggle_deal() -> None:
         await table.set_deal("trustless" if table.deal == "verified" else "verified")
 
-    app = TableApp(conn, words, host_controls=HostControls(add_bot, table.start, toggle_deal), lobby_lines=lines)
+    controls = HostControls(add_bot, table.start, toggle_deal, table.end_match)
+    app = TableApp(conn, words, host_controls=controls, lobby_lines=lines)
     try:
         result = await app.run()
     finally:

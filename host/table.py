@@ -923,8 +923,9 @@ class Table(TableClocks):
         async with self.changed:
             self.changed.notify_all()
 
-    async def shutdown(self) -> None:
-        """Ctrl-C / SIGTERM: end the match early, reveal every seed used, close the records."""
+    async def end_match(self) -> None:
+        """End the match early (the host stops): MatchEnd, k_H and a closing checkpoint, which the bots co-sign at
+        once; a person still connected can co-sign it too before `shutdown` closes the records."""
         async with self.lock:
             if self.game is not None and not self.game.finished:
                 # Journaled before it posts (as every input is): the closing checkpoint's signatures that follow
@@ -936,6 +937,11 @@ class Table(TableClocks):
                     await self._publish(posted)
                 with contextlib.suppress(ProtocolError):
                     await self._bot_step()  # the bots co-sign the closing checkpoint
+
+    async def shutdown(self) -> None:
+        """Ctrl-C / SIGTERM: end the match early (`end_match`), close the records."""
+        await self.end_match()
+        async with self.lock:
             self._close_records()
         if self._bot_task is not None:
             self._bot_task.cancel()

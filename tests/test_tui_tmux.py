@@ -195,3 +195,30 @@ def test_a_trustless_hand_by_key_presses_shows_the_mode_and_the_players_own_card
     assert "the host can see all cards" not in screen
     a, b = play_until_a_hand_is_scored(tmux, ["host"], timeout=180.0)
     assert a + b >= 2
+
+
+def test_the_hosts_person_quits_mid_match_and_both_records_say_abandoned(tmux: Tmux, tmp_path: Path) -> None:
+    """[q] then [y] at the host's own table ends the match before the screen closes: the host's record and the
+    person's own both carry the end, the host's key and the person's signature of the closing checkpoint, and
+    `watten-verify` answers "abandoned" (exit 3) for each, not a record cut off."""
+    from watten_net.verify import ABANDONED, verify_file
+
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "3",
+                            "--autostart", "--lang", "en", "--bot-delay", "0.05"), width=80, height=24)
+    answer_until(tmux, "host", r"Your cards:\s+1:")
+    tmux.keys("host", "q")
+    tmux.wait_for("host", r"\[y/n\]")
+    tmux.keys("host", "y")
+    records = tmp_path / "data" / "records"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(records.glob("*.wrec"))) < 2:
+        time.sleep(0.2)
+    paths = sorted(records.glob("*.wrec"))
+    assert len(paths) == 2, paths
+    for _ in range(100):  # (the host process closes its record as it exits)
+        reports = [verify_file(str(p)) for p in paths]
+        if all(r.verdict == ABANDONED for r in reports):
+            break
+        time.sleep(0.2)
+    assert [r.verdict for r in reports] == [ABANDONED, ABANDONED], [(r.verdict, r.errors) for r in reports]
+    assert all("the host ended the match" in r.notes[0] for r in reports)
