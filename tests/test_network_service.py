@@ -15,7 +15,7 @@ from client.connection import Connection, open_channel
 from watten_net.deal.commitments import seal_deck
 from watten_net.deal.deck import deck_permutation
 from watten_net.deal.keys import all_seeds, deck_key, host_key_commitment, host_seed, key_set_hash
-from watten_net.deal.protocol import parse_envelope
+from watten_net.deal.protocol import header_hash, parse_envelope
 from watten_net.engine import Rules, canonical_deck
 
 from netutil import host_chain, isolated_env, start, start_host
@@ -86,7 +86,7 @@ def test_sigterm_mid_hand_reveals_the_seeds_and_closes_the_record(tmp_path: Path
     seat_keys = {int(r.seat): bytes(r.key) for r in _relayed(types, "KeyReveal")}
     assert sorted(seat_keys) == [0, 1]
     [key_set] = [s for s in types if s.type == "KeySet"]
-    hks = key_set_hash(game_id, types[0].hash, [
+    hks = key_set_hash(game_id, header_hash(types[0].raw), [
         bytes(parse_envelope(bytes(e.envelope), host=False).payload.commitment) for e in key_set.payload.commits])
     canonical = canonical_deck(Rules.from_json(header.rules_json).deck)
     sealed = [s.payload for s in types if s.type == "DeckSealed"]
