@@ -117,6 +117,14 @@ def test_a_gap_in_the_chain(game: Game) -> None:
     assert err.value.reason == "chain-gap"
 
 
+def test_an_entry_that_is_both_an_envelope_and_a_stub(game: Game) -> None:
+    """A caller's mistake, not the host's: refused before anything is recorded."""
+    seat = game.seat_before(5)
+    with pytest.raises(ValueError, match="either an envelope or a withheld stub"):
+        seat.receive(6, game.chain[5].raw, withheld=game.chain[5].stub())
+    assert seat.chain_seq == 5 and not seat.problems
+
+
 def test_an_envelope_off_the_chain_head(game: Game) -> None:
     _caught(game, 5, game.payload(5), "chain-link", prev=bytes(32))
 
