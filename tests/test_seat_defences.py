@@ -7,10 +7,12 @@ with, so a check that is removed or weakened fails here (tests/mutants.py plants
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+from unittest import mock
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -24,6 +26,7 @@ from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules, canonical_deck
 from watten_net.v1 import watten_pb2 as pb
 
+import local_table
 from local_table import LocalTable
 
 RULES = Rules.preset("bavarian", players=4).with_flag("target", "3")
@@ -72,10 +75,22 @@ class Game:
         return pb.Relay(seat=seat if named is None else named, envelope=raw)
 
 
+class _DrawnKeys:
+    """Ed25519 keys drawn from a seeded generator: the header (and with it every deck) is the same on every run."""
+
+    rng = random.Random(21)
+
+    @classmethod
+    def generate(cls) -> Ed25519PrivateKey:
+        return Ed25519PrivateKey.from_private_bytes(cls.rng.randbytes(32))
+
+
 @cache
 def _game(reveal: str = "match-end") -> Game:
     # (hand-end: a longer match, so that some hand ends before the last and has its seed revealed)
-    table = LocalTable(RULES if reveal == "match-end" else RULES.with_flag("target", "9"), seed=21, reveal=reveal)
+    _DrawnKeys.rng.seed(21)
+    with mock.patch.object(local_table, "Ed25519PrivateKey", _DrawnKeys):
+        table = LocalTable(RULES if reveal == "match-end" else RULES.with_flag("target", "9"), seed=21, reveal=reveal)
     table.play()
     return Game(table)
 
@@ -353,36 +368,45 @@ def test_a_card_seen_at_schlecken_that_does_not_open_its_seal(game: Game) -> Non
     _caught(game, i, event, "card-commit-mismatch", seat=visible_to[0])
 
 
-def _plays(game: Game) -> list[int]:
-    """Chain indices of the accepted plays (with an opening) of the first hand."""
-    end = game.index("HandEnd")
-    return [i for i, p in enumerate(game.chain[:end])
-            if p.type == "ActionAccepted" and game.payload(i).openings]
+def _hands(game: Game) -> list[list[int]]:
+    """Per attempt, its HandOpen's chain index followed by those of its accepted plays (with an opening)."""
+    hands: list[list[int]] = []
+    for i, p in enumerate(game.chain):
+        if p.type == "HandOpen":
+            hands.append([i])
+        elif p.type == "ActionAccepted" and game.payload(i).openings:
+            hands[-1].append(i)
+    return [[opened, *plays] for opened, *plays in hands]
 
 
 def test_a_played_card_that_does_not_open_its_seal(game: Game) -> None:
-    i = _plays(game)[0]
+    i = next(plays[1] for plays in _hands(game) if len(plays) > 1)
     accepted = game.payload(i)
     accepted.openings[0].card = "EA" if accepted.openings[0].card != "EA" else "LA"
     _caught(game, i, accepted, "card-commit-mismatch")
 
 
 def test_a_card_played_twice(game: Game) -> None:
-    first, second = _plays(game)[:2]
+    first, second = next(plays[1:3] for plays in _hands(game) if len(plays) > 2)
     accepted = game.payload(second)
     accepted.openings[0].CopyFrom(game.payload(first).openings[0])
     assert "played twice" in _caught(game, second, accepted, "played-twice")
 
 
 def test_another_seat_playing_this_seats_card(game: Game) -> None:
-    _, delivery = _my_delivery(game)
-    plays = _plays(game)
-    mine_played = {int(game.payload(i).openings[0].position) for i in plays if game.payload(i).seat == 0}
-    unplayed = [o for o in delivery.cards if int(o.position) not in mine_played]
-    i = next(i for i in plays if game.payload(i).seat != 0)
-    accepted = game.payload(i)
-    accepted.openings[0].CopyFrom(unplayed[0] if unplayed else delivery.cards[-1])
-    assert "a card of this seat" in _caught(game, i, accepted, "not-their-card")
+    """Another seat's play opens a position dealt to this seat (one it has not played yet)."""
+    for opened, *plays in _hands(game):
+        for i in plays:
+            delivered = [o for j in range(opened, i) for o in (
+                game.payload(j).cards if game.chain[j].type == "CardDelivery" and game.payload(j).seat == 0 else ())]
+            accepted = game.payload(i)
+            played = {int(game.payload(j).openings[0].position) for j in plays if j < i}
+            unplayed = [o for o in delivered if int(o.position) not in played]
+            if accepted.seat != 0 and unplayed:
+                accepted.openings[0].CopyFrom(unplayed[-1])
+                assert "a card of this seat" in _caught(game, i, accepted, "not-their-card")
+                return
+    raise AssertionError("no play by another seat while this seat held a card")
 
 
 @pytest.mark.parametrize("field", ["chain_seq", "chain_head"])
