@@ -159,8 +159,13 @@ def test_a_second_game_header(game: Game) -> None:
     _caught(game, 5, _header(game), "chain-link")
 
 
-def test_a_host_envelope_with_a_bad_signature(game: Game) -> None:
-    _caught(game, 5, game.payload(5), "bad-signature", key=Ed25519PrivateKey.generate())
+@pytest.mark.parametrize("type_", ["KeySet", "HandOpen", "DeckSealed", "CardDelivery", "ActionAccepted",
+                                   "Checkpoint", "HostKeyReveal"])
+def test_a_host_envelope_with_a_bad_signature(game: Game, type_: str) -> None:
+    """Every host envelope's signature is checked, a card delivered to this very seat's included."""
+    i = game.index(type_, where=lambda p: type_ != "CardDelivery" or p.seat == 0)
+    assert f"({type_}) has a bad signature" in _caught(game, i, game.payload(i), "bad-signature",
+                                                        key=Ed25519PrivateKey.generate())
 
 
 # ---------------------------------------------------------------------- the header
