@@ -36,6 +36,7 @@ VERIFY = "tests/test_verify_checks.py"
 HOST = "tests/test_host_refusals.py"
 LOBBY = "tests/test_lobby.py"
 HOSTILE = "tests/test_hostile_host.py"
+TRUSTLESS = "tests/test_trustless_seat_defences.py"
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,15 @@ MUTANTS = (
     Mutant("level1_seat: the deck is not recomputed from every key", "watten_net/deal/level1_seat.py",
            "        if seal_deck(secret, game.game_id, h, a, deck) != self.sealed[hand]:", "        if False:",
            (SEAT,)),
+    # ------------------------------------------------------------------ the seat's Level 2 checks (level2_seat.py)
+    Mutant("level2_seat: a share is given for a card its recipient may not see", "watten_net/deal/level2_seat.py",
+           "        if not due:", "        if False:", (TRUSTLESS,)),
+    Mutant("level2_seat: an opening's claimed card is not compared", "watten_net/deal/level2_seat.py",
+           "            if card != opening.card:", "            if False:", (TRUSTLESS,)),
+    Mutant("level2_seat: a seat's action is not checked for its signature", "watten_net/deal/level2_seat.py",
+           " or not self.game.check_seat_signature(inner):", ":", (TRUSTLESS,)),
+    Mutant("level2_seat: the host's score is not replayed", "watten_net/deal/level2_seat.py",
+           "        if [int(x) for x in p.scores] != list(self.match.scores):", "        if False:", (TRUSTLESS,)),
     # ------------------------------------------------------------------ the verifier (verify.py)
     Mutant("verify: no own-envelope count", "watten_net/verify.py",
            "    if owner is not None and expected_seq - 1 != game.seat_chains[owner].seq:", "    if False:",

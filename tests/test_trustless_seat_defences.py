@@ -218,6 +218,23 @@ def test_a_sealed_share_that_does_not_open(game: Game) -> None:
     assert err.seat == inner.sender
 
 
+def test_a_sealed_share_for_another_position_than_it_says(game: Game) -> None:
+    """A share sealed to this seat that opens, but to a share of another position than the entry names."""
+    from watten_net.deal.level2_seat import seal_share
+    from watten_net.trustless.messages import DecryptionShareMessage
+
+    i = game.index("Relay/DecryptionShares", where=lambda p: p.seat != ME and bool(p.shares))
+    inner = game.inner(i)
+    shares = inner.payload
+    data = bytes(shares.shares[0])
+    position = DecryptionShareMessage.from_bytes(data).position
+    box = seal_share(data, game.table.seats[ME].roster_keys[ME], b"\x04" * 32)
+    shares.sealed.append(pb.SealedShare(position=(position + 1) % 32, recipient=ME, box=box))
+    err = _caught(game, i, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares)),
+                  "bad-sealed-share", "is for another position")
+    assert err.seat == inner.sender
+
+
 # ---------------------------------------------------------------------- share requests
 def _request(game: Game, why: str) -> tuple[int, Any]:
     i = game.index("ShareRequest", where=lambda p: p.why == why)
@@ -320,6 +337,14 @@ def test_an_opening_without_the_owners_share(game: Game) -> None:
     _caught(game, i, _resigned(game, accepted, request, inner.sender), "bad-opening", "cannot be decrypted")
 
 
+def test_an_opening_share_that_does_not_parse(game: Game) -> None:
+    i, accepted, inner = _play(game)
+    request = inner.payload
+    request.openings[0].shares[0] = b"\x02junk"
+    err = _caught(game, i, _resigned(game, accepted, request, inner.sender), "malformed", "opening of")
+    assert err.seat == inner.sender
+
+
 def test_the_host_shows_another_card_than_the_opening(game: Game) -> None:
     i, accepted, _ = _play(game)
     accepted.openings[0].card = "EA" if accepted.openings[0].card != "EA" else "LA"
@@ -356,6 +381,23 @@ def test_an_attempt_forfeited_for_a_seat_that_is_not_away(game: Game) -> None:
     seat = game.seat_before(i)
     _caught(game, i, pb.AttemptAborted(hand=seat.hand[0], attempt=seat.hand[1], reason="away", seat=1),
             "bad-abort", "the attempt is forfeited for seat 1, which is not away")
+
+
+def test_a_forfeit_for_an_absence_when_no_hand_is_left_to_forfeit(game: Game) -> None:
+    """The host stands seat 1 in after the match's last trick and then forfeits the finished hand for its absence."""
+    i = game.index("HandEnd", nth=-1)
+    seat = game.seat_before(i)
+    host = game.table.host
+    stand_in = make_envelope(host.host_key, host.game_id, i + 1, game.chain[i - 1].hash, -1,
+                             pb.StandIn(seat=1, active=True))
+    seat.receive(i + 1, stand_in)
+    assert seat.trustless is not None
+    m = seat.trustless.match
+    aborted = make_envelope(host.host_key, host.game_id, i + 2, seat.chain_head, -1,
+                            pb.AttemptAborted(hand=m.hand_number, attempt=m.attempt, reason="away", seat=1))
+    with pytest.raises(ProtocolError) as err:
+        seat.receive(i + 2, aborted)
+    assert err.value.reason == "replay-mismatch" and "the forfeit cannot be replayed" in err.value.message
 
 
 def test_a_hand_scored_otherwise_than_the_rules(game: Game) -> None:
