@@ -37,6 +37,7 @@ HOST = "tests/test_host_refusals.py"
 LOBBY = "tests/test_lobby.py"
 HOSTILE = "tests/test_hostile_host.py"
 TRUSTLESS = "tests/test_trustless_seat_defences.py"
+TRUSTLESS_HOST = "tests/test_trustless_host_refusals.py"
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,12 @@ MUTANTS = (
            "        if seat in self.checkpoint_signed:", "        if False:", (HOST,)),
     Mutant("host_game: no stand-in recomputation", "watten_net/deal/host_game.py",
            "        if action is not None and normalise_action(action) != move:", "        if False:", (HOSTILE,)),
+    Mutant("level2: a seat may share the cards dealt to itself", "watten_net/deal/level2.py",
+           "        if seat == ask.recipient:", "        if False:", (TRUSTLESS_HOST,)),
+    Mutant("level2: a share of a position not asked for is taken", "watten_net/deal/level2.py",
+           "                if k not in ask.positions or k in seen:", "                if False:", (TRUSTLESS_HOST,)),
+    Mutant("level2: an opening without its owner's share is taken", "watten_net/deal/level2.py",
+           "                if seat not in extra:", "                if False:", (TRUSTLESS_HOST,)),
     # ------------------------------------------------------------------ the lobby (host/table.py)
     Mutant("lobby: no seat-taken check", "host/table.py",
            "                if self.seats[wanted] is not None:", "                if False:", (LOBBY,)),
