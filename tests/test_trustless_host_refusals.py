@@ -329,3 +329,10 @@ def _sealed_card_playable(t: Table) -> tuple[SeatGame, str] | None:
         if k is not None and tl.sealed_in.get(k):
             return seat, action
     return None
+
+
+def test_no_game_action_while_cards_are_being_dealt() -> None:
+    t, giver, _ = _asked()
+    seat = t.seats[1 - giver]
+    t.refused(seat.seat, pb.ActionRequest(action="fold", chain_seq=seat.chain_seq, chain_head=seat.chain_head),
+              "dealing", "cards are still being dealt: wait until every decryption share is in")
