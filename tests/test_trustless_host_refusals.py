@@ -336,3 +336,18 @@ def test_no_game_action_while_cards_are_being_dealt() -> None:
     seat = t.seats[1 - giver]
     t.refused(seat.seat, pb.ActionRequest(action="fold", chain_seq=seat.chain_seq, chain_head=seat.chain_head),
               "dealing", "cards are still being dealt: wait until every decryption share is in")
+
+
+def test_decryption_shares_after_the_attempt_is_closed() -> None:
+    """At the checkpoint after a hand (the next deck may be prepared then, so dealing messages are taken), shares for
+    the finished attempt answer nothing."""
+    t = _table()
+    t.run(hold=lambda seat, s: seat == 1 and s.type == "CheckpointSignature",
+          until=lambda t: t.host.phase == "checkpoint")
+    dealer = t.host.trustless_dealer
+    assert dealer is not None and dealer.current.closed
+    seat = t.seats[0]
+    t.refused(0, pb.DecryptionShares(hand=dealer.current.hand, attempt=dealer.current.attempt, seat=0,
+                                     request_hash=bytes(32), shares=[b"\x01"]),
+              "unexpected-message", "DecryptionShares: no deal attempt is open")
+    assert seat.chain_seq == len(t.host.chain)
