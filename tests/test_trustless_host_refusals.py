@@ -351,3 +351,28 @@ def test_decryption_shares_after_the_attempt_is_closed() -> None:
                                      request_hash=bytes(32), shares=[b"\x01"]),
               "unexpected-message", "DecryptionShares: no deal attempt is open")
     assert seat.chain_seq == len(t.host.chain)
+
+
+def test_a_public_share_of_a_card_its_sender_has_seen() -> None:
+    """A seat that saw a card at Schlecken must seal its share of it to the recipient: a public one would open the
+    card to everyone (the other shares are public already)."""
+    for seed in range(60, 90):
+        t = _table(3, seed=seed)
+        try:
+            t.run(hold=lambda seat, s: s.type == "DecryptionShares" and bool(s.payload.sealed),
+                  until=lambda t: any(parse_envelope(r, host=False).type == "DecryptionShares"
+                                      and parse_envelope(r, host=False).payload.sealed
+                                      for s in t.seats for r in s.outbox), max_steps=400)
+        except AssertionError:
+            continue  # (no card seen at Schlecken went to another seat in this match)
+        seat, raw = next((s, r) for s in t.seats for r in s.outbox
+                         if parse_envelope(r, host=False).type == "DecryptionShares"
+                         and parse_envelope(r, host=False).payload.sealed)
+        answer = parse_envelope(raw, host=False).payload
+        entry = answer.sealed[0]
+        public = _deal(seat).delivery_share(int(entry.position), int(entry.recipient))
+        t.refused(seat.seat, pb.DecryptionShares(hand=answer.hand, attempt=answer.attempt, seat=seat.seat,
+                                                 request_hash=answer.request_hash, shares=[public.to_bytes()]),
+                  "must-seal", "a public share would open it to everyone", blamed=seat.seat)
+        return
+    raise AssertionError("no seed in range gave a sealed share")
