@@ -46,7 +46,7 @@ class Mutant:
     path: str  # the module, relative to the repository
     old: str  # text that occurs exactly once in it
     new: str
-    tests: tuple[str, ...]  # the test files that must catch it (-x: the first failure is enough)
+    tests: tuple[str, ...]  # the test files (or node ids) that must catch it (-x: the first failure is enough)
 
 
 MUTANTS = (
@@ -129,6 +129,9 @@ MUTANTS = (
            "        if seat == ask.recipient:", "        if False:", (TRUSTLESS_HOST,)),
     Mutant("level2: a share of a position not asked for is taken", "watten_net/deal/level2.py",
            "                if k not in ask.positions or k in seen:", "                if False:", (TRUSTLESS_HOST,)),
+    Mutant("level2: a public share of a card its sender has seen is taken", "watten_net/deal/level2.py",
+           "                if seat in att.learnt.get(k, ()):", "                if False:",
+           (TRUSTLESS_HOST + "::test_a_public_share_of_a_card_its_sender_has_seen",)),
     Mutant("level2: an opening without its owner's share is taken", "watten_net/deal/level2.py",
            "                if seat not in extra:", "                if False:", (TRUSTLESS_HOST,)),
     # ------------------------------------------------------------------ the lobby (host/table.py)
@@ -185,7 +188,7 @@ def run(mutants: tuple[Mutant, ...] = MUTANTS, timeout: float = 120.0) -> list[O
         if not all(Path(p).resolve().is_relative_to(copy.resolve()) for p in imported):
             raise RuntimeError(f"the copy is not what gets imported: {imported}")
         # Unmutated, every chosen test passes: a failure below is the mutant's doing.
-        files = tuple(sorted({t for m in mutants for t in m.tests}))
+        files = tuple(sorted({t.split("::")[0] for m in mutants for t in m.tests}))
         baseline = _pytest(copy, files, timeout)
         if baseline.returncode != 0:
             raise RuntimeError("the tests fail without any mutant:\n"

@@ -1,4 +1,4 @@
-"""Every critical mutant of tests/mutants.py is caught by the test it names (issue #18); under a minute."""
+"""Every critical mutant of tests/mutants.py is caught by the test it names (issue #18); about a minute."""
 
 from __future__ import annotations
 
