@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import re
 from typing import Any
 
 import pytest
@@ -827,27 +828,80 @@ def variant(preset: str, flags: dict[str, Any], sentence: str) -> Any:
     return pytest.param(preset, flags, id=sentence)
 
 
+def inconsistent(preset: str, flags: dict[str, Any], sentence: str, says: str) -> Any:
+    return pytest.param(preset, flags, says, id=sentence)
+
+
 @pytest.mark.parametrize(
-    ("preset", "flags"),
+    ("preset", "flags", "says"),
     [
-        variant("bavarian", {"kritische": ("HK", "S6", "E7")}, "a Kritischer S6 that a 32-card deck lacks"),
-        variant("austrian", {"deck": 32}, "the austrian Belli S6 with a 32-card deck"),
-        variant("tyrolean", {"deck": 32}, "the tyrolean Weli S6 with a 32-card deck"),
-        variant("bavarian", {"weli_role": "lowest-bell"}, "weli_role lowest-bell with a 32-card deck"),
-        variant("bavarian", {"weli_role": "lowest-trump"}, "weli_role lowest-trump with a 32-card deck"),
-        variant("blind", {"signals": True}, "signals with blind"),
-        variant("bavarian", {"tricks_to_win": 2}, "tricks_to_win 2 with hand_size 5"),
-        variant("bavarian", {"players": 6, "tricks_to_win": 2},
-                "six players, tricks_to_win 2 with hand_size 5"),
-        variant("wurf", {"tricks_to_win": 3}, "tricks_to_win 3 with hand_size 3"),
-        variant("bavarian", {"tricks_to_win": 4}, "tricks_to_win 4 with hand_size 5"),
-        variant("bavarian", {"players": 6, "hand_size": 6, "tricks_to_win": 4},
-                "six players with six cards need 36 cards from a 32-card deck"),
-        variant("bavarian", {"deck": 34}, "a deck of 34 cards"),
+        inconsistent("bavarian", {"kritische": ("HK", "S6", "E7")}, "a Kritischer S6 that a 32-card deck lacks",
+                     "Kritischer S6 is not in a 32-card deck"),
+        inconsistent("austrian", {"deck": 32}, "the austrian Belli S6 with a 32-card deck",
+                     "Kritischer S6 is not in a 32-card deck"),
+        inconsistent("tyrolean", {"deck": 32}, "the tyrolean Weli S6 with a 32-card deck",
+                     "Kritischer S6 is not in a 32-card deck"),
+        inconsistent("bavarian", {"weli_role": "lowest-bell"}, "weli_role lowest-bell with a 32-card deck",
+                     "weli_role needs the Weli, which only the 33-card deck has (deck is 32)"),
+        inconsistent("bavarian", {"weli_role": "lowest-trump"}, "weli_role lowest-trump with a 32-card deck",
+                     "weli_role needs the Weli, which only the 33-card deck has (deck is 32)"),
+        inconsistent("blind", {"signals": True}, "signals with blind", "signals are off in blind"),
+        inconsistent("bavarian", {"tricks_to_win": 2}, "tricks_to_win 2 with hand_size 5",
+                     "tricks_to_win=2 does not decide a 5-card hand; use 3"),
+        inconsistent("bavarian", {"players": 6, "tricks_to_win": 2}, "six players, tricks_to_win 2 with hand_size 5",
+                     "tricks_to_win=2 does not decide a 5-card hand; use 3"),
+        inconsistent("wurf", {"tricks_to_win": 3}, "tricks_to_win 3 with hand_size 3",
+                     "tricks_to_win=3 does not decide a 3-card hand; use 2"),
+        inconsistent("bavarian", {"tricks_to_win": 4}, "tricks_to_win 4 with hand_size 5",
+                     "tricks_to_win=4 does not decide a 5-card hand; use 3"),
+        # (six cards are refused as a hand size before any card count: 6 x 5 = 30 of 32 is the most a table needs)
+        inconsistent("bavarian", {"players": 6, "hand_size": 6, "tricks_to_win": 4}, "a hand of six cards",
+                     "hand_size must be 5 (packets of 3 and 2) or 3"),
+        inconsistent("bavarian", {"deck": 34}, "a deck of 34 cards", "deck must be one of (32, 33, 36), not 34"),
+        inconsistent("bavarian", {"players": 5}, "five players", "players must be one of (2, 3, 4, 6), not 5"),
+        inconsistent("bavarian", {"kritische": ("XX",)}, "a Kritischer that is no card",
+                     "Kritischer 'XX' is not a card"),
+        inconsistent("bavarian", {"kritische": ("HK", "HK")}, "a Kritischer twice", "Kritischer HK is listed twice"),
+        inconsistent("bavarian", {"kritische": ("hk",)}, "a Kritischer in lower case",
+                     "write the Kritischer as HK, not 'hk'"),
+        inconsistent("bavarian", {"bugl": True, "kritische": ("HK", "SU")}, "the Bugl among the Kritische",
+                     "with bugl the SU is the Bugl"),
+        inconsistent("bavarian", {"bugl": True, "kritische": ()}, "bugl without Kritische", "bugl needs Kritische"),
+        inconsistent("south-tyrolean", {"weli_role": "highest"}, "an unknown weli_role", "weli_role must be one of"),
+        inconsistent("tyrolean", {"weli_role": "lowest-bell"}, "a weli_role for a Kritischer Weli",
+                     "the Weli is a Kritischer here, so it has no weli_role"),
+        inconsistent("south-tyrolean", {"weli_role": None}, "33 cards without a weli_role",
+                     "a 33-card deck without the Weli among the Kritische needs a weli_role"),
+        inconsistent("south-tyrolean", {"guate_on_weli_schlag": "trump8"}, "guate_on_weli_schlag trump8",
+                     "guate_on_weli_schlag must be None or 'trump7'"),
+        inconsistent("south-tyrolean", {"guate_on_weli_schlag": "trump7", "guate": False},
+                     "guate_on_weli_schlag without guate", "guate_on_weli_schlag needs guate and the 33-card deck"),
+        inconsistent("bavarian", {"follow": "always"}, "an unknown follow rule", "follow must be one of"),
+        inconsistent("bavarian", {"schadet": True, "follow": "trump-lead"}, "schadet with trump-lead",
+                     "schadet belongs to follow='hauptschlag-lead'"),
+        inconsistent("bavarian", {"schadet": True, "players": 3}, "schadet with three players",
+                     "schadet asks a partner, so it needs 4 or 6 players"),
+        inconsistent("bavarian", {"bessere": "sometimes"}, "an unknown bessere", "bessere must be one of"),
+        inconsistent("bavarian", {"schlecken": True, "kritische": ()}, "schlecken without Kritische",
+                     "schlecken takes Kritische at the cut, so it needs Kritische"),
+        inconsistent("bavarian", {"schlecken": False, "schlecken_bluff": True}, "a bluff without schlecken",
+                     "schlecken_bluff needs schlecken"),
+        inconsistent("bavarian", {"maschine_points": -1}, "negative maschine points",
+                     "maschine_points must be 0 (off) or more"),
+        inconsistent("bavarian", {"maschine_points": 3, "kritische": (), "schlecken": False,
+                                  "schlecken_bluff": False}, "a Maschine without Kritische",
+                     "a Maschine is all the Kritische in one hand, so it needs Kritische"),
+        inconsistent("bavarian", {"raise_step": 0}, "raise_step 0", "raise_step must be 1 or more"),
+        inconsistent("bavarian", {"raise_cap": "sky"}, "an unknown raise_cap", "raise_cap must be one of"),
+        inconsistent("bavarian", {"tight": "loose"}, "an unknown tight policy", "tight must be one of"),
+        inconsistent("bavarian", {"target": 2}, "target 2", "target must be between 3 and 99"),
+        inconsistent("bavarian", {"bummerl_limit": 0}, "bummerl_limit 0", "bummerl_limit must be 1 or more"),
+        inconsistent("bavarian", {"announce_after": 4}, "announce_after 4",
+                     "announce_after must be 3 (after the first packet) or 5 (after the whole deal)"),
     ],
 )
-def test_inconsistent_rules_raise(preset: str, flags: dict[str, Any]) -> None:
-    with pytest.raises(ValueError):
+def test_inconsistent_rules_raise(preset: str, flags: dict[str, Any], says: str) -> None:
+    with pytest.raises(ValueError, match="^inconsistent rules: " + re.escape(says)):
         dataclasses.replace(Rules.preset(preset), **flags)
 
 

@@ -54,6 +54,10 @@ def test_a_dropped_connection_is_resumed_and_the_match_finishes_verified(tmp_pat
     finally:
         host.stop()
     assert states[:2] == ["reconnecting", "connected"], states
-    for record in records.glob("*.wrec"):
-        report = verify_file(str(record))
+    paths = sorted(records.glob("*.wrec"))
+    assert len(paths) == 2, paths  # the host's record and the reconnecting seat's
+    reports = [verify_file(str(path)) for path in paths]
+    for report in reports:
         assert report.ok, [p.sentence() for p in report.errors]
+    assert [r.seat is None for r in reports].count(True) == 1, [r.seat for r in reports]  # one is the host's
+    assert len({r.game_id for r in reports}) == 1 and reports[0].hands >= 1

@@ -151,8 +151,9 @@ class VerifiedSeat:
     def _check_deck(self, hand: tuple[int, int], secret: bytes) -> None:
         game = self.game
         assert game.rules is not None
-        if len(self.keys) != self.n:
-            raise game._fail("deal-mismatch", "a deal was made before every game key was revealed")
+        # Unreachable as a refusal: a deck is only sealed (and so only checked) after a HandOpen, which SeatGame
+        # refuses until every game key is in (seat.py, _on_HandOpen, "unexpected-message").
+        assert len(self.keys) == self.n, "a deal was checked before every game key was revealed"
         h, a = hand
         keys = [self.keys[s] for s in range(self.n)]
         dk = deck_key(secret, all_seeds(keys, game.game_id, h, a), self.key_set, game.game_id, h, a)

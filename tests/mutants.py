@@ -1,0 +1,236 @@
+"""A fixed list of critical mutants: each removes or weakens one security check, and a chosen fast test file must
+catch it (issue #18: every defence has a test that fails when it breaks).
+
+Why a small harness of our own and not a mutation tool such as mutmut: what matters here is a short, reviewed list
+of bugs a cheating host or client would want (a signature not checked, a commitment not opened, a duplicate
+accepted), each tied to the test that must catch it, run in CI in well under two minutes. A generic tool plants
+thousands of mechanical mutants, needs minutes to hours, and reports a score rather than failing on the one check
+that matters. Each mutant here is a textual replacement that must match its module exactly once (so a refactor that
+moves the check makes the harness fail loudly instead of planting nothing).
+
+How it runs: the packages and tests are copied once into a temporary directory; for each mutant the one file is
+rewritten there, `python -m pytest -x -q` runs the mutant's test files in a subprocess with that directory as its
+working directory (so the copy is imported, not the installed package), and the file is put back. A mutant is
+caught when pytest reports failing tests (exit code 1); exit 0 means it survived; anything else is a harness error.
+
+    python tests/mutants.py            # every mutant, one line each; exit 1 if any survived
+    python tests/mutants.py NAME...    # only these
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COPIED = ("watten_net", "host", "client", "tests", "pyproject.toml")
+
+SEAT = "tests/test_seat_defences.py"
+VERIFY = "tests/test_verify_checks.py"
+HOST = "tests/test_host_refusals.py"
+LOBBY = "tests/test_lobby.py"
+HOSTILE = "tests/test_hostile_host.py"
+TRUSTLESS = "tests/test_trustless_seat_defences.py"
+TRUSTLESS_HOST = "tests/test_trustless_host_refusals.py"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    path: str  # the module, relative to the repository
+    old: str  # text that occurs exactly once in it
+    new: str
+    tests: tuple[str, ...]  # the test files (or node ids) that must catch it (-x: the first failure is enough)
+
+
+MUTANTS = (
+    # ------------------------------------------------------------------ the seat's live checks (deal/seat.py)
+    Mutant("seat: no host signature check on CardDelivery", "watten_net/deal/seat.py",
+           "        if not check_signature(signed, self.host_key):",
+           '        if signed.type != "CardDelivery" and not check_signature(signed, self.host_key):', (SEAT,)),
+    Mutant("seat: no signature check on a relayed envelope", "watten_net/deal/seat.py",
+           "        if not check_signature(inner, self.roster_keys[seat]):", "        if False:", (SEAT,)),
+    Mutant("seat: no card-opening check", "watten_net/deal/seat.py",
+           'raise self._fail("card-commit-mismatch", f"card {card} at position {k} does not open its commitment")',
+           "pass", (SEAT,)),
+    Mutant("seat: a card may be played twice", "watten_net/deal/seat.py",
+           "            if k in self.played_positions:", "            if False:", (SEAT,)),
+    Mutant("seat: no chain link check", "watten_net/deal/seat.py",
+           "or env.prev_hash != self.chain_head:", ":", (SEAT,)),
+    Mutant("seat: no TLS fingerprint check of the header", "watten_net/deal/seat.py",
+           "bytes(h.host_tls_fingerprint) != self.tls_fingerprint:", "False:", (HOSTILE,)),
+    Mutant("seat: a checkpoint over another head is signed", "watten_net/deal/seat.py",
+           "if p.chain_seq != self.chain_seq - 1 or not self._head_before(signed):", "if False:", (SEAT,)),
+    # ------------------------------------------------------------------ the seat's Level 1 checks (level1_seat.py)
+    Mutant("level1_seat: no KeySet own-entry check", "watten_net/deal/level1_seat.py",
+           "        if commitments[game.seat] != mine and not game.observer:", "        if False:", (SEAT,)),
+    Mutant("level1_seat: a KeySet entry's signature is not checked", "watten_net/deal/level1_seat.py",
+           " or not check_signature(inner, game.roster_keys[seat])", "", (SEAT,)),
+    Mutant("level1_seat: no opening check of a relayed KeyReveal", "watten_net/deal/level1_seat.py",
+           "seat_key_commitment(\n                game.game_id, seat, game.header_hash, key) != self.commitments[seat]",
+           "False", (SEAT,)),
+    Mutant("level1_seat: the host key is not checked against K_H", "watten_net/deal/level1_seat.py",
+           " or host_key_commitment(game.game_id, key) != bytes(game.header.host_key_commitment)", "", (SEAT,)),
+    Mutant("level1_seat: the deck is not recomputed from every key", "watten_net/deal/level1_seat.py",
+           "        if seal_deck(secret, game.game_id, h, a, deck) != self.sealed[hand]:", "        if False:",
+           (SEAT,)),
+    # ------------------------------------------------------------------ the seat's Level 2 checks (level2_seat.py)
+    Mutant("level2_seat: a share is given for a card its recipient may not see", "watten_net/deal/level2_seat.py",
+           "        if not due:", "        if False:", (TRUSTLESS,)),
+    Mutant("level2_seat: an opening's claimed card is not compared", "watten_net/deal/level2_seat.py",
+           "            if card != opening.card:", "            if False:", (TRUSTLESS,)),
+    Mutant("level2_seat: a seat's action is not checked for its signature", "watten_net/deal/level2_seat.py",
+           " or not self.game.check_seat_signature(inner):", ":", (TRUSTLESS,)),
+    Mutant("level2_seat: the host's score is not replayed", "watten_net/deal/level2_seat.py",
+           "        if [int(x) for x in p.scores] != list(self.match.scores):", "        if False:", (TRUSTLESS,)),
+    # ------------------------------------------------------------------ the verifier (verify.py)
+    Mutant("verify: no own-envelope count", "watten_net/verify.py",
+           "    if owner is not None and expected_seq - 1 != game.seat_chains[owner].seq:", "    if False:",
+           (VERIFY,)),
+    Mutant("verify: no 'chain envelope not sent by the host' check", "watten_net/verify.py",
+           "        if signed.sender != HOST_SEAT:", "        if False:", (VERIFY,)),
+    Mutant("verify: no header roster check", "watten_net/verify.py",
+           "    if len(header.roster) != rules.players or len(header.join_nonces) != rules.players:", "    if False:",
+           (VERIFY,)),
+    Mutant("verify: no deal-mode check", "watten_net/verify.py",
+           """    if deal not in ("verified", "trustless") or (deal == "trustless" and rules.blind):""",
+           "    if False:",
+           (VERIFY,)),
+    Mutant("verify: a StandIn may name a seat that does not exist", "watten_net/verify.py",
+           "            if not 0 <= p.seat < game.n:", "            if False:", (VERIFY,)),
+    Mutant("verify: a disclosed envelope's signature is not checked", "watten_net/verify.py",
+           "            if signed.seq != target.seq or not check_signature(signed, host_key):", "            if False:",
+           (VERIFY,)),
+    # ------------------------------------------------------------------ the host's refusals (level1.py, host_game.py)
+    Mutant("level1: a KeySetSignature over the wrong hash is accepted", "watten_net/deal/level1.py",
+           "        if p.key_set_hash != self.keys.key_set:", "        if False:", (HOST,)),
+    Mutant("level1: a duplicate KeySetSignature is accepted", "watten_net/deal/level1.py",
+           "        if seat in self.keys.signed:", "        if False:", (HOST,)),
+    Mutant("level1: a duplicate KeyReveal is accepted", "watten_net/deal/level1.py",
+           "        if seat in self.keys.keys:", "        if False:", (HOST,)),
+    Mutant("level1: a KeyReveal that does not open is accepted", "watten_net/deal/level1.py",
+           " or seat_key_commitment(self.game_id, seat, self._header_hash(), bytes(p.key)) != \\\n"
+           "                self.keys.commits[seat][0]:", ":", (HOST,)),
+    Mutant("level1: a DeckSealedSignature for another attempt is accepted", "watten_net/deal/level1.py",
+           "        if p.hand != att.hand or p.attempt != att.attempt:", "        if False:", (HOST,)),
+    Mutant("level1: a duplicate DeckSealedSignature is accepted", "watten_net/deal/level1.py",
+           "        if seat in att.seal_signed:", "        if False:", (HOST,)),
+    Mutant("host_game: a duplicate CheckpointSignature is accepted", "watten_net/deal/host_game.py",
+           "        if seat in self.checkpoint_signed:", "        if False:", (HOST,)),
+    Mutant("host_game: no stand-in recomputation", "watten_net/deal/host_game.py",
+           "        if action is not None and normalise_action(action) != move:", "        if False:", (HOSTILE,)),
+    Mutant("level2: a seat may share the cards dealt to itself", "watten_net/deal/level2.py",
+           "        if seat == ask.recipient:", "        if False:", (TRUSTLESS_HOST,)),
+    Mutant("level2: a share of a position not asked for is taken", "watten_net/deal/level2.py",
+           "                if k not in ask.positions or k in seen:", "                if False:", (TRUSTLESS_HOST,)),
+    Mutant("level2: a public share of a card its sender has seen is taken", "watten_net/deal/level2.py",
+           "                if seat in att.learnt.get(k, ()):", "                if False:",
+           (TRUSTLESS_HOST + "::test_a_public_share_of_a_card_its_sender_has_seen",)),
+    Mutant("level2: an opening without its owner's share is taken", "watten_net/deal/level2.py",
+           "                if seat not in extra:", "                if False:", (TRUSTLESS_HOST,)),
+    # ------------------------------------------------------------------ the lobby (host/table.py)
+    Mutant("lobby: no seat-taken check", "host/table.py",
+           "                if self.seats[wanted] is not None:", "                if False:", (LOBBY,)),
+    Mutant("lobby: no TLS fingerprint comparison of a join proof", "host/table.py",
+           "        if fingerprint != own:", "        if False:", (LOBBY,)),
+    Mutant("lobby: a join proof's nonce may be used twice", "host/table.py",
+           "        if nonce in self._used_nonces:", "        if False:", (LOBBY,)),
+    Mutant("lobby: no join-nonce length check", "host/table.py",
+           'raise TableRefusal("invalid", "bad-nonce", "the join nonce must be 32 bytes")', "pass", (LOBBY,)),
+    Mutant("lobby: a new key joins a started game", "host/table.py",
+           'raise TableRefusal("precondition", "game-started", "the game has started: every seat is taken")', "pass",
+           (LOBBY,)),
+)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    mutant: Mutant
+    status: str  # "caught", "SURVIVED" or "ERROR"
+    seconds: float
+    detail: str = ""
+
+
+def _copy(into: Path) -> None:
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "_tmp*")
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, into / name, ignore=ignore)
+        else:
+            shutil.copy2(source, into / name)
+
+
+def _pytest(copy: Path, tests: tuple[str, ...], timeout: float) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("PYTHONPATH", None)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *tests],
+        cwd=copy, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def run(mutants: tuple[Mutant, ...] = MUTANTS, timeout: float = 120.0) -> list[Outcome]:
+    """Plant each mutant in turn into one temporary copy and run its tests there."""
+    outcomes: list[Outcome] = []
+    with tempfile.TemporaryDirectory(prefix="watten-mutants-") as tmp:
+        copy = Path(tmp)
+        _copy(copy)
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        imported = subprocess.run([sys.executable, "-c", "import watten_net, host; print(watten_net.__file__); "
+                                   "print(host.__file__)"], cwd=copy, env=env, capture_output=True, text=True,
+                                  check=True).stdout.split()
+        if not all(Path(p).resolve().is_relative_to(copy.resolve()) for p in imported):
+            raise RuntimeError(f"the copy is not what gets imported: {imported}")
+        # Unmutated, every chosen test passes: a failure below is the mutant's doing.
+        files = tuple(sorted({t.split("::")[0] for m in mutants for t in m.tests}))
+        baseline = _pytest(copy, files, timeout)
+        if baseline.returncode != 0:
+            raise RuntimeError("the tests fail without any mutant:\n"
+                               f"{baseline.stdout[-2000:]}{baseline.stderr[-2000:]}")
+        for mutant in mutants:
+            target = copy / mutant.path
+            original = target.read_text()
+            count = original.count(mutant.old)
+            if count != 1:
+                outcomes.append(Outcome(mutant, "ERROR", 0.0, f"the text to replace occurs {count} times"))
+                continue
+            target.write_text(original.replace(mutant.old, mutant.new))
+            start = time.monotonic()
+            try:
+                done = _pytest(copy, mutant.tests, timeout)
+            except subprocess.TimeoutExpired:
+                outcomes.append(Outcome(mutant, "ERROR", time.monotonic() - start, "timed out"))
+                continue
+            finally:
+                target.write_text(original)
+            seconds = time.monotonic() - start
+            status = {1: "caught", 0: "SURVIVED"}.get(done.returncode, "ERROR")
+            failed = [line for line in done.stdout.splitlines() if line.startswith("FAILED ")]
+            if status == "caught":
+                detail = failed[0][len("FAILED "):] if failed else ""
+            elif status == "ERROR":
+                detail = f"pytest exit {done.returncode}: {done.stdout[-800:]}{done.stderr[-800:]}"
+            else:
+                detail = "every test passed"
+            outcomes.append(Outcome(mutant, status, seconds, detail))
+    return outcomes
+
+
+def main(argv: list[str]) -> int:
+    chosen = tuple(m for m in MUTANTS if not argv or m.name in argv)
+    outcomes = run(chosen)
+    for o in outcomes:
+        print(f"{o.status:8} {o.seconds:4.1f}s  {o.mutant.name}: {o.detail[:150]}")
+    caught = sum(o.status == "caught" for o in outcomes)
+    print(f"{caught} of {len(outcomes)} mutants caught")
+    return 0 if caught == len(outcomes) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
