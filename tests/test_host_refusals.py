@@ -82,7 +82,7 @@ def test_the_game_starts_once() -> None:
 
 def test_the_header_is_signed_once_and_over_its_own_hash() -> None:
     table = _held("HeaderSignature")
-    header_hash = table.host.chain[0].hash
+    header_hash = table.host.header_hash
     table.refused(0, pb.HeaderSignature(seat=0, header_hash=header_hash), "unexpected-message",
                   "you have signed the header already")
     table.refused(LAST, pb.HeaderSignature(seat=LAST, header_hash=bytes(32)), "wrong-hash",
@@ -93,14 +93,14 @@ def test_the_header_is_signed_once_and_over_its_own_hash() -> None:
 
 def test_no_key_commitment_before_every_header_signature() -> None:
     table = _held("HeaderSignature")
-    table.refused(LAST, pb.KeyCommit(seat=LAST, header_hash=table.host.chain[0].hash, commitment=bytes(32)),
+    table.refused(LAST, pb.KeyCommit(seat=LAST, header_hash=table.host.header_hash, commitment=bytes(32)),
                   "unexpected-message", "KeyCommit is not expected now")
 
 
 # ---------------------------------------------------------------------- the key ceremony (level1)
 def test_a_key_commitment_must_answer_the_header_once() -> None:
     table = _held("KeyCommit")
-    header_hash = table.host.chain[0].hash
+    header_hash = table.host.header_hash
     table.refused(LAST, pb.KeyCommit(seat=LAST, header_hash=bytes(32), commitment=bytes(32)), "wrong-hash",
                   "does not answer this game's header")
     table.refused(LAST, pb.KeyCommit(seat=LAST, header_hash=header_hash, commitment=bytes(31)), "wrong-hash",
@@ -111,7 +111,7 @@ def test_a_key_commitment_must_answer_the_header_once() -> None:
 
 def test_a_message_that_speaks_for_another_seat() -> None:
     table = _held("KeyCommit")
-    table.refused(LAST, pb.KeyCommit(seat=1, header_hash=table.host.chain[0].hash, commitment=bytes(32)),
+    table.refused(LAST, pb.KeyCommit(seat=1, header_hash=table.host.header_hash, commitment=bytes(32)),
                   "wrong-seat", "names another seat than its sender", kind="permission")
 
 
@@ -121,7 +121,7 @@ def test_a_key_set_signature_over_the_wrong_hash_or_twice() -> None:
     assert v is not None and v.key_set
     table.refused(LAST, pb.KeySetSignature(seat=LAST, key_set_hash=bytes(32)), "wrong-hash",
                   "not over this game's KeySet")
-    table.refused(LAST, pb.KeySetSignature(seat=LAST, key_set_hash=table.host.chain[0].hash), "wrong-hash",
+    table.refused(LAST, pb.KeySetSignature(seat=LAST, key_set_hash=table.host.header_hash), "wrong-hash",
                   "not over this game's KeySet")
     table.refused(0, pb.KeySetSignature(seat=0, key_set_hash=v.key_set), "unexpected-message",
                   "you have signed the KeySet already")
@@ -229,7 +229,7 @@ def test_a_checkpoint_signature_twice_or_over_another_head() -> None:
 # ---------------------------------------------------------------------- who may submit
 def test_envelopes_from_nobody_or_for_someone_else() -> None:
     table = _held("KeyCommit")
-    header_hash = table.host.chain[0].hash
+    header_hash = table.host.header_hash
     raw = table.envelope(LAST, pb.KeyCommit(seat=LAST, header_hash=header_hash, commitment=bytes(32)))
     for seat, reason in ((9, "bad-seat"), (-1, "bad-seat"), (1, "wrong-seat")):
         with pytest.raises(ProtocolError) as err:

@@ -229,7 +229,7 @@ def test_a_relay_of_a_seat_beyond_the_roster(game: Game) -> None:
 
 def test_a_relayed_envelope_with_a_bad_signature(game: Game) -> None:
     i = game.index("Relay")
-    _caught(game, i, game.relay(1, pb.HeaderSignature(seat=1, header_hash=game.chain[0].hash),
+    _caught(game, i, game.relay(1, pb.HeaderSignature(seat=1, header_hash=game.table.host.header_hash),
                                 key=game.seat_key(2)), "bad-signature")
 
 
@@ -267,7 +267,7 @@ def test_a_key_set_entry_that_does_not_parse(game: Game) -> None:
 @pytest.mark.parametrize("change", ["signer", "header", "length", "type", "game"])
 def test_a_key_set_entry_that_is_not_that_seats_commitment(game: Game, change: str) -> None:
     i, key_set = _key_set(game)
-    header_hash = game.chain[0].hash
+    header_hash = game.table.host.header_hash
     commit: Any = pb.KeyCommit(seat=2, header_hash=header_hash, commitment=b"\x05" * 32)
     key, game_id = game.seat_key(2), game.table.host.game_id
     if change == "signer":
@@ -289,7 +289,7 @@ def test_a_key_set_without_this_seats_own_commitment(game: Game) -> None:
     i, key_set = _key_set(game)
     key_set.commits[0].envelope = make_envelope(
         game.seat_key(0), game.table.host.game_id, 2, bytes(32), 0,
-        pb.KeyCommit(seat=0, header_hash=game.chain[0].hash, commitment=b"\x05" * 32))
+        pb.KeyCommit(seat=0, header_hash=game.table.host.header_hash, commitment=b"\x05" * 32))
     assert "the key commitment this seat sent" in _caught(game, i, key_set, "bad-key-set")
 
 
