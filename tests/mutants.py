@@ -15,11 +15,18 @@ caught when pytest reports failing tests (exit code 1); exit 0 means it survived
 
     python tests/mutants.py            # every mutant, one line each; exit 1 if any survived
     python tests/mutants.py NAME...    # only these
+    python tests/mutants.py --sweep [MODULE...]   # the mutation score per security-critical module (not in CI)
+
+The sweep adds mechanical mutants to the reviewed list, for a score per module: every guard of a refusal (an `if`
+or `elif` on one line whose body starts with `raise`) is disabled in turn (its condition becomes `False`), and the
+module's test files must notice. A survivor is either a defence no test drives or an equivalent mutant (a guard
+that another check already covers); docs/mutation.md lists the scores and explains every survivor.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -196,11 +203,11 @@ def run(mutants: tuple[Mutant, ...] = MUTANTS, timeout: float = 120.0) -> list[O
         for mutant in mutants:
             target = copy / mutant.path
             original = target.read_text()
-            count = original.count(mutant.old)
-            if count != 1:
-                outcomes.append(Outcome(mutant, "ERROR", 0.0, f"the text to replace occurs {count} times"))
+            planted = _plant(mutant, original)
+            if planted is None:
+                outcomes.append(Outcome(mutant, "ERROR", 0.0, "the text to replace does not occur exactly once"))
                 continue
-            target.write_text(original.replace(mutant.old, mutant.new))
+            target.write_text(planted)
             start = time.monotonic()
             try:
                 done = _pytest(copy, mutant.tests, timeout)
@@ -222,7 +229,62 @@ def run(mutants: tuple[Mutant, ...] = MUTANTS, timeout: float = 120.0) -> list[O
     return outcomes
 
 
+# The security-critical modules and the test files that must notice a disabled guard in each.
+SWEEP: dict[str, tuple[str, ...]] = {
+    "watten_net/deal/seat.py": (SEAT, HOSTILE),
+    "watten_net/deal/level1_seat.py": (SEAT, HOSTILE),
+    "watten_net/deal/level1.py": (HOST, HOSTILE),
+    "watten_net/deal/level2_seat.py": (TRUSTLESS,),
+    "watten_net/deal/level2.py": (TRUSTLESS_HOST,),
+    "watten_net/verify.py": (VERIFY, HOSTILE, "tests/test_verify_tamper.py"),
+    "host/table.py": (LOBBY, "tests/test_join_proof.py::test_the_nonces_a_table_keeps_are_bounded_and_churn_cannot_"
+                             "lock_a_seat_out"),
+}
+_GUARD = re.compile(r"^(?P<indent>\s*)(?P<kw>if|elif) (?P<cond>.+):\s*$")
+
+
+def guard_mutants(path: str, tests: tuple[str, ...]) -> tuple[Mutant, ...]:
+    """Every one-line guard of a `raise` in `path`, disabled: `if COND:` -> `if False:` (by line, so that a guard
+    written twice gets two mutants)."""
+    lines = (ROOT / path).read_text().splitlines(keepends=True)
+    out = []
+    for i, line in enumerate(lines[:-1]):
+        m = _GUARD.match(line)
+        if m and lines[i + 1].lstrip().startswith("raise ") and m["cond"].strip() != "False" and not m[
+                "cond"].startswith("__name__"):
+            out.append(Mutant(f"{path}:{i + 1}: {m['cond'].strip()[:70]}", path, f"@{i}",
+                              f"{m['indent']}{m['kw']} False:\n", tests))
+    return tuple(out)
+
+
+def _plant(mutant: Mutant, original: str) -> str | None:
+    """The module's text with `mutant` in it; None when its text is not there exactly once."""
+    if mutant.old.startswith("@"):  # a line of the sweep
+        lines = original.splitlines(keepends=True)
+        lines[int(mutant.old[1:])] = mutant.new
+        return "".join(lines)
+    return original.replace(mutant.old, mutant.new) if original.count(mutant.old) == 1 else None
+
+
+def sweep(only: list[str]) -> int:
+    total_caught = total = 0
+    for path, tests in SWEEP.items():
+        if only and path not in only:
+            continue
+        outcomes = run(guard_mutants(path, tests))
+        caught = sum(o.status == "caught" for o in outcomes)
+        total_caught, total = total_caught + caught, total + len(outcomes)
+        print(f"{path}: {caught} of {len(outcomes)} caught")
+        for o in outcomes:
+            if o.status != "caught":
+                print(f"  {o.status:8} {o.mutant.name}: {o.detail[:120]}")
+    print(f"all: {total_caught} of {total} caught")
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--sweep"]:
+        return sweep(argv[1:])
     chosen = tuple(m for m in MUTANTS if not argv or m.name in argv)
     outcomes = run(chosen)
     for o in outcomes:

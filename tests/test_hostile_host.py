@@ -390,3 +390,23 @@ def test_a_relayed_cosignature_over_another_chain_is_a_fork() -> None:
     table.lie = other_chain
     assert _play_until_caught(table) == "fork"
     assert any("different chains" in p for p in table.seats[0].problems)
+
+
+def test_a_relayed_key_set_signature_over_another_key_set_is_a_fork() -> None:
+    """The host shows seats different KeySets: seat 1 signed another Hks, and the host relays that signature to seat
+    0, which stops (its key would otherwise wait for a signature over its own KeySet for ever, or worse)."""
+    table = LyingTable(RULES, seed=16)
+
+    def other_key_set(p: Posted) -> Any:
+        if p.type != "Relay":
+            return None
+        inner = pb.Envelope.FromString(pb.Relay.FromString(pb.Envelope.FromString(p.raw).payload).envelope)
+        if inner.type != "KeySetSignature" or inner.sender_seat != 1:
+            return None
+        forged = make_envelope(table.seats[1].key, inner.game_id, inner.seq, inner.prev_hash, 1,
+                               pb.KeySetSignature(seat=1, key_set_hash=bytes(32)))
+        return pb.Relay(seat=1, envelope=forged)
+
+    table.lie = other_key_set
+    assert _play_until_caught(table) == "fork"
+    assert any("different key sets" in p for p in table.seats[0].problems)
