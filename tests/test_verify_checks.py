@@ -222,6 +222,14 @@ def test_a_seat_record_with_its_last_own_envelope_cut_off(game: Game) -> None:
     _failed([*entries[:last], *entries[last + 1:]], "own-envelope-missing", "the record holds", meta={"seat": 1})
 
 
+def test_a_seat_record_with_two_own_envelopes_swapped(game: Game) -> None:
+    """Every own envelope is still there and in the chain, but not in the seat's own order."""
+    entries = list(game.seat(1))
+    first, second = [i for i, e in enumerate(entries) if e.kind == KIND_OWN][:2]
+    entries[first], entries[second] = entries[second], entries[first]
+    _failed(entries, "own-envelope-missing", "out of order", meta={"seat": 1})
+
+
 def test_a_seat_record_whose_metadata_names_another_seat(game: Game) -> None:
     _failed(game.seat(1), "bad-metadata", "the record says it is seat 2's, but holds seat 1's", meta={"seat": 2})
 
