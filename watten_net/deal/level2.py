@@ -350,6 +350,7 @@ class TrustlessDealer(Dealer):
 
     # ------------------------------------------------------------------ cards
     def opening(self, position: int, card: str) -> Any:
+        # (never called: HostGame asks the Level 1 dealer only; a trustless card is opened by its owner's share)
         raise NotImplementedError("in a trustless deal the owner opens its card itself (open_cards)")
 
     def deliver(self, event: Event) -> list[Any]:

@@ -89,7 +89,7 @@ def _blaming(seat: int) -> Iterator[None]:
     except TrustlessError as exc:
         if exc.seat is None:
             raise exc.blaming(seat) from exc
-        raise
+        raise  # (an error that names its seat already keeps it; no check inside a `_blaming` block names one today)
 
 
 class PublicDeal:
@@ -352,6 +352,7 @@ class SeatDeal:
         if self.public.phase is not Phase.DEALING:
             raise DealStateError("no decryption shares before the deck is cut")
         if not 0 <= position < self.setup.n_cards:
+            # (every caller checks the position against the engine's deal map first; kept against misuse)
             raise ValueError(f"position {position} outside the {self.setup.n_cards}-card deck")
         ciphertext: Ciphertext = self.public.deck[position]
         share = decryption_share(ciphertext, self._secret)
