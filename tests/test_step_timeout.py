@@ -107,3 +107,42 @@ def test_a_seat_silent_on_a_protocol_step_gets_a_stand_in_and_comes_back_when_it
         # forfeited once it answered.
         aborted = [s.payload for s in chain if s.type == "AttemptAborted" and s.payload.reason == "away"]
         assert aborted == [], aborted
+
+
+def test_a_persons_own_move_has_no_clock(tmp_path: Path) -> None:
+    """A person who thinks longer than the step clock over a move of their own (here: three step periods over the
+    first decision) is not stood in for: the clock is for the protocol's own steps only (docs/protocol-decisions.md).
+    Applying it to a person's move fails this test."""
+    step = 1.0
+    host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "2", "--bots", "1",
+                            "--step-timeout", str(step), "--grace", "600", "--set", "target=3", "--bot-delay", "0.02")
+
+    async def scenario() -> list[bool]:
+        conn = Connection(grpc.aio.insecure_channel(f"127.0.0.1:{port}"))
+        bot = make_bot("random", 3)
+        stand_ins: list[bool] = []
+        thought = False
+        try:
+            seat = await conn.join("Denkt")
+            async for view in conn.follow(give_up_after=30):
+                if view is None:
+                    continue
+                stand_ins.append(view.table.seats[seat].stand_in)
+                if int(view.table.phase) in FINISHED:
+                    break
+                if seat in view.to_act and view.legal_actions and not thought:
+                    thought = True
+                    await asyncio.sleep(3 * step)  # a long think (the stream keeps its views meanwhile)
+                await bot_turn(conn, bot, view)
+            await conn.send_automatic()
+            return stand_ins
+        finally:
+            await conn.close()
+
+    try:
+        stand_ins = asyncio.run(asyncio.wait_for(scenario(), 180))
+        assert host.wait(60) == 0, host.output()
+    finally:
+        host.stop()
+    assert stand_ins and not any(stand_ins), "the person was stood in for while thinking over a move"
+    assert "a bot stands in" not in host.output()
