@@ -107,14 +107,18 @@ async def _probe_at_own_turn(me: Seat, other: Seat, view: Any) -> dict[str, tupl
     return out
 
 
-async def _out_of_turn(me: Seat, view: Any) -> tuple[grpc.StatusCode, str]:
+async def _out_of_turn(me: Seat, view: Any) -> tuple[grpc.StatusCode, str] | None:
     game = me.conn.game
     assert game is not None and view.your_hand
-    await me.conn.send_automatic()  # protocol steps this seat still owes are not part of the probe
-    # Bots may be moving meanwhile (the table is live), so "nothing changed" is checked on this seat: the host
-    # accepted nothing from it and its cards are the same.
-    accepted, held = game.my_seq, dict(game.cards)
-    result = await _status(me.conn.act(f"play {view.your_hand[0]}"))
+    # The table is live: this seat's stream sends the protocol steps it owes whenever it gets a view. Holding the
+    # connection's send lock, those go first and then only the probe, so "the host accepted nothing from it" is
+    # checked on this seat's own chain and cards.
+    async with me.conn._send_lock:
+        await me.conn._flush_automatic()
+        accepted, held = game.my_seq, dict(game.cards)
+        result = await _status(me.conn._submit(game.action(f"play {view.your_hand[0]}"), kind="action"))
+    if result[0] == grpc.StatusCode.OK:
+        return None  # the other seat had moved just before: it was our turn after all (the next chance probes)
     assert game.my_seq == accepted and game.cards == held
     return result
 
@@ -146,8 +150,10 @@ async def _run_match(port: int, records: Path) -> tuple[list[Seat], dict[str, tu
                         and me.conn.seat not in view.to_act and view.your_hand):
                     async with turn:
                         if me.conn.view is view:  # nothing moved while we waited for the lock
-                            out_of_turn = True
-                            results["out of turn"] = await _out_of_turn(me, view)
+                            probe = await _out_of_turn(me, view)
+                            if probe is not None:
+                                out_of_turn = True
+                                results["out of turn"] = probe
                 continue
             async with turn:
                 if me.conn.view is not view:
