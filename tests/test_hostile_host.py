@@ -371,42 +371,28 @@ def test_a_header_whose_game_id_does_not_follow_from_its_nonces_is_refused() -> 
     assert err.value.reason == "wrong-game"
 
 
-def test_a_relayed_cosignature_over_another_chain_is_a_fork() -> None:
-    """The host shows seats different chains: seat 1 signed a checkpoint of another chain head, and the host relays
-    that signature to seat 0, which stops: every relayed co-signature must be over what the seat itself holds."""
+@pytest.mark.parametrize(("kind", "forged", "says"), [
+    # seat 1 signed a checkpoint of another chain head
+    ("CheckpointSignature", lambda p: pb.CheckpointSignature(hand=p.hand, seat=1, chain_seq=p.chain_seq,
+                                                             chain_head=bytes(32)), "different chains"),
+    # seat 1 signed another KeySet (seat 0 would otherwise wait for a signature over its own for ever)
+    ("KeySetSignature", lambda p: pb.KeySetSignature(seat=1, key_set_hash=bytes(32)), "different key sets"),
+])
+def test_a_relayed_cosignature_over_something_else_is_a_fork(kind: str, forged: Any, says: str) -> None:
+    """The host shows seats different chains and relays seat 1's signature of the other one to seat 0, which stops:
+    every relayed co-signature must be over what the seat itself holds."""
     table = LyingTable(RULES, seed=15)
 
-    def other_chain(p: Posted) -> Any:
+    def other(p: Posted) -> Any:
         if p.type != "Relay":
             return None
         inner = pb.Envelope.FromString(pb.Relay.FromString(pb.Envelope.FromString(p.raw).payload).envelope)
-        if inner.type != "CheckpointSignature" or inner.sender_seat != 1:
+        if inner.type != kind or inner.sender_seat != 1:
             return None
-        signature = pb.CheckpointSignature.FromString(inner.payload)
-        signature.chain_head = bytes(32)  # (what seat 1 was shown instead)
-        forged = make_envelope(table.seats[1].key, inner.game_id, inner.seq, inner.prev_hash, 1, signature)
-        return pb.Relay(seat=1, envelope=forged)
+        payload = forged(getattr(pb, kind).FromString(inner.payload))
+        return pb.Relay(seat=1, envelope=make_envelope(table.seats[1].key, inner.game_id, inner.seq, inner.prev_hash,
+                                                       1, payload))
 
-    table.lie = other_chain
+    table.lie = other
     assert _play_until_caught(table) == "fork"
-    assert any("different chains" in p for p in table.seats[0].problems)
-
-
-def test_a_relayed_key_set_signature_over_another_key_set_is_a_fork() -> None:
-    """The host shows seats different KeySets: seat 1 signed another Hks, and the host relays that signature to seat
-    0, which stops (its key would otherwise wait for a signature over its own KeySet for ever, or worse)."""
-    table = LyingTable(RULES, seed=16)
-
-    def other_key_set(p: Posted) -> Any:
-        if p.type != "Relay":
-            return None
-        inner = pb.Envelope.FromString(pb.Relay.FromString(pb.Envelope.FromString(p.raw).payload).envelope)
-        if inner.type != "KeySetSignature" or inner.sender_seat != 1:
-            return None
-        forged = make_envelope(table.seats[1].key, inner.game_id, inner.seq, inner.prev_hash, 1,
-                               pb.KeySetSignature(seat=1, key_set_hash=bytes(32)))
-        return pb.Relay(seat=1, envelope=forged)
-
-    table.lie = other_key_set
-    assert _play_until_caught(table) == "fork"
-    assert any("different key sets" in p for p in table.seats[0].problems)
+    assert any(says in p for p in table.seats[0].problems)
