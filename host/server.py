@@ -19,8 +19,10 @@ from watten_net.v1 import watten_pb2_grpc as pb_grpc
 from . import reflection
 from .errors import Refusal, RefusalInterceptor, abort_with, aborted, refusals_to_status
 from .limits import BIG_REQUEST_METHODS, MAX_SMALL_REQUEST, Limits, PeerLimits, grpc_options
-from .table import LogItem, Table, TableRefusal, token_digest
-from .views import chain_entry, game_events, table_view
+from .lobby import token_digest
+from .refusal import TableRefusal
+from .table import Table
+from .views import own_chain, seat_event, snapshot
 
 log = logging.getLogger("watten.host")
 
@@ -152,6 +154,37 @@ class _Stream:
         if self.cut:
             return False
         raise self.refusal()
+
+
+async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
+    """The table's changes from `cursor` on, as `seat` may see them, until the stream is replaced or the match is
+    over and sent."""
+    table = mine.table
+    while True:
+        if not mine.goes_on():
+            return
+        # Once this stream has carried the change that ended the match, the seat has seen the end: its
+        # client may stop reading (later changes are only other seats going offline), and the host may
+        # let the table go (host/slots.py).
+        if table.end_seq and cursor >= table.end_seq:
+            table.saw_end.add(seat)
+        while cursor < len(table.log):
+            if not mine.goes_on():
+                return
+            if cursor < table.log.first:
+                raise aborted(SUBSCRIBER_LAGGING, "This stream fell behind what the table keeps of its "
+                              "lobby; subscribe again for a fresh snapshot.")
+            item = table.log[cursor]
+            cursor += 1
+            yield pb.TableUpdate(event=seat_event(table, item, seat))
+            mine.cursor = cursor
+            if table.end_seq and cursor >= table.end_seq:
+                table.saw_end.add(seat)
+        if table.finished.is_set() and cursor >= len(table.log):
+            return
+        async with table.changed:
+            if cursor >= len(table.log) and not mine.replaced:
+                await table.changed.wait()
 
 
 class WattenTableService(pb_grpc.WattenTableServicer):
@@ -378,36 +411,13 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             if (table.log.first < request.from_seq <= cursor
                     and table.log[request.from_seq - 1].chain_len == request.known_chain_seq):
                 resumed = pb.Snapshot(seq=request.from_seq, resumed=True)
-                self._own_chain(resumed, table, seat)  # the next envelope's seq and prev_hash, as of now
+                own_chain(resumed, table, seat)  # the next envelope's seq and prev_hash, as of now
                 yield pb.TableUpdate(snapshot=resumed)
                 cursor = int(request.from_seq)
             else:
-                yield pb.TableUpdate(snapshot=self._snapshot(table, seat, cursor, int(request.known_chain_seq)))
-            while True:
-                if not mine.goes_on():
-                    return
-                # Once this stream has carried the change that ended the match, the seat has seen the end: its
-                # client may stop reading (later changes are only other seats going offline), and the host may
-                # let the table go (host/slots.py).
-                if table.end_seq and cursor >= table.end_seq:
-                    table.saw_end.add(seat)
-                while cursor < len(table.log):
-                    if not mine.goes_on():
-                        return
-                    if cursor < table.log.first:
-                        raise aborted(SUBSCRIBER_LAGGING, "This stream fell behind what the table keeps of its "
-                                      "lobby; subscribe again for a fresh snapshot.")
-                    item = table.log[cursor]
-                    cursor += 1
-                    yield pb.TableUpdate(event=self._event(table, item, seat))
-                    mine.cursor = cursor
-                    if table.end_seq and cursor >= table.end_seq:
-                        table.saw_end.add(seat)
-                if table.finished.is_set() and cursor >= len(table.log):
-                    return
-                async with table.changed:
-                    if cursor >= len(table.log) and not mine.replaced:
-                        await table.changed.wait()
+                yield pb.TableUpdate(snapshot=snapshot(table, seat, cursor, int(request.known_chain_seq)))
+            async for update in _updates(mine, seat, cursor):
+                yield update
         finally:
             if end_stream is not None:
                 end_stream()
@@ -437,41 +447,6 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         if old is not None:
             old.cancel()
         self.offline_timers[key] = asyncio.ensure_future(later())
-
-    @staticmethod
-    def _own_chain(snap: Any, table: Table, seat: int) -> None:
-        """The subscriber's own envelope chain head (Snapshot.your_envelope_seq/_hash), full or resumed."""
-        game = table.game
-        if game is not None and 0 <= seat < len(game.seat_chains):
-            own = game.seat_chains[seat]
-            snap.your_envelope_seq = own.seq
-            snap.your_envelope_hash = own.head
-
-    @staticmethod
-    def _snapshot(table: Table, seat: int, seq: int, known_chain_seq: int) -> Any:
-        snap = pb.Snapshot(seq=seq, resumed=False, view=table_view(table, seat))
-        game = table.game
-        if game is not None:
-            for posted in game.chain[known_chain_seq:]:
-                snap.chain.append(chain_entry(posted, seat))
-            WattenTableService._own_chain(snap, table, seat)
-            if game.match is not None:
-                hand_events = game.match.events()
-                starts = [i for i, e in enumerate(hand_events) if e.kind == "hand-start"]
-                recent = hand_events[starts[-1]:] if starts else hand_events
-                snap.recent_events.extend(game_events(recent, seat))
-        return snap
-
-    @staticmethod
-    def _event(table: Table, item: LogItem, seat: int) -> Any:
-        event = pb.Event(seq=item.seq)
-        event.events.extend(item.lobby)
-        event.events.extend(game_events(item.events, seat))
-        for posted in item.posted:
-            event.chain.append(chain_entry(posted, seat))
-        view = item.views.get(seat)
-        event.view.CopyFrom(view if view is not None else table_view(table, seat))
-        return event
 
 
 async def start_server(tables: Table | Sequence[Table] | WattenTableService, port: int,
