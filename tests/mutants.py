@@ -141,16 +141,16 @@ MUTANTS = (
            (TRUSTLESS_HOST + "::test_a_public_share_of_a_card_its_sender_has_seen",)),
     Mutant("level2: an opening without its owner's share is taken", "watten_net/deal/level2.py",
            "                if seat not in extra:", "                if False:", (TRUSTLESS_HOST,)),
-    # ------------------------------------------------------------------ the lobby (host/table.py)
-    Mutant("lobby: no seat-taken check", "host/table.py",
-           "                if self.seats[wanted] is not None:", "                if False:", (LOBBY,)),
-    Mutant("lobby: no TLS fingerprint comparison of a join proof", "host/table.py",
+    # ------------------------------------------------------------------ the lobby (host/lobby.py)
+    Mutant("lobby: no seat-taken check", "host/lobby.py",
+           "            if self.seats[wanted] is not None:", "            if False:", (LOBBY,)),
+    Mutant("lobby: no TLS fingerprint comparison of a join proof", "host/lobby.py",
            "        if fingerprint != own:", "        if False:", (LOBBY,)),
-    Mutant("lobby: a join proof's nonce may be used twice", "host/table.py",
-           "        if nonce in self._used_nonces:", "        if False:", (LOBBY,)),
-    Mutant("lobby: no join-nonce length check", "host/table.py",
+    Mutant("lobby: a join proof's nonce may be used twice", "host/lobby.py",
+           "        if nonce in self.used_nonces:", "        if False:", (LOBBY,)),
+    Mutant("lobby: no join-nonce length check", "host/lobby.py",
            'raise TableRefusal("invalid", "bad-nonce", "the join nonce must be 32 bytes")', "pass", (LOBBY,)),
-    Mutant("lobby: a new key joins a started game", "host/table.py",
+    Mutant("lobby: a new key joins a started game", "host/lobby.py",
            'raise TableRefusal("precondition", "game-started", "the game has started: every seat is taken")', "pass",
            (LOBBY,)),
 )
@@ -237,7 +237,7 @@ SWEEP: dict[str, tuple[str, ...]] = {
     "watten_net/deal/level2_seat.py": (TRUSTLESS,),
     "watten_net/deal/level2.py": (TRUSTLESS_HOST,),
     "watten_net/verify.py": (VERIFY, HOSTILE, "tests/test_verify_tamper.py"),
-    "host/table.py": (LOBBY, "tests/test_join_proof.py::test_the_nonces_a_table_keeps_are_bounded_and_churn_cannot_"
+    "host/lobby.py": (LOBBY, "tests/test_join_proof.py::test_the_nonces_a_table_keeps_are_bounded_and_churn_cannot_"
                              "lock_a_seat_out"),
 }
 _GUARD = re.compile(r"^(?P<indent>\s*)(?P<kw>if|elif) (?P<cond>.+):\s*$")
