@@ -10,6 +10,7 @@ from watten_net.engine.events import Event
 from watten_net.record import KIND_HOST, RecordWriter
 
 from .eventlog import EventLog
+from .views import table_view
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -45,8 +46,6 @@ class ChangeLog:
         return LogItem(seq=len(self.items) + 1)
 
     async def append(self, item: LogItem) -> None:
-        from .views import table_view
-
         table = self.table
         if table.released:
             return  # a straggling change (a stream's seat going offline) of a table whose match is gone

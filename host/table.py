@@ -22,26 +22,24 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.deal.envelope import envelope_hash
 from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.protocol import ProtocolError
 from watten_net.engine import Rules
 from watten_net.v1 import watten_pb2 as pb
 
 from .botworker import BotWorker, HostBot
-from .changelog import LOBBY_KEPT, VIEWS_KEPT, ChangeLog, LogItem
+from .changelog import LOBBY_KEPT, ChangeLog, LogItem
 from .clocks import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT, TableClocks
 from .eventlog import EventLog
 from .journal import HOST, Draws, Journal
-from .lobby import MAX_NAME, MAX_NONCES, Lobby, SeatSlot, clean_name, token_digest
+from .lobby import MAX_NAME, Lobby, SeatSlot, clean_name
 from .refusal import TableRefusal
 from .settings import TableSettings
+from .submissions import Submissions
 from .views import table_info
 
-__all__ = [  # (what the callers of this module have always found here)
-    "LOBBY_KEPT", "MAX_NAME", "MAX_NONCES", "VIEWS_KEPT", "HostBot", "LogItem", "SeatSlot", "Table", "TableRefusal",
-    "TableSettings", "clean_name", "token_digest",
-]
+# What the callers of this module find here, wherever it lives now.
+__all__ = ["LOBBY_KEPT", "MAX_NAME", "Table", "TableRefusal", "TableSettings", "clean_name"]
 log = logging.getLogger("watten.host")
 
 
@@ -73,9 +71,7 @@ class Table:
         self.changes = ChangeLog(self)
         self.bot_worker = BotWorker(self)
         self.clocks = TableClocks(self)
-        # The answer to every envelope a seat submitted, by envelope hash: a retry of the same bytes gets the
-        # original answer (the proto's promise), and is neither journaled nor applied again.
-        self._answers: dict[bytes, tuple[int, int, bytes]] = {}
+        self.submissions = Submissions(self)
         # Once the match is over: the seats whose event stream delivered the whole log, the end included (a person
         # who has seen the end needs nothing more from this table); and whether `release()` has dropped the match.
         self.saw_end: set[int] = set()
@@ -247,34 +243,8 @@ class Table:
             self.finished.set()
 
     async def submit(self, token: str, raw: bytes) -> tuple[int, int, bytes]:
-        seat = self.seat_of(token)
-        async with self.lock:
-            if self.game is None:
-                raise TableRefusal("precondition", "game-not-started", "the game has not started yet")
-            # A person who acts is back, whatever their stream is doing: the bot gives the seat back first.
-            await self.stand_in_locked(seat, False)
-            digest = envelope_hash(raw)
-            replay = digest in self.game.seat_chains[seat].accepted
-            try:
-                posted = self.game.submit(seat, raw)
-            except ProtocolError as err:
-                raise TableRefusal(err.kind, err.reason, err.message, self.game.refusal_receipt(raw, err.reason)) \
-                    from None
-            if replay:
-                # Already accepted (a blind retry): the original answer; journaling it again would let a client
-                # grow the journal, one fsync per retry, without end.
-                return self._answers.get(digest, (len(self.log), 0, digest))
-            if self.journal is not None:
-                self.journal.submit(seat, raw)  # on disk before anything it caused leaves the host
-            self.clocks.answered(seat)
-            # The host envelope that carries this one: a Relay, an ActionAccepted, or the CommitSet that the
-            # last seed commitment completes (an earlier commitment waits for it: 0).
-            chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted", "KeySet") else 0
-            # Published even when it posted nothing (a seed commitment that does not complete the set): the seats'
-            # views (DealStatus.waiting_for) must show that this seat has answered, as they do for a bot's.
-            await self.publish(posted)
-            self._answers[digest] = (len(self.log), chain_seq, digest)
-            return len(self.log), chain_seq, digest
+        """A seat's envelope (see submissions.py): (log seq, chain seq of the host envelope carrying it, its hash)."""
+        return await self.submissions.submit(token, raw)
 
     # ------------------------------------------------------------------ after the match: a fresh table in its place
     def people_saw_end(self) -> bool:
@@ -311,7 +281,7 @@ class Table:
             self.changes.forget()
             self.game = None
             self.bot_worker.forget_games()
-            self._answers.clear()
+            self.submissions.forget()
             self.lobby.used_nonces.clear()
             self.changes.close_records()
             self.bot_worker.stop()

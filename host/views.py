@@ -88,7 +88,7 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     _seat_rows(view, table, seat, match)
     spectator = not 0 <= seat < table.n
     if not spectator and not trustless and match.phase == "schlecken" and match.schlecken_seat == seat:
-        view.extra["schlecken_card"] = match._seen().text
+        view.extra["schlecken_card"] = match.seen_card().text
     return view
 
 

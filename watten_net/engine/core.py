@@ -326,6 +326,10 @@ class MatchCore(MatchState[Piece]):
         else:
             self._join_and_deal(events)
 
+    def seen_card(self) -> Piece:
+        """The card the Schlecken seat is shown now (the host's view of that seat names it)."""
+        return self._seen()
+
     def _seen(self) -> Piece:
         """The card the Schlecken seat is shown: the cutter sees the lifted packet, the dealer the rest."""
         if self.schlecken_seat == self.t.cutter_of[self.dealer]:
