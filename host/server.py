@@ -26,19 +26,6 @@ log = logging.getLogger("watten.host")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["WattenTable"].full_name
 MAX_MESSAGE = 1 << 20  # 1 MiB: what the host sends is at most 16 of these (a whole record's worth of chain entries)
-_CODES = {
-    "invalid": grpc.StatusCode.INVALID_ARGUMENT,
-    "precondition": grpc.StatusCode.FAILED_PRECONDITION,
-    "permission": grpc.StatusCode.PERMISSION_DENIED,
-    "unauthenticated": grpc.StatusCode.UNAUTHENTICATED,
-    "aborted": grpc.StatusCode.ABORTED,
-}
-
-
-def refusal(err: TableRefusal) -> Refusal:
-    return Refusal(_CODES.get(err.kind, grpc.StatusCode.FAILED_PRECONDITION), err.reason, err.message, err.receipt)
-
-
 # Per-connection rate limit. Every call (any method, health and reflection included; a Subscribe counts once,
 # when it opens) takes one token from its connection's bucket (keyed by `context.peer()`, i.e. address and port of
 # the TCP connection); a bucket holds RATE_BURST tokens and refills at RATE_PER_SECOND. A call that finds the
@@ -271,7 +258,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                 except TableRefusal as err:
                     if err.reason in ("table-full", "game-started") and i + 1 < len(candidates):
                         continue
-                    raise refusal(err) from None
+                    raise
                 self.tokens[token_digest(token)] = table
                 self.origins[(table.table_id, seat)] = (*self.peers_of(context), key)
                 return pb.JoinResponse(seat=seat, token=token, table=table.info())
@@ -302,63 +289,48 @@ class WattenTableService(pb_grpc.WattenTableServicer):
 
     @refusals_to_status
     async def ChooseSeat(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        raise refusal(TableRefusal("precondition", "not-supported", "moving seats is not offered yet; rejoin"))
+        raise TableRefusal("precondition", "not-supported", "moving seats is not offered yet; rejoin")
 
     @refusals_to_status
     async def SetName(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        raise refusal(TableRefusal("precondition", "not-supported", "renaming is not offered yet; rejoin"))
+        raise TableRefusal("precondition", "not-supported", "renaming is not offered yet; rejoin")
 
     @refusals_to_status
     async def Ready(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            table = self._table_of(request.token)
-            seat = table.seat_of(request.token)
-            await table.set_ready(seat, bool(request.ready))
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
+        await table.set_ready(seat, bool(request.ready))
         return pb.Ack(seq=len(table.log), seat=seat)
 
     @refusals_to_status
     async def Start(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            table = self._table_of(request.token)
-            seat = table.seat_of(request.token)
-            full = all(slot is not None for slot in table.seats)  # (else start() says not-enough-players)
-            if table.game is None and full and not table.may_start(seat):
-                raise TableRefusal("precondition", "not-all-ready",
-                                   "only the host's own player may start before everyone is ready: say Ready and "
-                                   "wait for the others")
-            await table.start()
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
+        full = all(slot is not None for slot in table.seats)  # (else start() says not-enough-players)
+        if table.game is None and full and not table.may_start(seat):
+            raise TableRefusal("precondition", "not-all-ready",
+                               "only the host's own player may start before everyone is ready: say Ready and "
+                               "wait for the others")
+        await table.start()
         return pb.Ack(seq=len(table.log), seat=seat)
 
     @refusals_to_status
     async def SubmitEnvelope(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            table = self._table_of(request.token)
-            seq, chain_seq, digest = await table.submit(request.token, bytes(request.envelope))
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seq, chain_seq, digest = await table.submit(request.token, bytes(request.envelope))
         return pb.SubmitEnvelopeResponse(seq=seq, chain_seq=chain_seq, envelope_hash=digest)
 
     @refusals_to_status
     async def Leave(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            table = self._table_of(request.token)
-            seat = table.seat_of(request.token)
-            await table.leave(seat, bytes(request.nonce), bytes(request.leave_proof))
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
+        await table.leave(seat, bytes(request.nonce), bytes(request.leave_proof))
         return pb.Ack(seq=len(table.log), seat=-1)
 
     @refusals_to_status
     async def Subscribe(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        try:
-            table = self._table_of(request.token)
-            seat = table.seat_of(request.token)
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
         end_stream = self.peers.open_stream(context)
         key = (table.table_id, seat)
         # One stream per seat token (the proto): this one replaces the seat's stream open so far, which ends with

@@ -35,6 +35,7 @@ from watten_net.engine import Rules
 from watten_net.engine.events import Event
 from watten_net.printable import shown_as_is
 from watten_net.record import KIND_HOST, RecordWriter
+from watten_net.refusal import Code, Reason, Refusal
 from watten_net.v1 import watten_pb2 as pb
 
 from .clocks import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT, TableClocks
@@ -64,15 +65,12 @@ LOBBY_KEPT = 256  # log items a table in its lobby keeps (join/leave churn must 
 BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table in the Alps would know
 
 
-class TableRefusal(Exception):
-    """A request the table refuses; `kind` maps to a gRPC status (see server.py)."""
+class TableRefusal(Refusal):
+    """A request the table refuses: the one Refusal (watten_net/refusal.py), `kind` being its code. The receipt of a
+    refused game envelope is the host's signed RefusalReceipt (docs/protocol.md Disputes)."""
 
-    def __init__(self, kind: str, reason: str, message: str, receipt: Any = None) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.reason = reason
-        self.message = message
-        self.receipt = receipt  # a refused game envelope: the host's signed RefusalReceipt (docs/protocol.md Disputes)
+    def __init__(self, kind: Code | str, reason: Reason | str, message: str, receipt: Any = None) -> None:
+        super().__init__(Code(kind), Reason(reason), message, receipt=receipt)
 
 
 @dataclass
