@@ -206,7 +206,7 @@ class SeatGame:
             self.disputed.append(says)
             return "proven"
         answered = self.sent_at.get(digest)
-        if reason == "stale-envelope-seq" or answered is None or any(
+        if reason == Reason.STALE_ENVELOPE_SEQ or answered is None or any(
                 kind != "Relay" for kind in self.chain_types[answered:seq]):
             return "race"
         self.note_claim(seq, f"the host refused this seat's {signed_type(raw)} ({reason}) although only relayed "
@@ -276,7 +276,7 @@ class SeatGame:
         """A signed ActionRequest for `text` on the current chain head (not queued: the caller submits it).
 
         In a trustless game a played card gets its opening (this seat's decryption share) attached, and only
-        when the play is legal: raises ProtocolError('precondition', 'card-not-in-hand') otherwise."""
+        when the play is legal: raises ProtocolError(Code.PRECONDITION, Reason.CARD_NOT_IN_HAND) otherwise."""
         if self.trustless is not None:
             request = self.trustless.action(text)
         else:

@@ -15,7 +15,7 @@ hand: the seats whose obligations are still open are asked to open the positions
 
 Decisions
 ---------
-- **Blind is refused** (`RuleViolation("blind-not-trustless")`): the host must judge every trick from the
+- **Blind is refused** (`RuleViolation(Reason.BLIND_NOT_TRUSTLESS)`): the host must judge every trick from the
   Schlag and the trump, and under `blind` those are hidden from everyone but the announcers; a trustless
   host would either learn them (and could pass them on) or could not judge the tricks. Every other flag works.
 - **When a card is opened.** A card is opened when it is played, when a seat shows its Maschine, or at the
