@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from watten_net.deal.identity import INSECURE, join_proof_message, leave_proof_message, public_key_bytes, verify
 from watten_net.deal.protocol import PROTOCOL_VERSION, event_to_pb
 from watten_net.printable import shown_as_is
+from watten_net.refusal import Code, Reason
 
 from .refusal import TableRefusal
 
@@ -51,33 +52,34 @@ def clean_name(name: str) -> str:
     """Names are shown on everyone's screen: no control characters, trimmed, at most 32 characters (a longer one is
     refused before anything is done with it: a megabyte of name used to cost the event loop a tenth of a second)."""
     if not isinstance(name, str):
-        raise TableRefusal("invalid", "bad-name", "the name must be text")
+        raise TableRefusal(Code.INVALID, Reason.BAD_NAME, "the name must be text")
     if len(name) > MAX_NAME:
-        raise TableRefusal("invalid", "bad-name", f"a name has at most {MAX_NAME} characters; choose a shorter one")
+        raise TableRefusal(Code.INVALID, Reason.BAD_NAME,
+                           f"a name has at most {MAX_NAME} characters; choose a shorter one")
     # What a screen would have to escape (control, format such as RTL overrides and zero-width joiners,
     # surrogates, private use, unassigned, line and paragraph separators: watten_net.printable) would break or
     # reorder the lines of every screen that shows the name; it goes, so the screens show the name unchanged.
     text = "".join(ch for ch in name if shown_as_is(ch)).strip()
     text = unicodedata.normalize("NFC", text)[:MAX_NAME].strip()
     if not text:
-        raise TableRefusal("invalid", "bad-name", "choose a name of 1 to 32 printable characters")
+        raise TableRefusal(Code.INVALID, Reason.BAD_NAME, "choose a name of 1 to 32 printable characters")
     return text
 
 
 def _checked_name(request: Any, players: int) -> str:
     """What a Join must be before its proof is looked at; its name, cleaned."""
     if request.protocol_version not in (0, PROTOCOL_VERSION):
-        raise TableRefusal("precondition", "protocol-version",
+        raise TableRefusal(Code.PRECONDITION, Reason.PROTOCOL_VERSION,
                            f"this host speaks protocol {PROTOCOL_VERSION}; update watten-join")
     if request.spectate:
-        raise TableRefusal("precondition", "no-spectators", "this table takes no spectators yet")
+        raise TableRefusal(Code.PRECONDITION, Reason.NO_SPECTATORS, "this table takes no spectators yet")
     name = clean_name(request.name)
     if len(request.public_key) != 32:
-        raise TableRefusal("invalid", "bad-public-key", "the public key must be 32 bytes")
+        raise TableRefusal(Code.INVALID, Reason.BAD_PUBLIC_KEY, "the public key must be 32 bytes")
     if len(request.join_nonce) != 32:
-        raise TableRefusal("invalid", "bad-nonce", "the join nonce must be 32 bytes")
+        raise TableRefusal(Code.INVALID, Reason.BAD_NONCE, "the join nonce must be 32 bytes")
     if request.HasField("seat") and not 0 <= request.seat < players:
-        raise TableRefusal("invalid", "bad-seat", f"seats are numbered 0 to {players - 1}")
+        raise TableRefusal(Code.INVALID, Reason.BAD_SEAT, f"seats are numbered 0 to {players - 1}")
     return name
 
 
@@ -99,14 +101,14 @@ class Lobby:
 
     def seat_of(self, token: str) -> int:
         if not token:
-            raise TableRefusal("unauthenticated", "no-token", "this call needs your seat token: join first")
+            raise TableRefusal(Code.UNAUTHENTICATED, Reason.NO_TOKEN, "this call needs your seat token: join first")
         # Compare digests, in constant time (compare_digest on str raised TypeError for non-ASCII text, a fuzzed
         # token answered INTERNAL): the UTF-8 bytes of anything a client sends hash fine.
         given = token_digest(token)
         for s, slot in enumerate(self.seats):
             if slot is not None and not slot.bot and hmac.compare_digest(slot.token_digest, given):
                 return s
-        raise TableRefusal("unauthenticated", "bad-token", "unknown seat token: join the table again")
+        raise TableRefusal(Code.UNAUTHENTICATED, Reason.BAD_TOKEN, "unknown seat token: join the table again")
 
     def may_start(self, seat: int) -> bool:
         """A Start from `seat` (over gRPC): the host's own person (`own_person_key`: host/main.py seats them at the
@@ -130,7 +132,7 @@ class Lobby:
             if reclaimed is not None:
                 return reclaimed
             if self.table.game is not None:
-                raise TableRefusal("precondition", "game-started", "the game has started: every seat is taken")
+                raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED, "the game has started: every seat is taken")
             seat = self._seat_for(request.seat if request.HasField("seat") else None)
             self.use_nonce(seat, nonce, new_seat=True)
             token = secrets.token_urlsafe(24)  # 192 bits
@@ -156,41 +158,43 @@ class Lobby:
     def _seat_for(self, wanted: int | None) -> int:
         if wanted is not None:
             if self.seats[wanted] is not None:
-                raise TableRefusal("precondition", "seat-taken", f"seat {wanted} is taken; choose another")
+                raise TableRefusal(Code.PRECONDITION, Reason.SEAT_TAKEN, f"seat {wanted} is taken; choose another")
             return wanted
         free = self.free_seats()
         if not free:
-            raise TableRefusal("precondition", "table-full", "every seat at this table is taken")
+            raise TableRefusal(Code.PRECONDITION, Reason.TABLE_FULL, "every seat at this table is taken")
         return free[0]
 
     def check_join_proof(self, key: bytes, nonce: bytes, fingerprint: bytes, proof: bytes) -> None:
         """Refuse a Join whose key proof is missing, bound to another certificate (or to plaintext while this host
         serves TLS), does not verify, or carries a nonce this table accepted before (see `join_proof_message`)."""
         if not proof:
-            raise TableRefusal("permission", "proof-required",
+            raise TableRefusal(Code.PERMISSION, Reason.PROOF_REQUIRED,
                                "every Join must prove that you hold your key (key_proof); update watten-join")
         if fingerprint != INSECURE and len(fingerprint) != 32:
-            raise TableRefusal("invalid", "bad-fingerprint", "tls_fingerprint is the 32-byte SHA-256 of the host's "
+            raise TableRefusal(Code.INVALID, Reason.BAD_FINGERPRINT,
+                               "tls_fingerprint is the 32-byte SHA-256 of the host's "
                                "certificate, or b'insecure' over plaintext")
         table = self.table
         own = (table.serving_tls if table.serving_tls is not None else table.settings.tls_fingerprint) or INSECURE
         if fingerprint != own:
             if fingerprint == INSECURE:
-                raise TableRefusal("permission", "insecure-proof",
+                raise TableRefusal(Code.PERMISSION, Reason.INSECURE_PROOF,
                                    "this host serves TLS: a proof made over plaintext is refused; connect with TLS")
-            raise TableRefusal("permission", "wrong-certificate",
+            raise TableRefusal(Code.PERMISSION, Reason.WRONG_CERTIFICATE,
                                "the key proof is bound to another certificate than this host's: another host relayed "
                                "the Join; connect to this host directly and compare its fingerprint")
         message = join_proof_message(table.table_id, public_key_bytes(table.settings.host_key), fingerprint, key,
                                      nonce)
         if not verify(key, proof, message):
-            raise TableRefusal("permission", "bad-key-proof",
+            raise TableRefusal(Code.PERMISSION, Reason.BAD_KEY_PROOF,
                                "the key proof does not verify with this key for this table")
         self.check_nonce(nonce)
 
     def check_nonce(self, nonce: bytes) -> None:
         if nonce in self.used_nonces:
-            raise TableRefusal("permission", "nonce-used", "this proof's nonce was used before: a proof is good once")
+            raise TableRefusal(Code.PERMISSION, Reason.NONCE_USED,
+                               "this proof's nonce was used before: a proof is good once")
 
     def use_nonce(self, seat: int, nonce: bytes, *, new_seat: bool = False) -> None:
         """Remember an accepted nonce for the table's whole life: in memory, and once the game has started in the
@@ -201,7 +205,7 @@ class Lobby:
         their seats. Never dropped (a dropped nonce would make its proof good again)."""
         limit = MAX_NONCES if new_seat else 2 * MAX_NONCES
         if len(self.used_nonces) >= limit:
-            raise TableRefusal("precondition", "too-many-joins",
+            raise TableRefusal(Code.PRECONDITION, Reason.TOO_MANY_JOINS,
                                f"this table has taken {len(self.used_nonces)} joins and leaves and takes no more; "
                                "choose another table")
         self.used_nonces.add(nonce)
@@ -212,7 +216,7 @@ class Lobby:
         async with self.table.lock:
             free = self.free_seats()
             if count > len(free):
-                raise TableRefusal("precondition", "table-full", f"only {len(free)} seats are free for bots")
+                raise TableRefusal(Code.PRECONDITION, Reason.TABLE_FULL, f"only {len(free)} seats are free for bots")
             events = []
             for seat in free[:count]:
                 key = Ed25519PrivateKey.generate()
@@ -235,11 +239,13 @@ class Lobby:
         table = self.table
         async with table.lock:
             if table.game is not None:
-                raise TableRefusal("precondition", "game-started", "the game has started: the deal mode is fixed")
+                raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED,
+                                   "the game has started: the deal mode is fixed")
             if deal not in ("verified", "trustless"):
-                raise TableRefusal("invalid", "bad-setting", "the deal is verified or trustless")
+                raise TableRefusal(Code.INVALID, Reason.BAD_SETTING, "the deal is verified or trustless")
             if deal == "trustless" and table.settings.rules.blind:
-                raise TableRefusal("precondition", "not-supported", "blind cannot be dealt trustless: the host must "
+                raise TableRefusal(Code.PRECONDITION, Reason.NOT_SUPPORTED,
+                                   "blind cannot be dealt trustless: the host must "
                                    "know the hidden announcement to judge the tricks")
             if deal == table.settings.deal:
                 return
@@ -251,7 +257,7 @@ class Lobby:
         every view shows, without an event, so the seats' views disagreed)."""
         async with self.table.lock:
             if self.table.game is not None:
-                raise TableRefusal("precondition", "game-started", "the game has started: readiness is over")
+                raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED, "the game has started: readiness is over")
             slot = self.seats[seat]
             if slot is None or slot.ready == ready:
                 return
@@ -299,13 +305,13 @@ class Lobby:
         game = self.table.game
         assert game is not None
         if not proof:
-            raise TableRefusal("permission", "proof-required",
+            raise TableRefusal(Code.PERMISSION, Reason.PROOF_REQUIRED,
                                "leaving during a game needs your key's signature (leave_proof); update watten-join")
         if len(nonce) != 32:
-            raise TableRefusal("invalid", "bad-nonce", "the leave nonce must be 32 bytes")
+            raise TableRefusal(Code.INVALID, Reason.BAD_NONCE, "the leave nonce must be 32 bytes")
         message = leave_proof_message(self.table.table_id, public_key_bytes(self.table.settings.host_key),
                                       game.game_id, seat, nonce)
         if not verify(key, proof, message):
-            raise TableRefusal("permission", "bad-key-proof",
+            raise TableRefusal(Code.PERMISSION, Reason.BAD_KEY_PROOF,
                                "the leave proof does not verify with this seat's key for this game")
         self.check_nonce(nonce)

@@ -13,11 +13,12 @@ import grpc
 import grpc.aio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from watten_net.refusal import Code, Reason, Refusal
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from . import reflection
-from .errors import Refusal, RefusalInterceptor, abort_with, aborted, refusals_to_status
+from .errors import RefusalInterceptor, abort_with, aborted, refusals_to_status
 from .limits import BIG_REQUEST_METHODS, MAX_SMALL_REQUEST, Limits, PeerLimits, grpc_options
 from .lobby import token_digest
 from .refusal import TableRefusal
@@ -28,19 +29,6 @@ log = logging.getLogger("watten.host")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["WattenTable"].full_name
 MAX_MESSAGE = 1 << 20  # 1 MiB: what the host sends is at most 16 of these (a whole record's worth of chain entries)
-_CODES = {
-    "invalid": grpc.StatusCode.INVALID_ARGUMENT,
-    "precondition": grpc.StatusCode.FAILED_PRECONDITION,
-    "permission": grpc.StatusCode.PERMISSION_DENIED,
-    "unauthenticated": grpc.StatusCode.UNAUTHENTICATED,
-    "aborted": grpc.StatusCode.ABORTED,
-}
-
-
-def refusal(err: TableRefusal) -> Refusal:
-    return Refusal(_CODES.get(err.kind, grpc.StatusCode.FAILED_PRECONDITION), err.reason, err.message, err.receipt)
-
-
 # Per-connection rate limit. Every call (any method, health and reflection included; a Subscribe counts once,
 # when it opens) takes one token from its connection's bucket (keyed by `context.peer()`, i.e. address and port of
 # the TCP connection); a bucket holds RATE_BURST tokens and refills at RATE_PER_SECOND. A call that finds the
@@ -49,7 +37,7 @@ def refusal(err: TableRefusal) -> Refusal:
 # included), so only a runaway or hostile client ever meets the limit.
 RATE_PER_SECOND = 200.0
 RATE_BURST = 400.0
-RATE_LIMITED_REASON = "rate-limited"
+RATE_LIMITED_REASON = Reason.RATE_LIMITED
 LOG_EVERY = 10.0  # seconds between two log lines about the same flooding connection
 
 
@@ -96,15 +84,15 @@ class RateLimiter:
             self.warned[peer] = now
             log.warning("rate limit: refusing calls from %s (more than %d a second)", peer, int(self.rate))
         raise Refusal(
-            grpc.StatusCode.RESOURCE_EXHAUSTED, RATE_LIMITED_REASON,
+            Code.RESOURCE_EXHAUSTED, RATE_LIMITED_REASON,
             f"Too many requests on this connection (more than {int(self.rate)} a second); slow down and try "
             "again in a moment.",
         )
 
 
-UNKNOWN_TABLE = "unknown-table"
-STREAM_REPLACED = "stream-replaced"
-SUBSCRIBER_LAGGING = "subscriber-lagging"
+UNKNOWN_TABLE = Reason.UNKNOWN_TABLE
+STREAM_REPLACED = Reason.STREAM_REPLACED
+SUBSCRIBER_LAGGING = Reason.SUBSCRIBER_LAGGING
 OFFLINE_DELAY = 2.0  # seconds a seat without a stream stays online (a reconnect within it shows nobody anything)
 REPLACED_CUT = 5.0  # seconds a replaced stream may take to end (stuck in a write nobody reads: then it is cut)
 
@@ -247,7 +235,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             return None
         table = self.by_id.get(table_id)
         if table is None:
-            raise Refusal(grpc.StatusCode.FAILED_PRECONDITION, UNKNOWN_TABLE,
+            raise Refusal(Code.PRECONDITION, UNKNOWN_TABLE,
                           f"this host runs no table {table_id[:40]!r}; list its tables (ListTables) and choose one")
         return table
 
@@ -302,9 +290,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                 try:
                     seat, token = await table.join(request)
                 except TableRefusal as err:
-                    if err.reason in ("table-full", "game-started") and i + 1 < len(candidates):
+                    if err.reason in (Reason.TABLE_FULL, Reason.GAME_STARTED) and i + 1 < len(candidates):
                         continue
-                    raise refusal(err) from None
+                    raise
                 self.tokens[token_digest(token)] = table
                 self.origins[(table.table_id, seat)] = (*self.peers_of(context), key)
                 return pb.JoinResponse(seat=seat, token=token, table=table.info())
@@ -335,63 +323,48 @@ class WattenTableService(pb_grpc.WattenTableServicer):
 
     @refusals_to_status
     async def ChooseSeat(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        raise refusal(TableRefusal("precondition", "not-supported", "moving seats is not offered yet; rejoin"))
+        raise TableRefusal(Code.PRECONDITION, Reason.NOT_SUPPORTED, "moving seats is not offered yet; rejoin")
 
     @refusals_to_status
     async def SetName(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        raise refusal(TableRefusal("precondition", "not-supported", "renaming is not offered yet; rejoin"))
+        raise TableRefusal(Code.PRECONDITION, Reason.NOT_SUPPORTED, "renaming is not offered yet; rejoin")
 
     @refusals_to_status
     async def Ready(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            table = self._table_of(request.token)
-            seat = table.seat_of(request.token)
-            await table.set_ready(seat, bool(request.ready))
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
+        await table.set_ready(seat, bool(request.ready))
         return pb.Ack(seq=len(table.log), seat=seat)
 
     @refusals_to_status
     async def Start(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            table = self._table_of(request.token)
-            seat = table.seat_of(request.token)
-            full = all(slot is not None for slot in table.seats)  # (else start() says not-enough-players)
-            if table.game is None and full and not table.may_start(seat):
-                raise TableRefusal("precondition", "not-all-ready",
-                                   "only the host's own player may start before everyone is ready: say Ready and "
-                                   "wait for the others")
-            await table.start()
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
+        full = all(slot is not None for slot in table.seats)  # (else start() says not-enough-players)
+        if table.game is None and full and not table.may_start(seat):
+            raise TableRefusal(Code.PRECONDITION, Reason.NOT_ALL_READY,
+                               "only the host's own player may start before everyone is ready: say Ready and "
+                               "wait for the others")
+        await table.start()
         return pb.Ack(seq=len(table.log), seat=seat)
 
     @refusals_to_status
     async def SubmitEnvelope(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            table = self._table_of(request.token)
-            seq, chain_seq, digest = await table.submit(request.token, bytes(request.envelope))
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seq, chain_seq, digest = await table.submit(request.token, bytes(request.envelope))
         return pb.SubmitEnvelopeResponse(seq=seq, chain_seq=chain_seq, envelope_hash=digest)
 
     @refusals_to_status
     async def Leave(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            table = self._table_of(request.token)
-            seat = table.seat_of(request.token)
-            await table.leave(seat, bytes(request.nonce), bytes(request.leave_proof))
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
+        await table.leave(seat, bytes(request.nonce), bytes(request.leave_proof))
         return pb.Ack(seq=len(table.log), seat=-1)
 
     @refusals_to_status
     async def Subscribe(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        try:
-            table = self._table_of(request.token)
-            seat = table.seat_of(request.token)
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
         end_stream = self.peers.open_stream(context)
         key = (table.table_id, seat)
         # One stream per seat token (the proto): this one replaces the seat's stream open so far, which ends with

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from watten_net.deal.envelope import envelope_hash
 from watten_net.deal.protocol import ProtocolError
+from watten_net.refusal import Code, Reason
 
 from .refusal import TableRefusal
 
@@ -30,7 +31,7 @@ class Submissions:
         seat = table.seat_of(token)
         async with table.lock:
             if table.game is None:
-                raise TableRefusal("precondition", "game-not-started", "the game has not started yet")
+                raise TableRefusal(Code.PRECONDITION, Reason.GAME_NOT_STARTED, "the game has not started yet")
             # A person who acts is back, whatever their stream is doing: the bot gives the seat back first.
             await table.stand_in_locked(seat, False)
             digest = envelope_hash(raw)
@@ -38,7 +39,7 @@ class Submissions:
             try:
                 posted = table.game.submit(seat, raw)
             except ProtocolError as err:
-                raise TableRefusal(err.kind, err.reason, err.message, table.game.refusal_receipt(raw, err.reason)) \
+                raise TableRefusal(err.code, err.reason, err.message, table.game.refusal_receipt(raw, err.reason)) \
                     from None
             if replay:
                 # Already accepted (a blind retry): the original answer; journaling it again would let a client

@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.protocol import ProtocolError
 from watten_net.engine import Rules
+from watten_net.refusal import Code, Reason
 from watten_net.v1 import watten_pb2 as pb
 
 from .botworker import BotWorker, HostBot
@@ -182,9 +183,9 @@ class Table:
     async def start(self) -> None:
         async with self.lock:
             if self.game is not None or self.released:
-                raise TableRefusal("precondition", "game-started", "the game has already started")
+                raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED, "the game has already started")
             if any(s is None for s in self.seats):
-                raise TableRefusal("precondition", "not-enough-players", "wait until every seat is taken")
+                raise TableRefusal(Code.PRECONDITION, Reason.NOT_ENOUGH_PLAYERS, "wait until every seat is taken")
             host_nonce = os.urandom(32)
             if self.journal_path is not None:
                 from .resume import journal_meta

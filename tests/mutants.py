@@ -64,7 +64,7 @@ MUTANTS = (
     Mutant("seat: no signature check on a relayed envelope", "watten_net/deal/seat.py",
            "        if not check_signature(inner, self.roster_keys[seat]):", "        if False:", (SEAT,)),
     Mutant("seat: no card-opening check", "watten_net/deal/seat.py",
-           'raise self._fail("card-commit-mismatch", f"card {card} at position {k} does not open its commitment")',
+           'raise self._fail(Reason.CARD_COMMIT_MISMATCH, f"card {card} at position {k} does not open its commitment")',
            "pass", (SEAT,)),
     Mutant("seat: a card may be played twice", "watten_net/deal/seat.py",
            "            if k in self.played_positions:", "            if False:", (SEAT,)),
@@ -149,10 +149,10 @@ MUTANTS = (
     Mutant("lobby: a join proof's nonce may be used twice", "host/lobby.py",
            "        if nonce in self.used_nonces:", "        if False:", (LOBBY,)),
     Mutant("lobby: no join-nonce length check", "host/lobby.py",
-           'raise TableRefusal("invalid", "bad-nonce", "the join nonce must be 32 bytes")', "pass", (LOBBY,)),
+           'raise TableRefusal(Code.INVALID, Reason.BAD_NONCE, "the join nonce must be 32 bytes")', "pass", (LOBBY,)),
     Mutant("lobby: a new key joins a started game", "host/lobby.py",
-           'raise TableRefusal("precondition", "game-started", "the game has started: every seat is taken")', "pass",
-           (LOBBY,)),
+           'raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED, "the game has started: every seat is taken")',
+           "pass", (LOBBY,)),
 )
 
 

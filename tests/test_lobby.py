@@ -39,7 +39,7 @@ def run(body: Callable[[Table], Awaitable[Any]], **table: Any) -> Any:
 async def refused(awaitable: Awaitable[Any], kind: str, reason: str, words: str) -> None:
     with pytest.raises(TableRefusal) as err:
         await awaitable
-    assert (err.value.kind, err.value.reason) == (kind, reason), err.value.message
+    assert (err.value.code, err.value.reason) == (kind, reason), err.value.message
     assert words in err.value.message, err.value.message
 
 
