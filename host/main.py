@@ -23,6 +23,7 @@ from typing import Any
 
 from host.limits import Limits, raise_open_files_limit
 from watten_net.engine import Rules
+from watten_net.fingerprints import pretty_fingerprint
 from watten_net.paths import config_dir, data_subdir
 from watten_net.printable import log_visibly, visible
 
@@ -182,7 +183,7 @@ async def run(args: argparse.Namespace) -> int:
         cert = tls.load_or_create()
         credentials = tls.server_credentials(cert)
         tls_fp = bytes.fromhex(cert.fingerprint)
-        fingerprint_text = tls.pretty_fingerprint(cert.fingerprint)
+        fingerprint_text = pretty_fingerprint(cert.fingerprint)
     delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.7)
     journal_dir = data_subdir("journal")
     to_resume = _journals_to_resume(args, journal_dir)

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from .hashing import DIGEST_LEN, SECRET_LEN, V2, H, framed, require_len, u8, u32
+from watten_net.hashing import DIGEST_LEN, SECRET_LEN, V2, H, framed, require_len, u8, u32
 
 MIN_CUT = 4
 """RULES.md: the cutter lifts N cards with 4 <= N <= deck size - 4."""
