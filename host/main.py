@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from host.limits import Limits, raise_open_files_limit
 from watten_net.engine import Rules
+from watten_net.fingerprints import pretty_fingerprint
 from watten_net.paths import config_dir, data_subdir
 from watten_net.printable import log_visibly, visible
 
@@ -231,7 +232,7 @@ def _tls_of(args: argparse.Namespace) -> tuple[Any, bytes, str]:
     from host import tls
 
     cert = tls.load_or_create()
-    return tls.server_credentials(cert), bytes.fromhex(cert.fingerprint), tls.pretty_fingerprint(cert.fingerprint)
+    return tls.server_credentials(cert), bytes.fromhex(cert.fingerprint), pretty_fingerprint(cert.fingerprint)
 
 
 async def _resumed_tables(args: argparse.Namespace, settings: TableSettings, journals: list[Path]) -> list[Table]:

@@ -28,7 +28,6 @@ from client.tls import secure_channel
 from host import tls as host_tls
 from host.server import start_server, stop_server
 from host.table import Table, TableSettings
-from watten_net.deal.hashing import framed
 from watten_net.deal.identity import (
     INSECURE,
     join_proof,
@@ -38,6 +37,7 @@ from watten_net.deal.identity import (
     public_key_bytes,
 )
 from watten_net.engine import Rules
+from watten_net.hashing import framed
 from watten_net.v1 import watten_pb2 as pb
 
 from netutil import isolated_env, signed_join, start, start_host, wait_until

@@ -32,13 +32,13 @@ from watten_net.engine import Card, Rules, RuleViolation, canonical_deck
 from watten_net.engine.errors import no_card
 from watten_net.engine.events import Event
 from watten_net.engine.public import PublicMatch
+from watten_net.hashing import H
 from watten_net.refusal import Code, Reason
 from watten_net.trustless import DealId, DealSetup, DealStateError, Phase, PublicDeal, TrustlessError
 from watten_net.trustless.messages import DecryptionShareMessage, KeyShareMessage, ShuffleMessage
 from watten_net.v1 import watten_pb2 as pb
 
 from .dealer import Dealer, Post, ReadyDeck
-from .hashing import H
 from .protocol import ProtocolError, Signed
 
 # Reasons of the trustless deal that say a message was malformed rather than against the protocol.
