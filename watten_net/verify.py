@@ -34,6 +34,7 @@ from watten_net.deal.protocol import HOST_SEAT, PROTOCOL_VERSION, ProtocolError,
 from watten_net.deal.receipts import receipt_holds
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Match, Rules
+from watten_net.engine.events import EventKind
 from watten_net.engine.public import PublicMatch
 from watten_net.printable import visible, visible_lines
 from watten_net.record import (
@@ -629,43 +630,43 @@ def describe(match: Match | PublicMatch) -> list[str]:
     names = {"E": "Eichel", "L": "Laub", "H": "Herz", "S": "Schellen"}
     for e in match.events():
         d = e.data
-        if e.to is not None and e.kind not in ("schlag", "trump"):
+        if e.to is not None and e.kind not in (EventKind.SCHLAG, EventKind.TRUMP):
             continue
-        if e.kind == "hand-start":
+        if e.kind == EventKind.HAND_START:
             lines.append(f"\nHand {d['hand'] + 1}" + (f" (deal {d['attempt'] + 1})" if d["attempt"] else "")
                          + f": seat {d['dealer']} deals, seat {d['forehand']} leads, worth {d['value']}.")
-        elif e.kind == "cut":
+        elif e.kind == EventKind.CUT:
             lines.append(f"  Seat {e.seat} cuts {d['n']} cards.")
-        elif e.kind == "take":
+        elif e.kind == EventKind.TAKE:
             lines.append(f"  Seat {e.seat} takes a card at the cut (Schlecken).")
-        elif e.kind == "schlag":
+        elif e.kind == EventKind.SCHLAG:
             lines.append(f"  Seat {e.seat} names the Schlag {d['rank']}.")
-        elif e.kind == "trump":
+        elif e.kind == EventKind.TRUMP:
             lines.append(f"  Seat {e.seat} names trump {names[d['suit']]}.")
-        elif e.kind in ("swap?", "bessere?", "schadet?"):
+        elif e.kind in (EventKind.SWAP_ASK, EventKind.BESSERE_ASK, EventKind.SCHADET_ASK):
             lines.append(f"  Seat {e.seat} asks {e.kind}")
-        elif e.kind in ("swap", "bessere", "schadet"):
+        elif e.kind in (EventKind.SWAP, EventKind.BESSERE, EventKind.SCHADET):
             lines.append(f"  Seat {e.seat} answers {d['answer']}.")
-        elif e.kind == "raise":
+        elif e.kind == EventKind.RAISE:
             lines.append(f"  Seat {e.seat} raises to {d['value']}.")
-        elif e.kind == "accept":
+        elif e.kind == EventKind.ACCEPT:
             lines.append(f"  Seat {e.seat} accepts: the hand is worth {d['value']}.")
-        elif e.kind == "fold":
+        elif e.kind == EventKind.FOLD:
             lines.append(f"  Seat {e.seat} folds.")
-        elif e.kind == "concede":
+        elif e.kind == EventKind.CONCEDE:
             lines.append(f"  Seat {e.seat} concedes.")
-        elif e.kind == "forfeit":
+        elif e.kind == EventKind.FORFEIT:
             lines.append(f"  Seat {e.seat} went away while the deal needed it: its side loses the hand.")
-        elif e.kind == "maschine":
+        elif e.kind == EventKind.MASCHINE:
             lines.append(f"  Seat {e.seat} shows a Maschine: {' '.join(d['cards'])}.")
-        elif e.kind == "trick":
+        elif e.kind == EventKind.TRICK:
             lines.append(f"  Trick: {' '.join(d['cards'])} (led by seat {d['leader']}), won by seat {e.seat}.")
-        elif e.kind == "bluff-penalty":
+        elif e.kind == EventKind.BLUFF_PENALTY:
             lines.append(f"  Seat {e.seat} bluffed at the cut and never played a Kritischer: 2 to the others.")
-        elif e.kind == "hand-end":
+        elif e.kind == EventKind.HAND_END:
             lines.append(f"  Seats {', '.join(map(str, d['seats']))} win {d['points']} ({d['reason']}); "
                          f"scores {'-'.join(map(str, d['scores']))}.")
-        elif e.kind == "match-end":
+        elif e.kind == EventKind.MATCH_END:
             scores, marks = "-".join(map(str, d["scores"])), "-".join(map(str, d["bummerl"]))
             # One winner (RULES.md 7): a side, or the seats of one side with 3 players (a score per seat).
             who = "seat" if match.rules.players == 3 else "side"

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from watten_net.engine import SUITS, Card, Rules, canonical_deck, ranking
+from watten_net.engine.notation import Phase
 from watten_net.engine.ranking import GUATE, HAUPTSCHLAG, KRITISCH, SCHLAG, TRUMP, Ranking
 
 from .base import Bot, SeatView
@@ -79,7 +80,7 @@ def heuristic_action(view: SeatView, rules: Rules, bot: Bot) -> str | None:
     signal = maybe_signal(h, bot)
     if signal is not None:
         return signal
-    if "raise" in legal and view.phase == "announce" and should_raise_in_announcement(h):
+    if "raise" in legal and view.phase == Phase.ANNOUNCE and should_raise_in_announcement(h):
         return "raise"  # RULES.md 6: from the first packet on, on the announcer's own turn
     if any(a.startswith("schlag ") for a in legal):
         return announce_schlag(h)
@@ -247,7 +248,7 @@ def expected_tricks(h: _Hand) -> float:
     counts = h.view.hand_counts
     partners = h.view.partners
     partner_cards = sum(counts[p] for p in partners) if counts else len(h.cards) * len(partners)
-    if h.view.phase == "announce":  # (a raise to answer) the second packet may be still to come: a fair share each
+    if h.view.phase == Phase.ANNOUNCE:  # (a raise to answer) the second packet may be still to come: a fair share each
         missing = max(0, h.rules.hand_size - len(h.cards))
         own += missing / h.rules.players
         partner_cards += missing * len(partners)

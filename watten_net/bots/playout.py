@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from watten_net.engine import ALL_CARDS, Card, Match, Rules
+from watten_net.engine.notation import ANNOUNCE, PLAY, Verb
 from watten_net.engine.ranking import Ranking
 
 from .base import Bot, SeatView
@@ -44,14 +45,14 @@ class Playouts:
                 seat = m.waiting_for[0]  # (in the play or, RULES.md 6, in the announcement)
                 m, _ = m.apply(seat, self.answer_raise(m, seat))
                 continue
-            if phase == "play":
+            if phase == PLAY:
                 if m.schadet_pending:
                     seat = m.waiting_for[0]
                     m, _ = m.apply(seat, "schadet no")
                     continue
                 seat = m.turn
                 m, _ = m.apply(seat, PLAY_TEXT[greedy_card(m, seat)])
-            elif phase == "announce":
+            elif phase == ANNOUNCE:
                 seat = m.announcer_turn
                 m, _ = m.apply(seat, self.announce(m, seat))
             else:  # the cut is never part of a playout
@@ -76,7 +77,7 @@ class Playouts:
         view = dataclasses.replace(SeatView.from_observation(m.observe(seat, history=False)),
                                    legal_actions=("accept", "fold"))
         action = self.announcer.choose(view)
-        return action if action in ("accept", "fold") else "accept"
+        return action if action in (Verb.ACCEPT, Verb.FOLD) else "accept"
 
 
 # ---------------------------------------------------------------------------------------------- the card policy

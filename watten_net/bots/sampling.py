@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from watten_net.engine import SUITS, Card, Match, Rules, RuleViolation, canonical_deck, ranking, schlag_choices
+from watten_net.engine.notation import AnnounceStep, Phase
 from watten_net.engine.ranking import Ranking
 from watten_net.engine.table import table_for
 
@@ -104,7 +105,7 @@ class Knowledge:
         unseen = tuple(c for c in canonical_deck(rules.deck) if c not in known)
         counts = view.hand_counts
         if len(counts) != n:
-            if view.phase != "play":
+            if view.phase != Phase.PLAY:
                 return None
             counts = tuple(rules.hand_size - len(played_by[s]) for s in range(n))
         scores = [0] * table.score_slots
@@ -128,7 +129,7 @@ class Knowledge:
 
     @property
     def second_packet_pending(self) -> bool:
-        return self.phase == "announce" and self.rules.announce_after != self.rules.hand_size
+        return self.phase == Phase.ANNOUNCE and self.rules.announce_after != self.rules.hand_size
 
     def partners(self) -> tuple[int, ...]:
         return self.view.partners
@@ -138,7 +139,7 @@ def _with_announcements(kn: Knowledge) -> Knowledge:
     view = kn.view
     if view.schlag and view.trump:
         found: tuple[tuple[str, str], ...] = ((view.schlag, view.trump),)
-    elif kn.phase == "play":
+    elif kn.phase == Phase.PLAY:
         # Blind, and this seat is no announcer: every announcement under which the tricks went as they went.
         options = [(r, s) for r in schlag_choices(kn.rules) for s in SUITS]
         fits = tuple(a for a in options if _fits(kn, ranking(kn.rules, *a)))
@@ -348,10 +349,10 @@ class Sampler:
         log_w = 0.0
         schlag_seat = kn.forehand  # who named what (a swap cannot be seen in the view: the usual case)
         trump_seat = kn.forehand if kn.n == 3 else kn.dealer
-        if schlag_seat != kn.seat and kn.phase == "play":
+        if schlag_seat != kn.seat and kn.phase == Phase.PLAY:
             held = list(hands[schlag_seat]) + list(kn.played_by[schlag_seat])
             log_w += math.log1p(SCHLAG_WEIGHT * sum(1 for c in held if c.rank == rk.schlag and c in rk.schlag_cards))
-        if trump_seat != kn.seat and kn.phase == "play":
+        if trump_seat != kn.seat and kn.phase == Phase.PLAY:
             held = list(hands[trump_seat]) + list(kn.played_by[trump_seat])
             log_w += math.log1p(TRUMP_WEIGHT * sum(1 for c in held if c in rk.trump_like))
         view = kn.view
@@ -384,13 +385,13 @@ def build_world(kn: Knowledge, deal: Deal) -> Match | None:
         for seat in (cutter, kn.dealer):  # Schlecken: the cards taken at the cut, then keep
             for _ in range(takes.get(seat, 0)):
                 m, _ = m.apply(seat, "take")
-            if m.phase == "schlecken" and m.schlecken_seat == seat:
+            if m.phase == Phase.SCHLECKEN and m.schlecken_seat == seat:
                 m, _ = m.apply(seat, "keep")
         for seat, action in announce_script(kn, deal.announcement):
             m, _ = m.apply(seat, action)
-        if kn.phase == "play":
+        if kn.phase == Phase.PLAY:
             m = _replay_play(kn, m)
-        elif kn.phase == "announce":  # raises during the announcement (RULES.md 6): the stake and a pending one
+        elif kn.phase == Phase.ANNOUNCE:  # raises during the announcement (RULES.md 6): the stake and a pending one
             m = _replay_raises(kn, m)
             if kn.view.pending_raise is not None:
                 m, _ = m.apply(kn.view.pending_raise[1], "raise")
@@ -458,7 +459,7 @@ def announce_script(kn: Knowledge, announcement: tuple[str, str] | None) -> list
     view = kn.view
     f, d = kn.forehand, kn.dealer
     me = kn.seat
-    if kn.phase == "play":
+    if kn.phase == Phase.PLAY:
         assert announcement is not None
         schlag, trump = announcement
         return [(f, "schlag " + schlag), (f if kn.n == 3 else d, "trump " + trump)]
@@ -468,24 +469,24 @@ def announce_script(kn: Knowledge, announcement: tuple[str, str] | None) -> list
         # so whether a Schlagwechsel happened cannot be told from its turn; the usual case, none, is assumed. In
         # Blind a seat that is no announcer does not know the Schlag named: any Schlag stands in for it.
         schlag = view.schlag or schlag_choices(kn.rules)[0]
-        if step == "swap-answer":
+        if step == AnnounceStep.SWAP:
             return [(f, "swap?")]
-        if step == "trump":
+        if step == AnnounceStep.TRUMP:
             return [(f, "schlag " + schlag)]
-        if step == "bessere-answer":
+        if step == AnnounceStep.BESSERE:
             named = bool(view.schlag) if not kn.rules.blind or me in view.announcers else False
             return [(f, "bessere?")] if not named else [(f, "schlag " + schlag), (d, "bessere?")]
         return []
     swap = [(f, "swap?"), (d, "swap yes")]
-    if step == "schlag":
+    if step == AnnounceStep.SCHLAG:
         return swap if me == d and kn.n != 3 else []
-    if step == "swap-answer":
+    if step == AnnounceStep.SWAP:
         return [(f, "swap?")]
-    if step == "trump":
+    if step == AnnounceStep.TRUMP:
         if kn.n == 3:
             return [(f, "schlag " + view.schlag)]
         return [(f, "schlag " + view.schlag)] if me == d else [*swap, (d, "schlag " + view.schlag)]
-    if step == "bessere-answer":
+    if step == AnnounceStep.BESSERE:
         asker = f if me == d else d
         if not view.schlag:  # asked when naming the Schlag
             return [(f, "bessere?")] if asker == f else [*swap, (d, "bessere?")]

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from watten_net.engine import Rules, ranking
+from watten_net.engine.notation import Phase
 from watten_net.engine.table import table_for
 
 from .base import Bot, SeatView
@@ -143,13 +144,13 @@ class StrongBot(Bot):
         kn = Knowledge.of(view)
         if kn is None:
             return self._fallback(view, counted=True)
-        if view.phase == "announce":
+        if view.phase == Phase.ANNOUNCE:
             if "accept" in legal:  # a raise during the announcement (RULES.md 6)
                 return self._search(kn, ["accept", "fold"], raising=False)
             if "raise" in legal and heuristic_action(view, rules, self._heuristic) == "raise":
                 return Advice("raise", None)  # by rule: the Kritische held, before anything is named
             return self._search(kn, self._announce_candidates(view, rules), raising=False)
-        if view.phase != "play":
+        if view.phase != Phase.PLAY:
             return self._fallback(view, counted=True)
         if "accept" in legal:
             return self._search(kn, ["accept", "fold"], raising=False)
@@ -188,7 +189,7 @@ class StrongBot(Bot):
             if card in hand:
                 name = SIGNAL_NAMES_BY_CARD.get(card.text)
                 facts.append("belli" if card.text == "S6" and rules.deck == 36 else name or "")
-        if view.schlag and view.trump and view.phase == "play":
+        if view.schlag and view.trump and view.phase == Phase.PLAY:
             rk = ranking(rules, view.schlag, view.trump)
             if rk.hauptschlag in hand:
                 facts.append("rechter")

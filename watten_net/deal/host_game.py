@@ -30,8 +30,9 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.engine import Match, Rules, RuleViolation
-from watten_net.engine.events import Event
+from watten_net.engine.events import Event, EventKind
 from watten_net.engine.match import normalise_action
+from watten_net.engine.notation import Phase, Verb
 from watten_net.engine.public import PublicMatch
 from watten_net.trustless import DECK_SIZES, SEAT_COUNTS
 from watten_net.v1 import watten_pb2 as pb
@@ -66,6 +67,7 @@ from .protocol import (
 from .receipts import make_receipt
 from .seat import SeatGame
 from .stand_in import POLICIES, REFERENCE_V1
+from .steps import DealStep, Stage
 
 REVEAL_MODES = ("match-end", "hand-end")
 DEAL_MODES = ("verified", "trustless")
@@ -153,7 +155,7 @@ class HostGame:
         self.game_id = game_id(self.host_nonce, [s.join_nonce for s in seats])
         self.chain: list[Posted] = []
         self.seat_chains = [SenderChain() for _ in range(self.n)]
-        self.phase = "new"  # new, header, deal (the dealing layer's steps), play, checkpoint, over
+        self.phase: Stage = Stage.NEW  # new, header, deal (the dealing layer's steps), play, checkpoint, over
         self.header_signed: set[int] = set()
         self.match: Match | None = None  # Level 1's engine (the host knows every card)
         self.public: PublicMatch | None = None  # the trustless level's engine (public information only)
@@ -241,12 +243,12 @@ class HostGame:
         )
 
     def start(self) -> list[Posted]:
-        if self.phase != "new":
+        if self.phase != Stage.NEW:
             raise ProtocolError("precondition", "game-started", "the game has already started")
         out = [self._post(self.header_message())]
         self.fingerprint = game_fingerprint(out[0].raw)
         self.header_hash = header_hash(out[0].raw)
-        self.phase = "header"
+        self.phase = Stage.HEADER
         return out
 
     # ------------------------------------------------------------------ submissions
@@ -289,7 +291,7 @@ class HostGame:
         chain.advance(signed)
         return out
 
-    def _expect(self, phase: str, signed: Signed) -> None:
+    def _expect(self, phase: Stage, signed: Signed) -> None:
         if self.phase != phase:
             raise ProtocolError(
                 "precondition", "unexpected-message", f"{signed.type} is not expected now (the game is at {self.phase})"
@@ -299,7 +301,7 @@ class HostGame:
         return self._post(pb.Relay(seat=seat, envelope=signed.raw))
 
     def _on_HeaderSignature(self, seat: int, signed: Signed) -> list[Posted]:
-        self._expect("header", signed)
+        self._expect(Stage.HEADER, signed)
         p = signed.payload
         if p.seat != seat or p.header_hash != self.header_hash:
             raise ProtocolError("precondition", "wrong-hash", "the signature is not over this game's header")
@@ -334,8 +336,8 @@ class HostGame:
             else:
                 self.away_before_first_deal.discard(seat)
             return []
-        if self.phase in ("new", "over") or active == (seat in self.absent):
-            if self.phase == "over":
+        if self.phase in (Stage.NEW, Stage.OVER) or active == (seat in self.absent):
+            if self.phase == Stage.OVER:
                 self.absent.discard(seat)  # the record is closed: nothing to post, but the seat is no longer away
             return []
         if active:
@@ -343,15 +345,15 @@ class HostGame:
         else:
             self.absent.discard(seat)
         out = [self._post(pb.StandIn(seat=seat, active=active))]
-        if self.trustless and self.phase in ("deal", "play"):
+        if self.trustless and self.phase in (Stage.DEAL, Stage.PLAY):
             return out + self._trustless_absence()
         if active:
-            if self.phase == "header":
+            if self.phase == Stage.HEADER:
                 out += self._header_done()
-            elif self.phase == "deal":
+            elif self.phase == Stage.DEAL:
                 out += self.dealer.on_absent()
                 out += self._after_dealer()
-            elif self.phase == "checkpoint":
+            elif self.phase == Stage.CHECKPOINT:
                 out += self._checkpoint_done()
         return out
 
@@ -371,7 +373,7 @@ class HostGame:
                                 "nobody can act for a seat in a trustless game: a hand that needs it is forfeited")
         if seat not in self.absent:
             raise ProtocolError("permission", "not-away", f"seat {seat} is not away: only its person acts for it")
-        if self.phase != "play" or self.match is None or seat not in self.match.waiting_for:
+        if self.phase != Stage.PLAY or self.match is None or seat not in self.match.waiting_for:
             raise ProtocolError("precondition", "unexpected-message", f"no game action of seat {seat} now")
         move = self.stand_in_move(seat)
         if action is not None and normalise_action(action) != move:
@@ -383,7 +385,7 @@ class HostGame:
         """The host's decision in a trustless game: the table has waited a grace period more for a seat that is away
         (nobody can act, shuffle or give shares for it), so its side forfeits the hand in progress, and the next
         hand waits for it in turn. Journaled and replayed by `watten-verify` like a StandIn."""
-        if not self.trustless or self.phase not in ("deal", "play") or not self.absent:
+        if not self.trustless or self.phase not in (Stage.DEAL, Stage.PLAY) or not self.absent:
             raise ProtocolError("precondition", "not-away", "no trustless hand is waiting for a seat that is away")
         return self._trustless_absence()
 
@@ -391,7 +393,7 @@ class HostGame:
         """People away in a trustless game (after the StandIn is posted): while a hand settles, what they still owe
         is not opened; otherwise the attempt in progress is forfeited by the side of the first seat away."""
         public = self.public
-        if public is not None and public.phase == "settle":
+        if public is not None and public.phase == Phase.SETTLE:
             after, events = no_openings(public, self.absent)
             if not events:
                 return []
@@ -408,12 +410,12 @@ class HostGame:
             assert public is not None
             self.public, events = forfeit_for_absence(public, seat, self.absent)
             self.engine_events.extend(events)
-            self.phase = "play"
+            self.phase = Stage.PLAY
             return self._route(public, events)
         raise AssertionError("Level 1 forfeits nothing for an absence")
 
     def _open_attempt(self, hand: int, attempt: int) -> list[Posted]:
-        self.phase = "deal"
+        self.phase = Stage.DEAL
         if self.trustless:
             if self.public is None:
                 self.public = PublicMatch.new(self.rules, first_dealer=first_dealer(self.game_id, self.n))
@@ -438,17 +440,17 @@ class HostGame:
             # Sealed: the engine gets its size only; the cutter cuts live (docs/protocol.md Level 2 step 3).
             assert self.public is not None
             self.public = self.public.apply_sealed_deck(self.rules.deck)
-            self.phase = "play"
+            self.phase = Stage.PLAY
             return []
         if self.match is None:
             self.match = Match.new(self.rules, first_dealer=ready.first_dealer)
         self.match = self.match.apply_deck(ready.cards)
         cutter = self.match.cutter
-        self.phase = "play"
+        self.phase = Stage.PLAY
         return self._apply(cutter, f"cut {ready.cuts[cutter]}", None, actor="key")
 
     def _on_ActionRequest(self, seat: int, signed: Signed) -> list[Posted]:
-        self._expect("play", signed)
+        self._expect(Stage.PLAY, signed)
         p = signed.payload
         if not 1 <= p.chain_seq <= len(self.chain) or self.chain[p.chain_seq - 1].hash != p.chain_head:
             raise ProtocolError("invalid", "bad-chain-head", "the action names a chain head this game does not have")
@@ -465,7 +467,7 @@ class HostGame:
         assert public is not None and dealer is not None
         text = normalise_action(action) if isinstance(action, str) else ""
         verb = text.split(" ", 1)[0]
-        if dealer.dealing and verb not in ("maschine", "open"):
+        if dealer.dealing and verb not in (Verb.MASCHINE, Verb.OPEN):
             raise ProtocolError("precondition", "dealing",
                                 "cards are still being dealt: wait until every decryption share is in")
         claimed = parse_openings(openings)
@@ -479,7 +481,7 @@ class HostGame:
         self.public = after
         self.engine_events.extend(events)
         visible = None
-        if verb == "signal":
+        if verb == Verb.SIGNAL:
             visible = public.t.signal_audience_of[public.dealer][seat]
         accepted = pb.ActionAccepted(
             hand=public.hand_number, attempt=public.attempt, seat=seat, action=text,
@@ -506,7 +508,7 @@ class HostGame:
         openings = []
         public = [e for e in events if e.to is None]
         for e in events:
-            if e.kind == "play" and e.seat == seat:
+            if e.kind == EventKind.PLAY and e.seat == seat:
                 openings.append(self.dealer.opening(e.data["position"], e.data["card"]))
         visible = self._action_visibility(before, seat, text)
         accepted = pb.ActionAccepted(
@@ -520,9 +522,9 @@ class HostGame:
 
     def _action_visibility(self, before: Match, seat: int, action: str) -> tuple[int, ...] | None:
         verb = action.split(" ", 1)[0]
-        if verb == "signal":
+        if verb == Verb.SIGNAL:
             return tuple(sorted({seat, *before.observe(seat, history=False).partners}))
-        if self.rules.blind and verb in ("schlag", "trump"):
+        if self.rules.blind and verb in (Verb.SCHLAG, Verb.TRUMP):
             return tuple(sorted(before.announcers))
         return None
 
@@ -534,13 +536,13 @@ class HostGame:
         out: list[Posted] = []
         hand_ended = redeal = False
         for e in events:
-            hidden = e.to is not None and e.kind in ("deal", "took", "see")
-            if hidden or (self.trustless and e.kind in ("deal", "see", "open?")):
+            hidden = e.to is not None and e.kind in (EventKind.DEAL, EventKind.TOOK, EventKind.SEE)
+            if hidden or (self.trustless and e.kind in (EventKind.DEAL, EventKind.SEE, EventKind.OPEN_ASK)):
                 out += self.dealer.deliver(e)
-            elif e.kind == "hand-end":
+            elif e.kind == EventKind.HAND_END:
                 hand_ended = True
                 out.append(self._post(self._hand_end_message(before, e)))
-            elif e.kind == "redeal":
+            elif e.kind == EventKind.REDEAL:
                 redeal = True
         if self.trustless_dealer is not None and (hand_ended or redeal or match.is_over):
             self.trustless_dealer.close_attempt()
@@ -591,11 +593,11 @@ class HostGame:
         head = self.head
         self.checkpoint = (hand, head.seq, head.hash)
         self.checkpoint_signed = set()
-        self.phase = "checkpoint"
+        self.phase = Stage.CHECKPOINT
         return [self._post(pb.Checkpoint(hand=hand, chain_seq=head.seq, chain_head=head.hash))]
 
     def _on_CheckpointSignature(self, seat: int, signed: Signed) -> list[Posted]:
-        self._expect("checkpoint", signed)
+        self._expect(Stage.CHECKPOINT, signed)
         assert self.checkpoint is not None
         p = signed.payload
         hand, seq, head = self.checkpoint
@@ -610,7 +612,7 @@ class HostGame:
         if not self._everyone(self.checkpoint_signed):
             return []
         if self.end_reason:
-            self.phase = "over"
+            self.phase = Stage.OVER
             self.finished = True
             return []
         match = self.engine
@@ -638,7 +640,7 @@ class HostGame:
     def abandon(self, reason: str = "host-shutdown") -> list[Posted]:
         """End the match early (shutdown, keys that never came): MatchEnd naming any missing keys, then k_H, then a
         closing checkpoint."""
-        if self.finished or self.end_reason or self.phase in ("new",):
+        if self.finished or self.end_reason or self.phase in (Stage.NEW,):
             return []
         return self._finish(reason)
 
@@ -647,19 +649,19 @@ class HostGame:
         events, self.engine_events = self.engine_events, []
         return events
 
-    def waiting_for(self) -> tuple[str, tuple[int, ...]]:
+    def waiting_for(self) -> tuple[DealStep, tuple[int, ...]]:
         """What the game waits for: a protocol step and its seats, or ('play', seats with a move)."""
-        if self.phase == "header":
-            return "HeaderSignature", tuple(s for s in range(self.n) if s not in self.header_signed | self.absent)
-        if self.phase == "deal":
+        if self.phase == Stage.HEADER:
+            return DealStep.HEADER, tuple(s for s in range(self.n) if s not in self.header_signed | self.absent)
+        if self.phase == Stage.DEAL:
             return self.dealer.waiting()
-        if self.phase == "checkpoint":
-            return "checkpoint", tuple(s for s in range(self.n) if s not in self.checkpoint_signed | self.absent)
-        if self.phase == "play" and self.trustless and self.public is not None:
+        if self.phase == Stage.CHECKPOINT:
+            return DealStep.CHECKPOINT, tuple(s for s in range(self.n) if s not in self.checkpoint_signed | self.absent)
+        if self.phase == Stage.PLAY and self.trustless and self.public is not None:
             assert self.trustless_dealer is not None
             if self.trustless_dealer.dealing:
                 return self.trustless_dealer.waiting()
-            return ("open" if self.public.phase == "settle" else "play"), self.public.waiting_for
-        if self.phase == "play" and self.match is not None:
-            return "play", self.match.waiting_for
-        return self.phase, ()
+            return (DealStep.OPEN if self.public.phase == Phase.SETTLE else DealStep.PLAY), self.public.waiting_for
+        if self.phase == Stage.PLAY and self.match is not None:
+            return DealStep.PLAY, self.match.waiting_for
+        return DealStep(self.phase), ()

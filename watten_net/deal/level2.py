@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from watten_net.engine import Card, Rules, RuleViolation, canonical_deck
-from watten_net.engine.events import Event
+from watten_net.engine.events import Event, EventKind
+from watten_net.engine.notation import Phase as MatchPhase
+from watten_net.engine.notation import Verb
 from watten_net.engine.public import PublicMatch
 from watten_net.trustless import DealId, DealSetup, DealStateError, Phase, PublicDeal, TrustlessError
 from watten_net.trustless.errors import Reason
@@ -39,6 +41,7 @@ from watten_net.v1 import watten_pb2 as pb
 from .dealer import Dealer, Post, ReadyDeck
 from .hashing import H
 from .protocol import ProtocolError, Signed
+from .steps import DealStep, Stage
 
 # Reasons of the trustless deal that say a message was malformed rather than against the protocol.
 _MALFORMED = {Reason.MALFORMED, Reason.INVALID_POINT, Reason.NON_CANONICAL_SCALAR}
@@ -101,9 +104,9 @@ def forfeit_hand(match: PublicMatch, seat: int) -> tuple[PublicMatch, list[Event
     also stops when a seat goes away after the deal, because nobody can give its shares or play its cards. The
     same ending as the engine's forfeit (obligations still settle), taken later.
     """
-    if match.phase == "deal":
+    if match.phase == MatchPhase.DEAL:
         return match.forfeit(seat)
-    if match.phase not in ("cut", "schlecken", "announce", "play"):
+    if match.phase not in (MatchPhase.CUT, MatchPhase.SCHLECKEN, MatchPhase.ANNOUNCE, MatchPhase.PLAY):
         raise RuleViolation("not-now", f"no hand to forfeit (phase {match.phase})")
     return match._forfeited(seat)
 
@@ -112,7 +115,7 @@ def no_openings(match: PublicMatch, absent: set[int]) -> tuple[PublicMatch, list
     """While a hand settles: every seat away that still owes openings has not opened them (the engine's rule)."""
     events: list[Event] = []
     for seat in sorted(absent):
-        if match.phase == "settle" and seat in match.openings_wanted:
+        if match.phase == MatchPhase.SETTLE and seat in match.openings_wanted:
             match, more = match.no_opening(seat)
             events += more
     return match, events
@@ -159,7 +162,7 @@ class TrustlessDealer(Dealer):
     message_types = frozenset({"KeyShare", "Shuffle", "DecryptionShares"})
     # Shares are asked for while the hand is played; the next deck is prepared while a hand is played and between
     # hands (until the checkpoint is signed).
-    phases = ("deal", "play", "checkpoint")
+    phases = (Stage.DEAL, Stage.PLAY, Stage.CHECKPOINT)
 
     def __init__(self, rules: Rules, game_id: bytes, post: Post, absent: set[int]) -> None:
         self.rules = rules
@@ -333,20 +336,20 @@ class TrustlessDealer(Dealer):
         ready, self._ready = self._ready, None
         return ready
 
-    def waiting(self) -> tuple[str, tuple[int, ...]]:
+    def waiting(self) -> tuple[DealStep, tuple[int, ...]]:
         if not self.attempts or self.current.closed:
-            return "", ()
+            return DealStep.NONE, ()
         deal = self.current.deal
         if deal.phase is Phase.KEYS:  # (the attempt's deck was not prepared ahead, or not finished)
-            return "keys", tuple(s for s in range(self.n) if s not in deal.key_shares and s not in self.absent)
+            return DealStep.KEYS, tuple(s for s in range(self.n) if s not in deal.key_shares and s not in self.absent)
         shuffler = deal.next_shuffler()
         if shuffler is not None:
-            return "shuffle", (shuffler,) if shuffler not in self.absent else ()
+            return DealStep.SHUFFLE, (shuffler,) if shuffler not in self.absent else ()
         owing: set[int] = set()
         for ask in self.current.asks:
             for seats in self._missing(ask).values():
                 owing.update(seats)
-        return ("shares", tuple(sorted(owing - self.absent))) if owing else ("", ())
+        return (DealStep.SHARES, tuple(sorted(owing - self.absent))) if owing else (DealStep.NONE, ())
 
     # ------------------------------------------------------------------ cards
     def opening(self, position: int, card: str) -> Any:
@@ -356,11 +359,11 @@ class TrustlessDealer(Dealer):
     def deliver(self, event: Event) -> list[Any]:
         """The engine's public deal map, Schlecken card and hand-end openings become ShareRequests."""
         att = self.current
-        if event.kind == "deal":
+        if event.kind == EventKind.DEAL:
             asks = [(event.seat, tuple(event.data["positions"]), "deal")]
-        elif event.kind == "see":
+        elif event.kind == EventKind.SEE:
             asks = [(event.seat, (int(event.data["position"]),), "see")]
-        elif event.kind == "open?":
+        elif event.kind == EventKind.OPEN_ASK:
             asks = [(int(s), tuple(p), "open") for s, p in sorted(event.data["positions"].items(), key=lambda i:
                                                                       int(i[0]))]
         else:
@@ -470,7 +473,7 @@ def engine_step(match: PublicMatch, seat: int, action: str, openings: Mapping[in
                                                                                                      list[Event]]:
     """One action on the public engine, its openings passed the way the engine takes them."""
     verb = action.split(" ", 1)[0].lower() if action else ""
-    if verb == "play":
+    if verb == Verb.PLAY:
         if len(openings) != 1:
             raise RuleViolation("no-position", "a played card comes with exactly one opening")
         ((position, card),) = openings.items()
@@ -481,7 +484,7 @@ def engine_step(match: PublicMatch, seat: int, action: str, openings: Mapping[in
         if played != card:
             raise RuleViolation("opening-mismatch", f"the action plays {played} but opens {card}")
         return match.apply(seat, action, position=position)
-    if verb in ("maschine", "open"):
+    if verb in (Verb.MASCHINE, Verb.OPEN):
         return match.apply(seat, verb, openings=dict(openings))
     if openings:
         raise RuleViolation("malformed", "only a played card, a Maschine and a hand-end opening carry openings")

@@ -31,6 +31,8 @@ from .notation import (
     OVER,
     PLAY,
     SCHLECKEN,
+    AnnounceStep,
+    Phase,
 )
 from .ranking import Ranking, schlag_choices
 from .rules import Rules
@@ -143,7 +145,7 @@ class MatchState(Generic[Piece]):
     hand_number: int
     attempt: int
     dealer: int
-    phase: str
+    phase: Phase
     deck: tuple[Piece, ...] | None  # the deck of the attempt, top first (None until it is given)
     cut_n: int
     lifted: tuple[Piece, ...]
@@ -157,7 +159,7 @@ class MatchState(Generic[Piece]):
     hand_sides: tuple[int, ...]
     side_slots: tuple[tuple[int, ...], ...]
     gespannt: tuple[bool, bool]
-    announce_step: str
+    announce_step: AnnounceStep
     announcer_turn: int
     swap_asked: bool
     swapped: bool

@@ -55,7 +55,7 @@ from ..cards import Card
 from ..core import MatchCore
 from ..errors import RuleViolation
 from ..events import Event
-from ..notation import ANNOUNCE, CUT, DEAL, FORFEIT, OVER, PLAY, VERBS, normalise_action
+from ..notation import ANNOUNCE, CUT, DEAL, FORFEIT, OVER, PLAY, VERBS, Phase, Verb, normalise_action
 from ..rules import Rules
 from ..state import iter_log
 from .obligations import (
@@ -68,7 +68,7 @@ from .obligations import (
 )
 from .views import Outcome, PublicObservation
 
-SETTLE = "settle"  # the hand is decided: waiting for the openings its obligations need
+SETTLE = Phase.SETTLE  # the hand is decided: waiting for the openings its obligations need
 NO_OPENING = "no-opening"  # in history(): the host's timeout for a seat that did not open (PublicMatch.no_opening)
 SEALED = "sealed"  # in history(): the sealed deck of an attempt, by its size
 
@@ -98,7 +98,7 @@ class PublicMatch(MatchCore[int]):
         "wanted",
     )
 
-    VERBS = VERBS | {"maschine", "open"}
+    VERBS = VERBS | {Verb.MASCHINE, Verb.OPEN}
 
     all_dealt: bool
     dealt_hands: tuple[tuple[tuple[int, ...], ...], ...]  # every seat's hand at each moment all cards were dealt
