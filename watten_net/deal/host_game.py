@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -283,11 +283,11 @@ class HostGame:
                 out += self._first_deal_opened()
             out += self._after_dealer()
         else:
-            handler = getattr(self, "_on_" + signed.type, None)
+            handler = self.HANDLERS.get(signed.type)
             if handler is None:  # a dealing message of the other level (e.g. a KeyShare in a verified game)
                 raise ProtocolError("precondition", "unexpected-message",
                                     f"{signed.type} has no place in a {self.dealer.mode} game")
-            out = handler(seat, signed)
+            out = handler(self, seat, signed)
         chain.advance(signed)
         return out
 
@@ -665,3 +665,10 @@ class HostGame:
         if self.phase == Stage.PLAY and self.match is not None:
             return DealStep.PLAY, self.match.waiting_for
         return DealStep(self.phase), ()
+
+    # The client envelopes the game itself takes (the dealing layer's own are `dealer.message_types`).
+    HANDLERS: ClassVar[dict[str, Callable[[HostGame, int, Signed], list[Posted]]]] = {
+        "HeaderSignature": _on_HeaderSignature,
+        "ActionRequest": _on_ActionRequest,
+        "CheckpointSignature": _on_CheckpointSignature,
+    }

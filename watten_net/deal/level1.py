@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from watten_net.engine import Card, Rules, canonical_deck
 from watten_net.engine.events import Event, EventKind
@@ -101,13 +101,7 @@ class VerifiedDealer(Dealer):
             # PERMISSION_DENIED, as documented for `wrong-seat` (FAILED_PRECONDITION `wrong-seat` is no documented
             # answer): the message speaks for a seat that did not sign it.
             raise ProtocolError("permission", "wrong-seat", "the message names another seat than its sender")
-        if signed.type == "KeyCommit":
-            return self._on_key_commit(seat, p, signed)
-        if signed.type == "KeySetSignature":
-            return self._on_key_set_signature(seat, p, signed)
-        if signed.type == "KeyReveal":
-            return self._on_key_reveal(seat, p, signed)
-        return self._on_deck_sealed_signature(seat, p, signed)
+        return self.HANDLERS[signed.type](self, seat, p, signed)
 
     def _expect(self, step: DealStep, what: str) -> None:
         if self.step != step:
@@ -225,6 +219,13 @@ class VerifiedDealer(Dealer):
                                 "a stand-in played your seat when the DeckSealed was posted: it needs no signature")
         att.seal_signed.add(seat)
         return [self._relay(seat, signed), *self._advance()]
+
+
+    # One handler per type of `message_types`.
+    HANDLERS: ClassVar[dict[str, Callable[[VerifiedDealer, int, Any, Signed], list[Any]]]] = {
+        "KeyCommit": _on_key_commit, "KeySetSignature": _on_key_set_signature, "KeyReveal": _on_key_reveal,
+        "DeckSealedSignature": _on_deck_sealed_signature,
+    }
 
     def on_absent(self) -> list[Any]:
         return self._advance() if self.attempts else []

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from watten_net.engine import Card, Rules, RuleViolation, canonical_deck
 from watten_net.engine.events import Event, EventKind
@@ -218,14 +218,14 @@ class TrustlessDealer(Dealer):
         p = signed.payload
         if p.seat != seat:
             raise ProtocolError("precondition", "wrong-hand", "the message names another seat")
-        if signed.type in ("KeyShare", "Shuffle"):
+        deck_handler = self.DECK_HANDLERS.get(signed.type)
+        if deck_handler is not None:
             deal = self.decks.get(int(p.deck))
             if deal is None:
                 raise ProtocolError("precondition", "unexpected-message",
                                     f"{signed.type}: deck {p.deck} is not being prepared (used, given up or not yet "
                                     "opened)")
-            handler: Callable[[int, Any, Signed, PublicDeal], list[Any]] = getattr(self, "_on_" + signed.type)
-            return handler(seat, p, signed, deal)
+            return deck_handler(self, seat, p, signed, deal)
         if not self.attempts or self.current.closed:
             raise ProtocolError("precondition", "unexpected-message", f"{signed.type}: no deal attempt is open")
         att = self.current
@@ -261,6 +261,11 @@ class TrustlessDealer(Dealer):
             if self.attempts and self.current.deal is deal and not self.current.closed:
                 self._ready = ReadyDeck((), (), self.current.dealer)  # its attempt was waiting for it
         return out
+
+    # The messages that prepare a deck (the rest, DecryptionShares, belong to the open deal attempt).
+    DECK_HANDLERS: ClassVar[dict[str, Callable[[TrustlessDealer, int, Any, Signed, PublicDeal], list[Any]]]] = {
+        "KeyShare": _on_KeyShare, "Shuffle": _on_Shuffle,
+    }
 
     def _on_DecryptionShares(self, seat: int, p: Any, signed: Signed) -> list[Any]:
         att = self.current
