@@ -223,17 +223,17 @@ class PublicMatch(MatchCore[int]):
             raise RuleViolation("malformed", "an action is a string such as 'play HK'")
         text = normalise_action(action)
         verb, _, arg = text.partition(" ")
-        if verb == "play":
+        if verb == Verb.PLAY:
             return self._apply_play(seat, arg, position)
         if position is not None:
             raise RuleViolation("malformed", "only 'play' takes a position")
-        if verb in ("maschine", "open"):
+        if verb in (Verb.MASCHINE, Verb.OPEN):
             if self.phase in (DEAL, OVER):
                 self._refuse(seat, text)
             if openings is None:
                 raise RuleViolation("malformed", f"'{verb}' needs the openings of its cards")
             opened = self._parse_openings(openings)
-            return self._apply_maschine(seat, opened) if verb == "maschine" else self._apply_open(seat, opened)
+            return self._apply_maschine(seat, opened) if verb == Verb.MASCHINE else self._apply_open(seat, opened)
         if openings is not None:
             raise RuleViolation("malformed", "only 'maschine' and 'open' take openings")
         if text not in self.legal_actions(seat):
@@ -253,20 +253,20 @@ class PublicMatch(MatchCore[int]):
         phase = self.phase
         if phase == SETTLE:
             raise RuleViolation("settling", "the hand is over: waiting for the cards its obligations need opened")
-        if self.raise_pending is not None and verb not in ("accept", "fold"):
+        if self.raise_pending is not None and verb not in (Verb.ACCEPT, Verb.FOLD):
             raise RuleViolation("raise-pending", "a raise is pending: it must be accepted or folded first")
-        if phase == PLAY and self.schadet_pending and verb != "schadet":
+        if phase == PLAY and self.schadet_pending and verb != Verb.SCHADET:
             raise RuleViolation("schadet-pending", "waiting for the partner's answer to 'schadet?'")
-        if verb == "raise":
+        if verb == Verb.RAISE:
             self._refuse_raise(seat)
-        if verb == "concede":
+        if verb == Verb.CONCEDE:
             self._refuse_concede(seat)
-        if verb == "signal":
+        if verb == Verb.SIGNAL:
             self._refuse_signal(seat, arg)
-        if verb in ("accept", "fold") and self.raise_pending is None:
+        if verb in (Verb.ACCEPT, Verb.FOLD) and self.raise_pending is None:
             raise RuleViolation("no-raise", "there is no raise to answer")
         self._refuse_not_waiting(seat)
-        if verb == "cut" and phase == CUT:
+        if verb == Verb.CUT and phase == CUT:
             self._refuse_bad_cut()
         raise RuleViolation("not-now", f"{text!r} is not possible now")
 
