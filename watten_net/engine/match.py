@@ -30,6 +30,7 @@ from .notation import (
     CUT,
     FORFEIT,
     PLAY_ACTION,
+    Verb,
     normalise_action,
 )
 from .observation import Observation, build_observation
