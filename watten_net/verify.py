@@ -20,7 +20,7 @@ import argparse
 import copy
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,7 @@ from watten_net.deal.keys import host_key_commitment
 from watten_net.deal.protocol import HOST_SEAT, PROTOCOL_VERSION, ProtocolError, Signed, check_signature, parse_envelope
 from watten_net.deal.receipts import receipt_holds
 from watten_net.deal.seat import SeatGame
+from watten_net.deal.steps import Stage
 from watten_net.engine import Match, Rules
 from watten_net.engine.events import EventKind
 from watten_net.engine.public import PublicMatch
@@ -399,6 +400,28 @@ def _resolve_disclosures(slots: list[_Slot]) -> None:
 
 def _replay(slots: list[_Slot], refusals: dict[int, list[tuple[bytes, Any]]] | None = None,
             proven: list[str] | None = None) -> tuple[HostGame, set[bytes]]:
+    game = _game_of_header(slots)
+    embedded: set[bytes] = set()
+    game.start()
+    refusals = refusals or {}
+    while len(game.chain) < len(slots):
+        if len(game.chain) in refusals and proven is not None:
+            _try_refused(game, refusals.pop(len(game.chain)), proven)
+        slot = slots[len(game.chain)]
+        assert slot.signed is not None
+        if not _host_decision(game, slot, embedded):
+            _replay_inputs(game, slot, embedded)
+    if len(game.chain) in refusals and proven is not None:
+        _try_refused(game, refusals.pop(len(game.chain)), proven)
+    if not game.finished and not (game.end_reason in ABANDON_REASONS and game.phase == Stage.CHECKPOINT):
+        raise _problem(0, "", "incomplete", "the record ends before the match's final co-signed checkpoint")
+    # (an abandoned match whose closing checkpoint some seats never signed, e.g. the host's person who quit: every
+    # deal and move up to the end still verified; the verdict says abandoned and names the seats)
+    return game, embedded
+
+
+def _game_of_header(slots: list[_Slot]) -> HostGame:
+    """An honest host's game for the record's header, whose every envelope must be the record's own (`adopt`)."""
     header_signed = slots[0].signed
     assert header_signed is not None
     header = header_signed.payload
@@ -420,6 +443,18 @@ def _replay(slots: list[_Slot], refusals: dict[int, list[tuple[bytes, Any]]] | N
     def no_draws(size: int) -> bytes:
         raise AssertionError("an honest host draws nothing after the header: every seed follows from the keys")
 
+    return HostGame(
+        rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
+        preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint), host_nonce=bytes(header.host_nonce),
+        random_bytes=no_draws, envelope_source=_envelope_source(slots), host_public_key=bytes(header.host_public_key),
+        deal=deal, host_game_key=host_game_key,
+    )
+
+
+def _envelope_source(slots: list[_Slot]) -> Callable[[int, Any], bytes]:
+    """The replayed host's envelopes: the record's own, each of which must be the one an honest host makes then.
+    (A closure, not a partial: a trial copy of the game, see `_try_refused`, shares the record.)"""
+
     def adopt(seq: int, payload: Any) -> bytes:
         type_name = payload.DESCRIPTOR.name
         if seq > len(slots):
@@ -436,44 +471,27 @@ def _replay(slots: list[_Slot], refusals: dict[int, list[tuple[bytes, Any]]] | N
             raise _problem(seq, type_name, reason, f"{message} (differs in: {detail})")
         return slot.signed.raw
 
-    game = HostGame(
-        rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
-        preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint), host_nonce=bytes(header.host_nonce),
-        random_bytes=no_draws, envelope_source=adopt, host_public_key=bytes(header.host_public_key), deal=deal,
-        host_game_key=host_game_key,
-    )
-    embedded: set[bytes] = set()
-    game.start()
-    refusals = refusals or {}
-    while len(game.chain) < len(slots):
-        if len(game.chain) in refusals and proven is not None:
-            _try_refused(game, refusals.pop(len(game.chain)), proven)
-        slot = slots[len(game.chain)]
-        assert slot.signed is not None
-        if _host_decision(game, slot, embedded):
-            continue
-        inputs = _inputs_of(slot.signed)
-        if not inputs:
-            raise _problem(slot.seq, slot.type, "unexpected-envelope",
-                           f"an honest host does not send {slot.type} here")
-        before = len(game.chain)
-        for seat, raw in inputs:
-            embedded.add(envelope_hash(raw))
-            try:
-                game.submit(seat, raw)
-            except ProtocolError as err:
-                inner = _inner_type(raw)
-                raise _problem(slot.seq, slot.type, err.reason,
-                               f"the embedded {inner} of seat {seat} is refused: {err.message}", err.seat) from None
-        if len(game.chain) == before:
-            raise _problem(slot.seq, slot.type, "unexpected-envelope", "the embedded envelope changes nothing")
-    if len(game.chain) in refusals and proven is not None:
-        _try_refused(game, refusals.pop(len(game.chain)), proven)
-    if not game.finished and not (game.end_reason in ABANDON_REASONS and game.phase == "checkpoint"):
-        raise _problem(0, "", "incomplete", "the record ends before the match's final co-signed checkpoint")
-    # (an abandoned match whose closing checkpoint some seats never signed, e.g. the host's person who quit: every
-    # deal and move up to the end still verified; the verdict says abandoned and names the seats)
-    return game, embedded
+    return adopt
+
+
+def _replay_inputs(game: HostGame, slot: _Slot, embedded: set[bytes]) -> None:
+    """Submit the seats' envelopes that the host envelope of `slot` embeds; they must move the game."""
+    assert slot.signed is not None
+    inputs = _inputs_of(slot.signed)
+    if not inputs:
+        raise _problem(slot.seq, slot.type, "unexpected-envelope",
+                       f"an honest host does not send {slot.type} here")
+    before = len(game.chain)
+    for seat, raw in inputs:
+        embedded.add(envelope_hash(raw))
+        try:
+            game.submit(seat, raw)
+        except ProtocolError as err:
+            inner = _inner_type(raw)
+            raise _problem(slot.seq, slot.type, err.reason,
+                           f"the embedded {inner} of seat {seat} is refused: {err.message}", err.seat) from None
+    if len(game.chain) == before:
+        raise _problem(slot.seq, slot.type, "unexpected-envelope", "the embedded envelope changes nothing")
 
 
 ABANDON_REASONS = ("host-shutdown",)  # why a host may end a match early (HostGame.abandon)
