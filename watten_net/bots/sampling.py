@@ -160,42 +160,63 @@ def _fits(kn: Knowledge, rk: Ranking) -> bool:
 # ---------------------------------------------------------------------------------------------- constraints
 def constraints(kn: Knowledge, rk: Ranking | None) -> Constraints:
     """What the seat's observations say about the others' hidden cards, under the announcement `rk`."""
-    rules = kn.rules
     unseen = set(kn.unseen)
     forbid: dict[int, set[Card]] = {}
     cons = Constraints()
-    kritische = rules.kritische_cards
-    # The follow rules: a seat bound to follow that did not holds none of the cards that forced it.
-    if rk is not None and rules.follow != "none":
-        tricks = [tuple(CARD_OF[c] for c in cards) for _, cards, _ in kn.view.tricks]
-        leaders = [leader for leader, _, _ in kn.view.tricks]
-        if kn.view.current_trick:
-            tricks.append(tuple(CARD_OF[c] for _, c in kn.view.current_trick))
-            leaders.append(kn.view.current_trick[0][0])
-        for t, (trick, leader) in enumerate(zip(tricks, leaders, strict=True)):
-            for i in range(1, len(trick)):
-                seat = (leader + i) % kn.n
-                if seat == kn.seat or (rules.blind and seat not in kn.view.announcers):
-                    continue
-                void = _revealed_void(rules, rk, trick, i, first_trick=t == 0)
-                if void:
-                    forbid.setdefault(seat, set()).update(void)
-    # Schlecken: cards taken at the cut are Kritische. The dealer takes nothing else; the cutter may bluff, which is
-    # rare, but it must have bluffed with every card beyond the Kritische the dealer left for it.
+    if rk is not None and kn.rules.follow != "none":
+        _follow_constraints(kn, rk, forbid)
+    _schlecken_constraints(kn, unseen, cons)
+    _signal_constraints(kn, rk, unseen, forbid, cons)
+    cons.forbid = {s: frozenset(cards & unseen) for s, cards in forbid.items()}
+    # A forbidden card cannot be a must (a contradiction among the signals: trust the rules).
+    for s, cards in list(cons.must.items()):
+        cons.must[s] = [c for c in cards if c not in cons.forbid.get(s, frozenset())]
+    return cons
+
+
+def _follow_constraints(kn: Knowledge, rk: Ranking, forbid: dict[int, set[Card]]) -> None:
+    """The follow rules: a seat bound to follow that did not holds none of the cards that forced it."""
+    rules = kn.rules
+    tricks = [tuple(CARD_OF[c] for c in cards) for _, cards, _ in kn.view.tricks]
+    leaders = [leader for leader, _, _ in kn.view.tricks]
+    if kn.view.current_trick:
+        tricks.append(tuple(CARD_OF[c] for _, c in kn.view.current_trick))
+        leaders.append(kn.view.current_trick[0][0])
+    for t, (trick, leader) in enumerate(zip(tricks, leaders, strict=True)):
+        for i in range(1, len(trick)):
+            seat = (leader + i) % kn.n
+            if seat == kn.seat or (rules.blind and seat not in kn.view.announcers):
+                continue
+            void = _revealed_void(rules, rk, trick, i, first_trick=t == 0)
+            if void:
+                forbid.setdefault(seat, set()).update(void)
+
+
+def _schlecken_constraints(kn: Knowledge, unseen: set[Card], cons: Constraints) -> None:
+    """Schlecken: cards taken at the cut are Kritische. The dealer takes nothing else; the cutter may bluff, which is
+    rare, but it must have bluffed with every card beyond the Kritische the dealer left for it."""
+    kritische = kn.rules.kritische_cards
     taken = kn.view.taken_counts
-    if len(taken) == kn.n and kritische:
-        left = tuple(c for c in kritische if c in unseen)
-        spare = len(left)
-        table = table_for(rules)
-        for seat in (kn.dealer, table.cutter_of[kn.dealer]):
-            shown = sum(1 for c in kn.played_by[seat] if c in kritische)
-            if seat == kn.seat:
-                continue  # this seat's own takes are in its hand, not among the unseen cards
-            need = min(taken[seat] - shown, spare)
-            if need > 0:
-                cons.at_least.append((seat, left, need))
-                spare -= need
-    # The partners' signals.
+    if len(taken) != kn.n or not kritische:
+        return
+    left = tuple(c for c in kritische if c in unseen)
+    spare = len(left)
+    table = table_for(kn.rules)
+    for seat in (kn.dealer, table.cutter_of[kn.dealer]):
+        shown = sum(1 for c in kn.played_by[seat] if c in kritische)
+        if seat == kn.seat:
+            continue  # this seat's own takes are in its hand, not among the unseen cards
+        need = min(taken[seat] - shown, spare)
+        if need > 0:
+            cons.at_least.append((seat, left, need))
+            spare -= need
+
+
+def _signal_constraints(
+    kn: Knowledge, rk: Ranking | None, unseen: set[Card], forbid: dict[int, set[Card]], cons: Constraints,
+) -> None:
+    """The partners' signals."""
+    rules = kn.rules
     for sender, name in kn.view.signals:
         if sender not in kn.partners():
             continue
@@ -212,15 +233,10 @@ def constraints(kn: Knowledge, rk: Ranking | None) -> Constraints:
                 if left:
                     cons.at_least.append((sender, left, 1))
         elif name == "nix":
-            nothing = set(kritische)
+            nothing = set(rules.kritische_cards)
             if rk is not None:
                 nothing.update(c for c in (rk.hauptschlag, rk.guate) if c is not None)
             forbid.setdefault(sender, set()).update(nothing)
-    cons.forbid = {s: frozenset(cards & unseen) for s, cards in forbid.items()}
-    # A forbidden card cannot be a must (a contradiction among the signals: trust the rules).
-    for s, cards in list(cons.must.items()):
-        cons.must[s] = [c for c in cards if c not in cons.forbid.get(s, frozenset())]
-    return cons
 
 
 def _revealed_void(rules: Rules, rk: Ranking, trick: Sequence[Card], i: int, *, first_trick: bool) -> frozenset[Card]:

@@ -109,6 +109,20 @@ class Posted:
             seat.receive(self.seq, withheld=self.stub())
 
 
+def _check_settings(rules: Rules, seats: Sequence[Seat], reveal: str, deal: str) -> None:
+    """Refuse a game that cannot be hosted (a ValueError that says why)."""
+    if len(seats) != rules.players:
+        raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
+    if reveal not in REVEAL_MODES:
+        raise ValueError(f"reveal must be one of {REVEAL_MODES}")
+    if deal not in DEAL_MODES:
+        raise ValueError(f"deal must be one of {DEAL_MODES}")
+    if deal == "trustless" and rules.blind:
+        raise ValueError("blind cannot be played with a trustless deal (the host must judge every trick)")
+    if deal == "trustless" and (rules.deck not in DECK_SIZES or rules.players not in SEAT_COUNTS):
+        raise ValueError(f"a trustless deal supports decks of {DECK_SIZES} cards and {SEAT_COUNTS} players")
+
+
 class HostGame:
     """Sans-I/O host of one match: `start()`, then `submit(seat, envelope_bytes)` until `finished`."""
 
@@ -128,16 +142,7 @@ class HostGame:
         deal: str = "verified",
         host_game_key: bytes | None = None,
     ) -> None:
-        if len(seats) != rules.players:
-            raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
-        if reveal not in REVEAL_MODES:
-            raise ValueError(f"reveal must be one of {REVEAL_MODES}")
-        if deal not in DEAL_MODES:
-            raise ValueError(f"deal must be one of {DEAL_MODES}")
-        if deal == "trustless" and rules.blind:
-            raise ValueError("blind cannot be played with a trustless deal (the host must judge every trick)")
-        if deal == "trustless" and (rules.deck not in DECK_SIZES or rules.players not in SEAT_COUNTS):
-            raise ValueError(f"a trustless deal supports decks of {DECK_SIZES} cards and {SEAT_COUNTS} players")
+        _check_settings(rules, seats, reveal, deal)
         self.rules = rules
         self.seats = list(seats)
         self.n = rules.players
@@ -169,16 +174,7 @@ class HostGame:
         # k_H, the host's game key (Level 1): drawn with the header (the verifier passes the revealed one).
         self.host_game_key = host_game_key
         self.stand_in_policy = "" if self.trustless else REFERENCE_V1
-        # Everything about where cards come from: Level 1, or the trustless Level 2 through the same seam.
-        self.dealer: Dealer
-        self.trustless_dealer: TrustlessDealer | None = None
-        self.verified_dealer: VerifiedDealer | None = None
-        if self.trustless:
-            self.dealer = self.trustless_dealer = TrustlessDealer(rules, self.game_id, self._post, self.absent)
-        else:
-            self.dealer = self.verified_dealer = VerifiedDealer(
-                rules, self.game_id, self._post, host_key=self._host_game_key, header_hash=lambda: self.header_hash,
-                host_run=[s.host_run for s in self.seats], head_at=self._head_at, absent=self.absent)
+        self._make_dealer()
         self.withheld: list[Posted] = []
         self.checkpoint: tuple[int, int, bytes] | None = None  # (hand, chain seq, chain head)
         self.checkpoint_signed: set[int] = set()
@@ -187,6 +183,19 @@ class HostGame:
         self.engine_events: list[Event] = []  # engine events since the last `drain_events()` (for the views)
         self.finished = False
         self.end_reason = ""
+
+    def _make_dealer(self) -> None:
+        """Everything about where cards come from: Level 1, or the trustless Level 2 through the same seam."""
+        self.dealer: Dealer
+        self.trustless_dealer: TrustlessDealer | None = None
+        self.verified_dealer: VerifiedDealer | None = None
+        if self.trustless:
+            self.dealer = self.trustless_dealer = TrustlessDealer(self.rules, self.game_id, self._post, self.absent)
+        else:
+            self.dealer = self.verified_dealer = VerifiedDealer(
+                self.rules, self.game_id, self._post, host_key=self._host_game_key,
+                header_hash=lambda: self.header_hash, host_run=[s.host_run for s in self.seats],
+                head_at=self._head_at, absent=self.absent)
 
     # ------------------------------------------------------------------ chain
     def _post(self, payload: Any, visible_to: tuple[int, ...] | None = None) -> Posted:
