@@ -22,7 +22,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -35,7 +35,8 @@ from watten_net.deal.receipts import receipt_holds
 from watten_net.deal.seat import SeatGame
 from watten_net.deal.steps import Stage
 from watten_net.engine import Match, Rules
-from watten_net.engine.events import EventKind
+from watten_net.engine.event_data import AnswerData, event_data
+from watten_net.engine.events import Event, EventKind
 from watten_net.engine.public import PublicMatch
 from watten_net.printable import visible, visible_lines
 from watten_net.record import (
@@ -645,52 +646,66 @@ def verify_file(path: str) -> Report:
 
 def describe(match: Match | PublicMatch) -> list[str]:
     lines: list[str] = []
-    names = {"E": "Eichel", "L": "Laub", "H": "Herz", "S": "Schellen"}
     for e in match.events():
-        d = e.data
         if e.to is not None and e.kind not in (EventKind.SCHLAG, EventKind.TRUMP):
             continue
-        if e.kind == EventKind.HAND_START:
-            lines.append(f"\nHand {d['hand'] + 1}" + (f" (deal {d['attempt'] + 1})" if d["attempt"] else "")
-                         + f": seat {d['dealer']} deals, seat {d['forehand']} leads, worth {d['value']}.")
-        elif e.kind == EventKind.CUT:
-            lines.append(f"  Seat {e.seat} cuts {d['n']} cards.")
-        elif e.kind == EventKind.TAKE:
-            lines.append(f"  Seat {e.seat} takes a card at the cut (Schlecken).")
-        elif e.kind == EventKind.SCHLAG:
-            lines.append(f"  Seat {e.seat} names the Schlag {d['rank']}.")
-        elif e.kind == EventKind.TRUMP:
-            lines.append(f"  Seat {e.seat} names trump {names[d['suit']]}.")
-        elif e.kind in (EventKind.SWAP_ASK, EventKind.BESSERE_ASK, EventKind.SCHADET_ASK):
-            lines.append(f"  Seat {e.seat} asks {e.kind}")
-        elif e.kind in (EventKind.SWAP, EventKind.BESSERE, EventKind.SCHADET):
-            lines.append(f"  Seat {e.seat} answers {d['answer']}.")
-        elif e.kind == EventKind.RAISE:
-            lines.append(f"  Seat {e.seat} raises to {d['value']}.")
-        elif e.kind == EventKind.ACCEPT:
-            lines.append(f"  Seat {e.seat} accepts: the hand is worth {d['value']}.")
-        elif e.kind == EventKind.FOLD:
-            lines.append(f"  Seat {e.seat} folds.")
-        elif e.kind == EventKind.CONCEDE:
-            lines.append(f"  Seat {e.seat} concedes.")
-        elif e.kind == EventKind.FORFEIT:
-            lines.append(f"  Seat {e.seat} went away while the deal needed it: its side loses the hand.")
-        elif e.kind == EventKind.MASCHINE:
-            lines.append(f"  Seat {e.seat} shows a Maschine: {' '.join(d['cards'])}.")
-        elif e.kind == EventKind.TRICK:
-            lines.append(f"  Trick: {' '.join(d['cards'])} (led by seat {d['leader']}), won by seat {e.seat}.")
-        elif e.kind == EventKind.BLUFF_PENALTY:
-            lines.append(f"  Seat {e.seat} bluffed at the cut and never played a Kritischer: 2 to the others.")
-        elif e.kind == EventKind.HAND_END:
-            lines.append(f"  Seats {', '.join(map(str, d['seats']))} win {d['points']} ({d['reason']}); "
-                         f"scores {'-'.join(map(str, d['scores']))}.")
-        elif e.kind == EventKind.MATCH_END:
-            scores, marks = "-".join(map(str, d["scores"])), "-".join(map(str, d["bummerl"]))
-            # One winner (RULES.md 7): a side, or the seats of one side with 3 players (a score per seat).
-            who = "seat" if match.rules.players == 3 else "side"
-            won = ", ".join(f"{who} {w}" for w in d["winners"])
-            lines.append(f"\nMatch over: {scores}, won by {won}; Bummerl {marks}.")
+        line = _describe_event(e, match.rules.players)
+        if line is not None:
+            lines.append(line)
     return lines
+
+
+_SUIT_NAMES = {"E": "Eichel", "L": "Laub", "H": "Herz", "S": "Schellen"}
+
+
+def _describe_event(e: Event, players: int) -> str | None:
+    """One public event in words (None: an event --show leaves out)."""
+    kind, seat = e.kind, e.seat
+    if kind == EventKind.HAND_START:
+        d = event_data(e, EventKind.HAND_START)
+        return (f"\nHand {d['hand'] + 1}" + (f" (deal {d['attempt'] + 1})" if d["attempt"] else "")
+                + f": seat {d['dealer']} deals, seat {d['forehand']} leads, worth {d['value']}.")
+    if kind == EventKind.CUT:
+        return f"  Seat {seat} cuts {event_data(e, EventKind.CUT)['n']} cards."
+    if kind == EventKind.TAKE:
+        return f"  Seat {seat} takes a card at the cut (Schlecken)."
+    if kind == EventKind.SCHLAG:
+        return f"  Seat {seat} names the Schlag {event_data(e, EventKind.SCHLAG)['rank']}."
+    if kind == EventKind.TRUMP:
+        return f"  Seat {seat} names trump {_SUIT_NAMES[event_data(e, EventKind.TRUMP)['suit']]}."
+    if kind in (EventKind.SWAP_ASK, EventKind.BESSERE_ASK, EventKind.SCHADET_ASK):
+        return f"  Seat {seat} asks {kind}"
+    if kind in (EventKind.SWAP, EventKind.BESSERE, EventKind.SCHADET):
+        return f"  Seat {seat} answers {cast(AnswerData, e.data)['answer']}."
+    if kind == EventKind.RAISE:
+        return f"  Seat {seat} raises to {event_data(e, EventKind.RAISE)['value']}."
+    if kind == EventKind.ACCEPT:
+        return f"  Seat {seat} accepts: the hand is worth {event_data(e, EventKind.ACCEPT)['value']}."
+    if kind == EventKind.FOLD:
+        return f"  Seat {seat} folds."
+    if kind == EventKind.CONCEDE:
+        return f"  Seat {seat} concedes."
+    if kind == EventKind.FORFEIT:
+        return f"  Seat {seat} went away while the deal needed it: its side loses the hand."
+    if kind == EventKind.MASCHINE:
+        return f"  Seat {seat} shows a Maschine: {' '.join(event_data(e, EventKind.MASCHINE)['cards'])}."
+    if kind == EventKind.TRICK:
+        d_trick = event_data(e, EventKind.TRICK)
+        return f"  Trick: {' '.join(d_trick['cards'])} (led by seat {d_trick['leader']}), won by seat {seat}."
+    if kind == EventKind.BLUFF_PENALTY:
+        return f"  Seat {seat} bluffed at the cut and never played a Kritischer: 2 to the others."
+    if kind == EventKind.HAND_END:
+        d_end = event_data(e, EventKind.HAND_END)
+        return (f"  Seats {', '.join(map(str, d_end['seats']))} win {d_end['points']} ({d_end['reason']}); "
+                f"scores {'-'.join(map(str, d_end['scores']))}.")
+    if kind == EventKind.MATCH_END:
+        d_over = event_data(e, EventKind.MATCH_END)
+        scores, marks = "-".join(map(str, d_over["scores"])), "-".join(map(str, d_over["bummerl"]))
+        # One winner (RULES.md 7): a side, or the seats of one side with 3 players (a score per seat).
+        who = "seat" if players == 3 else "side"
+        won = ", ".join(f"{who} {w}" for w in d_over["winners"])
+        return f"\nMatch over: {scores}, won by {won}; Bummerl {marks}."
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from watten_net.engine import Observation, Rules
+from watten_net.engine.event_data import event_data
 from watten_net.engine.events import EventKind
 from watten_net.engine.notation import RAISE_PENDING, Phase
 from watten_net.engine.table import table_for
@@ -64,7 +65,7 @@ class SeatView:
             # The card the seat looks at is shown to it alone, in a `see` event; the newest one is the current card.
             for event in reversed(obs.events):
                 if event.kind == EventKind.SEE and event.seat == obs.seat:
-                    extra["schlecken_card"] = str(event.data["card"])
+                    extra["schlecken_card"] = str(event_data(event, EventKind.SEE)["card"])
                     break
         slot_of = table_for(obs.rules).slot_of
         return cls(
@@ -143,7 +144,7 @@ def _hand_signals(obs: Observation) -> tuple[tuple[int, str], ...]:
         if event.kind == EventKind.HAND_START:
             break
         if event.kind == EventKind.SIGNAL:
-            found.append((event.seat, str(event.data["name"])))
+            found.append((event.seat, str(event_data(event, EventKind.SIGNAL)["name"])))
     found.reverse()
     return tuple(found)
 

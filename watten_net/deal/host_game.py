@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.engine import Match, Rules, RuleViolation
+from watten_net.engine.event_data import event_data
 from watten_net.engine.events import Event, EventKind
 from watten_net.engine.match import normalise_action
 from watten_net.engine.notation import Phase, Verb
@@ -518,7 +519,8 @@ class HostGame:
         public = [e for e in events if e.to is None]
         for e in events:
             if e.kind == EventKind.PLAY and e.seat == seat:
-                openings.append(self.dealer.opening(e.data["position"], e.data["card"]))
+                played = event_data(e, EventKind.PLAY)
+                openings.append(self.dealer.opening(played["position"], played["card"]))
         visible = self._action_visibility(before, seat, text)
         accepted = pb.ActionAccepted(
             hand=before.hand_number, attempt=before.attempt, seat=seat, action=text,
@@ -574,12 +576,13 @@ class HostGame:
         assert match is not None
         slots = len(match.scores)
         points = [0] * slots
-        for seat in e.data["seats"]:
-            points[match.t.slot_of[seat]] = e.data["points"]
+        ended = event_data(e, EventKind.HAND_END)
+        for seat in ended["seats"]:
+            points[match.t.slot_of[seat]] = ended["points"]
         return pb.HandEnd(
-            hand=before.hand_number, attempt=before.attempt, winner_side=e.data["side"], points=points,
-            reason=e.data["reason"],
-            scores=e.data["scores"], bummerl=list(match.bummerl),
+            hand=before.hand_number, attempt=before.attempt, winner_side=ended["side"], points=points,
+            reason=ended["reason"],
+            scores=ended["scores"], bummerl=list(match.bummerl),
         )
 
     @property

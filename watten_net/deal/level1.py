@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from watten_net.engine import Card, Rules, canonical_deck
+from watten_net.engine.event_data import event_data
 from watten_net.engine.events import Event, EventKind
 from watten_net.v1 import watten_pb2 as pb
 
@@ -266,16 +267,19 @@ class VerifiedDealer(Dealer):
     def deliver(self, event: Event) -> list[Any]:
         att = self.current
         if event.kind in (EventKind.DEAL, EventKind.TOOK):
-            cards = event.data["cards"] if event.kind == EventKind.DEAL else [event.data["card"]]
-            positions = event.data["positions"] if event.kind == EventKind.DEAL else [event.data["position"]]
-            packet = event.data["packet"] if event.kind == EventKind.DEAL else 0
+            if event.kind == EventKind.DEAL:
+                dealt = event_data(event, EventKind.DEAL)
+                cards, positions, packet = dealt["cards"], dealt["positions"], dealt["packet"]
+            else:
+                took = event_data(event, EventKind.TOOK)
+                cards, positions, packet = [took["card"]], [took["position"]], 0
             openings = [self.opening(k, c) for c, k in zip(cards, positions, strict=True)]
             delivery = pb.CardDelivery(hand=att.hand, attempt=att.attempt, seat=event.seat, packet=packet,
                                        cards=openings)
             return [self.post(delivery, (event.seat,))]
         if event.kind == EventKind.SEE:
-            k = event.data["position"]
-            data = {**event.data, "salt": self.salt(k).hex()}
+            seen = event_data(event, EventKind.SEE)
+            data = {**seen, "salt": self.salt(seen["position"]).hex()}
             private = pb.PrivateEvent(hand=att.hand, attempt=att.attempt, seat=event.seat,
                                       events=[event_to_pb(event.kind, event.seat, data)])
             return [self.post(private, (event.seat,))]

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from watten_net.engine import Card, Rules, RuleViolation, canonical_deck
+from watten_net.engine.event_data import event_data
 from watten_net.engine.events import Event, EventKind
 from watten_net.engine.notation import Phase as MatchPhase
 from watten_net.engine.notation import Verb
@@ -365,12 +366,12 @@ class TrustlessDealer(Dealer):
         """The engine's public deal map, Schlecken card and hand-end openings become ShareRequests."""
         att = self.current
         if event.kind == EventKind.DEAL:
-            asks = [(event.seat, tuple(event.data["positions"]), "deal")]
+            asks = [(event.seat, tuple(event_data(event, EventKind.DEAL)["positions"]), "deal")]
         elif event.kind == EventKind.SEE:
-            asks = [(event.seat, (int(event.data["position"]),), "see")]
+            asks = [(event.seat, (int(event_data(event, EventKind.SEE)["position"]),), "see")]
         elif event.kind == EventKind.OPEN_ASK:
-            asks = [(int(s), tuple(p), "open") for s, p in sorted(event.data["positions"].items(), key=lambda i:
-                                                                      int(i[0]))]
+            wanted = event_data(event, EventKind.OPEN_ASK)["positions"]
+            asks = [(int(s), tuple(p), "open") for s, p in sorted(wanted.items(), key=lambda i: int(i[0]))]
         else:
             return []
         out = []

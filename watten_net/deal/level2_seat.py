@@ -29,6 +29,7 @@ from nacl.bindings import (
 from nacl.exceptions import CryptoError
 
 from watten_net.engine import Card, RuleViolation, canonical_deck
+from watten_net.engine.event_data import event_data
 from watten_net.engine.events import Event, EventKind
 from watten_net.engine.notation import Phase as MatchPhase
 from watten_net.engine.notation import Verb
@@ -136,7 +137,7 @@ class TrustlessSeat:
     def _absorb(self, events: list[Event]) -> None:
         for e in events:
             if e.kind == EventKind.SEE:
-                self.seeing = (e.seat, int(e.data["position"]))
+                self.seeing = (e.seat, int(event_data(e, EventKind.SEE)["position"]))
             elif e.kind in (EventKind.TAKE, EventKind.KEEP, EventKind.DEAL):
                 self.seeing = None
 
