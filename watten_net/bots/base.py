@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from watten_net.engine import Observation, Rules
 from watten_net.engine.event_data import event_data
 from watten_net.engine.events import EventKind
-from watten_net.engine.notation import RAISE_PENDING, Phase
+from watten_net.engine.notation import RAISE_PENDING, Phase, Verb
 from watten_net.engine.table import table_for
 
 if TYPE_CHECKING:
@@ -170,7 +170,7 @@ class Bot:
 
     def decide(self, view: SeatView) -> str:
         # Signals and giving up are rare table talk, not moves: a random bot prefers real moves.
-        moves = [a for a in view.legal_actions if not a.startswith("signal ") and a not in ("concede", "fold")]
+        moves = [a for a in view.legal_actions if not a.startswith("signal ") and a not in (Verb.CONCEDE, Verb.FOLD)]
         if not moves or self.rng.random() < 0.05:
             moves = list(view.legal_actions)
         return self.rng.choice(moves)

@@ -23,8 +23,9 @@ from .base import Bot, SeatView
 
 PLAY_TEXT = {card: "play " + card.text for card in ALL_CARDS}
 CARD_OF = {card.text: card for card in ALL_CARDS}
-# Asked by nobody inside a playout: they open branches (a second Bessere, a swap) the real hand may no longer have.
-_NO_ASKING = ("swap?", "bessere?", "schadet?")
+# Asked by nobody inside a playout: the questions open branches (a second Bessere, a swap) the real hand may no
+# longer have, and a raise is judged by the search itself. One set look-up per action on the playout's hot path.
+_NOT_IN_PLAYOUTS = frozenset({Verb.SWAP_ASK, Verb.BESSERE_ASK, Verb.SCHADET_ASK, Verb.RAISE})
 MAX_PLAYOUT_STEPS = 200  # a hand has at most ~40 actions; this only guards against a loop
 
 
@@ -62,11 +63,11 @@ class Playouts:
 
     def announce(self, m: Match, seat: int) -> str:
         legal = tuple(
-            a for a in m.legal_actions(seat) if not a.startswith("signal ") and a not in _NO_ASKING and a != "raise"
+            a for a in m.legal_actions(seat) if not a.startswith("signal ") and a not in _NOT_IN_PLAYOUTS
         )  # nobody raises inside a playout either (the raise the bot evaluates is its own, in `_search`)
         view = SeatView(
             seat=seat, legal_actions=legal, hand=tuple(c.text for c in m.hands[seat]), schlag=m.schlag or "",
-            trump=m.trump or "", phase="announce", rules=m.rules, announce_step=m.announce_step,
+            trump=m.trump or "", phase=ANNOUNCE, rules=m.rules, announce_step=m.announce_step,
             sides=m.hand_sides, announcers=m.announcers,
         )
         action = self.announcer.choose(view)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from watten_net.engine import Card, Rules, RuleViolation, canonical_deck
@@ -51,7 +52,14 @@ CHEAT_REASONS = frozenset({
     "not-your-position", "position-played", "position-aside", "card-seen-twice", "opening-mismatch", "not-in-deck",
     "not-a-maschine", "wrong-positions",
 })
-WHY = ("deal", "see", "open")
+
+
+class ShareWhy(StrEnum):
+    """What the shares a ShareRequest asks for open (`ShareRequest.why`)."""
+
+    DEAL = "deal"  # cards dealt to the recipient
+    SEE = "see"  # the card the recipient is shown at the Schlecken
+    OPEN = "open"  # the recipient's cards that a decided hand's obligations need opened
 
 
 # ---------------------------------------------------------------------------------------------- shared rules
@@ -139,7 +147,7 @@ class ShareAsk:
     hash: bytes
     recipient: int
     positions: tuple[int, ...]
-    why: str
+    why: ShareWhy
 
 
 @dataclass
@@ -331,7 +339,7 @@ class TrustlessDealer(Dealer):
         for ask in list(att.asks):
             if not self._missing(ask):
                 att.asks.remove(ask)
-                att.dealt = att.dealt or ask.why == "deal"
+                att.dealt = att.dealt or ask.why == ShareWhy.DEAL
                 for k in ask.positions:
                     att.learnt.setdefault(k, set()).add(ask.recipient)
         if att.dealt and not att.asks and not att.closed and self.prepared == att.deck + 1:
@@ -366,12 +374,12 @@ class TrustlessDealer(Dealer):
         """The engine's public deal map, Schlecken card and hand-end openings become ShareRequests."""
         att = self.current
         if event.kind == EventKind.DEAL:
-            asks = [(event.seat, tuple(event_data(event, EventKind.DEAL)["positions"]), "deal")]
+            asks = [(event.seat, tuple(event_data(event, EventKind.DEAL)["positions"]), ShareWhy.DEAL)]
         elif event.kind == EventKind.SEE:
-            asks = [(event.seat, (int(event_data(event, EventKind.SEE)["position"]),), "see")]
+            asks = [(event.seat, (int(event_data(event, EventKind.SEE)["position"]),), ShareWhy.SEE)]
         elif event.kind == EventKind.OPEN_ASK:
             wanted = event_data(event, EventKind.OPEN_ASK)["positions"]
-            asks = [(int(s), tuple(p), "open") for s, p in sorted(wanted.items(), key=lambda i: int(i[0]))]
+            asks = [(int(s), tuple(p), ShareWhy.OPEN) for s, p in sorted(wanted.items(), key=lambda i: int(i[0]))]
         else:
             return []
         out = []
@@ -379,7 +387,7 @@ class TrustlessDealer(Dealer):
             posted = self.post(pb.ShareRequest(hand=att.hand, attempt=att.attempt, recipient=recipient,
                                                positions=list(positions), why=why))
             out.append(posted)
-            if why != "open":
+            if why != ShareWhy.OPEN:
                 att.asks.append(ShareAsk(posted.hash, recipient, positions, why))
         out += self._complete_asks()  # a position shown to its recipient before (a kept Schlecken card) needs nothing
         return out

@@ -39,6 +39,7 @@ from watten_net.trustless.messages import DecryptionShareMessage, KeyShareMessag
 from watten_net.v1 import watten_pb2 as pb
 
 from .level2 import (
+    ShareWhy,
     deck_setup,
     deck_shuffle_order,
     engine_step,
@@ -277,7 +278,7 @@ class TrustlessSeat:
         r, positions, why = int(p.recipient), tuple(int(k) for k in p.positions), str(p.why)
         if deal is None or not self._attempt_matches(p) or deal.public.phase is not Phase.DEALING:
             raise self._fail("bad-share-request", "a share request outside a dealt attempt")
-        if why == "open":
+        if why == ShareWhy.OPEN:
             if tuple(sorted(positions)) != tuple(sorted(m.openings_wanted.get(r, ()))):
                 raise self._fail("bad-share-request", f"seat {r} is asked to open {positions}, which the rules "
                                  "do not ask for")
@@ -286,9 +287,9 @@ class TrustlessSeat:
             return
         if not 0 <= r < self.n:
             raise self._fail("bad-share-request", f"there is no seat {r}")
-        if why == "see":
+        if why == ShareWhy.SEE:
             due = m.phase == MatchPhase.SCHLECKEN and len(positions) == 1 and self.seeing == (r, positions[0])
-        elif why == "deal":
+        elif why == ShareWhy.DEAL:
             due = bool(positions) and all(k in m.positions_of(r) for k in positions)
         else:
             due = False

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.engine import Rules
+from watten_net.engine.events import EventKind
 from watten_net.record import KIND_HOST as RECORD_HOST
 from watten_net.record import KIND_NOTE as RECORD_NOTE
 from watten_net.record import KIND_OWN as RECORD_OWN
@@ -481,7 +482,7 @@ class SeatGame:
 
         for event in signed.payload.events:
             kind, _, data = event_from_pb(event)
-            if kind == "see":
+            if kind == EventKind.SEE:
                 self._check_opening(int(data["position"]), str(data["card"]), bytes.fromhex(str(data["salt"])))
 
     def _on_ActionAccepted(self, signed: Signed) -> None:
