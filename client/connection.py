@@ -25,6 +25,7 @@ from watten_net.deal.identity import join_proof, leave_proof, new_nonce, public_
 from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError
 from watten_net.deal.seat import SeatGame
+from watten_net.deal.steps import DealStep
 from watten_net.paths import ensure_private_dir, open_private
 from watten_net.printable import visible
 from watten_net.record import RecordWriter
@@ -117,9 +118,6 @@ RETRYABLE = frozenset({grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAI
 # match; a seat that does not sign loses nothing, and its own copy of the chain still shows any real mismatch.)
 STALE_STEP = frozenset({Reason.UNEXPECTED_MESSAGE, Reason.WRONG_HAND, Reason.WRONG_HASH})
 
-_OWED = {"header": "HeaderSignature", "key-commit": "KeyCommit", "key-set": "KeySetSignature",
-         "key-reveal": "KeyReveal", "sealed": "DeckSealedSignature", "checkpoint": "CheckpointSignature"}
-
 
 def count_abandonment(path: Path, host_key: bytes, game_id: bytes) -> None:
     """Remember that the host with `host_key` abandoned game `game_id` after its KeySet (once per game)."""
@@ -156,7 +154,8 @@ def owed_message(view: Any, seat: int) -> str | None:
     """The protocol message the host waits for from `seat`, according to its view (None: nothing)."""
     if view is None or seat not in view.deal.waiting_for:
         return None
-    return _OWED.get(view.deal.step)
+    step = DealStep.from_wire(view.deal.step)
+    return step.owed if step is not None else None
 
 
 class Connection:

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 from watten_net.deal.host_game import HostGame, Posted
 from watten_net.deal.identity import public_key_bytes
 from watten_net.deal.protocol import PROTOCOL_VERSION, event_to_pb
+from watten_net.deal.steps import DealStep, Stage
 from watten_net.engine.events import Event
+from watten_net.engine.notation import RAISE_PENDING, Phase
 from watten_net.v1 import watten_pb2 as pb
 
 if TYPE_CHECKING:
@@ -21,11 +23,6 @@ if TYPE_CHECKING:
 
 DEAL_NOTE = "Verified deal: the host can see all cards, of this hand and those to come"
 TRUSTLESS_NOTE = "Trustless deal: the host cannot see your cards"
-# The step a seat may owe a message for, in the words of DealStatus.step (see the proto).
-_STEPS = {
-    "HeaderSignature": "header", "key-commit": "key-commit", "key-sign": "key-set", "key-reveal": "key-reveal",
-    "seal-sign": "sealed", "dealt": "dealt", "play": "dealt", "checkpoint": "checkpoint", "over": "revealed",
-}
 
 
 def chain_entry(posted: Posted, seat: int) -> Any:
@@ -75,8 +72,8 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     view.chain_head = game.chain[-1].hash if game.chain else b""
     step, waiting = game.waiting_for()
     trustless = game.trustless
-    view.deal.CopyFrom(pb.DealStatus(mode="trustless" if trustless else "verified", step=_STEPS.get(step, step),
-                                     waiting_for=list(waiting) if step != "play" else [],
+    view.deal.CopyFrom(pb.DealStatus(mode="trustless" if trustless else "verified", step=DealStep(step).wire,
+                                     waiting_for=list(waiting) if step != DealStep.PLAY else [],
                                      note=TRUSTLESS_NOTE if trustless else DEAL_NOTE))
     # The engine: Level 1's Match (the host knows every card), or the trustless PublicMatch (public facts only:
     # the seat's client adds its own cards and works out its legal plays, `watten_net.deal.own_hand`).
@@ -87,7 +84,7 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     _hand_rows(view, table, seat, game, match)
     _seat_rows(view, table, seat, match)
     spectator = not 0 <= seat < table.n
-    if not spectator and not trustless and match.phase == "schlecken" and match.schlecken_seat == seat:
+    if not spectator and not trustless and match.phase == Phase.SCHLECKEN and match.schlecken_seat == seat:
         view.extra["schlecken_card"] = match.seen_card().text
     return view
 
@@ -97,7 +94,7 @@ def _hand_rows(view: Any, table: Table, seat: int, game: HostGame, match: Any) -
     trustless = game.trustless
     spectator = not 0 <= seat < table.n
     obs: Any = match.observe(seat if not spectator else 0, history=False)
-    view.hand_phase = "raise-pending" if match.raise_pending is not None else match.phase
+    view.hand_phase = RAISE_PENDING if match.raise_pending is not None else match.phase
     view.announce_step = obs.announce_step or ""
     view.match_number = match.match_number
     view.winners.extend(match.winners)
@@ -110,7 +107,7 @@ def _hand_rows(view: Any, table: Table, seat: int, game: HostGame, match: Any) -
     view.dealer = match.dealer
     view.forehand = match.forehand
     view.cutter = match.cutter
-    in_protocol = game.phase != "play"
+    in_protocol = game.phase != Stage.PLAY
     view.to_act.extend([] if in_protocol else match.waiting_for)
     if not spectator:
         if not trustless:

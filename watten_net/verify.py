@@ -20,9 +20,9 @@ import argparse
 import copy
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -33,7 +33,10 @@ from watten_net.deal.keys import host_key_commitment
 from watten_net.deal.protocol import HOST_SEAT, PROTOCOL_VERSION, ProtocolError, Signed, check_signature, parse_envelope
 from watten_net.deal.receipts import receipt_holds
 from watten_net.deal.seat import SeatGame
+from watten_net.deal.steps import Stage
 from watten_net.engine import Match, Rules
+from watten_net.engine.event_data import AnswerData, event_data
+from watten_net.engine.events import Event, EventKind
 from watten_net.engine.public import PublicMatch
 from watten_net.printable import visible, visible_lines
 from watten_net.record import (
@@ -399,6 +402,28 @@ def _resolve_disclosures(slots: list[_Slot]) -> None:
 
 def _replay(slots: list[_Slot], refusals: dict[int, list[tuple[bytes, Any]]] | None = None,
             proven: list[str] | None = None) -> tuple[HostGame, set[bytes]]:
+    game = _game_of_header(slots)
+    embedded: set[bytes] = set()
+    game.start()
+    refusals = refusals or {}
+    while len(game.chain) < len(slots):
+        if len(game.chain) in refusals and proven is not None:
+            _try_refused(game, refusals.pop(len(game.chain)), proven)
+        slot = slots[len(game.chain)]
+        assert slot.signed is not None
+        if not _host_decision(game, slot, embedded):
+            _replay_inputs(game, slot, embedded)
+    if len(game.chain) in refusals and proven is not None:
+        _try_refused(game, refusals.pop(len(game.chain)), proven)
+    if not game.finished and not (game.end_reason in ABANDON_REASONS and game.phase == Stage.CHECKPOINT):
+        raise _problem(0, "", "incomplete", "the record ends before the match's final co-signed checkpoint")
+    # (an abandoned match whose closing checkpoint some seats never signed, e.g. the host's person who quit: every
+    # deal and move up to the end still verified; the verdict says abandoned and names the seats)
+    return game, embedded
+
+
+def _game_of_header(slots: list[_Slot]) -> HostGame:
+    """An honest host's game for the record's header, whose every envelope must be the record's own (`adopt`)."""
     header_signed = slots[0].signed
     assert header_signed is not None
     header = header_signed.payload
@@ -420,6 +445,18 @@ def _replay(slots: list[_Slot], refusals: dict[int, list[tuple[bytes, Any]]] | N
     def no_draws(size: int) -> bytes:
         raise AssertionError("an honest host draws nothing after the header: every seed follows from the keys")
 
+    return HostGame(
+        rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
+        preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint), host_nonce=bytes(header.host_nonce),
+        random_bytes=no_draws, envelope_source=_envelope_source(slots), host_public_key=bytes(header.host_public_key),
+        deal=deal, host_game_key=host_game_key,
+    )
+
+
+def _envelope_source(slots: list[_Slot]) -> Callable[[int, Any], bytes]:
+    """The replayed host's envelopes: the record's own, each of which must be the one an honest host makes then.
+    (A closure, not a partial: a trial copy of the game, see `_try_refused`, shares the record.)"""
+
     def adopt(seq: int, payload: Any) -> bytes:
         type_name = payload.DESCRIPTOR.name
         if seq > len(slots):
@@ -436,44 +473,27 @@ def _replay(slots: list[_Slot], refusals: dict[int, list[tuple[bytes, Any]]] | N
             raise _problem(seq, type_name, reason, f"{message} (differs in: {detail})")
         return slot.signed.raw
 
-    game = HostGame(
-        rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
-        preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint), host_nonce=bytes(header.host_nonce),
-        random_bytes=no_draws, envelope_source=adopt, host_public_key=bytes(header.host_public_key), deal=deal,
-        host_game_key=host_game_key,
-    )
-    embedded: set[bytes] = set()
-    game.start()
-    refusals = refusals or {}
-    while len(game.chain) < len(slots):
-        if len(game.chain) in refusals and proven is not None:
-            _try_refused(game, refusals.pop(len(game.chain)), proven)
-        slot = slots[len(game.chain)]
-        assert slot.signed is not None
-        if _host_decision(game, slot, embedded):
-            continue
-        inputs = _inputs_of(slot.signed)
-        if not inputs:
-            raise _problem(slot.seq, slot.type, "unexpected-envelope",
-                           f"an honest host does not send {slot.type} here")
-        before = len(game.chain)
-        for seat, raw in inputs:
-            embedded.add(envelope_hash(raw))
-            try:
-                game.submit(seat, raw)
-            except ProtocolError as err:
-                inner = _inner_type(raw)
-                raise _problem(slot.seq, slot.type, err.reason,
-                               f"the embedded {inner} of seat {seat} is refused: {err.message}", err.seat) from None
-        if len(game.chain) == before:
-            raise _problem(slot.seq, slot.type, "unexpected-envelope", "the embedded envelope changes nothing")
-    if len(game.chain) in refusals and proven is not None:
-        _try_refused(game, refusals.pop(len(game.chain)), proven)
-    if not game.finished and not (game.end_reason in ABANDON_REASONS and game.phase == "checkpoint"):
-        raise _problem(0, "", "incomplete", "the record ends before the match's final co-signed checkpoint")
-    # (an abandoned match whose closing checkpoint some seats never signed, e.g. the host's person who quit: every
-    # deal and move up to the end still verified; the verdict says abandoned and names the seats)
-    return game, embedded
+    return adopt
+
+
+def _replay_inputs(game: HostGame, slot: _Slot, embedded: set[bytes]) -> None:
+    """Submit the seats' envelopes that the host envelope of `slot` embeds; they must move the game."""
+    assert slot.signed is not None
+    inputs = _inputs_of(slot.signed)
+    if not inputs:
+        raise _problem(slot.seq, slot.type, "unexpected-envelope",
+                       f"an honest host does not send {slot.type} here")
+    before = len(game.chain)
+    for seat, raw in inputs:
+        embedded.add(envelope_hash(raw))
+        try:
+            game.submit(seat, raw)
+        except ProtocolError as err:
+            inner = _inner_type(raw)
+            raise _problem(slot.seq, slot.type, err.reason,
+                           f"the embedded {inner} of seat {seat} is refused: {err.message}", err.seat) from None
+    if len(game.chain) == before:
+        raise _problem(slot.seq, slot.type, "unexpected-envelope", "the embedded envelope changes nothing")
 
 
 ABANDON_REASONS = ("host-shutdown",)  # why a host may end a match early (HostGame.abandon)
@@ -627,52 +647,66 @@ def verify_file(path: str) -> Report:
 
 def describe(match: Match | PublicMatch) -> list[str]:
     lines: list[str] = []
-    names = {"E": "Eichel", "L": "Laub", "H": "Herz", "S": "Schellen"}
     for e in match.events():
-        d = e.data
-        if e.to is not None and e.kind not in ("schlag", "trump"):
+        if e.to is not None and e.kind not in (EventKind.SCHLAG, EventKind.TRUMP):
             continue
-        if e.kind == "hand-start":
-            lines.append(f"\nHand {d['hand'] + 1}" + (f" (deal {d['attempt'] + 1})" if d["attempt"] else "")
-                         + f": seat {d['dealer']} deals, seat {d['forehand']} leads, worth {d['value']}.")
-        elif e.kind == "cut":
-            lines.append(f"  Seat {e.seat} cuts {d['n']} cards.")
-        elif e.kind == "take":
-            lines.append(f"  Seat {e.seat} takes a card at the cut (Schlecken).")
-        elif e.kind == "schlag":
-            lines.append(f"  Seat {e.seat} names the Schlag {d['rank']}.")
-        elif e.kind == "trump":
-            lines.append(f"  Seat {e.seat} names trump {names[d['suit']]}.")
-        elif e.kind in ("swap?", "bessere?", "schadet?"):
-            lines.append(f"  Seat {e.seat} asks {e.kind}")
-        elif e.kind in ("swap", "bessere", "schadet"):
-            lines.append(f"  Seat {e.seat} answers {d['answer']}.")
-        elif e.kind == "raise":
-            lines.append(f"  Seat {e.seat} raises to {d['value']}.")
-        elif e.kind == "accept":
-            lines.append(f"  Seat {e.seat} accepts: the hand is worth {d['value']}.")
-        elif e.kind == "fold":
-            lines.append(f"  Seat {e.seat} folds.")
-        elif e.kind == "concede":
-            lines.append(f"  Seat {e.seat} concedes.")
-        elif e.kind == "forfeit":
-            lines.append(f"  Seat {e.seat} went away while the deal needed it: its side loses the hand.")
-        elif e.kind == "maschine":
-            lines.append(f"  Seat {e.seat} shows a Maschine: {' '.join(d['cards'])}.")
-        elif e.kind == "trick":
-            lines.append(f"  Trick: {' '.join(d['cards'])} (led by seat {d['leader']}), won by seat {e.seat}.")
-        elif e.kind == "bluff-penalty":
-            lines.append(f"  Seat {e.seat} bluffed at the cut and never played a Kritischer: 2 to the others.")
-        elif e.kind == "hand-end":
-            lines.append(f"  Seats {', '.join(map(str, d['seats']))} win {d['points']} ({d['reason']}); "
-                         f"scores {'-'.join(map(str, d['scores']))}.")
-        elif e.kind == "match-end":
-            scores, marks = "-".join(map(str, d["scores"])), "-".join(map(str, d["bummerl"]))
-            # One winner (RULES.md 7): a side, or the seats of one side with 3 players (a score per seat).
-            who = "seat" if match.rules.players == 3 else "side"
-            won = ", ".join(f"{who} {w}" for w in d["winners"])
-            lines.append(f"\nMatch over: {scores}, won by {won}; Bummerl {marks}.")
+        line = _describe_event(e, match.rules.players)
+        if line is not None:
+            lines.append(line)
     return lines
+
+
+_SUIT_NAMES = {"E": "Eichel", "L": "Laub", "H": "Herz", "S": "Schellen"}
+
+
+def _describe_event(e: Event, players: int) -> str | None:
+    """One public event in words (None: an event --show leaves out)."""
+    kind, seat = e.kind, e.seat
+    if kind == EventKind.HAND_START:
+        d = event_data(e, EventKind.HAND_START)
+        return (f"\nHand {d['hand'] + 1}" + (f" (deal {d['attempt'] + 1})" if d["attempt"] else "")
+                + f": seat {d['dealer']} deals, seat {d['forehand']} leads, worth {d['value']}.")
+    if kind == EventKind.CUT:
+        return f"  Seat {seat} cuts {event_data(e, EventKind.CUT)['n']} cards."
+    if kind == EventKind.TAKE:
+        return f"  Seat {seat} takes a card at the cut (Schlecken)."
+    if kind == EventKind.SCHLAG:
+        return f"  Seat {seat} names the Schlag {event_data(e, EventKind.SCHLAG)['rank']}."
+    if kind == EventKind.TRUMP:
+        return f"  Seat {seat} names trump {_SUIT_NAMES[event_data(e, EventKind.TRUMP)['suit']]}."
+    if kind in (EventKind.SWAP_ASK, EventKind.BESSERE_ASK, EventKind.SCHADET_ASK):
+        return f"  Seat {seat} asks {kind}"
+    if kind in (EventKind.SWAP, EventKind.BESSERE, EventKind.SCHADET):
+        return f"  Seat {seat} answers {cast(AnswerData, e.data)['answer']}."
+    if kind == EventKind.RAISE:
+        return f"  Seat {seat} raises to {event_data(e, EventKind.RAISE)['value']}."
+    if kind == EventKind.ACCEPT:
+        return f"  Seat {seat} accepts: the hand is worth {event_data(e, EventKind.ACCEPT)['value']}."
+    if kind == EventKind.FOLD:
+        return f"  Seat {seat} folds."
+    if kind == EventKind.CONCEDE:
+        return f"  Seat {seat} concedes."
+    if kind == EventKind.FORFEIT:
+        return f"  Seat {seat} went away while the deal needed it: its side loses the hand."
+    if kind == EventKind.MASCHINE:
+        return f"  Seat {seat} shows a Maschine: {' '.join(event_data(e, EventKind.MASCHINE)['cards'])}."
+    if kind == EventKind.TRICK:
+        d_trick = event_data(e, EventKind.TRICK)
+        return f"  Trick: {' '.join(d_trick['cards'])} (led by seat {d_trick['leader']}), won by seat {seat}."
+    if kind == EventKind.BLUFF_PENALTY:
+        return f"  Seat {seat} bluffed at the cut and never played a Kritischer: 2 to the others."
+    if kind == EventKind.HAND_END:
+        d_end = event_data(e, EventKind.HAND_END)
+        return (f"  Seats {', '.join(map(str, d_end['seats']))} win {d_end['points']} ({d_end['reason']}); "
+                f"scores {'-'.join(map(str, d_end['scores']))}.")
+    if kind == EventKind.MATCH_END:
+        d_over = event_data(e, EventKind.MATCH_END)
+        scores, marks = "-".join(map(str, d_over["scores"])), "-".join(map(str, d_over["bummerl"]))
+        # One winner (RULES.md 7): a side, or the seats of one side with 3 players (a score per seat).
+        who = "seat" if players == 3 else "side"
+        won = ", ".join(f"{who} {w}" for w in d_over["winners"])
+        return f"\nMatch over: {scores}, won by {won}; Bummerl {marks}."
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,6 +8,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from watten_net.engine import Observation, Rules
+from watten_net.engine.event_data import event_data
+from watten_net.engine.events import EventKind
+from watten_net.engine.notation import RAISE_PENDING, Phase, Verb
 from watten_net.engine.table import table_for
 
 if TYPE_CHECKING:
@@ -58,11 +61,11 @@ class SeatView:
     def from_observation(cls, obs: Observation) -> SeatView:
         """The view of an engine `Observation` (what `Match.observe(seat)` returns)."""
         extra: dict[str, str] = {}
-        if obs.phase == "schlecken" and obs.seat in obs.to_act:
+        if obs.phase == Phase.SCHLECKEN and obs.seat in obs.to_act:
             # The card the seat looks at is shown to it alone, in a `see` event; the newest one is the current card.
             for event in reversed(obs.events):
-                if event.kind == "see" and event.seat == obs.seat:
-                    extra["schlecken_card"] = str(event.data["card"])
+                if event.kind == EventKind.SEE and event.seat == obs.seat:
+                    extra["schlecken_card"] = str(event_data(event, EventKind.SEE)["card"])
                     break
         slot_of = table_for(obs.rules).slot_of
         return cls(
@@ -111,7 +114,7 @@ class SeatView:
             # The TableView names a pending raise as a phase of its own; the engine phase is still "play", or
             # "announce" for a raise during the announcement (which keeps its step, RULES.md 6).
             phase=(
-                ("announce" if view.announce_step else "play") if view.hand_phase == "raise-pending"
+                (Phase.ANNOUNCE if view.announce_step else Phase.PLAY) if view.hand_phase == RAISE_PENDING
                 else view.hand_phase
             ),
             stake=view.stake,
@@ -138,10 +141,10 @@ def _hand_signals(obs: Observation) -> tuple[tuple[int, str], ...]:
     """The signals shown to the seat since the current hand (attempt) started."""
     found: list[tuple[int, str]] = []
     for event in reversed(obs.events):
-        if event.kind == "hand-start":
+        if event.kind == EventKind.HAND_START:
             break
-        if event.kind == "signal":
-            found.append((event.seat, str(event.data["name"])))
+        if event.kind == EventKind.SIGNAL:
+            found.append((event.seat, str(event_data(event, EventKind.SIGNAL)["name"])))
     found.reverse()
     return tuple(found)
 
@@ -167,7 +170,7 @@ class Bot:
 
     def decide(self, view: SeatView) -> str:
         # Signals and giving up are rare table talk, not moves: a random bot prefers real moves.
-        moves = [a for a in view.legal_actions if not a.startswith("signal ") and a not in ("concede", "fold")]
+        moves = [a for a in view.legal_actions if not a.startswith("signal ") and a not in (Verb.CONCEDE, Verb.FOLD)]
         if not moves or self.rng.random() < 0.05:
             moves = list(view.legal_actions)
         return self.rng.choice(moves)

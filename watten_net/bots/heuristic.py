@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from watten_net.engine import SUITS, Card, Rules, canonical_deck, ranking
+from watten_net.engine.notation import Phase, Verb
 from watten_net.engine.ranking import GUATE, HAUPTSCHLAG, KRITISCH, SCHLAG, TRUMP, Ranking
 
 from .base import Bot, SeatView
@@ -66,9 +67,9 @@ def heuristic_action(view: SeatView, rules: Rules, bot: Bot) -> str | None:
     h = _Hand.of(view, rules)
     if any(a.startswith("cut ") for a in legal):
         return choose_cut(legal, bot)
-    if "keep" in legal:
+    if Verb.KEEP in legal:
         return schlecken(h, bot)
-    if "accept" in legal:
+    if Verb.ACCEPT in legal:
         return "accept" if should_accept(h) else "fold"
     if "schadet yes" in legal:
         return answer_schadet(h)
@@ -79,7 +80,7 @@ def heuristic_action(view: SeatView, rules: Rules, bot: Bot) -> str | None:
     signal = maybe_signal(h, bot)
     if signal is not None:
         return signal
-    if "raise" in legal and view.phase == "announce" and should_raise_in_announcement(h):
+    if Verb.RAISE in legal and view.phase == Phase.ANNOUNCE and should_raise_in_announcement(h):
         return "raise"  # RULES.md 6: from the first packet on, on the announcer's own turn
     if any(a.startswith("schlag ") for a in legal):
         return announce_schlag(h)
@@ -87,9 +88,9 @@ def heuristic_action(view: SeatView, rules: Rules, bot: Bot) -> str | None:
         return announce_trump(h)
     plays = [Card.parse(a[5:]) for a in legal if a.startswith("play ")]
     if plays:
-        if "concede" in legal and should_concede(h):
+        if Verb.CONCEDE in legal and should_concede(h):
             return "concede"
-        if "raise" in legal and should_raise(h):
+        if Verb.RAISE in legal and should_raise(h):
             return "raise"
         return "play " + choose_card(h, plays).text
     return None
@@ -247,7 +248,7 @@ def expected_tricks(h: _Hand) -> float:
     counts = h.view.hand_counts
     partners = h.view.partners
     partner_cards = sum(counts[p] for p in partners) if counts else len(h.cards) * len(partners)
-    if h.view.phase == "announce":  # (a raise to answer) the second packet may be still to come: a fair share each
+    if h.view.phase == Phase.ANNOUNCE:  # (a raise to answer) the second packet may be still to come: a fair share each
         missing = max(0, h.rules.hand_size - len(h.cards))
         own += missing / h.rules.players
         partner_cards += missing * len(partners)
@@ -272,7 +273,7 @@ def choose_cut(legal: Sequence[str], bot: Bot) -> str:
 
 def schlecken(h: _Hand, bot: Bot) -> str:
     """Take a Kritischer that shows at the cut; bluff (take another card) only rarely."""
-    if "take" not in h.view.legal_actions:
+    if Verb.TAKE not in h.view.legal_actions:
         return "keep"
     seen = h.view.extra.get("schlecken_card", "")
     if seen and Card.parse(seen) in h.order.kritische:
@@ -301,9 +302,9 @@ def announce_schlag(h: _Hand) -> str:
     """The rank held most (a pair makes several high cards), unless asking for a swap or better cards pays."""
     legal = h.view.legal_actions
     ranks = [a.split()[1] for a in legal if a.startswith("schlag ")]
-    if "bessere?" in legal and h.rules.bessere == "announcers-agree" and weak_hand(h):
+    if Verb.BESSERE_ASK in legal and h.rules.bessere == "announcers-agree" and weak_hand(h):
         return "bessere?"
-    if "swap?" in legal and wants_swap(h):
+    if Verb.SWAP_ASK in legal and wants_swap(h):
         return "swap?"
     return "schlag " + max(ranks, key=lambda rank: schlag_score(h, rank))
 
@@ -312,7 +313,7 @@ def announce_trump(h: _Hand) -> str:
     """The suit held most, where a Schlag card that would become the Hauptschlag (or a Guate) counts extra."""
     legal = h.view.legal_actions
     suits = [a.split()[1] for a in legal if a.startswith("trump ")]
-    if "bessere?" in legal and h.rules.bessere == "announcers-agree" and weak_hand(h):
+    if Verb.BESSERE_ASK in legal and h.rules.bessere == "announcers-agree" and weak_hand(h):
         return "bessere?"
     if not h.view.schlag:  # never expected (the trump comes after the Schlag): count the suits
         counts = Counter(c.suit for c in h.cards if c not in h.order.kritische)

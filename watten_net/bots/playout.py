@@ -16,14 +16,16 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from watten_net.engine import ALL_CARDS, Card, Match, Rules
+from watten_net.engine.notation import ANNOUNCE, PLAY, Verb
 from watten_net.engine.ranking import Ranking
 
 from .base import Bot, SeatView
 
 PLAY_TEXT = {card: "play " + card.text for card in ALL_CARDS}
 CARD_OF = {card.text: card for card in ALL_CARDS}
-# Asked by nobody inside a playout: they open branches (a second Bessere, a swap) the real hand may no longer have.
-_NO_ASKING = ("swap?", "bessere?", "schadet?")
+# Asked by nobody inside a playout: the questions open branches (a second Bessere, a swap) the real hand may no
+# longer have, and a raise is judged by the search itself. One set look-up per action on the playout's hot path.
+_NOT_IN_PLAYOUTS = frozenset({Verb.SWAP_ASK, Verb.BESSERE_ASK, Verb.SCHADET_ASK, Verb.RAISE})
 MAX_PLAYOUT_STEPS = 200  # a hand has at most ~40 actions; this only guards against a loop
 
 
@@ -44,14 +46,14 @@ class Playouts:
                 seat = m.waiting_for[0]  # (in the play or, RULES.md 6, in the announcement)
                 m, _ = m.apply(seat, self.answer_raise(m, seat))
                 continue
-            if phase == "play":
+            if phase == PLAY:
                 if m.schadet_pending:
                     seat = m.waiting_for[0]
                     m, _ = m.apply(seat, "schadet no")
                     continue
                 seat = m.turn
                 m, _ = m.apply(seat, PLAY_TEXT[greedy_card(m, seat)])
-            elif phase == "announce":
+            elif phase == ANNOUNCE:
                 seat = m.announcer_turn
                 m, _ = m.apply(seat, self.announce(m, seat))
             else:  # the cut is never part of a playout
@@ -61,11 +63,11 @@ class Playouts:
 
     def announce(self, m: Match, seat: int) -> str:
         legal = tuple(
-            a for a in m.legal_actions(seat) if not a.startswith("signal ") and a not in _NO_ASKING and a != "raise"
+            a for a in m.legal_actions(seat) if not a.startswith("signal ") and a not in _NOT_IN_PLAYOUTS
         )  # nobody raises inside a playout either (the raise the bot evaluates is its own, in `_search`)
         view = SeatView(
             seat=seat, legal_actions=legal, hand=tuple(c.text for c in m.hands[seat]), schlag=m.schlag or "",
-            trump=m.trump or "", phase="announce", rules=m.rules, announce_step=m.announce_step,
+            trump=m.trump or "", phase=ANNOUNCE, rules=m.rules, announce_step=m.announce_step,
             sides=m.hand_sides, announcers=m.announcers,
         )
         action = self.announcer.choose(view)
@@ -76,7 +78,7 @@ class Playouts:
         view = dataclasses.replace(SeatView.from_observation(m.observe(seat, history=False)),
                                    legal_actions=("accept", "fold"))
         action = self.announcer.choose(view)
-        return action if action in ("accept", "fold") else "accept"
+        return action if action in (Verb.ACCEPT, Verb.FOLD) else "accept"
 
 
 # ---------------------------------------------------------------------------------------------- the card policy

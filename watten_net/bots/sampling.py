@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from watten_net.engine import SUITS, Card, Match, Rules, RuleViolation, canonical_deck, ranking, schlag_choices
+from watten_net.engine.notation import AnnounceStep, Phase
 from watten_net.engine.ranking import Ranking
 from watten_net.engine.table import table_for
 
@@ -104,7 +105,7 @@ class Knowledge:
         unseen = tuple(c for c in canonical_deck(rules.deck) if c not in known)
         counts = view.hand_counts
         if len(counts) != n:
-            if view.phase != "play":
+            if view.phase != Phase.PLAY:
                 return None
             counts = tuple(rules.hand_size - len(played_by[s]) for s in range(n))
         scores = [0] * table.score_slots
@@ -128,7 +129,7 @@ class Knowledge:
 
     @property
     def second_packet_pending(self) -> bool:
-        return self.phase == "announce" and self.rules.announce_after != self.rules.hand_size
+        return self.phase == Phase.ANNOUNCE and self.rules.announce_after != self.rules.hand_size
 
     def partners(self) -> tuple[int, ...]:
         return self.view.partners
@@ -138,7 +139,7 @@ def _with_announcements(kn: Knowledge) -> Knowledge:
     view = kn.view
     if view.schlag and view.trump:
         found: tuple[tuple[str, str], ...] = ((view.schlag, view.trump),)
-    elif kn.phase == "play":
+    elif kn.phase == Phase.PLAY:
         # Blind, and this seat is no announcer: every announcement under which the tricks went as they went.
         options = [(r, s) for r in schlag_choices(kn.rules) for s in SUITS]
         fits = tuple(a for a in options if _fits(kn, ranking(kn.rules, *a)))
@@ -159,42 +160,63 @@ def _fits(kn: Knowledge, rk: Ranking) -> bool:
 # ---------------------------------------------------------------------------------------------- constraints
 def constraints(kn: Knowledge, rk: Ranking | None) -> Constraints:
     """What the seat's observations say about the others' hidden cards, under the announcement `rk`."""
-    rules = kn.rules
     unseen = set(kn.unseen)
     forbid: dict[int, set[Card]] = {}
     cons = Constraints()
-    kritische = rules.kritische_cards
-    # The follow rules: a seat bound to follow that did not holds none of the cards that forced it.
-    if rk is not None and rules.follow != "none":
-        tricks = [tuple(CARD_OF[c] for c in cards) for _, cards, _ in kn.view.tricks]
-        leaders = [leader for leader, _, _ in kn.view.tricks]
-        if kn.view.current_trick:
-            tricks.append(tuple(CARD_OF[c] for _, c in kn.view.current_trick))
-            leaders.append(kn.view.current_trick[0][0])
-        for t, (trick, leader) in enumerate(zip(tricks, leaders, strict=True)):
-            for i in range(1, len(trick)):
-                seat = (leader + i) % kn.n
-                if seat == kn.seat or (rules.blind and seat not in kn.view.announcers):
-                    continue
-                void = _revealed_void(rules, rk, trick, i, first_trick=t == 0)
-                if void:
-                    forbid.setdefault(seat, set()).update(void)
-    # Schlecken: cards taken at the cut are Kritische. The dealer takes nothing else; the cutter may bluff, which is
-    # rare, but it must have bluffed with every card beyond the Kritische the dealer left for it.
+    if rk is not None and kn.rules.follow != "none":
+        _follow_constraints(kn, rk, forbid)
+    _schlecken_constraints(kn, unseen, cons)
+    _signal_constraints(kn, rk, unseen, forbid, cons)
+    cons.forbid = {s: frozenset(cards & unseen) for s, cards in forbid.items()}
+    # A forbidden card cannot be a must (a contradiction among the signals: trust the rules).
+    for s, cards in list(cons.must.items()):
+        cons.must[s] = [c for c in cards if c not in cons.forbid.get(s, frozenset())]
+    return cons
+
+
+def _follow_constraints(kn: Knowledge, rk: Ranking, forbid: dict[int, set[Card]]) -> None:
+    """The follow rules: a seat bound to follow that did not holds none of the cards that forced it."""
+    rules = kn.rules
+    tricks = [tuple(CARD_OF[c] for c in cards) for _, cards, _ in kn.view.tricks]
+    leaders = [leader for leader, _, _ in kn.view.tricks]
+    if kn.view.current_trick:
+        tricks.append(tuple(CARD_OF[c] for _, c in kn.view.current_trick))
+        leaders.append(kn.view.current_trick[0][0])
+    for t, (trick, leader) in enumerate(zip(tricks, leaders, strict=True)):
+        for i in range(1, len(trick)):
+            seat = (leader + i) % kn.n
+            if seat == kn.seat or (rules.blind and seat not in kn.view.announcers):
+                continue
+            void = _revealed_void(rules, rk, trick, i, first_trick=t == 0)
+            if void:
+                forbid.setdefault(seat, set()).update(void)
+
+
+def _schlecken_constraints(kn: Knowledge, unseen: set[Card], cons: Constraints) -> None:
+    """Schlecken: cards taken at the cut are Kritische. The dealer takes nothing else; the cutter may bluff, which is
+    rare, but it must have bluffed with every card beyond the Kritische the dealer left for it."""
+    kritische = kn.rules.kritische_cards
     taken = kn.view.taken_counts
-    if len(taken) == kn.n and kritische:
-        left = tuple(c for c in kritische if c in unseen)
-        spare = len(left)
-        table = table_for(rules)
-        for seat in (kn.dealer, table.cutter_of[kn.dealer]):
-            shown = sum(1 for c in kn.played_by[seat] if c in kritische)
-            if seat == kn.seat:
-                continue  # this seat's own takes are in its hand, not among the unseen cards
-            need = min(taken[seat] - shown, spare)
-            if need > 0:
-                cons.at_least.append((seat, left, need))
-                spare -= need
-    # The partners' signals.
+    if len(taken) != kn.n or not kritische:
+        return
+    left = tuple(c for c in kritische if c in unseen)
+    spare = len(left)
+    table = table_for(kn.rules)
+    for seat in (kn.dealer, table.cutter_of[kn.dealer]):
+        shown = sum(1 for c in kn.played_by[seat] if c in kritische)
+        if seat == kn.seat:
+            continue  # this seat's own takes are in its hand, not among the unseen cards
+        need = min(taken[seat] - shown, spare)
+        if need > 0:
+            cons.at_least.append((seat, left, need))
+            spare -= need
+
+
+def _signal_constraints(
+    kn: Knowledge, rk: Ranking | None, unseen: set[Card], forbid: dict[int, set[Card]], cons: Constraints,
+) -> None:
+    """The partners' signals."""
+    rules = kn.rules
     for sender, name in kn.view.signals:
         if sender not in kn.partners():
             continue
@@ -211,15 +233,10 @@ def constraints(kn: Knowledge, rk: Ranking | None) -> Constraints:
                 if left:
                     cons.at_least.append((sender, left, 1))
         elif name == "nix":
-            nothing = set(kritische)
+            nothing = set(rules.kritische_cards)
             if rk is not None:
                 nothing.update(c for c in (rk.hauptschlag, rk.guate) if c is not None)
             forbid.setdefault(sender, set()).update(nothing)
-    cons.forbid = {s: frozenset(cards & unseen) for s, cards in forbid.items()}
-    # A forbidden card cannot be a must (a contradiction among the signals: trust the rules).
-    for s, cards in list(cons.must.items()):
-        cons.must[s] = [c for c in cards if c not in cons.forbid.get(s, frozenset())]
-    return cons
 
 
 def _revealed_void(rules: Rules, rk: Ranking, trick: Sequence[Card], i: int, *, first_trick: bool) -> frozenset[Card]:
@@ -348,10 +365,10 @@ class Sampler:
         log_w = 0.0
         schlag_seat = kn.forehand  # who named what (a swap cannot be seen in the view: the usual case)
         trump_seat = kn.forehand if kn.n == 3 else kn.dealer
-        if schlag_seat != kn.seat and kn.phase == "play":
+        if schlag_seat != kn.seat and kn.phase == Phase.PLAY:
             held = list(hands[schlag_seat]) + list(kn.played_by[schlag_seat])
             log_w += math.log1p(SCHLAG_WEIGHT * sum(1 for c in held if c.rank == rk.schlag and c in rk.schlag_cards))
-        if trump_seat != kn.seat and kn.phase == "play":
+        if trump_seat != kn.seat and kn.phase == Phase.PLAY:
             held = list(hands[trump_seat]) + list(kn.played_by[trump_seat])
             log_w += math.log1p(TRUMP_WEIGHT * sum(1 for c in held if c in rk.trump_like))
         view = kn.view
@@ -384,13 +401,13 @@ def build_world(kn: Knowledge, deal: Deal) -> Match | None:
         for seat in (cutter, kn.dealer):  # Schlecken: the cards taken at the cut, then keep
             for _ in range(takes.get(seat, 0)):
                 m, _ = m.apply(seat, "take")
-            if m.phase == "schlecken" and m.schlecken_seat == seat:
+            if m.phase == Phase.SCHLECKEN and m.schlecken_seat == seat:
                 m, _ = m.apply(seat, "keep")
         for seat, action in announce_script(kn, deal.announcement):
             m, _ = m.apply(seat, action)
-        if kn.phase == "play":
+        if kn.phase == Phase.PLAY:
             m = _replay_play(kn, m)
-        elif kn.phase == "announce":  # raises during the announcement (RULES.md 6): the stake and a pending one
+        elif kn.phase == Phase.ANNOUNCE:  # raises during the announcement (RULES.md 6): the stake and a pending one
             m = _replay_raises(kn, m)
             if kn.view.pending_raise is not None:
                 m, _ = m.apply(kn.view.pending_raise[1], "raise")
@@ -458,7 +475,7 @@ def announce_script(kn: Knowledge, announcement: tuple[str, str] | None) -> list
     view = kn.view
     f, d = kn.forehand, kn.dealer
     me = kn.seat
-    if kn.phase == "play":
+    if kn.phase == Phase.PLAY:
         assert announcement is not None
         schlag, trump = announcement
         return [(f, "schlag " + schlag), (f if kn.n == 3 else d, "trump " + trump)]
@@ -468,24 +485,24 @@ def announce_script(kn: Knowledge, announcement: tuple[str, str] | None) -> list
         # so whether a Schlagwechsel happened cannot be told from its turn; the usual case, none, is assumed. In
         # Blind a seat that is no announcer does not know the Schlag named: any Schlag stands in for it.
         schlag = view.schlag or schlag_choices(kn.rules)[0]
-        if step == "swap-answer":
+        if step == AnnounceStep.SWAP:
             return [(f, "swap?")]
-        if step == "trump":
+        if step == AnnounceStep.TRUMP:
             return [(f, "schlag " + schlag)]
-        if step == "bessere-answer":
+        if step == AnnounceStep.BESSERE:
             named = bool(view.schlag) if not kn.rules.blind or me in view.announcers else False
             return [(f, "bessere?")] if not named else [(f, "schlag " + schlag), (d, "bessere?")]
         return []
     swap = [(f, "swap?"), (d, "swap yes")]
-    if step == "schlag":
+    if step == AnnounceStep.SCHLAG:
         return swap if me == d and kn.n != 3 else []
-    if step == "swap-answer":
+    if step == AnnounceStep.SWAP:
         return [(f, "swap?")]
-    if step == "trump":
+    if step == AnnounceStep.TRUMP:
         if kn.n == 3:
             return [(f, "schlag " + view.schlag)]
         return [(f, "schlag " + view.schlag)] if me == d else [*swap, (d, "schlag " + view.schlag)]
-    if step == "bessere-answer":
+    if step == AnnounceStep.BESSERE:
         asker = f if me == d else d
         if not view.schlag:  # asked when naming the Schlag
             return [(f, "bessere?")] if asker == f else [*swap, (d, "bessere?")]

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from watten_net.engine import Rules, ranking
+from watten_net.engine.notation import Phase, Verb
 from watten_net.engine.table import table_for
 
 from .base import Bot, SeatView
@@ -129,11 +130,11 @@ class StrongBot(Bot):
         cuts = [a for a in legal if a.startswith("cut ")]
         if cuts:
             return Advice(self.rng.choice(cuts), None)  # where the deck is cut cannot be judged from a seat
-        if "keep" in legal:
+        if Verb.KEEP in legal:
             return Advice(self._schlecken(view, rules), None)
         if "schadet yes" in legal:
             return self._fallback(view)
-        moves = [a for a in legal if not a.startswith("signal ") and a not in ("raise", "concede")]
+        moves = [a for a in legal if not a.startswith("signal ") and a not in (Verb.RAISE, Verb.CONCEDE)]
         if not moves:
             return Advice(None, None)  # not this seat's turn: only table talk is on offer
         if signals:
@@ -143,20 +144,20 @@ class StrongBot(Bot):
         kn = Knowledge.of(view)
         if kn is None:
             return self._fallback(view, counted=True)
-        if view.phase == "announce":
-            if "accept" in legal:  # a raise during the announcement (RULES.md 6)
+        if view.phase == Phase.ANNOUNCE:
+            if Verb.ACCEPT in legal:  # a raise during the announcement (RULES.md 6)
                 return self._search(kn, ["accept", "fold"], raising=False)
-            if "raise" in legal and heuristic_action(view, rules, self._heuristic) == "raise":
+            if Verb.RAISE in legal and heuristic_action(view, rules, self._heuristic) == Verb.RAISE:
                 return Advice("raise", None)  # by rule: the Kritische held, before anything is named
             return self._search(kn, self._announce_candidates(view, rules), raising=False)
-        if view.phase != "play":
+        if view.phase != Phase.PLAY:
             return self._fallback(view, counted=True)
-        if "accept" in legal:
+        if Verb.ACCEPT in legal:
             return self._search(kn, ["accept", "fold"], raising=False)
         candidates = [a for a in legal if a.startswith("play ")]
-        if "concede" in legal:
+        if Verb.CONCEDE in legal:
             candidates.append("concede")
-        return self._search(kn, candidates, raising="raise" in legal)
+        return self._search(kn, candidates, raising=Verb.RAISE in legal)
 
     # ------------------------------------------------------------------------------------------ rule decisions
     def _fallback(self, view: SeatView, *, counted: bool = False) -> Advice:
@@ -168,7 +169,7 @@ class StrongBot(Bot):
 
     def _schlecken(self, view: SeatView, rules: Rules) -> str:
         seen = view.extra.get("schlecken_card", "")
-        if "take" not in view.legal_actions or seen not in CARD_OF:
+        if Verb.TAKE not in view.legal_actions or seen not in CARD_OF:
             return "keep"
         if CARD_OF[seen] in rules.kritische_cards:
             return "take"
@@ -188,7 +189,7 @@ class StrongBot(Bot):
             if card in hand:
                 name = SIGNAL_NAMES_BY_CARD.get(card.text)
                 facts.append("belli" if card.text == "S6" and rules.deck == 36 else name or "")
-        if view.schlag and view.trump and view.phase == "play":
+        if view.schlag and view.trump and view.phase == Phase.PLAY:
             rk = ranking(rules, view.schlag, view.trump)
             if rk.hauptschlag in hand:
                 facts.append("rechter")
@@ -203,7 +204,7 @@ class StrongBot(Bot):
         return None
 
     def _announce_candidates(self, view: SeatView, rules: Rules) -> list[str]:
-        legal = [a for a in view.legal_actions if not a.startswith("signal ") and a != "raise"]
+        legal = [a for a in view.legal_actions if not a.startswith("signal ") and a != Verb.RAISE]
         ranks = [a for a in legal if a.startswith("schlag ")]
         if not ranks:
             return legal
@@ -253,7 +254,7 @@ class StrongBot(Bot):
             if world is None:
                 continue
             legal_here = world.legal_actions(me)
-            if any(a not in legal_here for a in candidates) or (raising and "raise" not in legal_here):
+            if any(a not in legal_here for a in candidates) or (raising and Verb.RAISE not in legal_here):
                 continue
             row = [False] * len(candidates)
             for i, action in enumerate(candidates):
@@ -265,7 +266,7 @@ class StrongBot(Bot):
             wins.append(row)
             if raising:
                 raised, _ = world.apply(me, "raise")
-                folds.append(playouts.answer_raise(raised, raised.waiting_for[0]) == "fold")
+                folds.append(playouts.answer_raise(raised, raised.waiting_for[0]) == Verb.FOLD)
             used += 1
         if not used:
             return self._fallback(kn.view, counted=True)

@@ -19,6 +19,7 @@ from watten_net.engine import Card
 from watten_net.engine.events import Event
 
 from .protocol import Signed
+from .steps import DealStep, Stage
 
 Post = Callable[..., Any]  # HostGame._post(payload, visible_to=None) -> Posted
 
@@ -35,7 +36,7 @@ class ReadyDeck:
 class Dealer(ABC):
     mode: str  # the table setting `deal`: "verified" or "trustless"
     message_types: frozenset[str]  # the client envelope types this layer handles
-    phases: tuple[str, ...] = ("deal",)  # the HostGame phases in which it takes them
+    phases: tuple[Stage, ...] = (Stage.DEAL,)  # the HostGame phases in which it takes them
 
     @abstractmethod
     def open_attempt(self, hand: int, attempt: int, dealer: int | None) -> list[Any]:
@@ -50,7 +51,7 @@ class Dealer(ABC):
         """The deck, once the protocol has produced it (then None until the next attempt)."""
 
     @abstractmethod
-    def waiting(self) -> tuple[str, tuple[int, ...]]:
+    def waiting(self) -> tuple[DealStep, tuple[int, ...]]:
         """The dealing step in progress and the seats it waits for."""
 
     @abstractmethod

@@ -25,13 +25,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.engine import Match, Rules, RuleViolation
-from watten_net.engine.events import Event
+from watten_net.engine.event_data import event_data
+from watten_net.engine.events import Event, EventKind
 from watten_net.engine.match import normalise_action
+from watten_net.engine.notation import Phase, Verb
 from watten_net.engine.public import PublicMatch
 from watten_net.refusal import Code, Reason
 from watten_net.trustless import DECK_SIZES, SEAT_COUNTS
@@ -67,6 +69,7 @@ from .protocol import (
 from .receipts import make_receipt
 from .seat import SeatGame
 from .stand_in import POLICIES, REFERENCE_V1
+from .steps import DealStep, Stage
 
 REVEAL_MODES = ("match-end", "hand-end")
 DEAL_MODES = ("verified", "trustless")
@@ -108,6 +111,20 @@ class Posted:
             seat.receive(self.seq, withheld=self.stub())
 
 
+def _check_settings(rules: Rules, seats: Sequence[Seat], reveal: str, deal: str) -> None:
+    """Refuse a game that cannot be hosted (a ValueError that says why)."""
+    if len(seats) != rules.players:
+        raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
+    if reveal not in REVEAL_MODES:
+        raise ValueError(f"reveal must be one of {REVEAL_MODES}")
+    if deal not in DEAL_MODES:
+        raise ValueError(f"deal must be one of {DEAL_MODES}")
+    if deal == "trustless" and rules.blind:
+        raise ValueError("blind cannot be played with a trustless deal (the host must judge every trick)")
+    if deal == "trustless" and (rules.deck not in DECK_SIZES or rules.players not in SEAT_COUNTS):
+        raise ValueError(f"a trustless deal supports decks of {DECK_SIZES} cards and {SEAT_COUNTS} players")
+
+
 class HostGame:
     """Sans-I/O host of one match: `start()`, then `submit(seat, envelope_bytes)` until `finished`."""
 
@@ -127,16 +144,7 @@ class HostGame:
         deal: str = "verified",
         host_game_key: bytes | None = None,
     ) -> None:
-        if len(seats) != rules.players:
-            raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
-        if reveal not in REVEAL_MODES:
-            raise ValueError(f"reveal must be one of {REVEAL_MODES}")
-        if deal not in DEAL_MODES:
-            raise ValueError(f"deal must be one of {DEAL_MODES}")
-        if deal == "trustless" and rules.blind:
-            raise ValueError("blind cannot be played with a trustless deal (the host must judge every trick)")
-        if deal == "trustless" and (rules.deck not in DECK_SIZES or rules.players not in SEAT_COUNTS):
-            raise ValueError(f"a trustless deal supports decks of {DECK_SIZES} cards and {SEAT_COUNTS} players")
+        _check_settings(rules, seats, reveal, deal)
         self.rules = rules
         self.seats = list(seats)
         self.n = rules.players
@@ -154,7 +162,7 @@ class HostGame:
         self.game_id = game_id(self.host_nonce, [s.join_nonce for s in seats])
         self.chain: list[Posted] = []
         self.seat_chains = [SenderChain() for _ in range(self.n)]
-        self.phase = "new"  # new, header, deal (the dealing layer's steps), play, checkpoint, over
+        self.phase: Stage = Stage.NEW  # new, header, deal (the dealing layer's steps), play, checkpoint, over
         self.header_signed: set[int] = set()
         self.match: Match | None = None  # Level 1's engine (the host knows every card)
         self.public: PublicMatch | None = None  # the trustless level's engine (public information only)
@@ -168,16 +176,7 @@ class HostGame:
         # k_H, the host's game key (Level 1): drawn with the header (the verifier passes the revealed one).
         self.host_game_key = host_game_key
         self.stand_in_policy = "" if self.trustless else REFERENCE_V1
-        # Everything about where cards come from: Level 1, or the trustless Level 2 through the same seam.
-        self.dealer: Dealer
-        self.trustless_dealer: TrustlessDealer | None = None
-        self.verified_dealer: VerifiedDealer | None = None
-        if self.trustless:
-            self.dealer = self.trustless_dealer = TrustlessDealer(rules, self.game_id, self._post, self.absent)
-        else:
-            self.dealer = self.verified_dealer = VerifiedDealer(
-                rules, self.game_id, self._post, host_key=self._host_game_key, header_hash=lambda: self.header_hash,
-                host_run=[s.host_run for s in self.seats], head_at=self._head_at, absent=self.absent)
+        self._make_dealer()
         self.withheld: list[Posted] = []
         self.checkpoint: tuple[int, int, bytes] | None = None  # (hand, chain seq, chain head)
         self.checkpoint_signed: set[int] = set()
@@ -186,6 +185,19 @@ class HostGame:
         self.engine_events: list[Event] = []  # engine events since the last `drain_events()` (for the views)
         self.finished = False
         self.end_reason = ""
+
+    def _make_dealer(self) -> None:
+        """Everything about where cards come from: Level 1, or the trustless Level 2 through the same seam."""
+        self.dealer: Dealer
+        self.trustless_dealer: TrustlessDealer | None = None
+        self.verified_dealer: VerifiedDealer | None = None
+        if self.trustless:
+            self.dealer = self.trustless_dealer = TrustlessDealer(self.rules, self.game_id, self._post, self.absent)
+        else:
+            self.dealer = self.verified_dealer = VerifiedDealer(
+                self.rules, self.game_id, self._post, host_key=self._host_game_key,
+                header_hash=lambda: self.header_hash, host_run=[s.host_run for s in self.seats],
+                head_at=self._head_at, absent=self.absent)
 
     # ------------------------------------------------------------------ chain
     def _post(self, payload: Any, visible_to: tuple[int, ...] | None = None) -> Posted:
@@ -242,12 +254,12 @@ class HostGame:
         )
 
     def start(self) -> list[Posted]:
-        if self.phase != "new":
+        if self.phase != Stage.NEW:
             raise ProtocolError(Code.PRECONDITION, Reason.GAME_STARTED, "the game has already started")
         out = [self._post(self.header_message())]
         self.fingerprint = game_fingerprint(out[0].raw)
         self.header_hash = header_hash(out[0].raw)
-        self.phase = "header"
+        self.phase = Stage.HEADER
         return out
 
     # ------------------------------------------------------------------ submissions
@@ -283,15 +295,15 @@ class HostGame:
                 out += self._first_deal_opened()
             out += self._after_dealer()
         else:
-            handler = getattr(self, "_on_" + signed.type, None)
+            handler = self.HANDLERS.get(signed.type)
             if handler is None:  # a dealing message of the other level (e.g. a KeyShare in a verified game)
                 raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
                                     f"{signed.type} has no place in a {self.dealer.mode} game")
-            out = handler(seat, signed)
+            out = handler(self, seat, signed)
         chain.advance(signed)
         return out
 
-    def _expect(self, phase: str, signed: Signed) -> None:
+    def _expect(self, phase: Stage, signed: Signed) -> None:
         if self.phase != phase:
             raise ProtocolError(
                 Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
@@ -302,7 +314,7 @@ class HostGame:
         return self._post(pb.Relay(seat=seat, envelope=signed.raw))
 
     def _on_HeaderSignature(self, seat: int, signed: Signed) -> list[Posted]:
-        self._expect("header", signed)
+        self._expect(Stage.HEADER, signed)
         p = signed.payload
         if p.seat != seat or p.header_hash != self.header_hash:
             raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HASH, "the signature is not over this game's header")
@@ -337,8 +349,8 @@ class HostGame:
             else:
                 self.away_before_first_deal.discard(seat)
             return []
-        if self.phase in ("new", "over") or active == (seat in self.absent):
-            if self.phase == "over":
+        if self.phase in (Stage.NEW, Stage.OVER) or active == (seat in self.absent):
+            if self.phase == Stage.OVER:
                 self.absent.discard(seat)  # the record is closed: nothing to post, but the seat is no longer away
             return []
         if active:
@@ -346,15 +358,15 @@ class HostGame:
         else:
             self.absent.discard(seat)
         out = [self._post(pb.StandIn(seat=seat, active=active))]
-        if self.trustless and self.phase in ("deal", "play"):
+        if self.trustless and self.phase in (Stage.DEAL, Stage.PLAY):
             return out + self._trustless_absence()
         if active:
-            if self.phase == "header":
+            if self.phase == Stage.HEADER:
                 out += self._header_done()
-            elif self.phase == "deal":
+            elif self.phase == Stage.DEAL:
                 out += self.dealer.on_absent()
                 out += self._after_dealer()
-            elif self.phase == "checkpoint":
+            elif self.phase == Stage.CHECKPOINT:
                 out += self._checkpoint_done()
         return out
 
@@ -375,7 +387,7 @@ class HostGame:
         if seat not in self.absent:
             raise ProtocolError(Code.PERMISSION, Reason.NOT_AWAY,
                                 f"seat {seat} is not away: only its person acts for it")
-        if self.phase != "play" or self.match is None or seat not in self.match.waiting_for:
+        if self.phase != Stage.PLAY or self.match is None or seat not in self.match.waiting_for:
             raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, f"no game action of seat {seat} now")
         move = self.stand_in_move(seat)
         if action is not None and normalise_action(action) != move:
@@ -387,7 +399,7 @@ class HostGame:
         """The host's decision in a trustless game: the table has waited a grace period more for a seat that is away
         (nobody can act, shuffle or give shares for it), so its side forfeits the hand in progress, and the next
         hand waits for it in turn. Journaled and replayed by `watten-verify` like a StandIn."""
-        if not self.trustless or self.phase not in ("deal", "play") or not self.absent:
+        if not self.trustless or self.phase not in (Stage.DEAL, Stage.PLAY) or not self.absent:
             raise ProtocolError(Code.PRECONDITION, Reason.NOT_AWAY,
                                 "no trustless hand is waiting for a seat that is away")
         return self._trustless_absence()
@@ -396,7 +408,7 @@ class HostGame:
         """People away in a trustless game (after the StandIn is posted): while a hand settles, what they still owe
         is not opened; otherwise the attempt in progress is forfeited by the side of the first seat away."""
         public = self.public
-        if public is not None and public.phase == "settle":
+        if public is not None and public.phase == Phase.SETTLE:
             after, events = no_openings(public, self.absent)
             if not events:
                 return []
@@ -413,12 +425,12 @@ class HostGame:
             assert public is not None
             self.public, events = forfeit_for_absence(public, seat, self.absent)
             self.engine_events.extend(events)
-            self.phase = "play"
+            self.phase = Stage.PLAY
             return self._route(public, events)
         raise AssertionError("Level 1 forfeits nothing for an absence")
 
     def _open_attempt(self, hand: int, attempt: int) -> list[Posted]:
-        self.phase = "deal"
+        self.phase = Stage.DEAL
         if self.trustless:
             if self.public is None:
                 self.public = PublicMatch.new(self.rules, first_dealer=first_dealer(self.game_id, self.n))
@@ -443,17 +455,17 @@ class HostGame:
             # Sealed: the engine gets its size only; the cutter cuts live (docs/protocol.md Level 2 step 3).
             assert self.public is not None
             self.public = self.public.apply_sealed_deck(self.rules.deck)
-            self.phase = "play"
+            self.phase = Stage.PLAY
             return []
         if self.match is None:
             self.match = Match.new(self.rules, first_dealer=ready.first_dealer)
         self.match = self.match.apply_deck(ready.cards)
         cutter = self.match.cutter
-        self.phase = "play"
+        self.phase = Stage.PLAY
         return self._apply(cutter, f"cut {ready.cuts[cutter]}", None, actor="key")
 
     def _on_ActionRequest(self, seat: int, signed: Signed) -> list[Posted]:
-        self._expect("play", signed)
+        self._expect(Stage.PLAY, signed)
         p = signed.payload
         if not 1 <= p.chain_seq <= len(self.chain) or self.chain[p.chain_seq - 1].hash != p.chain_head:
             raise ProtocolError(Code.INVALID, Reason.BAD_CHAIN_HEAD,
@@ -471,7 +483,7 @@ class HostGame:
         assert public is not None and dealer is not None
         text = normalise_action(action) if isinstance(action, str) else ""
         verb = text.split(" ", 1)[0]
-        if dealer.dealing and verb not in ("maschine", "open"):
+        if dealer.dealing and verb not in (Verb.MASCHINE, Verb.OPEN):
             raise ProtocolError(Code.PRECONDITION, Reason.DEALING,
                                 "cards are still being dealt: wait until every decryption share is in")
         claimed = parse_openings(openings)
@@ -484,7 +496,7 @@ class HostGame:
         self.public = after
         self.engine_events.extend(events)
         visible = None
-        if verb == "signal":
+        if verb == Verb.SIGNAL:
             visible = public.t.signal_audience_of[public.dealer][seat]
         accepted = pb.ActionAccepted(
             hand=public.hand_number, attempt=public.attempt, seat=seat, action=text,
@@ -506,8 +518,9 @@ class HostGame:
         openings = []
         public = [e for e in events if e.to is None]
         for e in events:
-            if e.kind == "play" and e.seat == seat:
-                openings.append(self.dealer.opening(e.data["position"], e.data["card"]))
+            if e.kind == EventKind.PLAY and e.seat == seat:
+                played = event_data(e, EventKind.PLAY)
+                openings.append(self.dealer.opening(played["position"], played["card"]))
         visible = self._action_visibility(before, seat, text)
         accepted = pb.ActionAccepted(
             hand=before.hand_number, attempt=before.attempt, seat=seat, action=text,
@@ -520,9 +533,9 @@ class HostGame:
 
     def _action_visibility(self, before: Match, seat: int, action: str) -> tuple[int, ...] | None:
         verb = action.split(" ", 1)[0]
-        if verb == "signal":
+        if verb == Verb.SIGNAL:
             return tuple(sorted({seat, *before.observe(seat, history=False).partners}))
-        if self.rules.blind and verb in ("schlag", "trump"):
+        if self.rules.blind and verb in (Verb.SCHLAG, Verb.TRUMP):
             return tuple(sorted(before.announcers))
         return None
 
@@ -534,13 +547,13 @@ class HostGame:
         out: list[Posted] = []
         hand_ended = redeal = False
         for e in events:
-            hidden = e.to is not None and e.kind in ("deal", "took", "see")
-            if hidden or (self.trustless and e.kind in ("deal", "see", "open?")):
+            hidden = e.to is not None and e.kind in (EventKind.DEAL, EventKind.TOOK, EventKind.SEE)
+            if hidden or (self.trustless and e.kind in (EventKind.DEAL, EventKind.SEE, EventKind.OPEN_ASK)):
                 out += self.dealer.deliver(e)
-            elif e.kind == "hand-end":
+            elif e.kind == EventKind.HAND_END:
                 hand_ended = True
                 out.append(self._post(self._hand_end_message(before, e)))
-            elif e.kind == "redeal":
+            elif e.kind == EventKind.REDEAL:
                 redeal = True
         if self.trustless_dealer is not None and (hand_ended or redeal or match.is_over):
             self.trustless_dealer.close_attempt()
@@ -563,12 +576,13 @@ class HostGame:
         assert match is not None
         slots = len(match.scores)
         points = [0] * slots
-        for seat in e.data["seats"]:
-            points[match.t.slot_of[seat]] = e.data["points"]
+        ended = event_data(e, EventKind.HAND_END)
+        for seat in ended["seats"]:
+            points[match.t.slot_of[seat]] = ended["points"]
         return pb.HandEnd(
-            hand=before.hand_number, attempt=before.attempt, winner_side=e.data["side"], points=points,
-            reason=e.data["reason"],
-            scores=e.data["scores"], bummerl=list(match.bummerl),
+            hand=before.hand_number, attempt=before.attempt, winner_side=ended["side"], points=points,
+            reason=ended["reason"],
+            scores=ended["scores"], bummerl=list(match.bummerl),
         )
 
     @property
@@ -591,11 +605,11 @@ class HostGame:
         head = self.head
         self.checkpoint = (hand, head.seq, head.hash)
         self.checkpoint_signed = set()
-        self.phase = "checkpoint"
+        self.phase = Stage.CHECKPOINT
         return [self._post(pb.Checkpoint(hand=hand, chain_seq=head.seq, chain_head=head.hash))]
 
     def _on_CheckpointSignature(self, seat: int, signed: Signed) -> list[Posted]:
-        self._expect("checkpoint", signed)
+        self._expect(Stage.CHECKPOINT, signed)
         assert self.checkpoint is not None
         p = signed.payload
         hand, seq, head = self.checkpoint
@@ -611,7 +625,7 @@ class HostGame:
         if not self._everyone(self.checkpoint_signed):
             return []
         if self.end_reason:
-            self.phase = "over"
+            self.phase = Stage.OVER
             self.finished = True
             return []
         match = self.engine
@@ -639,7 +653,7 @@ class HostGame:
     def abandon(self, reason: str = "host-shutdown") -> list[Posted]:
         """End the match early (shutdown, keys that never came): MatchEnd naming any missing keys, then k_H, then a
         closing checkpoint."""
-        if self.finished or self.end_reason or self.phase in ("new",):
+        if self.finished or self.end_reason or self.phase in (Stage.NEW,):
             return []
         return self._finish(reason)
 
@@ -648,19 +662,26 @@ class HostGame:
         events, self.engine_events = self.engine_events, []
         return events
 
-    def waiting_for(self) -> tuple[str, tuple[int, ...]]:
+    def waiting_for(self) -> tuple[DealStep, tuple[int, ...]]:
         """What the game waits for: a protocol step and its seats, or ('play', seats with a move)."""
-        if self.phase == "header":
-            return "HeaderSignature", tuple(s for s in range(self.n) if s not in self.header_signed | self.absent)
-        if self.phase == "deal":
+        if self.phase == Stage.HEADER:
+            return DealStep.HEADER, tuple(s for s in range(self.n) if s not in self.header_signed | self.absent)
+        if self.phase == Stage.DEAL:
             return self.dealer.waiting()
-        if self.phase == "checkpoint":
-            return "checkpoint", tuple(s for s in range(self.n) if s not in self.checkpoint_signed | self.absent)
-        if self.phase == "play" and self.trustless and self.public is not None:
+        if self.phase == Stage.CHECKPOINT:
+            return DealStep.CHECKPOINT, tuple(s for s in range(self.n) if s not in self.checkpoint_signed | self.absent)
+        if self.phase == Stage.PLAY and self.trustless and self.public is not None:
             assert self.trustless_dealer is not None
             if self.trustless_dealer.dealing:
                 return self.trustless_dealer.waiting()
-            return ("open" if self.public.phase == "settle" else "play"), self.public.waiting_for
-        if self.phase == "play" and self.match is not None:
-            return "play", self.match.waiting_for
-        return self.phase, ()
+            return (DealStep.OPEN if self.public.phase == Phase.SETTLE else DealStep.PLAY), self.public.waiting_for
+        if self.phase == Stage.PLAY and self.match is not None:
+            return DealStep.PLAY, self.match.waiting_for
+        return DealStep(self.phase), ()
+
+    # The client envelopes the game itself takes (the dealing layer's own are `dealer.message_types`).
+    HANDLERS: ClassVar[dict[str, Callable[[HostGame, int, Signed], list[Posted]]]] = {
+        "HeaderSignature": _on_HeaderSignature,
+        "ActionRequest": _on_ActionRequest,
+        "CheckpointSignature": _on_CheckpointSignature,
+    }

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from watten_net.engine import Card, Rules, canonical_deck
-from watten_net.engine.events import Event
+from watten_net.engine.event_data import event_data
+from watten_net.engine.events import Event, EventKind
 from watten_net.refusal import Code, Reason
 from watten_net.v1 import watten_pb2 as pb
 
@@ -25,6 +26,7 @@ from .dealer import Dealer, Post, ReadyDeck
 from .deck import deck_permutation
 from .keys import all_seeds, cut_position, deck_key, first_dealer, host_seed, key_set_hash, seat_key_commitment
 from .protocol import ProtocolError, Signed, event_to_pb
+from .steps import DealStep
 
 HeadAt = Callable[[int], bytes | None]  # chain seq -> hash of the host envelope there (None: no such envelope)
 
@@ -73,7 +75,7 @@ class VerifiedDealer(Dealer):
         self.absent: set[int] = absent if absent is not None else set()
         self.keys = GameKeys()
         self.attempts: list[Attempt] = []
-        self.step = "key-commit"  # key-commit, key-sign, key-reveal, (open), seal-sign, dealt
+        self.step = DealStep.KEY_COMMIT  # then KEY_SIGN, KEY_REVEAL, (NONE: open), SEAL_SIGN, DEALT
         self._pending: tuple[int, int] | None = None  # the first attempt, opened once every key is in
         self._ready: ReadyDeck | None = None
         self.first_dealer: int | None = None
@@ -101,15 +103,9 @@ class VerifiedDealer(Dealer):
             # PERMISSION_DENIED, as documented for `wrong-seat` (FAILED_PRECONDITION `wrong-seat` is no documented
             # answer): the message speaks for a seat that did not sign it.
             raise ProtocolError(Code.PERMISSION, Reason.WRONG_SEAT, "the message names another seat than its sender")
-        if signed.type == "KeyCommit":
-            return self._on_key_commit(seat, p, signed)
-        if signed.type == "KeySetSignature":
-            return self._on_key_set_signature(seat, p, signed)
-        if signed.type == "KeyReveal":
-            return self._on_key_reveal(seat, p, signed)
-        return self._on_deck_sealed_signature(seat, p, signed)
+        return self.HANDLERS[signed.type](self, seat, p, signed)
 
-    def _expect(self, step: str, what: str) -> None:
+    def _expect(self, step: DealStep, what: str) -> None:
         if self.step != step:
             raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
                                 f"{what} is not expected now (the deal is at {self.step or 'rest'})")
@@ -118,7 +114,7 @@ class VerifiedDealer(Dealer):
         return self.post(pb.Relay(seat=seat, envelope=signed.raw))
 
     def _on_key_commit(self, seat: int, p: Any, signed: Signed) -> list[Any]:
-        self._expect("key-commit", "a key commitment")
+        self._expect(DealStep.KEY_COMMIT, "a key commitment")
         if p.header_hash != self._header_hash() or len(p.commitment) != 32:
             raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HASH,
                                 "the key commitment does not answer this game's header")
@@ -131,11 +127,11 @@ class VerifiedDealer(Dealer):
         posted = self.post(pb.KeySet(commits=entries))
         self.keys.key_set = key_set_hash(self.game_id, self._header_hash(),
                                          [self.keys.commits[s][0] for s in range(self.n)])
-        self.step = "key-sign"
+        self.step = DealStep.KEY_SIGN
         return [posted]
 
     def _on_key_set_signature(self, seat: int, p: Any, signed: Signed) -> list[Any]:
-        self._expect("key-sign", "a KeySet signature")
+        self._expect(DealStep.KEY_SIGN, "a KeySet signature")
         if p.key_set_hash != self.keys.key_set:
             raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HASH, "the signature is not over this game's KeySet")
         if seat in self.keys.signed:
@@ -144,14 +140,14 @@ class VerifiedDealer(Dealer):
         posted = self._relay(seat, signed)
         if len(self.keys.signed) == self.n:
             self.keys.last_signature_seq = posted.seq
-            self.step = "key-reveal"
+            self.step = DealStep.KEY_REVEAL
         return [posted]
 
     def _host_run_revealed(self) -> bool:
         return all(s in self.keys.keys for s in range(self.n) if self.host_run[s])
 
     def _on_key_reveal(self, seat: int, p: Any, signed: Signed) -> list[Any]:
-        self._expect("key-reveal", "a key reveal")
+        self._expect(DealStep.KEY_REVEAL, "a key reveal")
         if seat in self.keys.keys:
             raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, "you have revealed your key already")
         if not self.host_run[seat] and not self._host_run_revealed():
@@ -171,7 +167,7 @@ class VerifiedDealer(Dealer):
         if self.host_run[seat] and self._host_run_revealed():
             self.keys.last_host_reveal_seq = posted.seq
         if self.keys_ready:
-            self.step = ""
+            self.step = DealStep.NONE
             if self._pending is not None:
                 hand, attempt = self._pending
                 self._pending = None
@@ -198,13 +194,13 @@ class VerifiedDealer(Dealer):
         posted = self.post(pb.DeckSealed(hand=hand, attempt=attempt, card_commitments=sealed))
         att.deck_sealed_hash = posted.hash
         att.signers = set(range(self.n)) - self.absent
-        self.step = "seal-sign"
+        self.step = DealStep.SEAL_SIGN
         return [*out, posted, *self._advance()]
 
     def _advance(self) -> list[Any]:
         att = self.current
-        if self.step == "seal-sign" and att.signers - self.absent <= att.seal_signed:
-            self.step = "dealt"
+        if self.step == DealStep.SEAL_SIGN and att.signers - self.absent <= att.seal_signed:
+            self.step = DealStep.DEALT
             size = self.rules.deck
             cuts = tuple(cut_position(self.keys.keys[s], self.game_id, att.hand, att.attempt, size)
                          for s in range(self.n))
@@ -213,7 +209,7 @@ class VerifiedDealer(Dealer):
         return []
 
     def _on_deck_sealed_signature(self, seat: int, p: Any, signed: Signed) -> list[Any]:
-        self._expect("seal-sign", "a DeckSealed signature")
+        self._expect(DealStep.SEAL_SIGN, "a DeckSealed signature")
         att = self.current
         if p.hand != att.hand or p.attempt != att.attempt:
             raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HAND, "the message is for another hand or attempt")
@@ -228,6 +224,13 @@ class VerifiedDealer(Dealer):
         att.seal_signed.add(seat)
         return [self._relay(seat, signed), *self._advance()]
 
+
+    # One handler per type of `message_types`.
+    HANDLERS: ClassVar[dict[str, Callable[[VerifiedDealer, int, Any, Signed], list[Any]]]] = {
+        "KeyCommit": _on_key_commit, "KeySetSignature": _on_key_set_signature, "KeyReveal": _on_key_reveal,
+        "DeckSealedSignature": _on_deck_sealed_signature,
+    }
+
     def on_absent(self) -> list[Any]:
         return self._advance() if self.attempts else []
 
@@ -240,19 +243,22 @@ class VerifiedDealer(Dealer):
 
     def unanswered(self) -> list[bytes]:
         # Key commitments wait for the whole KeySet; every other message is relayed at once.
-        if self.step != "key-commit":
+        if self.step != DealStep.KEY_COMMIT:
             return []
         return [raw for _, raw in (self.keys.commits[s] for s in sorted(self.keys.commits))]
 
-    def waiting(self) -> tuple[str, tuple[int, ...]]:
+    def waiting(self) -> tuple[DealStep, tuple[int, ...]]:
         keys = self.keys
-        if self.step in ("key-commit", "key-sign", "key-reveal"):
-            done = {"key-commit": set(keys.commits), "key-sign": keys.signed, "key-reveal": set(keys.keys)}[self.step]
+        if self.step in (DealStep.KEY_COMMIT, DealStep.KEY_SIGN, DealStep.KEY_REVEAL):
+            done = {
+                DealStep.KEY_COMMIT: set(keys.commits), DealStep.KEY_SIGN: keys.signed,
+                DealStep.KEY_REVEAL: set(keys.keys),
+            }[self.step]
             seats = [s for s in range(self.n) if s not in done]
-            if self.step == "key-reveal" and not self._host_run_revealed():
+            if self.step == DealStep.KEY_REVEAL and not self._host_run_revealed():
                 seats = [s for s in seats if self.host_run[s]]
             return self.step, tuple(seats)
-        if self.step != "seal-sign":
+        if self.step != DealStep.SEAL_SIGN:
             return self.step, ()
         att = self.current
         return self.step, tuple(sorted(att.signers - att.seal_signed - self.absent))
@@ -263,17 +269,20 @@ class VerifiedDealer(Dealer):
 
     def deliver(self, event: Event) -> list[Any]:
         att = self.current
-        if event.kind in ("deal", "took"):
-            cards = event.data["cards"] if event.kind == "deal" else [event.data["card"]]
-            positions = event.data["positions"] if event.kind == "deal" else [event.data["position"]]
-            packet = event.data["packet"] if event.kind == "deal" else 0
+        if event.kind in (EventKind.DEAL, EventKind.TOOK):
+            if event.kind == EventKind.DEAL:
+                dealt = event_data(event, EventKind.DEAL)
+                cards, positions, packet = dealt["cards"], dealt["positions"], dealt["packet"]
+            else:
+                took = event_data(event, EventKind.TOOK)
+                cards, positions, packet = [took["card"]], [took["position"]], 0
             openings = [self.opening(k, c) for c, k in zip(cards, positions, strict=True)]
             delivery = pb.CardDelivery(hand=att.hand, attempt=att.attempt, seat=event.seat, packet=packet,
                                        cards=openings)
             return [self.post(delivery, (event.seat,))]
-        if event.kind == "see":
-            k = event.data["position"]
-            data = {**event.data, "salt": self.salt(k).hex()}
+        if event.kind == EventKind.SEE:
+            seen = event_data(event, EventKind.SEE)
+            data = {**seen, "salt": self.salt(seen["position"]).hex()}
             private = pb.PrivateEvent(hand=att.hand, attempt=att.attempt, seat=event.seat,
                                       events=[event_to_pb(event.kind, event.seat, data)])
             return [self.post(private, (event.seat,))]

@@ -26,11 +26,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import Any, ClassVar
 
 from watten_net.engine import Card, Rules, RuleViolation, canonical_deck
 from watten_net.engine.errors import no_card
-from watten_net.engine.events import Event
+from watten_net.engine.event_data import event_data
+from watten_net.engine.events import Event, EventKind
+from watten_net.engine.notation import Phase as MatchPhase
+from watten_net.engine.notation import Verb
 from watten_net.engine.public import PublicMatch
 from watten_net.hashing import H
 from watten_net.refusal import Code, Reason
@@ -40,6 +44,7 @@ from watten_net.v1 import watten_pb2 as pb
 
 from .dealer import Dealer, Post, ReadyDeck
 from .protocol import ProtocolError, Signed
+from .steps import DealStep, Stage
 
 # Reasons of the trustless deal that say a message was malformed rather than against the protocol.
 _MALFORMED = {Reason.MALFORMED, Reason.INVALID_POINT, Reason.NON_CANONICAL_SCALAR}
@@ -48,7 +53,14 @@ CHEAT_REASONS = frozenset({
     Reason.NOT_YOUR_POSITION, Reason.POSITION_PLAYED, Reason.POSITION_ASIDE, Reason.CARD_SEEN_TWICE,
     Reason.OPENING_MISMATCH, Reason.NOT_IN_DECK, Reason.NOT_A_MASCHINE, Reason.WRONG_POSITIONS,
 })
-WHY = ("deal", "see", "open")
+
+
+class ShareWhy(StrEnum):
+    """What the shares a ShareRequest asks for open (`ShareRequest.why`)."""
+
+    DEAL = "deal"  # cards dealt to the recipient
+    SEE = "see"  # the card the recipient is shown at the Schlecken
+    OPEN = "open"  # the recipient's cards that a decided hand's obligations need opened
 
 
 # ---------------------------------------------------------------------------------------------- shared rules
@@ -103,9 +115,9 @@ def forfeit_hand(match: PublicMatch, seat: int) -> tuple[PublicMatch, list[Event
     also stops when a seat goes away after the deal, because nobody can give its shares or play its cards. The
     same ending as the engine's forfeit (obligations still settle), taken later.
     """
-    if match.phase == "deal":
+    if match.phase == MatchPhase.DEAL:
         return match.forfeit(seat)
-    if match.phase not in ("cut", "schlecken", "announce", "play"):
+    if match.phase not in (MatchPhase.CUT, MatchPhase.SCHLECKEN, MatchPhase.ANNOUNCE, MatchPhase.PLAY):
         raise RuleViolation(Reason.NOT_NOW, f"no hand to forfeit (phase {match.phase})")
     return match._forfeited(seat)
 
@@ -114,7 +126,7 @@ def no_openings(match: PublicMatch, absent: set[int]) -> tuple[PublicMatch, list
     """While a hand settles: every seat away that still owes openings has not opened them (the engine's rule)."""
     events: list[Event] = []
     for seat in sorted(absent):
-        if match.phase == "settle" and seat in match.openings_wanted:
+        if match.phase == MatchPhase.SETTLE and seat in match.openings_wanted:
             match, more = match.no_opening(seat)
             events += more
     return match, events
@@ -137,7 +149,7 @@ class ShareAsk:
     hash: bytes
     recipient: int
     positions: tuple[int, ...]
-    why: str
+    why: ShareWhy
 
 
 @dataclass
@@ -161,7 +173,7 @@ class TrustlessDealer(Dealer):
     message_types = frozenset({"KeyShare", "Shuffle", "DecryptionShares"})
     # Shares are asked for while the hand is played; the next deck is prepared while a hand is played and between
     # hands (until the checkpoint is signed).
-    phases = ("deal", "play", "checkpoint")
+    phases = (Stage.DEAL, Stage.PLAY, Stage.CHECKPOINT)
 
     def __init__(self, rules: Rules, game_id: bytes, post: Post, absent: set[int]) -> None:
         self.rules = rules
@@ -217,14 +229,14 @@ class TrustlessDealer(Dealer):
         p = signed.payload
         if p.seat != seat:
             raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HAND, "the message names another seat")
-        if signed.type in ("KeyShare", "Shuffle"):
+        deck_handler = self.DECK_HANDLERS.get(signed.type)
+        if deck_handler is not None:
             deal = self.decks.get(int(p.deck))
             if deal is None:
                 raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
                                     f"{signed.type}: deck {p.deck} is not being prepared (used, given up or not yet "
                                     "opened)")
-            handler: Callable[[int, Any, Signed, PublicDeal], list[Any]] = getattr(self, "_on_" + signed.type)
-            return handler(seat, p, signed, deal)
+            return deck_handler(self, seat, p, signed, deal)
         if not self.attempts or self.current.closed:
             raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, f"{signed.type}: no deal attempt is open")
         att = self.current
@@ -260,6 +272,11 @@ class TrustlessDealer(Dealer):
             if self.attempts and self.current.deal is deal and not self.current.closed:
                 self._ready = ReadyDeck((), (), self.current.dealer)  # its attempt was waiting for it
         return out
+
+    # The messages that prepare a deck (the rest, DecryptionShares, belong to the open deal attempt).
+    DECK_HANDLERS: ClassVar[dict[str, Callable[[TrustlessDealer, int, Any, Signed, PublicDeal], list[Any]]]] = {
+        "KeyShare": _on_KeyShare, "Shuffle": _on_Shuffle,
+    }
 
     def _on_DecryptionShares(self, seat: int, p: Any, signed: Signed) -> list[Any]:
         att = self.current
@@ -329,7 +346,7 @@ class TrustlessDealer(Dealer):
         for ask in list(att.asks):
             if not self._missing(ask):
                 att.asks.remove(ask)
-                att.dealt = att.dealt or ask.why == "deal"
+                att.dealt = att.dealt or ask.why == ShareWhy.DEAL
                 for k in ask.positions:
                     att.learnt.setdefault(k, set()).add(ask.recipient)
         if att.dealt and not att.asks and not att.closed and self.prepared == att.deck + 1:
@@ -340,20 +357,20 @@ class TrustlessDealer(Dealer):
         ready, self._ready = self._ready, None
         return ready
 
-    def waiting(self) -> tuple[str, tuple[int, ...]]:
+    def waiting(self) -> tuple[DealStep, tuple[int, ...]]:
         if not self.attempts or self.current.closed:
-            return "", ()
+            return DealStep.NONE, ()
         deal = self.current.deal
         if deal.phase is Phase.KEYS:  # (the attempt's deck was not prepared ahead, or not finished)
-            return "keys", tuple(s for s in range(self.n) if s not in deal.key_shares and s not in self.absent)
+            return DealStep.KEYS, tuple(s for s in range(self.n) if s not in deal.key_shares and s not in self.absent)
         shuffler = deal.next_shuffler()
         if shuffler is not None:
-            return "shuffle", (shuffler,) if shuffler not in self.absent else ()
+            return DealStep.SHUFFLE, (shuffler,) if shuffler not in self.absent else ()
         owing: set[int] = set()
         for ask in self.current.asks:
             for seats in self._missing(ask).values():
                 owing.update(seats)
-        return ("shares", tuple(sorted(owing - self.absent))) if owing else ("", ())
+        return (DealStep.SHARES, tuple(sorted(owing - self.absent))) if owing else (DealStep.NONE, ())
 
     # ------------------------------------------------------------------ cards
     def opening(self, position: int, card: str) -> Any:
@@ -363,13 +380,13 @@ class TrustlessDealer(Dealer):
     def deliver(self, event: Event) -> list[Any]:
         """The engine's public deal map, Schlecken card and hand-end openings become ShareRequests."""
         att = self.current
-        if event.kind == "deal":
-            asks = [(event.seat, tuple(event.data["positions"]), "deal")]
-        elif event.kind == "see":
-            asks = [(event.seat, (int(event.data["position"]),), "see")]
-        elif event.kind == "open?":
-            asks = [(int(s), tuple(p), "open") for s, p in sorted(event.data["positions"].items(), key=lambda i:
-                                                                      int(i[0]))]
+        if event.kind == EventKind.DEAL:
+            asks = [(event.seat, tuple(event_data(event, EventKind.DEAL)["positions"]), ShareWhy.DEAL)]
+        elif event.kind == EventKind.SEE:
+            asks = [(event.seat, (int(event_data(event, EventKind.SEE)["position"]),), ShareWhy.SEE)]
+        elif event.kind == EventKind.OPEN_ASK:
+            wanted = event_data(event, EventKind.OPEN_ASK)["positions"]
+            asks = [(int(s), tuple(p), ShareWhy.OPEN) for s, p in sorted(wanted.items(), key=lambda i: int(i[0]))]
         else:
             return []
         out = []
@@ -377,7 +394,7 @@ class TrustlessDealer(Dealer):
             posted = self.post(pb.ShareRequest(hand=att.hand, attempt=att.attempt, recipient=recipient,
                                                positions=list(positions), why=why))
             out.append(posted)
-            if why != "open":
+            if why != ShareWhy.OPEN:
                 att.asks.append(ShareAsk(posted.hash, recipient, positions, why))
         out += self._complete_asks()  # a position shown to its recipient before (a kept Schlecken card) needs nothing
         return out
@@ -479,7 +496,7 @@ def engine_step(match: PublicMatch, seat: int, action: str, openings: Mapping[in
                                                                                                      list[Event]]:
     """One action on the public engine, its openings passed the way the engine takes them."""
     verb = action.split(" ", 1)[0].lower() if action else ""
-    if verb == "play":
+    if verb == Verb.PLAY:
         if len(openings) != 1:
             raise RuleViolation(Reason.NO_POSITION, "a played card comes with exactly one opening")
         ((position, card),) = openings.items()
@@ -491,7 +508,7 @@ def engine_step(match: PublicMatch, seat: int, action: str, openings: Mapping[in
         if played != card:
             raise RuleViolation(Reason.OPENING_MISMATCH, f"the action plays {played} but opens {card}")
         return match.apply(seat, action, position=position)
-    if verb in ("maschine", "open"):
+    if verb in (Verb.MASCHINE, Verb.OPEN):
         return match.apply(seat, verb, openings=dict(openings))
     if openings:
         raise RuleViolation(Reason.MALFORMED, "only a played card, a Maschine and a hand-end opening carry openings")

@@ -29,7 +29,10 @@ from nacl.bindings import (
 from nacl.exceptions import CryptoError
 
 from watten_net.engine import Card, RuleViolation, canonical_deck
-from watten_net.engine.events import Event
+from watten_net.engine.event_data import event_data
+from watten_net.engine.events import Event, EventKind
+from watten_net.engine.notation import Phase as MatchPhase
+from watten_net.engine.notation import Verb
 from watten_net.engine.public import PublicMatch
 from watten_net.refusal import Code, HostBrokeProtocol, Reason
 from watten_net.trustless import DealStateError, Phase, SeatDeal, TrustlessError
@@ -37,6 +40,7 @@ from watten_net.trustless.messages import DecryptionShareMessage, KeyShareMessag
 from watten_net.v1 import watten_pb2 as pb
 
 from .level2 import (
+    ShareWhy,
     deck_setup,
     deck_shuffle_order,
     engine_step,
@@ -132,9 +136,9 @@ class TrustlessSeat:
 
     def _absorb(self, events: list[Event]) -> None:
         for e in events:
-            if e.kind == "see":
-                self.seeing = (e.seat, int(e.data["position"]))
-            elif e.kind in ("take", "keep", "deal"):
+            if e.kind == EventKind.SEE:
+                self.seeing = (e.seat, int(event_data(e, EventKind.SEE)["position"]))
+            elif e.kind in (EventKind.TAKE, EventKind.KEEP, EventKind.DEAL):
                 self.seeing = None
 
     # ------------------------------------------------------------------ host messages
@@ -160,8 +164,8 @@ class TrustlessSeat:
         p = signed.payload
         m = self.match
         d = self.opened
-        if not self._attempt_matches(p) or m.phase != "deal" or p.dealer != m.dealer or p.deck_size != self.rules.deck \
-                or p.deck != d or d not in self.decks:
+        if not self._attempt_matches(p) or m.phase != MatchPhase.DEAL or p.dealer != m.dealer \
+                or p.deck_size != self.rules.deck or p.deck != d or d not in self.decks:
             raise self._fail(Reason.BAD_DEAL_OPEN,
                              f"the deal opening (hand {p.hand}.{p.attempt}, dealer {p.dealer}, deck "
                              f"{p.deck}) is not the one the rules give (hand {m.hand_number}.{m.attempt}, dealer "
@@ -216,7 +220,7 @@ class TrustlessSeat:
             self.game._send(pb.Shuffle(deck=d, seat=self.me, message=message.to_bytes()))
         elif public.phase is Phase.CUTTING:
             public.apply_cut(0)  # positions stay the engine's; the engine cuts
-            if deal is self.deal and self.match.phase == "deal":  # its attempt was waiting for it
+            if deal is self.deal and self.match.phase == MatchPhase.DEAL:  # its attempt was waiting for it
                 self.match = self.match.apply_sealed_deck(self.rules.deck)
 
     def give_up_deck(self) -> None:
@@ -244,9 +248,9 @@ class TrustlessSeat:
             return self.deal is not None and self._attempt_matches(p) and bytes(p.request_hash) not in self.answered
         if signed.type == "ActionRequest":
             verb = str(p.action).split(" ", 1)[0]
-            if verb == "open":
-                return self.me in self.match.openings_wanted and self.match.phase == "settle"
-            if verb == "maschine":
+            if verb == Verb.OPEN:
+                return self.me in self.match.openings_wanted and self.match.phase == MatchPhase.SETTLE
+            if verb == Verb.MASCHINE:
                 return "maschine" in self.match.legal_actions(self.me)
         return False
 
@@ -278,7 +282,7 @@ class TrustlessSeat:
         r, positions, why = int(p.recipient), tuple(int(k) for k in p.positions), str(p.why)
         if deal is None or not self._attempt_matches(p) or deal.public.phase is not Phase.DEALING:
             raise self._fail(Reason.BAD_SHARE_REQUEST, "a share request outside a dealt attempt")
-        if why == "open":
+        if why == ShareWhy.OPEN:
             if tuple(sorted(positions)) != tuple(sorted(m.openings_wanted.get(r, ()))):
                 raise self._fail(Reason.BAD_SHARE_REQUEST, f"seat {r} is asked to open {positions}, which the rules "
                                  "do not ask for")
@@ -287,9 +291,9 @@ class TrustlessSeat:
             return
         if not 0 <= r < self.n:
             raise self._fail(Reason.BAD_SHARE_REQUEST, f"there is no seat {r}")
-        if why == "see":
-            due = m.phase == "schlecken" and len(positions) == 1 and self.seeing == (r, positions[0])
-        elif why == "deal":
+        if why == ShareWhy.SEE:
+            due = m.phase == MatchPhase.SCHLECKEN and len(positions) == 1 and self.seeing == (r, positions[0])
+        elif why == ShareWhy.DEAL:
             due = bool(positions) and all(k in m.positions_of(r) for k in positions)
         else:
             due = False
@@ -396,7 +400,7 @@ class TrustlessSeat:
         self.deal = None if p.reason == "away" else self.deal
 
     def on_stand_in(self) -> None:
-        if self.match.phase == "settle":
+        if self.match.phase == MatchPhase.SETTLE:
             self.match, _ = no_openings(self.match, self.game.stood_in)
 
     def on_hand_end(self, signed: Signed) -> None:
@@ -442,18 +446,18 @@ class TrustlessSeat:
         m = self.match
         out: list[str] = []
         for action in m.legal_actions(self.me):
-            if action == "play":
+            if action == Verb.PLAY:
                 if self.complete():
                     hand = {k: self.known[k] for k in m.positions_of(self.me)}
                     out += [f"play {c.text}" for _, c in m.legal_plays(self.me, hand)]
-            elif action in ("maschine", "open"):
+            elif action in (Verb.MASCHINE, Verb.OPEN):
                 continue
-            elif action == "take":
+            elif action == Verb.TAKE:
                 seen = self.known.get(self.seeing[1]) if self.seeing and self.seeing[0] == self.me else None
                 bluff = self.rules.schlecken_bluff and self.me == m.cutter
                 if seen is not None and (Card.parse(seen) in self.kritische or bluff):
                     out.append(action)
-            elif action == "schadet?":
+            elif action == Verb.SCHADET_ASK:
                 ranking = m.ranking
                 held = {Card.parse(c) for k, c in self.known.items() if k in m.positions_of(self.me)}
                 if ranking is not None and ranking.hauptschlag in held:

@@ -19,11 +19,12 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.engine import Rules
+from watten_net.engine.events import EventKind
 from watten_net.record import KIND_HOST as RECORD_HOST
 from watten_net.record import KIND_NOTE as RECORD_NOTE
 from watten_net.record import KIND_OWN as RECORD_OWN
@@ -159,10 +160,8 @@ class SeatGame:
         self.chain_head = signed.hash
         self.chain_hashes.append(signed.hash)
         self.chain_types.append(signed.type)
-        handler = getattr(self, "_on_" + signed.type, None)
         before = len(self.outbox)
-        if handler is not None:
-            handler(signed)
+        self.HANDLERS[signed.type](self, signed)
         if self.trustless is not None:
             self.trustless.tick()
         return self.outbox[before:]
@@ -487,7 +486,7 @@ class SeatGame:
 
         for event in signed.payload.events:
             kind, _, data = event_from_pb(event)
-            if kind == "see":
+            if kind == EventKind.SEE:
                 self._check_opening(int(data["position"]), str(data["card"]), bytes.fromhex(str(data["salt"])))
 
     def _on_ActionAccepted(self, signed: Signed) -> None:
@@ -586,3 +585,16 @@ class SeatGame:
         """Key shares and shuffles of a deck given up with its attempt (never sealed) are void."""
         self.outbox = [raw for raw in self.outbox if (signed := parse_envelope(raw, host=False)).type not in (
             "KeyShare", "Shuffle") or self._preparing(signed)]
+
+    def _on_Disclosure(self, signed: Signed) -> None:
+        """Nothing to do: it discloses envelopes withheld from other seats, which only an audit (verify) checks."""
+
+    # Every host envelope type (protocol.HOST_TYPES) to what the seat does with it.
+    HANDLERS: ClassVar[dict[str, Callable[[SeatGame, Signed], None]]] = {
+        "GameHeader": _on_GameHeader, "KeySet": _on_KeySet, "HandOpen": _on_HandOpen, "Relay": _on_Relay,
+        "DeckSealed": _on_DeckSealed, "CardDelivery": _on_CardDelivery, "PrivateEvent": _on_PrivateEvent,
+        "ActionAccepted": _on_ActionAccepted, "Checkpoint": _on_Checkpoint, "HostSeedReveal": _on_HostSeedReveal,
+        "HostKeyReveal": _on_HostKeyReveal, "MatchEnd": _on_MatchEnd, "StandIn": _on_StandIn,
+        "DeckPrepare": _on_DeckPrepare, "TrustlessDealOpen": _on_TrustlessDealOpen, "ShareRequest": _on_ShareRequest,
+        "HandEnd": _on_HandEnd, "AttemptAborted": _on_AttemptAborted, "Disclosure": _on_Disclosure,
+    }

@@ -13,6 +13,7 @@ ended (at once, or after its obligations are settled).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, ClassVar, NoReturn, Self
 
@@ -36,6 +37,7 @@ from .notation import (
     SIGNAL_ACTIONS,
     TRUMP_ACTIONS,
     VERBS,
+    Verb,
 )
 from .ranking import ranking
 from .rules import SIGNAL_NAMES
@@ -227,30 +229,7 @@ class MatchCore(MatchState[Piece]):
         events: list[Event] = []
         m.inputs = ((seat, text), self.inputs)
         verb, _, arg = text.partition(" ")
-        if verb == "raise":
-            m._raise(seat, events)
-        elif verb in ("accept", "fold"):
-            m._answer_raise(seat, verb, events)
-        elif verb == "signal":
-            m._signal(seat, arg, events)
-        elif verb == "cut":
-            m._cut(seat, int(arg), events)
-        elif verb in ("take", "keep"):
-            m._schlecken(seat, verb == "take", events)
-        elif verb == "schlag":
-            m._name_schlag(seat, arg, events)
-        elif verb == "trump":
-            m._name_trump(seat, arg, events)
-        elif verb in ("swap?", "swap"):
-            m._swap(seat, arg, events)
-        elif verb in ("bessere?", "bessere"):
-            m._bessere(seat, arg, events)
-        elif verb in ("schadet?", "schadet"):
-            m._schadet(seat, arg, events)
-        elif verb == "concede":
-            m._concede(seat, events)
-        else:  # pragma: no cover - every legal action has a branch above
-            raise AssertionError(text)
+        _ACTION_STEPS[verb](m, seat, verb, arg, events)  # every legal action's verb has a step
         m.log = (tuple(events), self.log)
         return m, events
 
@@ -314,7 +293,8 @@ class MatchCore(MatchState[Piece]):
             raise RuleViolation(Reason.NOT_YOUR_TURN, f"waiting for seat {waiting}")
 
     # -- cut and Schlecken
-    def _cut(self, seat: int, n: int, events: list[Event]) -> None:
+    def _cut(self, seat: int, verb: str, arg: str, events: list[Event]) -> None:
+        n = int(arg)
         deck = self.deck
         assert deck is not None
         self.cut_n = n
@@ -339,7 +319,8 @@ class MatchCore(MatchState[Piece]):
             return self.lifted[self.seen_index]
         return self.rest[self.seen_index]
 
-    def _schlecken(self, seat: int, take: bool, events: list[Event]) -> None:
+    def _schlecken(self, seat: int, verb: str, arg: str, events: list[Event]) -> None:
+        take = verb == Verb.TAKE
         cutter_stage = seat == self.t.cutter_of[self.dealer]  # the cutter and the dealer are never the same seat
         if take:
             piece = self._seen()
@@ -440,7 +421,7 @@ class MatchCore(MatchState[Piece]):
     def _announce_visibility(self) -> tuple[int, ...] | None:
         return self.t.announcers_of[self.dealer] if self.rules.blind else None
 
-    def _name_schlag(self, seat: int, rank: str, events: list[Event]) -> None:
+    def _name_schlag(self, seat: int, verb: str, rank: str, events: list[Event]) -> None:
         self.schlag = rank
         to = self._announce_visibility()
         events.append(make_event(("schlag", seat, {"rank": rank}, to)))
@@ -452,7 +433,7 @@ class MatchCore(MatchState[Piece]):
         else:
             self.announcer_turn = self.forehand if self.swapped else self.dealer
 
-    def _name_trump(self, seat: int, suit: str, events: list[Event]) -> None:
+    def _name_trump(self, seat: int, verb: str, suit: str, events: list[Event]) -> None:
         assert self.schlag is not None
         self.trump = suit
         to = self._announce_visibility()
@@ -467,7 +448,7 @@ class MatchCore(MatchState[Piece]):
         self.phase = PLAY
         self.turn = self.leader = self.t.forehand_of[self.dealer]
 
-    def _swap(self, seat: int, arg: str, events: list[Event]) -> None:
+    def _swap(self, seat: int, verb: str, arg: str, events: list[Event]) -> None:
         if arg == "":  # swap?
             self.swap_asked = True
             events.append(Event("swap?", seat))
@@ -480,7 +461,7 @@ class MatchCore(MatchState[Piece]):
         self.announce_step = A_SCHLAG
         self.announcer_turn = self.dealer if yes else self.forehand
 
-    def _bessere(self, seat: int, arg: str, events: list[Event]) -> None:
+    def _bessere(self, seat: int, verb: str, arg: str, events: list[Event]) -> None:
         if arg == "":  # bessere?
             self.bessere_asked = True
             events.append(Event("bessere?", seat))
@@ -560,17 +541,17 @@ class MatchCore(MatchState[Piece]):
             return
         self.leader = self.turn = winner
 
-    def _raise(self, seat: int, events: list[Event]) -> None:
+    def _raise(self, seat: int, verb: str, arg: str, events: list[Event]) -> None:
         proposed = self.value + self.rules.raise_step
         self.raise_pending = (proposed, seat)
         events.append(make_event(("raise", seat, {"value": proposed, "from": self.value}, None)))
 
-    def _answer_raise(self, seat: int, verb: str, events: list[Event]) -> None:
+    def _answer_raise(self, seat: int, verb: str, arg: str, events: list[Event]) -> None:
         assert self.raise_pending is not None
         proposed, raiser = self.raise_pending
         self.raise_pending = None
         raiser_side = self.hand_sides[raiser]
-        if verb == "accept":
+        if verb == Verb.ACCEPT:
             self.value = proposed
             self.last_raise_side = raiser_side
             events.append(make_event(("accept", seat, {"value": proposed}, None)))
@@ -578,11 +559,11 @@ class MatchCore(MatchState[Piece]):
         events.append(make_event(("fold", seat, {"value": self.value}, None)))
         self._end_hand(raiser_side, self.value, "fold", events)
 
-    def _concede(self, seat: int, events: list[Event]) -> None:
+    def _concede(self, seat: int, verb: str, arg: str, events: list[Event]) -> None:
         events.append(Event("concede", seat))
         self._end_hand(1 - self.hand_sides[seat], 2, "concede", events)
 
-    def _schadet(self, seat: int, arg: str, events: list[Event]) -> None:
+    def _schadet(self, seat: int, verb: str, arg: str, events: list[Event]) -> None:
         if arg == "":
             self._asked_schadet(seat, events)
             self.schadet_asked = True
@@ -596,7 +577,7 @@ class MatchCore(MatchState[Piece]):
         """Hook: what asking `schadet?` commits the forehand to (it holds the Hauptschlag)."""
         raise NotImplementedError
 
-    def _signal(self, seat: int, name: str, events: list[Event]) -> None:
+    def _signal(self, seat: int, verb: str, name: str, events: list[Event]) -> None:
         sent = list(self.signals_sent)
         sent[seat] += 1
         self.signals_sent = tuple(sent)
@@ -611,3 +592,25 @@ class MatchCore(MatchState[Piece]):
     def _redeal(self, seat: int, events: list[Event]) -> None:
         """Hook: `seat` asked for a Bessere where it means a redeal (bessere = "redeal-penalty")."""
         raise NotImplementedError
+
+
+# The step of each verb other than `play` (a card play has a path of its own in each engine): one dict lookup
+# instead of a chain of comparisons. Each step takes (state, seat, verb, the rest of the action, events).
+_ACTION_STEPS: dict[str, Callable[[MatchCore[Any], int, str, str, list[Event]], None]] = {
+    Verb.RAISE: MatchCore._raise,
+    Verb.ACCEPT: MatchCore._answer_raise,
+    Verb.FOLD: MatchCore._answer_raise,
+    Verb.SIGNAL: MatchCore._signal,
+    Verb.CUT: MatchCore._cut,
+    Verb.TAKE: MatchCore._schlecken,
+    Verb.KEEP: MatchCore._schlecken,
+    Verb.SCHLAG: MatchCore._name_schlag,
+    Verb.TRUMP: MatchCore._name_trump,
+    Verb.SWAP_ASK: MatchCore._swap,
+    Verb.SWAP: MatchCore._swap,
+    Verb.BESSERE_ASK: MatchCore._bessere,
+    Verb.BESSERE: MatchCore._bessere,
+    Verb.SCHADET_ASK: MatchCore._schadet,
+    Verb.SCHADET: MatchCore._schadet,
+    Verb.CONCEDE: MatchCore._concede,
+}

@@ -7,7 +7,52 @@ a narrow `to`, so that filtering a seat's view is just `seat in to`, for the hos
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, NamedTuple
+
+
+class EventKind(StrEnum):
+    """Every `Event.kind` the engines emit. The values are what records and the wire carry. The engines
+    themselves emit the literal strings (a constant load on the play path); each equals its member here."""
+
+    HAND_START = "hand-start"
+    CUT = "cut"
+    SEE = "see"  # a card shown to the Schlecken seat (hidden)
+    TAKE = "take"
+    TOOK = "took"  # the card taken (hidden)
+    KEEP = "keep"
+    DEAL = "deal"  # cards dealt to a seat (hidden)
+    PACKET = "packet"
+    ASIDE = "aside"
+    SCHLAG = "schlag"
+    TRUMP = "trump"
+    ANNOUNCED = "announced"
+    ANNOUNCEMENT = "announcement"
+    SWAP_ASK = "swap?"
+    SWAP = "swap"
+    BESSERE_ASK = "bessere?"
+    BESSERE = "bessere"
+    SCHADET_ASK = "schadet?"
+    SCHADET = "schadet"
+    RAISE = "raise"
+    ACCEPT = "accept"
+    FOLD = "fold"
+    CONCEDE = "concede"
+    SIGNAL = "signal"
+    PLAY = "play"
+    TRICK = "trick"
+    MASCHINE = "maschine"
+    FORFEIT = "forfeit"
+    BLUFF_PENALTY = "bluff-penalty"
+    HAND_END = "hand-end"
+    REDEAL = "redeal"
+    MATCH_END = "match-end"
+    # PublicMatch (trustless) only
+    OPEN_ASK = "open?"
+    OPENED = "opened"
+    NOT_OPENED = "not-opened"
+    OBLIGATION = "obligation"
+    VIOLATION = "violation"
 
 
 class Event(NamedTuple):

@@ -32,6 +32,7 @@ from .notation import (
     CUT,
     FORFEIT,
     PLAY_ACTION,
+    Verb,
     normalise_action,
 )
 from .observation import Observation, build_observation
@@ -169,23 +170,23 @@ class Match(MatchCore[Card]):
         """Raise the most precise RuleViolation for an action that is not legal now."""
         verb, _, arg = text.partition(" ")
         self._refuse_idle(verb, text)
-        if verb == "play":
+        if verb == Verb.PLAY:
             self._refuse_play(seat, arg)
-        if verb == "raise":
+        if verb == Verb.RAISE:
             if self.raise_pending is not None:
                 raise RuleViolation(Reason.RAISE_PENDING, "a raise is already pending")
             if self.schadet_pending:
                 raise RuleViolation(Reason.SCHADET_PENDING, "waiting for the partner's answer to 'schadet?'")
             self._refuse_raise(seat)
-        if verb == "concede":
+        if verb == Verb.CONCEDE:
             self._refuse_concede(seat)
-        if verb in ("accept", "fold"):
+        if verb in (Verb.ACCEPT, Verb.FOLD):
             if self.raise_pending is None:
                 raise RuleViolation(Reason.NO_RAISE, "there is no raise to answer")
             raise RuleViolation(Reason.OWN_RAISE, "only the other side answers a raise")
-        if verb == "signal":
+        if verb == Verb.SIGNAL:
             self._refuse_signal(seat, arg)
-        if verb == "cut":
+        if verb == Verb.CUT:
             if self.phase != CUT:
                 raise RuleViolation(Reason.NOT_NOW, "the deck is not being cut now")
             if seat != self.cutter:
@@ -194,10 +195,10 @@ class Match(MatchCore[Card]):
         if self.raise_pending is not None:  # an announcement held by a raise (a play is refused above)
             raise RuleViolation(Reason.RAISE_PENDING, "a raise is pending: it must be accepted or folded first")
         self._refuse_not_waiting(seat)
-        if self.phase == ANNOUNCE and self.announce_step == A_SCHLAG and verb == "schlag":
+        if self.phase == ANNOUNCE and self.announce_step == A_SCHLAG and verb == Verb.SCHLAG:
             choices = " ".join(schlag_choices(self.rules))
             raise RuleViolation(Reason.BAD_SCHLAG, f"the Schlag must be one of {choices}")
-        if self.phase == ANNOUNCE and self.announce_step == A_TRUMP and verb == "trump":
+        if self.phase == ANNOUNCE and self.announce_step == A_TRUMP and verb == Verb.TRUMP:
             raise RuleViolation(Reason.BAD_TRUMP, "the trump is a suit: E, L, H or S")
         raise RuleViolation(Reason.NOT_NOW, f"{text!r} is not possible now")
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from .events import Event
-from .notation import ANNOUNCE
+from .notation import ANNOUNCE, Phase
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 class Observation:
     seat: int
     rules: Rules
-    phase: str
+    phase: Phase
     match_number: int
     hand_number: int
     attempt: int

@@ -40,50 +40,70 @@ class Ranking:
         self.deck = canonical_deck(rules.deck)
         kritische = rules.kritische_cards
         self.kritische = frozenset(kritische)
-        strength = [0] * (len(SUITS) * len(RANKS))
+        # Each card's tier and place in it, by card code; filled tier by tier, the highest first (a card keeps the
+        # first tier that claims it).
+        self.strength = [0] * (len(SUITS) * len(RANKS))
         for i, card in enumerate(kritische):
-            strength[card.code] = KRITISCH - i
+            self.strength[card.code] = KRITISCH - i
         weli_schlag = rules.has_weli and schlag == "6"
         weli = Card.parse(WELI) if rules.has_weli else None
+        self._place_guate(weli_schlag)
+        self._place_schlag(weli_schlag, weli)
+        self._place_trumps(weli)
+        # What a plain card is worth when its suit was led, by card code (see `winner`).
+        self.led_strength = [0] * len(self.strength)
+        for card in ALL_CARDS:
+            self.led_strength[card.code] = LED_SUIT + card.rank_index
+        self._index_following()
 
-        def free(card: Card) -> bool:
-            return strength[card.code] == 0
+    def _free(self, card: Card) -> bool:
+        """No higher tier has claimed `card`."""
+        return self.strength[card.code] == 0
 
-        # Guate: the trump card one rank above the Schlag (a Kritischer stays only that).
+    def _place_guate(self, weli_schlag: bool) -> None:
+        """Guate: the trump card one rank above the Schlag (a Kritischer stays only that)."""
+        rules = self.rules
         self.guate: Card | None = None
-        if rules.guate:
-            if weli_schlag:
-                guate_rank = "7" if rules.guate_on_weli_schlag == "trump7" else None
-            else:
-                cycle = deck_ranks(rules.deck)
-                guate_rank = cycle[(cycle.index(schlag) + 1) % len(cycle)]
-            if guate_rank is not None:
-                candidate = Card(trump, guate_rank)
-                if free(candidate):
-                    self.guate = candidate
-                    strength[candidate.code] = GUATE
-        # Hauptschlag and the other Schlag cards.
+        if not rules.guate:
+            return
+        if weli_schlag:
+            guate_rank = "7" if rules.guate_on_weli_schlag == "trump7" else None
+        else:
+            cycle = deck_ranks(rules.deck)
+            guate_rank = cycle[(cycle.index(self.schlag) + 1) % len(cycle)]
+        if guate_rank is not None:
+            candidate = Card(self.trump, guate_rank)
+            if self._free(candidate):
+                self.guate = candidate
+                self.strength[candidate.code] = GUATE
+
+    def _place_schlag(self, weli_schlag: bool, weli: Card | None) -> None:
+        """The Hauptschlag and the other Schlag cards."""
+        strength, trump = self.strength, self.trump
         self.hauptschlag: Card | None = None
         schlag_cards: list[Card] = []
         if weli_schlag:
             assert weli is not None
-            if free(weli):
+            if self._free(weli):
                 self.hauptschlag = weli
                 strength[weli.code] = HAUPTSCHLAG
                 schlag_cards.append(weli)
         else:
-            main = Card(trump, schlag)
-            if free(main):
+            main = Card(trump, self.schlag)
+            if self._free(main):
                 self.hauptschlag = main
                 strength[main.code] = HAUPTSCHLAG
                 schlag_cards.append(main)
             for suit in SUITS:
-                card = Card(suit, schlag)
-                if suit != trump and card in self.deck and free(card):
+                card = Card(suit, self.schlag)
+                if suit != trump and card in self.deck and self._free(card):
                     strength[card.code] = SCHLAG
                     schlag_cards.append(card)
         self.schlag_cards = frozenset(schlag_cards)
-        # Trump-suit cards (tier 5), the Weli among them where its role says so.
+
+    def _place_trumps(self, weli: Card | None) -> None:
+        """Trump-suit cards (tier 5), the Weli among them where its role says so."""
+        rules, trump = self.rules, self.trump
         trump_cards: set[Card] = set()
         for card in self.deck:
             is_trump_suit = card.suit == trump
@@ -93,17 +113,14 @@ class Ranking:
                 )
             if is_trump_suit:
                 trump_cards.add(card)
-                if free(card):
+                if self._free(card):
                     # The Weli's rank index is 0, below every other trump: the lowest trump either way.
-                    strength[card.code] = TRUMP + card.rank_index
+                    self.strength[card.code] = TRUMP + card.rank_index
         self.trump_cards = frozenset(trump_cards)
-        self.strength = strength
-        # What a plain card is worth when its suit was led, by card code (see `winner`).
-        self.led_strength = [0] * len(strength)
-        for card in ALL_CARDS:
-            self.led_strength[card.code] = LED_SUIT + card.rank_index
-        # Card sets of the following rules, so that `playable` is a few set look-ups per card.
-        self.follow = rules.follow
+
+    def _index_following(self) -> None:
+        """Card sets of the following rules, so that `playable` is a few set look-ups per card."""
+        self.follow = self.rules.follow
         special = {c for c in (self.guate, self.hauptschlag) if c is not None}
         self.trump_like = self.trump_cards | special  # what `is_trump` says yes to
         self.trump_or_kritisch = self.trump_cards | self.kritische

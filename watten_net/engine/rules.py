@@ -189,94 +189,115 @@ class Rules:
 
     # ------------------------------------------------------------------ validation
     def _validate(self) -> None:
-        def bad(message: str) -> ValueError:
-            return ValueError(f"inconsistent rules: {message}")
+        self._validate_deck()
+        self._validate_kritische()
+        self._validate_weli()
+        self._validate_play()
+        self._validate_stakes()
+        self._validate_sizes()
 
+    def _validate_deck(self) -> None:
         if self.deck not in DECK_SIZES:
-            raise bad(f"deck must be one of {DECK_SIZES}, not {self.deck!r}")
+            raise _bad(f"deck must be one of {DECK_SIZES}, not {self.deck!r}")
         if self.players not in PLAYER_COUNTS:
-            raise bad(f"players must be one of {PLAYER_COUNTS}, not {self.players!r}")
+            raise _bad(f"players must be one of {PLAYER_COUNTS}, not {self.players!r}")
+
+    def _validate_kritische(self) -> None:
         deck = set(canonical_deck(self.deck))
         seen: set[str] = set()
         for name in self.kritische:
             try:
                 card = Card.parse(name)
             except ValueError:
-                raise bad(f"Kritischer {name!r} is not a card") from None
+                raise _bad(f"Kritischer {name!r} is not a card") from None
             if card not in deck:
-                raise bad(f"Kritischer {name} is not in a {self.deck}-card deck")
+                raise _bad(f"Kritischer {name} is not in a {self.deck}-card deck")
             if card.text in seen:
-                raise bad(f"Kritischer {name} is listed twice")
+                raise _bad(f"Kritischer {name} is listed twice")
             seen.add(card.text)
             if card.text != name:
-                raise bad(f"write the Kritischer as {card.text}, not {name!r}")
+                raise _bad(f"write the Kritischer as {card.text}, not {name!r}")
         if self.bugl and "SU" in seen:
-            raise bad("with bugl the SU is the Bugl; do not list it in kritische as well")
+            raise _bad("with bugl the SU is the Bugl; do not list it in kritische as well")
         if self.bugl and not self.kritische:
-            raise bad("bugl needs Kritische (it ranks above the Max)")
-        weli_is_kritisch = WELI in seen
+            raise _bad("bugl needs Kritische (it ranks above the Max)")
+
+    def _validate_weli(self) -> None:
+        weli_is_kritisch = WELI in self.kritische  # (each is written as its card's text, checked before)
         if self.weli_role is not None:
             if self.weli_role not in WELI_ROLES:
-                raise bad(f"weli_role must be one of {WELI_ROLES} or None, not {self.weli_role!r}")
+                raise _bad(f"weli_role must be one of {WELI_ROLES} or None, not {self.weli_role!r}")
             if self.deck != 33:
-                raise bad(f"weli_role needs the Weli, which only the 33-card deck has (deck is {self.deck})")
+                raise _bad(f"weli_role needs the Weli, which only the 33-card deck has (deck is {self.deck})")
             if weli_is_kritisch:
-                raise bad("the Weli is a Kritischer here, so it has no weli_role; set weli_role to None")
+                raise _bad("the Weli is a Kritischer here, so it has no weli_role; set weli_role to None")
         elif self.deck == 33 and not weli_is_kritisch:
-            raise bad("a 33-card deck without the Weli among the Kritische needs a weli_role")
+            raise _bad("a 33-card deck without the Weli among the Kritische needs a weli_role")
         if self.guate_on_weli_schlag is not None:
             if self.guate_on_weli_schlag != "trump7":
-                raise bad("guate_on_weli_schlag must be None or 'trump7'")
+                raise _bad("guate_on_weli_schlag must be None or 'trump7'")
             if not self.guate or self.deck != 33:
-                raise bad("guate_on_weli_schlag needs guate and the 33-card deck")
+                raise _bad("guate_on_weli_schlag needs guate and the 33-card deck")
+
+    def _validate_play(self) -> None:
+        """Following, schadet, signals, the Bessere, the Schlecken and the Maschine."""
         if self.follow not in FOLLOW_MODES:
-            raise bad(f"follow must be one of {FOLLOW_MODES}, not {self.follow!r}")
+            raise _bad(f"follow must be one of {FOLLOW_MODES}, not {self.follow!r}")
         if self.schadet and self.follow != "hauptschlag-lead":
-            raise bad("schadet belongs to follow='hauptschlag-lead'")
+            raise _bad("schadet belongs to follow='hauptschlag-lead'")
         if self.schadet and self.players not in (4, 6):
-            raise bad("schadet asks a partner, so it needs 4 or 6 players")
+            raise _bad("schadet asks a partner, so it needs 4 or 6 players")
         if self.blind and self.signals:
-            raise bad("signals are off in blind (the partners do not know the announcement)")
+            raise _bad("signals are off in blind (the partners do not know the announcement)")
         if self.bessere is not None and self.bessere not in BESSERE_MODELS:
-            raise bad(f"bessere must be one of {BESSERE_MODELS} or None, not {self.bessere!r}")
+            raise _bad(f"bessere must be one of {BESSERE_MODELS} or None, not {self.bessere!r}")
         if self.schlecken and not self.kritische_cards:
-            raise bad("schlecken takes Kritische at the cut, so it needs Kritische")
+            raise _bad("schlecken takes Kritische at the cut, so it needs Kritische")
         if self.schlecken_bluff and not self.schlecken:
-            raise bad("schlecken_bluff needs schlecken")
+            raise _bad("schlecken_bluff needs schlecken")
         if not isinstance(self.maschine_points, int) or self.maschine_points < 0:
-            raise bad("maschine_points must be 0 (off) or more")
+            raise _bad("maschine_points must be 0 (off) or more")
         if self.maschine_points and not self.kritische_cards:
-            raise bad("a Maschine is all the Kritische in one hand, so it needs Kritische")
+            raise _bad("a Maschine is all the Kritische in one hand, so it needs Kritische")
+
+    def _validate_stakes(self) -> None:
+        """Raising, the tight policy, the target and the Bummerl."""
         if not isinstance(self.raise_step, int) or self.raise_step < 1:
-            raise bad("raise_step must be 1 or more")
+            raise _bad("raise_step must be 1 or more")
         if self.raise_cap not in RAISE_CAPS:
-            raise bad(f"raise_cap must be one of {RAISE_CAPS}")
+            raise _bad(f"raise_cap must be one of {RAISE_CAPS}")
         if self.raise_from not in RAISE_FROMS:
-            raise bad(f"raise_from must be one of {RAISE_FROMS}, not {self.raise_from!r}")
+            raise _bad(f"raise_from must be one of {RAISE_FROMS}, not {self.raise_from!r}")
         if self.tight not in TIGHT_POLICIES:
-            raise bad(f"tight must be one of {TIGHT_POLICIES}")
+            raise _bad(f"tight must be one of {TIGHT_POLICIES}")
         if not isinstance(self.target, int) or not 3 <= self.target <= 99:
-            raise bad("target must be between 3 and 99 (the usual ones are 11, 13, 15, 18 and 21)")
+            raise _bad("target must be between 3 and 99 (the usual ones are 11, 13, 15, 18 and 21)")
         if not isinstance(self.bummerl_limit, int) or self.bummerl_limit < 1:
-            raise bad("bummerl_limit must be 1 or more")
+            raise _bad("bummerl_limit must be 1 or more")
+
+    def _validate_sizes(self) -> None:
+        """The hand, the tricks, the announcement and the deck's room for every hand."""
         if self.hand_size not in (3, 5):
-            raise bad("hand_size must be 5 (packets of 3 and 2) or 3 (Wurf: packets of 2 and 1)")
+            raise _bad("hand_size must be 5 (packets of 3 and 2) or 3 (Wurf: packets of 2 and 1)")
         if self.tricks_to_win != self.hand_size // 2 + 1:
-            raise bad(
+            raise _bad(
                 f"tricks_to_win={self.tricks_to_win} does not decide a {self.hand_size}-card hand; "
                 f"use {self.hand_size // 2 + 1}"
             )
         if self.announce_after not in (self.first_packet, self.hand_size):
-            raise bad(
+            raise _bad(
                 f"announce_after must be {self.first_packet} (after the first packet) or "
                 f"{self.hand_size} (after the whole deal)"
             )
         if self.players * self.hand_size > self.deck:
-            raise bad(
+            raise _bad(
                 f"{self.players} players with {self.hand_size} cards need {self.players * self.hand_size} "
                 f"cards, the deck has {self.deck}"
             )
 
+
+def _bad(message: str) -> ValueError:
+    return ValueError(f"inconsistent rules: {message}")
 
 _PLAIN: dict[str, Any] = {
     "schlecken": False, "schlecken_bluff": False, "maschine_points": 0, "schlagwechsel": False, "bessere": None,

@@ -33,6 +33,8 @@ from .notation import (
     OVER,
     PLAY,
     SCHLECKEN,
+    AnnounceStep,
+    Phase,
 )
 from .ranking import Ranking, schlag_choices
 from .rules import Rules
@@ -145,7 +147,7 @@ class MatchState(Generic[Piece]):
     hand_number: int
     attempt: int
     dealer: int
-    phase: str
+    phase: Phase
     deck: tuple[Piece, ...] | None  # the deck of the attempt, top first (None until it is given)
     cut_n: int
     lifted: tuple[Piece, ...]
@@ -159,7 +161,7 @@ class MatchState(Generic[Piece]):
     hand_sides: tuple[int, ...]
     side_slots: tuple[tuple[int, ...], ...]
     gespannt: tuple[bool, bool]
-    announce_step: str
+    announce_step: AnnounceStep
     announcer_turn: int
     swap_asked: bool
     swapped: bool
@@ -306,7 +308,7 @@ class MatchState(Generic[Piece]):
 
     # ------------------------------------------------------------------ hand set-up
     def _start_attempt(self, events: list[Event]) -> None:
-        rules, table, dealer = self.rules, self.t, self.dealer
+        table, dealer = self.t, self.dealer
         n = table.n
         forehand = table.forehand_of[dealer]
         self.phase = DEAL
@@ -322,19 +324,8 @@ class MatchState(Generic[Piece]):
         self.aside = ()
         self.hands = ((),) * n
         self.hand_sides = table.sides_of[dealer]
-        side_slots = self.side_slots = table.side_slots_of[dealer]
-        # Scores stay as they are for the whole attempt, so what follows from them is worked out here.
-        scores, target = self.scores, rules.target
-        score_of = scores.__getitem__
-        best = (max(map(score_of, side_slots[0])), max(map(score_of, side_slots[1])))  # per side
-        gespannt = self.gespannt = (best[0] >= target - 2, best[1] >= target - 2)
-        three_or_concede = rules.tight == "three-or-concede"
-        # No raising when gespannt: with three-or-concede when any side is, with base-two for that side.
-        blocked = (any(gespannt),) * 2 if three_or_concede else gespannt
-        # RULES.md: no raise "beyond the points it still needs": the proposed value may not exceed them.
-        needs = (target - best[0], target - best[1]) if rules.raise_cap == "target" else (_NO_CAP, _NO_CAP)
-        self._raise_limit = (-1 if blocked[0] else needs[0], -1 if blocked[1] else needs[1])
-        self._concede_ok = (three_or_concede and gespannt[0], three_or_concede and gespannt[1])
+        self.side_slots = table.side_slots_of[dealer]
+        self._set_stakes()
         self.announce_step = A_SCHLAG
         self.announcer_turn = forehand
         self.swap_asked = False
@@ -343,7 +334,6 @@ class MatchState(Generic[Piece]):
         self.schlag = None
         self.trump = None
         self.ranking = None
-        self.value = 3 if three_or_concede and (gespannt[0] or gespannt[1]) else 2
         self.raise_pending = None
         self.last_raise_side = -1
         self.schadet_asked = False
@@ -364,10 +354,27 @@ class MatchState(Generic[Piece]):
             {
                 "hand": self.hand_number, "attempt": self.attempt, "dealer": dealer,
                 "forehand": forehand, "cutter": table.cutter_of[dealer], "value": self.value,
-                "gespannt": list(gespannt),
+                "gespannt": list(self.gespannt),
             },
             None,
         )))
+
+    def _set_stakes(self) -> None:
+        """What follows from the scores for a whole attempt (they do not change within one): who is gespannt, the
+        starting stake, each side's raise limit and whether it may concede."""
+        rules = self.rules
+        side_slots, scores, target = self.side_slots, self.scores, rules.target
+        score_of = scores.__getitem__
+        best = (max(map(score_of, side_slots[0])), max(map(score_of, side_slots[1])))  # per side
+        gespannt = self.gespannt = (best[0] >= target - 2, best[1] >= target - 2)
+        three_or_concede = rules.tight == "three-or-concede"
+        # No raising when gespannt: with three-or-concede when any side is, with base-two for that side.
+        blocked = (any(gespannt),) * 2 if three_or_concede else gespannt
+        # RULES.md: no raise "beyond the points it still needs": the proposed value may not exceed them.
+        needs = (target - best[0], target - best[1]) if rules.raise_cap == "target" else (_NO_CAP, _NO_CAP)
+        self._raise_limit = (-1 if blocked[0] else needs[0], -1 if blocked[1] else needs[1])
+        self._concede_ok = (three_or_concede and gespannt[0], three_or_concede and gespannt[1])
+        self.value = 3 if three_or_concede and (gespannt[0] or gespannt[1]) else 2
 
     def _reset_attempt(self) -> None:
         """Hook: the engine's own state of a new deal attempt."""

@@ -57,7 +57,7 @@ from ..cards import Card
 from ..core import MatchCore
 from ..errors import RuleViolation, no_card
 from ..events import Event
-from ..notation import ANNOUNCE, CUT, DEAL, FORFEIT, OVER, PLAY, VERBS, normalise_action
+from ..notation import ANNOUNCE, CUT, DEAL, FORFEIT, OVER, PLAY, VERBS, Phase, Verb, normalise_action
 from ..rules import Rules
 from ..state import iter_log
 from .obligations import (
@@ -70,7 +70,7 @@ from .obligations import (
 )
 from .views import Outcome, PublicObservation
 
-SETTLE = "settle"  # the hand is decided: waiting for the openings its obligations need
+SETTLE = Phase.SETTLE  # the hand is decided: waiting for the openings its obligations need
 NO_OPENING = "no-opening"  # in history(): the host's timeout for a seat that did not open (PublicMatch.no_opening)
 SEALED = "sealed"  # in history(): the sealed deck of an attempt, by its size
 
@@ -100,7 +100,7 @@ class PublicMatch(MatchCore[int]):
         "wanted",
     )
 
-    VERBS = VERBS | {"maschine", "open"}
+    VERBS = VERBS | {Verb.MASCHINE, Verb.OPEN}
 
     all_dealt: bool
     dealt_hands: tuple[tuple[tuple[int, ...], ...], ...]  # every seat's hand at each moment all cards were dealt
@@ -225,17 +225,17 @@ class PublicMatch(MatchCore[int]):
             raise RuleViolation(Reason.MALFORMED, "an action is a string such as 'play HK'")
         text = normalise_action(action)
         verb, _, arg = text.partition(" ")
-        if verb == "play":
+        if verb == Verb.PLAY:
             return self._apply_play(seat, arg, position)
         if position is not None:
             raise RuleViolation(Reason.MALFORMED, "only 'play' takes a position")
-        if verb in ("maschine", "open"):
+        if verb in (Verb.MASCHINE, Verb.OPEN):
             if self.phase in (DEAL, OVER):
                 self._refuse(seat, text)
             if openings is None:
                 raise RuleViolation(Reason.MALFORMED, f"'{verb}' needs the openings of its cards")
             opened = self._parse_openings(openings)
-            return self._apply_maschine(seat, opened) if verb == "maschine" else self._apply_open(seat, opened)
+            return self._apply_maschine(seat, opened) if verb == Verb.MASCHINE else self._apply_open(seat, opened)
         if openings is not None:
             raise RuleViolation(Reason.MALFORMED, "only 'maschine' and 'open' take openings")
         if text not in self.legal_actions(seat):
@@ -255,20 +255,20 @@ class PublicMatch(MatchCore[int]):
         phase = self.phase
         if phase == SETTLE:
             raise RuleViolation(Reason.SETTLING, "the hand is over: waiting for the cards its obligations need opened")
-        if self.raise_pending is not None and verb not in ("accept", "fold"):
+        if self.raise_pending is not None and verb not in (Verb.ACCEPT, Verb.FOLD):
             raise RuleViolation(Reason.RAISE_PENDING, "a raise is pending: it must be accepted or folded first")
-        if phase == PLAY and self.schadet_pending and verb != "schadet":
+        if phase == PLAY and self.schadet_pending and verb != Verb.SCHADET:
             raise RuleViolation(Reason.SCHADET_PENDING, "waiting for the partner's answer to 'schadet?'")
-        if verb == "raise":
+        if verb == Verb.RAISE:
             self._refuse_raise(seat)
-        if verb == "concede":
+        if verb == Verb.CONCEDE:
             self._refuse_concede(seat)
-        if verb == "signal":
+        if verb == Verb.SIGNAL:
             self._refuse_signal(seat, arg)
-        if verb in ("accept", "fold") and self.raise_pending is None:
+        if verb in (Verb.ACCEPT, Verb.FOLD) and self.raise_pending is None:
             raise RuleViolation(Reason.NO_RAISE, "there is no raise to answer")
         self._refuse_not_waiting(seat)
-        if verb == "cut" and phase == CUT:
+        if verb == Verb.CUT and phase == CUT:
             self._refuse_bad_cut()
         raise RuleViolation(Reason.NOT_NOW, f"{text!r} is not possible now")
 

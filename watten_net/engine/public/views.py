@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ..cards import Card
 from ..events import Event
+from ..notation import Phase
 from .obligations import Obligation
 
 
@@ -27,7 +28,7 @@ class PublicObservation:
     """
 
     seat: int
-    phase: str
+    phase: Phase
     hand_number: int
     attempt: int
     dealer: int
