@@ -175,6 +175,10 @@ async def _readable(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
         yield request
 
 
+Enter = Callable[[tuple[Any, ...], list[Callable[[], None]]], tuple[Any, ...]]
+"""Runs before a handler: admits the call (noting what to do when it ends) and returns the handler's arguments."""
+
+
 def _guard(method: Callable[..., Any], where: str, streaming: bool, admit: Admit | None = None,
            request_streaming: bool = False) -> Callable[..., Any]:
     """Wrap a handler (context is its last argument) so every exception it raises becomes a proper status.
@@ -185,7 +189,13 @@ def _guard(method: Callable[..., Any], where: str, streaming: bool, admit: Admit
     (if any) may refuse the call, and a request that did not deserialise (`UNREADABLE`) is refused as
     INVALID_ARGUMENT `bad-request`.
     """
+    enter = _entry(admit, request_streaming)
+    if streaming and not inspect.iscoroutinefunction(method):
+        return _guarded_stream(method, where, enter)
+    return _guarded_call(method, where, enter)
 
+
+def _entry(admit: Admit | None, request_streaming: bool) -> Enter:
     def enter(args: tuple[Any, ...], ends: list[Callable[[], None]]) -> tuple[Any, ...]:
         context = args[-1]
         if admit is not None and (end := admit(context)) is not None:
@@ -197,33 +207,37 @@ def _guard(method: Callable[..., Any], where: str, streaming: bool, admit: Admit
             raise _unreadable_refusal(args[-2])
         return args
 
-    if streaming and not inspect.iscoroutinefunction(method):
+    return enter
 
-        @functools.wraps(method)
-        async def guarded_stream(*args: Any) -> AsyncIterator[Any]:
-            context = args[-1]
-            ends: list[Callable[[], None]] = []
-            try:
-                produced = method(*enter(args, ends))
-                if hasattr(produced, "__aiter__"):
-                    async with contextlib.aclosing(produced) as responses:
-                        async for response in responses:
-                            yield response
-                elif inspect.isawaitable(produced):
-                    await produced
-                elif produced is not None:
-                    for response in produced:
+
+def _guarded_stream(method: Callable[..., Any], where: str, enter: Enter) -> Callable[..., Any]:
+    @functools.wraps(method)
+    async def guarded_stream(*args: Any) -> AsyncIterator[Any]:
+        context = args[-1]
+        ends: list[Callable[[], None]] = []
+        try:
+            produced = method(*enter(args, ends))
+            if hasattr(produced, "__aiter__"):
+                async with contextlib.aclosing(produced) as responses:
+                    async for response in responses:
                         yield response
-            except grpc.aio.AbortError:
-                raise
-            except Exception as error:
-                await _refuse(context, error, where)
-            finally:
-                for end in ends:
-                    end()
+            elif inspect.isawaitable(produced):
+                await produced
+            elif produced is not None:
+                for response in produced:
+                    yield response
+        except grpc.aio.AbortError:
+            raise
+        except Exception as error:
+            await _refuse(context, error, where)
+        finally:
+            for end in ends:
+                end()
 
-        return guarded_stream
+    return guarded_stream
 
+
+def _guarded_call(method: Callable[..., Any], where: str, enter: Enter) -> Callable[..., Any]:
     @functools.wraps(method)
     async def guarded(*args: Any) -> Any:
         context = args[-1]

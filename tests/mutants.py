@@ -64,7 +64,7 @@ MUTANTS = (
     Mutant("seat: no signature check on a relayed envelope", "watten_net/deal/seat.py",
            "        if not check_signature(inner, self.roster_keys[seat]):", "        if False:", (SEAT,)),
     Mutant("seat: no card-opening check", "watten_net/deal/seat.py",
-           'raise self._fail(Reason.CARD_COMMIT_MISMATCH, f"card {card} at position {k} does not open its commitment")',
+           'raise self.fault(Reason.CARD_COMMIT_MISMATCH, f"card {card} at position {k} does not open its commitment")',
            "pass", (SEAT,)),
     Mutant("seat: a card may be played twice", "watten_net/deal/seat.py",
            "            if k in self.played_positions:", "            if False:", (SEAT,)),

@@ -56,9 +56,26 @@ def _private_names_defined(tree: ast.Module) -> set[str]:
     return {name for name in names if name.startswith("_")}
 
 
+COPIES_OF_SELF = {"_clone", "_copy"}
+"""`m = self._clone()`: the engine's immutable states change a copy of themselves, which is still `self`'s class."""
+
+
+def _selves(tree: ast.Module) -> set[str]:
+    """Names that stand for the object itself: `self`, `cls`, and copies of `self` made by its own methods."""
+    names = {"self", "cls"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            func = node.value.func
+            if isinstance(func, ast.Attribute) and func.attr in COPIES_OF_SELF and isinstance(func.value, ast.Name) \
+                    and func.value.id == "self":
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
 def private_reaches(path: Path, tree: ast.Module) -> Iterator[str]:
-    """`obj._name` where `obj` is not `self`/`cls` and `_name` is defined in another module."""
+    """`obj._name` where `obj` is not the object itself and `_name` is defined in another module."""
     own = _private_names_defined(tree)
+    selves = _selves(tree)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
             continue
@@ -66,7 +83,7 @@ def private_reaches(path: Path, tree: ast.Module) -> Iterator[str]:
         if not name.startswith("_") or name.startswith("__") or name in NAMED_TUPLE_API or name in own:
             continue
         base = node.value
-        if isinstance(base, ast.Name) and base.id in ("self", "cls"):
+        if isinstance(base, ast.Name) and base.id in selves:
             continue
         yield f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}"
 

@@ -30,7 +30,7 @@ DEAL = DealId(b"\x05" * 32, 0, 0)
 def test_an_envelope_that_is_not_bytes_or_empty(raw: object) -> None:
     with pytest.raises(ProtocolError) as err:
         parse_envelope(raw, host=True)  # type: ignore[arg-type]
-    assert (err.value.kind, err.value.reason, err.value.message) == (
+    assert (err.value.code, err.value.reason, err.value.message) == (
         "invalid", "bad-envelope", "an envelope must be non-empty bytes")
 
 

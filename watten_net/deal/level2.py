@@ -111,15 +111,10 @@ def trustless_error(err: TrustlessError, what: str) -> ProtocolError:
 def forfeit_hand(match: PublicMatch, seat: int) -> tuple[PublicMatch, list[Event]]:
     """`seat`'s side loses the current hand at its current value, at any moment of it.
 
-    `PublicMatch.forfeit` allows this only while the deck is being made (Level 1 needs no more); a trustless hand
-    also stops when a seat goes away after the deal, because nobody can give its shares or play its cards. The
-    same ending as the engine's forfeit (obligations still settle), taken later.
+    Level 1 forfeits only while the deck is being made; a trustless hand also stops when a seat goes away after
+    the deal, because nobody can give its shares or play its cards. The same ending (obligations still settle).
     """
-    if match.phase == MatchPhase.DEAL:
-        return match.forfeit(seat)
-    if match.phase not in (MatchPhase.CUT, MatchPhase.SCHLECKEN, MatchPhase.ANNOUNCE, MatchPhase.PLAY):
-        raise RuleViolation(Reason.NOT_NOW, f"no hand to forfeit (phase {match.phase})")
-    return match._forfeited(seat)
+    return match.forfeit(seat, after_the_deal=True)
 
 
 def no_openings(match: PublicMatch, absent: set[int]) -> tuple[PublicMatch, list[Event]]:

@@ -134,7 +134,7 @@ class SeatGame:
         all is the ProtocolError of `parse_envelope`.
         """
         if chain_seq != self.chain_seq + 1:
-            raise self._fail(Reason.CHAIN_GAP, f"chain entry {chain_seq} arrived after {self.chain_seq}")
+            raise self.fault(Reason.CHAIN_GAP, f"chain entry {chain_seq} arrived after {self.chain_seq}")
         if withheld is not None:
             if raw is not None:
                 raise ValueError("an entry is either an envelope or a withheld stub")
@@ -148,13 +148,13 @@ class SeatGame:
         signed = parse_envelope(raw, host=True)
         env = signed.envelope
         if env.sender_seat != HOST_SEAT or env.seq != chain_seq or env.prev_hash != self.chain_head:
-            raise self._fail(Reason.CHAIN_LINK, f"host envelope {chain_seq} does not link to the chain head")
+            raise self.fault(Reason.CHAIN_LINK, f"host envelope {chain_seq} does not link to the chain head")
         if signed.type == "GameHeader":
             if chain_seq != 1:
-                raise self._fail(Reason.CHAIN_LINK, "a second game header")
+                raise self.fault(Reason.CHAIN_LINK, "a second game header")
             self.host_key = bytes(signed.payload.host_public_key)
         if not check_signature(signed, self.host_key):
-            raise self._fail(Reason.BAD_SIGNATURE, f"host envelope {chain_seq} ({signed.type}) has a bad signature")
+            raise self.fault(Reason.BAD_SIGNATURE, f"host envelope {chain_seq} ({signed.type}) has a bad signature")
         self.record.append(RecordEntry(RECORD_HOST, signed.raw))
         self.chain_seq = chain_seq
         self.chain_head = signed.hash
@@ -166,11 +166,12 @@ class SeatGame:
             self.trustless.tick()
         return self.outbox[before:]
 
-    def _fail(self, reason: Reason, message: str, seat: int | None = None) -> HostBrokeProtocol:
+    def fault(self, reason: Reason, message: str, seat: int | None = None) -> HostBrokeProtocol:
+        """The host broke the protocol: noted among this seat's problems, and returned for the caller to raise."""
         self.problems.append(message)
         return HostBrokeProtocol(reason, message, seat)
 
-    def _send(self, payload: Any) -> bytes:
+    def send(self, payload: Any) -> bytes:
         raw = make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, payload)
         self.outbox.append(raw)
         self.sent_at[envelope_hash(raw)] = self.chain_seq
@@ -251,7 +252,7 @@ class SeatGame:
         if raw in self.outbox:
             self.outbox.remove(raw)
 
-    def _embedded(self, raw: bytes) -> None:
+    def take_embedded(self, raw: bytes) -> None:
         """An envelope of ours inside a host envelope: the host has accepted it, whatever became of its answer."""
         inner = parse_envelope(raw, host=False)
         if inner.sender == self.seat and inner.seq == self.my_seq + 1 and inner.envelope.prev_hash == self.my_head:
@@ -309,17 +310,17 @@ class SeatGame:
         self.roster_keys = [bytes(r.public_key) for r in h.roster]
         if self.seat >= len(self.roster_keys) or (
                 not self.observer and self.roster_keys[self.seat] != public_key_bytes(self.key)):
-            raise self._fail(Reason.NOT_IN_ROSTER, "the game header does not seat this client's key at its seat")
+            raise self.fault(Reason.NOT_IN_ROSTER, "the game header does not seat this client's key at its seat")
         if signed.envelope.game_id != self.game_id or len(h.join_nonces) != len(self.roster_keys) or (
                 self.game_id != _game_id_of(h)):
-            raise self._fail(Reason.WRONG_GAME, "the header's game id does not follow from its nonces (or its envelope "
+            raise self.fault(Reason.WRONG_GAME, "the header's game id does not follow from its nonces (or its envelope "
                              "names another game)")
         if h.protocol_version != PROTOCOL_VERSION:
-            raise self._fail(Reason.PROTOCOL_VERSION,
+            raise self.fault(Reason.PROTOCOL_VERSION,
                              f"the host speaks protocol version {h.protocol_version}, this client "
                              f"{PROTOCOL_VERSION}")
         if self.tls_fingerprint is not None and bytes(h.host_tls_fingerprint) != self.tls_fingerprint:
-            raise self._fail(Reason.WRONG_CERTIFICATE, "the header names another TLS certificate than the one on this "
+            raise self.fault(Reason.WRONG_CERTIFICATE, "the header names another TLS certificate than the one on this "
                              "seat's connection: a second host may be relaying this game")
         self._sign_header_once()
         if h.settings.deal == "trustless":
@@ -327,7 +328,7 @@ class SeatGame:
         else:
             self.verified = VerifiedSeat(self)
             self.verified.start(h)
-        self._send(pb.HeaderSignature(seat=self.seat, header_hash=self.header_hash))
+        self.send(pb.HeaderSignature(seat=self.seat, header_hash=self.header_hash))
 
     def _sign_header_once(self) -> None:
         """A seat signs one header per game id, ever (docs/protocol.md 5.1, step 1): a host that restarts a game under
@@ -337,7 +338,7 @@ class SeatGame:
         path = self.secrets_dir / "headers" / f"{self.game_id.hex()}-seat{self.seat}"
         if path.exists():
             if path.read_text().strip() != self.header_hash.hex():
-                raise self._fail(Reason.SECOND_HEADER, "this seat has signed another header for this game id: the host "
+                raise self.fault(Reason.SECOND_HEADER, "this seat has signed another header for this game id: the host "
                                  "may be dealing the game again")
             return
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -349,13 +350,13 @@ class SeatGame:
 
     def _on_KeySet(self, signed: Signed) -> None:
         if self.verified is None:
-            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a KeySet in a game whose header says trustless")
+            raise self.fault(Reason.UNEXPECTED_MESSAGE, "a KeySet in a game whose header says trustless")
         self.verified.on_key_set(signed)
 
     def _on_HandOpen(self, signed: Signed) -> None:
         p = signed.payload
         if self.verified is None or len(self.verified.keys) != len(self.roster_keys):
-            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a deal opened before every game key was revealed")
+            raise self.fault(Reason.UNEXPECTED_MESSAGE, "a deal opened before every game key was revealed")
         self.hand = (int(p.hand), int(p.attempt))
         self.card_commitments = []
         self.my_positions = set()
@@ -373,7 +374,7 @@ class SeatGame:
         """Level 1 keeps its game key ("game-key"); Level 2 a deal secret per deck ("deck:d")."""
         return hand if isinstance(hand, str) else f"{hand[0]}:{hand[1]}"
 
-    def _kept_secret(self, hand: tuple[int, int] | str) -> tuple[bytes, bytes] | None:
+    def kept_secret(self, hand: tuple[int, int] | str) -> tuple[bytes, bytes] | None:
         path = self._secrets_file()
         if path is None or not path.exists():
             return None
@@ -383,7 +384,7 @@ class SeatGame:
             return None
         return (bytes.fromhex(kept[0]), bytes.fromhex(kept[1])) if kept else None
 
-    def _keep_secret(self, hand: tuple[int, int] | str, seed: bytes, extra: bytes) -> None:
+    def keep_secret(self, hand: tuple[int, int] | str, seed: bytes, extra: bytes) -> None:
         path = self._secrets_file()
         if path is None:
             return
@@ -421,13 +422,13 @@ class SeatGame:
                 and self.trustless.live_deck(signed.payload))
 
     def _on_Relay(self, signed: Signed) -> None:
-        self._embedded(bytes(signed.payload.envelope))
+        self.take_embedded(bytes(signed.payload.envelope))
         inner = parse_envelope(signed.payload.envelope, host=False)
         seat = inner.sender
         if seat != signed.payload.seat or not 0 <= seat < len(self.roster_keys):
-            raise self._fail(Reason.BAD_RELAY, "a relayed envelope names another seat")
+            raise self.fault(Reason.BAD_RELAY, "a relayed envelope names another seat")
         if not check_signature(inner, self.roster_keys[seat]):
-            raise self._fail(Reason.BAD_SIGNATURE, f"a relayed envelope of seat {seat} has a bad signature")
+            raise self.fault(Reason.BAD_SIGNATURE, f"a relayed envelope of seat {seat} has a bad signature")
         self._check_cosignature(inner, seat)
         if self.trustless is not None:
             self.trustless.on_relay(inner, seat)
@@ -447,7 +448,7 @@ class SeatGame:
         else:
             return
         if signed_else:
-            raise self._fail(Reason.FORK,
+            raise self.fault(Reason.FORK,
                              f"seat {seat}'s {inner.type} is over something else than this seat holds: the "
                              "host shows the seats different chains")
 
@@ -455,14 +456,14 @@ class SeatGame:
         p = signed.payload
         assert self.rules is not None
         if (p.hand, p.attempt) != self.hand or len(p.card_commitments) != self.rules.deck:
-            raise self._fail(Reason.BAD_DECK_SEALED, "the DeckSealed list is not for this hand or has the wrong size")
+            raise self.fault(Reason.BAD_DECK_SEALED, "the DeckSealed list is not for this hand or has the wrong size")
         self.card_commitments = [bytes(c) for c in p.card_commitments]
         self.deck_sealed_hash = signed.hash
         assert self.verified is not None
         self.verified.on_deck_sealed(self.hand, self.card_commitments)
         if self.seat in self.stood_in:
             return  # a stand-in plays this seat now: the host does not wait for its signature
-        self._send(pb.DeckSealedSignature(hand=p.hand, attempt=p.attempt, seat=self.seat,
+        self.send(pb.DeckSealedSignature(hand=p.hand, attempt=p.attempt, seat=self.seat,
                                           deck_sealed_hash=signed.hash))
 
     def _check_opening(self, k: int, card: str, salt: bytes) -> None:
@@ -470,12 +471,12 @@ class SeatGame:
         if not 0 <= k < len(self.card_commitments) or not card_matches(
             self.card_commitments[k], self.game_id, h, a, k, card, salt
         ):
-            raise self._fail(Reason.CARD_COMMIT_MISMATCH, f"card {card} at position {k} does not open its commitment")
+            raise self.fault(Reason.CARD_COMMIT_MISMATCH, f"card {card} at position {k} does not open its commitment")
 
     def _on_CardDelivery(self, signed: Signed) -> None:
         p = signed.payload
         if p.seat != self.seat or (p.hand, p.attempt) != self.hand:
-            raise self._fail(Reason.BAD_DELIVERY, "a card delivery for another seat or hand reached this seat")
+            raise self.fault(Reason.BAD_DELIVERY, "a card delivery for another seat or hand reached this seat")
         for opening in p.cards:
             self._check_opening(opening.position, opening.card, opening.salt)
             self.my_positions.add(int(opening.position))
@@ -492,7 +493,7 @@ class SeatGame:
     def _on_ActionAccepted(self, signed: Signed) -> None:
         p = signed.payload
         if p.action_envelope:
-            self._embedded(bytes(p.action_envelope))
+            self.take_embedded(bytes(p.action_envelope))
         if self.trustless is not None:
             self.trustless.on_action_accepted(signed)
             return
@@ -500,18 +501,18 @@ class SeatGame:
             k = int(opening.position)
             self._check_opening(k, opening.card, opening.salt)
             if k in self.played_positions:
-                raise self._fail(Reason.PLAYED_TWICE, f"the card at position {k} was played twice")
+                raise self.fault(Reason.PLAYED_TWICE, f"the card at position {k} was played twice")
             if k in self.my_positions and p.seat != self.seat:
-                raise self._fail(Reason.NOT_THEIR_CARD, f"seat {p.seat} played {opening.card}, a card of this seat")
+                raise self.fault(Reason.NOT_THEIR_CARD, f"seat {p.seat} played {opening.card}, a card of this seat")
             self.played_positions.add(k)
             self.cards.pop(k, None)
 
     def _on_Checkpoint(self, signed: Signed) -> None:
         p = signed.payload
         if p.chain_seq != self.chain_seq - 1 or not self._head_before(signed):
-            raise self._fail(Reason.BAD_CHECKPOINT, "the checkpoint does not name the chain head this seat holds")
+            raise self.fault(Reason.BAD_CHECKPOINT, "the checkpoint does not name the chain head this seat holds")
         self.checkpoint = (int(p.hand), int(p.chain_seq), bytes(p.chain_head))
-        self._send(pb.CheckpointSignature(hand=p.hand, seat=self.seat, chain_seq=p.chain_seq,
+        self.send(pb.CheckpointSignature(hand=p.hand, seat=self.seat, chain_seq=p.chain_seq,
                                           chain_head=p.chain_head))
 
     def _head_before(self, signed: Signed) -> bool:
@@ -519,12 +520,12 @@ class SeatGame:
 
     def _on_HostSeedReveal(self, signed: Signed) -> None:
         if self.verified is None:
-            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a seed reveal in a game whose header says trustless")
+            raise self.fault(Reason.UNEXPECTED_MESSAGE, "a seed reveal in a game whose header says trustless")
         self.verified.on_hand_seed(signed)
 
     def _on_HostKeyReveal(self, signed: Signed) -> None:
         if self.verified is None:
-            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a host key in a game whose header says trustless")
+            raise self.fault(Reason.UNEXPECTED_MESSAGE, "a host key in a game whose header says trustless")
         self.verified.on_host_key(signed)
 
     def _on_MatchEnd(self, signed: Signed) -> None:
@@ -534,7 +535,7 @@ class SeatGame:
             self.trustless.on_match_end()  # the deck prepared ahead is abandoned
             self._drop_owed("KeyShare", "Shuffle")
         for raw in signed.payload.unanswered:  # our key commitment, if the host accepted it before it stopped
-            self._embedded(bytes(raw))
+            self.take_embedded(bytes(raw))
 
     def _on_StandIn(self, signed: Signed) -> None:
         p = signed.payload
@@ -550,17 +551,17 @@ class SeatGame:
     # -- trustless games (Level 2): see level2_seat.py
     def _on_DeckPrepare(self, signed: Signed) -> None:
         if self.trustless is None:
-            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a trustless deck in a game whose header says otherwise")
+            raise self.fault(Reason.UNEXPECTED_MESSAGE, "a trustless deck in a game whose header says otherwise")
         self.trustless.on_deck_prepare(signed)
 
     def _on_TrustlessDealOpen(self, signed: Signed) -> None:
         if self.trustless is None:
-            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a trustless deal in a game whose header says otherwise")
+            raise self.fault(Reason.UNEXPECTED_MESSAGE, "a trustless deal in a game whose header says otherwise")
         self.trustless.on_deal_open(signed)
 
     def _on_ShareRequest(self, signed: Signed) -> None:
         if self.trustless is None:
-            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a share request in a game whose header says otherwise")
+            raise self.fault(Reason.UNEXPECTED_MESSAGE, "a share request in a game whose header says otherwise")
         self.trustless.on_share_request(signed)
 
     def _on_HandEnd(self, signed: Signed) -> None:

@@ -43,6 +43,9 @@ from .ranking import ranking
 from .rules import SIGNAL_NAMES
 from .state import MAX_SIGNALS_PER_HAND, NO_DATA, MatchState, Piece, make_event
 
+HAND_PHASES = frozenset({CUT, SCHLECKEN, ANNOUNCE, PLAY})
+"""The phases of a hand under way once its cards are dealt."""
+
 
 class MatchCore(MatchState[Piece]):
     """The rules of a match as legal actions and steps, without looking at a card."""
@@ -68,11 +71,15 @@ class MatchCore(MatchState[Piece]):
         if self.phase != DEAL:
             raise RuleViolation(Reason.NO_DECK_NEEDED, "the match is not waiting for a deck now")
 
-    def forfeit(self, seat: int) -> tuple[Self, list[Event]]:
+    def forfeit(self, seat: int, *, after_the_deal: bool = False) -> tuple[Self, list[Event]]:
         """`seat` did not reveal its seed in time (PROTOCOL.md Level 1, step 4): its side loses the hand at its
-        current value, before a card is dealt. Only the dealing protocol calls this; it is no player's action."""
+        current value, before a card is dealt. Only the dealing protocol calls this; it is no player's action.
+        `after_the_deal`: a trustless hand also stops when a seat goes away later, since nobody else can give its
+        shares or play its cards (deal/level2.py); then any phase of a hand under way will do."""
         self._check_seat(seat)
-        if self.phase != DEAL:
+        if after_the_deal and self.phase not in HAND_PHASES | {DEAL}:
+            raise RuleViolation(Reason.NOT_NOW, f"no hand to forfeit (phase {self.phase})")
+        if not after_the_deal and self.phase != DEAL:
             raise RuleViolation(Reason.NOT_NOW, "a deal attempt is forfeited only while its deck is still being made")
         return self._forfeited(seat)
 
