@@ -2,8 +2,8 @@
 
 The stop abandons the match (MatchEnd "host-shutdown", a closing checkpoint the offline seat cannot sign yet), so the
 journal stays unfinished; the seats that were there sign the closing checkpoint and those signatures are journaled.
-A restart used to replay those signatures on a match it did not know was abandoned and exit 1 with a traceback at
-every later start until `--fresh` (issue #19): now the abandon is journaled and replayed like any other input.
+The abandon is journaled and replayed like any other input, so a restart replays those signatures on a match it knows
+is abandoned (without it, every later start would end in a traceback until `--fresh`).
 """
 
 from __future__ import annotations
