@@ -11,7 +11,11 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+import pytest
+
 from netutil import isolated_env, journal_entries, start, start_host, wait_until
+
+pytestmark = pytest.mark.network
 
 
 def test_a_restart_after_ctrl_c_with_a_person_offline_resumes_without_a_traceback(tmp_path: Path) -> None:
