@@ -1,7 +1,7 @@
 """The fast test loop: the markers that keep slow tests out of it, and the guard that keeps them honest.
 
-`pytest -m "not network and not tmux and not slow"` runs every test that stays inside the pytest process: the
-engine, the deal protocol, the verifier, the bots, the view model, the doctests. A test that starts a process or a
+`pytest -m "not network and not tmux and not slow"` runs the tests that stay inside the pytest process and are quick:
+the engine, the deal protocol, the verifier, the bots, the view model, the doctests. A test that starts a process or a
 gRPC server must carry `network`, `tmux` or `slow`; conftest.py runs every other test under `in_process_only`, which
 makes such an attempt fail at once with the test's name and the marks to choose from, in the fast loop and in the full
 run alike, so a new test cannot slip into the fast loop unmarked.
@@ -21,7 +21,7 @@ import grpc.aio
 MARKERS = {
     "network": "starts host, client or verifier processes, or real gRPC servers",
     "tmux": "drives the terminal client in tmux",
-    "slow": "takes more than a few seconds (mutants, benchmarks, fuzzing, whole trustless matches, big property tests)",
+    "slow": "takes more than a few seconds (mutants, benchmarks, fuzzing, the tamper sweep, whole matches)",
 }
 FAST_SELECTION = "not network and not tmux and not slow"
 
