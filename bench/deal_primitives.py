@@ -30,7 +30,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from watten_net.deal.commitments import seal_deck
 from watten_net.deal.deck import deck_permutation
 from watten_net.deal.envelope import envelope_hash, signing_bytes
-from watten_net.deal.hashing import V2, framed, u8, u32
 from watten_net.deal.identity import public_key_bytes, sign, verify
 from watten_net.deal.keys import (
     all_seeds,
@@ -42,6 +41,7 @@ from watten_net.deal.keys import (
     key_set_hash,
     seat_key_commitment,
 )
+from watten_net.hashing import V2, framed, u8, u32
 
 N_CARDS = 33
 N_SEATS = 4

@@ -28,6 +28,8 @@ from watten_net.deal.seat import SeatGame
 from watten_net.paths import ensure_private_dir, open_private
 from watten_net.printable import visible
 from watten_net.record import RecordWriter
+from watten_net.refusal import HostBrokeProtocol as HostBrokeProtocol  # (the client shows it: client/app.py)
+from watten_net.refusal import Reason, known_reason
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
@@ -44,7 +46,10 @@ CHANNEL_OPTIONS = [
 
 
 class Refused(Exception):
-    """The host refused a request: `code` (grpc.StatusCode), `reason` (machine-readable), `message` (words)."""
+    """The host refused a request: `code` (grpc.StatusCode), `reason` (machine-readable), `message` (words).
+
+    `reason` is the host's string as it came (a newer or hostile host may send any); `known_reason` is it as a
+    Reason this client knows, or None."""
 
     def __init__(self, code: grpc.StatusCode, reason: str, message: str, receipt: Any = None) -> None:
         super().__init__(message)
@@ -53,9 +58,9 @@ class Refused(Exception):
         self.message = message
         self.receipt = receipt  # the host's signed RefusalReceipt of a refused game envelope (None otherwise)
 
-
-class HostBrokeProtocol(Exception):
-    """The host sent something a correct host never sends (bad signature, a card that does not open, ...)."""
+    @property
+    def known_reason(self) -> Reason | None:
+        return known_reason(self.reason)
 
 
 def parse_address(text: str, default_port: int) -> tuple[str, int]:
@@ -112,7 +117,7 @@ RETRYABLE = frozenset({grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAI
 # abandoned, or a bot stood in for this seat while it was away and the step went on without it).
 # (`wrong-hash`: a co-signature of a checkpoint the host has since replaced, e.g. by the closing one of an abandoned
 # match; a seat that does not sign loses nothing, and its own copy of the chain still shows any real mismatch.)
-STALE_STEP = frozenset({"unexpected-message", "wrong-hand", "wrong-hash"})
+STALE_STEP = frozenset({Reason.UNEXPECTED_MESSAGE, Reason.WRONG_HAND, Reason.WRONG_HASH})
 
 _OWED = {"header": "HeaderSignature", "key-commit": "KeyCommit", "key-set": "KeySetSignature",
          "key-reveal": "KeyReveal", "sealed": "DeckSealedSignature", "checkpoint": "CheckpointSignature"}
@@ -281,7 +286,7 @@ class Connection:
                     yield view
                 return
             except Refused as err:
-                if err.code == grpc.StatusCode.ABORTED and err.reason == "subscriber-lagging":
+                if err.code == grpc.StatusCode.ABORTED and err.reason == Reason.SUBSCRIBER_LAGGING:
                     await asyncio.sleep(0.05)  # fell behind what the host keeps: a fresh snapshot, at once
                     continue
                 if err.code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
@@ -367,9 +372,10 @@ class Connection:
                 self.game.receive(int(entry.chain_seq), withheld=entry.withheld)
             else:
                 self.game.receive(int(entry.chain_seq), bytes(entry.envelope))
-        except ProtocolError as err:
+        except (HostBrokeProtocol, ProtocolError) as err:  # (an envelope that does not parse is a ProtocolError)
             self._flush_record()
-            raise HostBrokeProtocol(visible(err.message)) from None  # (it may quote what the host sent)
+            # (its message may quote what the host sent)
+            raise HostBrokeProtocol(err.reason, visible(err.message), err.seat) from None
         if self.record is None and self.game.game_id and self.record_dir is not None:
             name = f"watten-{self.game.game_id.hex()[:12]}-seat{self.seat}.wrec"
             self.record_path = self.record_dir / name

@@ -19,6 +19,7 @@ from google.protobuf.message import DecodeError
 from google.rpc import status_pb2  # type: ignore[import-untyped, unused-ignore]
 
 from watten_net.printable import visible
+from watten_net.refusal import Reason, known_reason
 from watten_net.v1 import watten_pb2
 
 DETAILS_KEY = "grpc-status-details-bin"
@@ -31,6 +32,11 @@ class RefusalInfo(NamedTuple):
     reason: str
     message: str
     receipt: Any = None  # a refused game envelope: the host's signed RefusalReceipt (kept in the seat's record)
+
+    @property
+    def known_reason(self) -> Reason | None:
+        """The reason as a Reason this client knows; None for any other string (a newer or a hostile host's)."""
+        return known_reason(self.reason)
 
 
 def refusal_from_error(error: grpc.aio.AioRpcError | grpc.RpcError) -> RefusalInfo:

@@ -119,6 +119,7 @@ REASONS: dict[str, dict[str, str]] = {
         "raise-pending": "Erst das Bieten beantworten.",
         "raise-twice": "Dein Team hat zuletzt geboten.", "gespannt": "Gespannt: kein Bieten.",
         "raise-cap": "Mehr als ihr braucht, könnt ihr nicht bieten.", "malformed": "Das verstehe ich nicht.",
+        "bad-action": "Diese Aktion gibt es nicht.", "bad-card": "Das ist keine Karte.",
         "not-now": "Jetzt nicht.",
         # Joining and leaving (the proof that you hold your key, see watten_net.deal.identity)
         "proof-required": "Der Host verlangt einen Schlüsselnachweis; aktualisiere watten-join.",
@@ -143,6 +144,7 @@ REASONS: dict[str, dict[str, str]] = {
         "must-play-trump": "You must play a trump or a Kritischer.", "raise-pending": "Answer the raise first.",
         "raise-twice": "Your side raised last.", "gespannt": "A side is gespannt: no raising.",
         "raise-cap": "You cannot raise beyond the points you need.", "malformed": "That is not an action.",
+        "bad-action": "There is no such action.", "bad-card": "That is not a card.",
         "not-now": "Not now.",
         "proof-required": "The host wants a proof that you hold your key; update watten-join.",
         "bad-key-proof": "The host did not accept the proof that you hold your key.",
@@ -166,6 +168,7 @@ REASONS: dict[str, dict[str, str]] = {
         "must-play-trump": "你必须出将牌或关键牌。",
         "raise-pending": "请先回应加注。", "raise-twice": "你方刚加过注。", "gespannt": "有一方紧绷：不能加注。",
         "raise-cap": "加注不能超过你们还需要的分数。", "malformed": "无法理解这个动作。", "not-now": "现在不行。",
+        "bad-action": "没有这个动作。", "bad-card": "这不是一张牌。",
         "proof-required": "主机要求证明你持有密钥；请更新 watten-join。",
         "bad-key-proof": "主机不接受你持有密钥的证明。",
         "wrong-certificate": "你的加入请求是给另一个证书的：有中间主机转发了它。请直接连接主机并核对指纹。",

@@ -20,9 +20,9 @@ from typing import Any
 import grpc
 import grpc.aio
 
-from host.tls import pretty_fingerprint
 from watten_net.bots import LEVELS, SeatView, make_bot
 from watten_net.deal.identity import load_or_create_identity
+from watten_net.fingerprints import pretty_fingerprint
 from watten_net.paths import config_dir, data_subdir
 from watten_net.printable import log_visibly, visible
 from watten_net.record import Entry

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Literal
 
-from host.tls import TLS_NAME, fingerprint, normalise_fingerprint, pretty_fingerprint
+from watten_net.fingerprints import TLS_NAME, fingerprint, normalise_fingerprint, pretty_fingerprint
 from watten_net.paths import config_dir
 
 KNOWN_HOSTS_FILE = "known_hosts"

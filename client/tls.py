@@ -2,7 +2,7 @@
 
 gRPC Python has no "skip verification" and no verification callback, and it checks that the address dialled is
 named in the certificate. A LAN host's address changes, so instead of naming addresses the host's certificate is
-made out to "watten-host" (host/tls.py) and every channel checks that name
+made out to "watten-host" (watten_net/fingerprints.py) and every channel checks that name
 (`grpc.ssl_target_name_override`). With the pinned PEM as the only root, the handshake itself is the pin check: a
 different certificate fails to connect, and there is no window between checking and using.
 """
@@ -17,8 +17,8 @@ from typing import Any
 import grpc
 import grpc.aio
 
-from host.tls import TLS_NAME
 from watten_net.deal.identity import INSECURE, certificate_fingerprint
+from watten_net.fingerprints import TLS_NAME
 
 # The certificate each channel made here trusts, as the raw SHA-256 of its DER bytes: what a join proof binds.
 _PINNED: weakref.WeakKeyDictionary[grpc.aio.Channel, bytes] = weakref.WeakKeyDictionary()

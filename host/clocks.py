@@ -1,6 +1,6 @@
 """The table's clocks: nobody waits for ever, and nobody is hurried through a decision of their own.
 
-Three clocks, all started and stopped by `TableClocks._watch_steps` after every change of the table:
+Three clocks, all started and stopped by `TableClocks.watch_steps` after every change of the table:
 - the **grace period** (`--grace`, default 60 s) of a person who is offline: then a bot stands in for the seat;
 - the **step clock** (`--step-timeout`, default 30 s) of a person who is online but has not sent a step of the
   protocol's own it owes (a signature, seed, reveal, key share, shuffle, decryption shares, an opening): then a bot
@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from watten_net.deal.level2 import can_forfeit
 
 if TYPE_CHECKING:
-    from watten_net.deal.host_game import HostGame, Posted
-
-    from .journal import Journal
+    from .table import Table
 
 log = logging.getLogger("watten.host")
 DEFAULT_GRACE = 60.0  # seconds a person may be offline before a bot stands in for the seat
@@ -36,68 +34,58 @@ PERSON_STEPS = frozenset({"play"})
 
 
 class TableClocks:
-    """The clocks of a `Table` (a mixin: it reads the table's game, seats and settings, and acts through its lock)."""
+    """The clocks of one `Table`: they read its game, seats and settings, and act through its lock."""
 
-    if TYPE_CHECKING:
-        game: HostGame | None
-        seats: list[Any]
-        n: int
-        grace: float
-        step_timeout: float
-        lock: asyncio.Lock
-        journal: Journal | None
-
-        async def _stand_in(self, seat: int, active: bool) -> None: ...
-        async def _stand_in_locked(self, seat: int, active: bool) -> None: ...
-        async def _publish(self, posted: list[Posted]) -> None: ...
-
-    def _init_clocks(self) -> None:
+    def __init__(self, table: Table) -> None:
+        self.table = table
         self._grace_timers: dict[int, asyncio.Task[None]] = {}
         self._step_timers: dict[int, asyncio.Task[None]] = {}
         self._away_clock: asyncio.Task[None] | None = None  # trustless: how long the table waits for a seat away
         self._answers_by_seat: dict[int, int] = {}  # envelopes accepted from each seat: has it answered meanwhile?
 
-    def _answered(self, seat: int) -> None:
+    def answered(self, seat: int) -> None:
         """The host accepted an envelope of `seat`'s (the step clock's sign of life)."""
         self._answers_by_seat[seat] = self._answers_by_seat.get(seat, 0) + 1
 
-    def _stop_clocks(self) -> None:
+    def stop(self) -> None:
         """The match is over or the host stops: no clock may act any more."""
         for seat in list(self._grace_timers):
-            self._cancel_grace(seat)
+            self.cancel_grace(seat)
         self._cancel_step_timers()
 
-    def _start_grace(self, seat: int, seconds: float) -> None:
-        """After `seconds` offline (the grace period) a bot plays the seat, so that nobody waits forever."""
-        if self.game is None or self.game.finished or seat in self._grace_timers:
+    def start_grace(self, seat: int) -> None:
+        """After the grace period offline a bot plays the seat, so that nobody waits forever."""
+        table = self.table
+        if table.game is None or table.game.finished or seat in self._grace_timers:
             return
+        seconds = table.settings.grace
 
         async def expire() -> None:
             await asyncio.sleep(seconds)
             self._grace_timers.pop(seat, None)
-            slot = self.seats[seat]
+            slot = table.seats[seat]
             if slot is not None and not slot.online:
-                await self._stand_in(seat, True)
+                await table.stand_in(seat, True)
 
         self._grace_timers[seat] = asyncio.ensure_future(expire())
 
-    def _cancel_grace(self, seat: int) -> None:
+    def cancel_grace(self, seat: int) -> None:
         timer = self._grace_timers.pop(seat, None)
         if timer is not None:
             timer.cancel()
 
     def _owing_steps(self) -> set[int]:
         """The seats online, played by a person and not stood in for, that owe one of the protocol's own steps."""
-        game = self.game
-        if game is None or game.finished or self.step_timeout <= 0:
+        game = self.table.game
+        if game is None or game.finished or self.table.settings.step_timeout <= 0:
             return set()
         step, seats = game.waiting_for()
         if step in PERSON_STEPS:
             return set()
-        return {s for s in seats if s not in game.absent and (slot := self.seats[s]) is not None
+        return {s for s in seats if s not in game.absent and (slot := self.table.seats[s]) is not None
                 and slot.online and not slot.bot}
 
-    def _watch_steps(self) -> None:
+    def watch_steps(self) -> None:
         """After every change: a clock for each seat that has begun to owe a protocol step, none for the others;
         in a trustless game with a seat away, the clock of the wait for it."""
         owing = self._owing_steps()
@@ -114,38 +102,40 @@ class TableClocks:
 
     def _waiting_for_away(self) -> bool:
         """A trustless game with a seat away (and somebody there): nobody can play, shuffle or open for that seat."""
-        game = self.game
+        game = self.table.game
         return (game is not None and game.trustless and not game.finished and game.phase in ("deal", "play")
-                and can_forfeit(game.absent, self.n))
+                and can_forfeit(game.absent, self.table.settings.players))
 
     async def _wait_for_away(self) -> None:
         """In a trustless game the table waits for a seat that is away, a grace period per hand: then its side
         forfeits that hand (`HostGame.forfeit_away`) and the next hand waits again. So a person back soon loses
         nothing more, and a person who never comes back does not hold the table for ever."""
+        table = self.table
         try:
             while True:
-                await asyncio.sleep(self.grace)
-                async with self.lock:
+                await asyncio.sleep(table.settings.grace)
+                async with table.lock:
                     if not self._waiting_for_away():
                         return
-                    assert self.game is not None
-                    posted = self.game.forfeit_away()
+                    assert table.game is not None
+                    posted = table.game.forfeit_away()
                     if not posted:
                         continue
-                    if self.journal is not None:
-                        self.journal.forfeit_away()
+                    if table.journal is not None:
+                        table.journal.forfeit_away()
                     log.info("a seat is still away: its side forfeits the hand the table waited for")
-                    await self._publish(posted)
+                    await table.publish(posted)
         finally:
             if self._away_clock is asyncio.current_task():
                 self._away_clock = None
 
     def _arm_step_timer(self, seat: int) -> None:
         answered = self._answers_by_seat.get(seat, 0)
+        table = self.table
 
         async def expire() -> None:
-            await asyncio.sleep(self.step_timeout)
-            async with self.lock:
+            await asyncio.sleep(table.settings.step_timeout)
+            async with table.lock:
                 if self._step_timers.get(seat) is not asyncio.current_task():
                     return
                 del self._step_timers[seat]
@@ -155,10 +145,10 @@ class TableClocks:
                     # It answered something meanwhile and owes the next step: a fresh period for that one.
                     self._arm_step_timer(seat)
                     return
-                step = self.game.waiting_for()[0] if self.game is not None else ""
+                step = table.game.waiting_for()[0] if table.game is not None else ""
                 log.warning("seat %d has not sent its %s for %g s while online: a bot stands in", seat, step,
-                            self.step_timeout)
-                await self._stand_in_locked(seat, True)
+                            table.settings.step_timeout)
+                await table.stand_in_locked(seat, True)
 
         self._step_timers[seat] = asyncio.ensure_future(expire())
 

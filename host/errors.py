@@ -3,7 +3,8 @@
 The contract (proto/watten_net/v1/watten.proto, header): every refusal a client can cause carries an
 `ErrorDetail{reason, message}` packed into a `google.rpc.Status` in the `grpc-status-details-bin` trailer. The
 `reason` is for programs (kebab-case, e.g. `not-your-turn`), the `message` a sentence for the screen. Handlers raise
-`Refusal` (or the engine's `RuleViolation`) wherever they notice the problem, instead of threading a context around;
+a `Refusal` (watten_net/refusal.py: the engine's `RuleViolation`, the protocol's `ProtocolError` and the table's
+`TableRefusal` are all one) wherever they notice the problem, instead of threading a context around;
 `refusals_to_status` (per method) or `RefusalInterceptor` (whole server) turns it into the status.
 
 Why a guard at all: grpc.aio answers an exception escaping a handler with UNKNOWN and the exception's text, which
@@ -26,24 +27,22 @@ from google.protobuf import any_pb2
 from google.rpc import status_pb2  # type: ignore[import-untyped, unused-ignore]
 from grpc_status import rpc_status  # type: ignore[import-untyped, unused-ignore]
 
-from watten_net.engine import RuleViolation
+from watten_net.refusal import Code, Reason, Refusal
 from watten_net.v1 import watten_pb2
 
 log = logging.getLogger(__name__)
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-NOT_A_REFUSAL = frozenset({grpc.StatusCode.OK, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL})
-"""Codes a Refusal may not carry: OK is no refusal, and UNKNOWN/INTERNAL are reserved for host bugs (DESIGN.md)."""
 
-INTERNAL_REASON = "internal-error"
+INTERNAL_REASON = Reason.INTERNAL_ERROR
 INTERNAL_MESSAGE = (
     "The host ran into an error of its own (a bug in watten-host, not something you did); its log has the details. "
     "Try again; if it keeps happening, the host should restart."
 )
-UNIMPLEMENTED_REASON = "unimplemented"
+UNIMPLEMENTED_REASON = Reason.UNIMPLEMENTED
 UNIMPLEMENTED_MESSAGE = "This host does not offer that call; it may be an older version of watten-host."
-BAD_REQUEST_REASON = "bad-request"
+BAD_REQUEST_REASON = Reason.BAD_REQUEST
 BAD_REQUEST_MESSAGE = (
     "The request could not be read as the message this call takes (corrupt bytes, another message type, or text "
     "that is not UTF-8); check that the client speaks watten_net.v1."
@@ -59,7 +58,7 @@ class _Unreadable:
 
 UNREADABLE: Any = _Unreadable()
 TOO_LARGE: Any = _Unreadable()  # a request over its method's size limit (not parsed)
-REQUEST_TOO_LARGE_REASON = "request-too-large"
+REQUEST_TOO_LARGE_REASON = Reason.REQUEST_TOO_LARGE
 
 
 def _lenient(deserializer: Callable[[bytes], Any] | None, limit: int | None = None) -> Callable[[bytes], Any] | None:
@@ -86,56 +85,50 @@ def _lenient(deserializer: Callable[[bytes], Any] | None, limit: int | None = No
 
 def _unreadable_refusal(request: Any = None) -> Refusal:
     if request is TOO_LARGE:
-        return Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, REQUEST_TOO_LARGE_REASON,
+        return Refusal(Code.RESOURCE_EXHAUSTED, REQUEST_TOO_LARGE_REASON,
                        "The request is far bigger than any this call takes (a name has at most 32 characters); "
                        "it was not read.")
     return invalid_argument(BAD_REQUEST_REASON, BAD_REQUEST_MESSAGE)
 
 
-class Refusal(Exception):
-    """A request refused for a reason the client caused; becomes `code` with an ErrorDetail{reason, message}."""
-
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str, receipt: Any = None) -> None:
-        if code in NOT_A_REFUSAL:
-            raise ValueError(f"{code} is not a refusal code: OK means success, UNKNOWN and INTERNAL mean a host bug")
-        super().__init__(message)
-        self.code = code
-        self.reason = reason
-        self.message = message
-        self.receipt = receipt  # a refused game envelope's signed RefusalReceipt, sent in the ErrorDetail
-
-    def __repr__(self) -> str:
-        return f"Refusal({self.code.name}, {self.reason!r}, {self.message!r})"
+STATUS_OF: dict[Code, grpc.StatusCode] = {
+    Code.INVALID: grpc.StatusCode.INVALID_ARGUMENT,
+    Code.PRECONDITION: grpc.StatusCode.FAILED_PRECONDITION,
+    Code.PERMISSION: grpc.StatusCode.PERMISSION_DENIED,
+    Code.UNAUTHENTICATED: grpc.StatusCode.UNAUTHENTICATED,
+    Code.ABORTED: grpc.StatusCode.ABORTED,
+    Code.RESOURCE_EXHAUSTED: grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+"""The one table from a refusal's transport-free code to its gRPC status."""
 
 
-def invalid_argument(reason: str, message: str) -> Refusal:
+def status_code(refusal: Refusal) -> grpc.StatusCode:
+    return STATUS_OF[refusal.code]
+
+
+def invalid_argument(reason: Reason, message: str) -> Refusal:
     """Malformed whatever the table's state (bad card, bad envelope, bad name)."""
-    return Refusal(grpc.StatusCode.INVALID_ARGUMENT, reason, message)
+    return Refusal(Code.INVALID, reason, message)
 
 
-def failed_precondition(reason: str, message: str) -> Refusal:
+def failed_precondition(reason: Reason, message: str) -> Refusal:
     """Well-formed but against the rules or the table's state; not worth retrying until the state changes."""
-    return Refusal(grpc.StatusCode.FAILED_PRECONDITION, reason, message)
+    return Refusal(Code.PRECONDITION, reason, message)
 
 
-def permission_denied(reason: str, message: str) -> Refusal:
-    """An identified caller who may not do this (wrong seat, spectator, host-only)."""
-    return Refusal(grpc.StatusCode.PERMISSION_DENIED, reason, message)
+def permission_denied(reason: Reason, message: str) -> Refusal:
+    """An identified caller who may not do this (wrong seat, spectator)."""
+    return Refusal(Code.PERMISSION, reason, message)
 
 
-def unauthenticated(reason: str, message: str) -> Refusal:
+def unauthenticated(reason: Reason, message: str) -> Refusal:
     """A caller who could not be identified (no or unknown seat token)."""
-    return Refusal(grpc.StatusCode.UNAUTHENTICATED, reason, message)
+    return Refusal(Code.UNAUTHENTICATED, reason, message)
 
 
-def aborted(reason: str, message: str) -> Refusal:
+def aborted(reason: Reason, message: str) -> Refusal:
     """A stale sequence: refresh the state, then act again."""
-    return Refusal(grpc.StatusCode.ABORTED, reason, message)
-
-
-def from_rule_violation(violation: RuleViolation) -> Refusal:
-    """The engine's refusal, as FAILED_PRECONDITION with its reason verbatim (the proto header promises that)."""
-    return failed_precondition(violation.reason, violation.message)
+    return Refusal(Code.ABORTED, reason, message)
 
 
 def rich_status(code: grpc.StatusCode, reason: str, message: str, receipt: Any = None) -> grpc.Status:
@@ -146,8 +139,10 @@ def rich_status(code: grpc.StatusCode, reason: str, message: str, receipt: Any =
 
 
 async def abort_with(context: grpc.aio.ServicerContext, refusal: Refusal) -> NoReturn:
-    """End the call with `refusal`'s status and details. Never returns (grpc raises AbortError to end the handler)."""
-    await _abort(context, rich_status(refusal.code, refusal.reason, refusal.message, refusal.receipt))
+    """End the call with `refusal`'s status and details. Never returns (grpc raises AbortError to end the handler).
+
+    The one place a refusal becomes a gRPC status: whatever raised it (the engine, the protocol, the table)."""
+    await _abort(context, rich_status(status_code(refusal), refusal.reason, refusal.message, refusal.receipt))
 
 
 async def _abort(context: grpc.aio.ServicerContext, status: grpc.Status) -> NoReturn:
@@ -160,8 +155,6 @@ async def _refuse(context: grpc.aio.ServicerContext, error: Exception, where: st
     """Turn an exception that escaped a handler into the status the client should see."""
     if isinstance(error, Refusal):
         await abort_with(context, error)
-    if isinstance(error, RuleViolation):
-        await abort_with(context, from_rule_violation(error))
     if isinstance(error, NotImplementedError):
         # The generated servicer base raises this for methods the host has not implemented.
         await _abort(context, rich_status(grpc.StatusCode.UNIMPLEMENTED, UNIMPLEMENTED_REASON, UNIMPLEMENTED_MESSAGE))
@@ -252,7 +245,7 @@ def _guard(method: Callable[..., Any], where: str, streaming: bool, admit: Admit
 
 
 def refusals_to_status(method: _F) -> _F:
-    """Decorate a servicer method `(self, request, context)`: Refusal/RuleViolation become their status, any other
+    """Decorate a servicer method `(self, request, context)`: a Refusal becomes its status, any other
     exception a logged INTERNAL. Works for unary methods and for async-generator (streaming) methods alike."""
     streaming = inspect.isasyncgenfunction(method) or inspect.isgeneratorfunction(method)
     return cast(_F, _guard(method, method.__qualname__, streaming))

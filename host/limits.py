@@ -20,14 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import grpc
+from watten_net.refusal import Code, Reason, Refusal
 
-from .errors import Refusal
-
-TOO_MANY_CONNECTIONS = "too-many-connections"
-TOO_MANY_STREAMS = "too-many-streams"
-TOO_MANY_SEATS = "too-many-seats"
-JOIN_RATE_LIMITED = "join-rate-limited"
+TOO_MANY_CONNECTIONS = Reason.TOO_MANY_CONNECTIONS
+TOO_MANY_STREAMS = Reason.TOO_MANY_STREAMS
+TOO_MANY_SEATS = Reason.TOO_MANY_SEATS
+JOIN_RATE_LIMITED = Reason.JOIN_RATE_LIMITED
 REQUEST_TOO_LARGE = "request-too-large"
 
 # The largest request a legitimate client sends is a trustless Shuffle envelope: 7.7 kB with six players (measured
@@ -142,7 +140,7 @@ class PeerLimits:
                 if not open_calls and now - last >= self.limits.idle_timeout:
                     del peers[other]
             if len(peers) >= self.limits.connections_per_address:
-                raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY_CONNECTIONS,
+                raise Refusal(Code.RESOURCE_EXHAUSTED, TOO_MANY_CONNECTIONS,
                               f"This address already has {len(peers)} connections to the host (at most "
                               f"{self.limits.connections_per_address}); close some, or wait a minute.")
             entry = peers[peer] = [0.0, now]
@@ -161,7 +159,7 @@ class PeerLimits:
             return None
         count = self.streams.get(address, 0)
         if count >= self.limits.streams_per_address:
-            raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY_STREAMS,
+            raise Refusal(Code.RESOURCE_EXHAUSTED, TOO_MANY_STREAMS,
                           f"This address already has {count} event streams open (at most "
                           f"{self.limits.streams_per_address}, one per seat); close one first.")
         self.streams[address] = count + 1
@@ -185,7 +183,7 @@ class PeerLimits:
         tokens = min(self.limits.join_burst, tokens + (now - last) * self.limits.joins_per_minute / 60.0)
         if tokens < 1.0:
             self.joins[address] = (tokens, now)
-            raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, JOIN_RATE_LIMITED,
+            raise Refusal(Code.RESOURCE_EXHAUSTED, JOIN_RATE_LIMITED,
                           f"Too many joins from this address (more than {self.limits.joins_per_minute:g} a "
                           "minute); wait a little and join again.")
         self.joins[address] = (tokens - 1.0, now)
@@ -204,11 +202,11 @@ class PeerLimits:
             return peer, address
         on_connection, on_address = held_by(peer, address)
         if on_connection >= self.limits.seats_per_connection:
-            raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY_SEATS,
+            raise Refusal(Code.RESOURCE_EXHAUSTED, TOO_MANY_SEATS,
                           f"This connection already holds {on_connection} seat(s) (at most "
                           f"{self.limits.seats_per_connection}); each player joins on a connection of their own.")
         if on_address >= self.limits.seats_per_address:
-            raise Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, TOO_MANY_SEATS,
+            raise Refusal(Code.RESOURCE_EXHAUSTED, TOO_MANY_SEATS,
                           f"This address already holds {on_address} seats (at most {self.limits.seats_per_address});"
                           " leave one first.")
         return peer, address

@@ -19,12 +19,17 @@ import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from host.limits import Limits, raise_open_files_limit
 from watten_net.engine import Rules
+from watten_net.fingerprints import pretty_fingerprint
 from watten_net.paths import config_dir, data_subdir
 from watten_net.printable import log_visibly, visible
+
+if TYPE_CHECKING:
+    from host.settings import TableSettings
+    from host.table import Table
 
 DEFAULT_PORT = 47150
 MAX_TABLES = 256  # a sanity bound: each table costs a few MB once it plays (bench/load.py measures it)
@@ -134,6 +139,11 @@ def parser() -> argparse.ArgumentParser:
                    help="resume the game a crashed host left unfinished (a plain start does so too)")
     p.add_argument("--fresh", action="store_true", help="start a new game even if an unfinished one is found")
     p.add_argument("--verbose", "-v", action="store_true", help="log what happens")
+    _add_limit_options(p)
+    return p
+
+
+def _add_limit_options(p: argparse.ArgumentParser) -> None:
     limits = p.add_argument_group("limits per client address (loopback is exempt unless --limit-loopback)")
     limits.add_argument("--connections-per-address", type=int, default=Limits.connections_per_address, metavar="N",
                         help=f"connections one address may have (default {Limits.connections_per_address})")
@@ -151,7 +161,6 @@ def parser() -> argparse.ArgumentParser:
                              f"{Limits.idle_timeout:g}); one that has not finished its handshake after at most 10 s")
     limits.add_argument("--limit-loopback", action="store_true",
                         help="apply these limits to clients on this machine too (tests)")
-    return p
 
 
 def limits_of(args: argparse.Namespace) -> Limits:
@@ -163,39 +172,80 @@ def limits_of(args: argparse.Namespace) -> Limits:
 
 async def run(args: argparse.Namespace) -> int:
     from host.server import WattenTableService, start_server, stop_server
-    from host.table import Table, TableRefusal
 
     soft, _ = raise_open_files_limit()  # every connection is a file descriptor: as many as the system lets us
     logging.getLogger("watten.host").info("open files limit: %s", soft)
+    rules, chosen = _checked_rules(args)
+    record_dir = args.record if args.record is not None else data_subdir("records")
+    credentials, tls_fp, fingerprint_text = _tls_of(args)
+    journal_dir = data_subdir("journal")
+    to_resume = _journals_to_resume(args, journal_dir)
+    from host.settings import TableSettings
+    from watten_net.deal.identity import load_or_create_identity
+
+    # The host signs every envelope of the game record with its own long-lived key (kept mode 0600).
+    host_key = load_or_create_identity(config_dir() / "host" / "identity.key")
+    settings = TableSettings(
+        rules, preset=args.rules, reveal=chosen["reveal"], deal=chosen["deal"], host_key=host_key,
+        tls_fingerprint=tls_fp, record_dir=record_dir, host_name=socket.gethostname(), grace=args.grace,
+        bot_delay=args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.7),
+        step_timeout=args.step_timeout)
+    tables = await _resumed_tables(args, settings, to_resume)
+    if tables:
+        args.port = tables[0].port
+    _add_fresh_tables(args, settings, tables, journal_dir)
+    # its list of tables is the live one: fresh tables replace finished ones
+    service = WattenTableService(tables, limits_of(args))
+    server, port = await start_server(service, args.port, credentials, args.bind)
+    for table in tables:
+        table.port = port
+    _announce(args, tables, port, fingerprint_text)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        if not args.headless:
+            return await _serve_with_a_person(args, service, port, credentials is not None, fingerprint_text)
+        for table in tables:  # (the host's own screen shows it in the seat list instead)
+            table.on_notice = _notice
+        return await _serve_headless(args, service, stop)
+    finally:
+        await stop_server(server, 0.5)
+
+
+def _checked_rules(args: argparse.Namespace) -> tuple[Rules, dict[str, str]]:
+    """The rules and the table settings `--set` chose (deal, reveal), refused when they cannot go together."""
     rules = build_rules(args.rules, args.players, args.set)
     settings = table_settings(args.set)
     if settings["deal"] == "trustless" and rules.blind:
         raise ValueError("blind cannot be dealt trustless: the host must know the hidden announcement to judge the "
                          "tricks; use deal=verified for blind")
-    record_dir = args.record if args.record is not None else data_subdir("records")
-    credentials = None
-    tls_fp = b""
-    fingerprint_text = ""
-    if not args.insecure:
-        from host import tls
+    return rules, settings
 
-        cert = tls.load_or_create()
-        credentials = tls.server_credentials(cert)
-        tls_fp = bytes.fromhex(cert.fingerprint)
-        fingerprint_text = tls.pretty_fingerprint(cert.fingerprint)
-    delay = args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.7)
-    journal_dir = data_subdir("journal")
-    to_resume = _journals_to_resume(args, journal_dir)
-    from watten_net.deal.identity import load_or_create_identity
 
-    # The host signs every envelope of the game record with its own long-lived key (kept mode 0600).
-    host_key = load_or_create_identity(config_dir() / "host" / "identity.key")
+def _tls_of(args: argparse.Namespace) -> tuple[Any, bytes, str]:
+    """(server credentials, certificate fingerprint, the fingerprint as shown); plaintext: (None, b"", "")."""
+    if args.insecure:
+        return None, b"", ""
+    from host import tls
+
+    cert = tls.load_or_create()
+    return tls.server_credentials(cert), bytes.fromhex(cert.fingerprint), pretty_fingerprint(cert.fingerprint)
+
+
+async def _resumed_tables(args: argparse.Namespace, settings: TableSettings, journals: list[Path]) -> list[Table]:
+    """The tables of the unfinished games in `journals`; a journal that cannot be replayed is moved aside (unless
+    the person named it with --resume PATH: then the host stops)."""
+    from host.table import Table  # (imported when needed: `watten-host --help` stays quick)
+
     tables: list[Table] = []
-    for path in to_resume:
+    for path in journals:
         print(f"watten-host: resuming the unfinished game of {path}", flush=True)
         try:
-            tables.append(await Table.resume(path, host_key, bot_delay=delay, grace=args.grace,
-                                             step_timeout=args.step_timeout))
+            tables.append(await Table.resume(path, settings.host_key, bot_delay=settings.bot_delay,
+                                             grace=settings.grace, step_timeout=settings.step_timeout))
         except Exception as err:  # a journal this host cannot replay must not stop every later start
             if args.resume not in (None, "auto"):
                 raise ValueError(f"cannot resume {path}: {getattr(err, 'message', err)}") from None
@@ -206,17 +256,20 @@ async def run(args: argparse.Namespace) -> int:
                   f"({visible(str(getattr(err, 'message', err)))}); moved it aside to {visible(str(aside))} and "
                   "starting afresh", flush=True)
             continue
-        tables[-1].serving_tls = tls_fp  # join proofs bind the certificate served now (b"": plaintext)
-    if tables:
-        args.port = tables[0].port
+        tables[-1].serving_tls = settings.tls_fingerprint  # join proofs bind the certificate served now
+    return tables
+
+
+def _add_fresh_tables(args: argparse.Namespace, settings: TableSettings, tables: list[Table],
+                      journal_dir: Path) -> None:
+    """Fresh tables up to `--tables`, and every table's run id and start policy."""
+    from host.table import Table
+
     # The resumed tables keep their run id, so that tables added now are resumed together with them after a
     # second crash.
     host_run = next((t.host_run for t in tables if t.host_run), "") or secrets.token_hex(8)
     while len(tables) < args.tables:
-        table = Table(rules, preset=args.rules, reveal=settings["reveal"], deal=settings["deal"], host_key=host_key,
-                      tls_fingerprint=tls_fp,
-                      record_dir=record_dir, host_name=socket.gethostname(), bot_delay=delay,
-                      grace=args.grace, step_timeout=args.step_timeout)
+        table = Table(settings)
         # Each table journals into a file of its own, named by its id (records are named by table id too).
         table.journal_path = journal_dir / f"{table.table_id}.wjournal"
         table.index = len(tables)
@@ -225,12 +278,9 @@ async def run(args: argparse.Namespace) -> int:
         table.host_run = table.host_run or host_run
         # With a person at the host and every other seat a bot, the table is full at once: start it (playable).
         table.autostart = args.autostart or args.headless or (args.bots == args.players - 1)
-    # its list of tables is the live one: fresh tables replace finished ones
-    service = WattenTableService(tables, limits_of(args))
-    server, port = await start_server(service, args.port, credentials, args.bind)
-    for table in tables:
-        table.port = port
-    first = tables[0]
+
+
+def _announce(args: argparse.Namespace, tables: list[Table], port: int, fingerprint_text: str) -> None:
     print(f"watten-host: serving {args.rules} for {args.players} players on port {port}", flush=True)
     if len(tables) > 1:
         print(f"watten-host: {len(tables)} tables: {' '.join(t.table_id for t in tables)}", flush=True)
@@ -241,58 +291,58 @@ async def run(args: argparse.Namespace) -> int:
     print(f"watten-host: join with: watten-join {_lan_address()}:{port}", flush=True)
     if not args.headless and not args.bots and args.players > 1:
         print("watten-host: tip: --bots N fills empty seats with bots ([b] in the lobby adds one)", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
-    if args.headless:  # (the host's own screen shows it in the seat list instead)
-        for table in tables:
-            table.on_notice = _notice
+
+
+async def _serve_with_a_person(args: argparse.Namespace, service: Any, port: int, tls: bool,
+                               fingerprint_text: str) -> int:
+    """The person sits at the first table; the others (if any) get their bots now and run on their own."""
+    tables = list(service.tables)
+    for table in tables[1:]:
+        if args.bots and table.game is None:
+            await table.add_bots(args.bots, args.bot_level)
+    # With --matches, the other tables' places get fresh tables too (silently: the screen is the person's).
+    others = [asyncio.ensure_future(_serve(service, t, args, len(tables), quiet=True))
+              for t in tables[1:] if args.matches != 1]
     try:
-        if not args.headless:
-            # The person sits at the first table; the others (if any) get their bots now and run on their own.
-            for table in tables[1:]:
-                if args.bots and table.game is None:
-                    await table.add_bots(args.bots, args.bot_level)
-            # With --matches, the other tables' places get fresh tables too (silently: the screen is the person's).
-            others = [asyncio.ensure_future(_serve(service, t, args, len(tables), quiet=True))
-                      for t in tables[1:] if args.matches != 1]
-            try:
-                return await _play_at_the_host(args, first, port, credentials is not None, fingerprint_text)
-            finally:
-                for task in others:
-                    task.cancel()
-                await asyncio.gather(*others, return_exceptions=True)
-                for table in service.tables[1:]:
-                    await table.shutdown()
-        if args.bots:
-            try:
-                for table in tables:
-                    if table.game is None:
-                        await table.add_bots(args.bots, args.bot_level)
-            except (TableRefusal, ValueError) as err:
-                print(f"watten-host: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
-                return 2
-        all_finished: asyncio.Future[Any] = asyncio.ensure_future(
-            asyncio.gather(*(_serve(service, t, args, len(tables)) for t in tables)))
-        stopping: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
-        await asyncio.wait([all_finished, stopping], return_when=asyncio.FIRST_COMPLETED)
-        if all_finished.done():
-            all_finished.result()  # (raises what a slot raised)
-            await _drain_streams(service.tables)
-            return 0
-        all_finished.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await all_finished  # retrieved, so asyncio logs no "exception never retrieved" at exit
-        print("watten-host: stopping: ending the match, revealing the host's game key and closing the records",
-              flush=True)
-        for table in service.tables:  # the tables serving now (with --matches, fresh ones replaced the first)
-            await table.shutdown()
-        await _drain_streams(service.tables)
-        return 130
+        return await _play_at_the_host(args, tables[0], port, tls, fingerprint_text)
     finally:
-        await stop_server(server, 0.5)
+        for task in others:
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)
+        for table in service.tables[1:]:
+            await table.shutdown()
+
+
+async def _serve_headless(args: argparse.Namespace, service: Any, stop: asyncio.Event) -> int:
+    """Every table plays its matches until the last is over (0) or the host is stopped (130)."""
+    from host.table import TableRefusal
+
+    tables = list(service.tables)
+    if args.bots:
+        try:
+            for table in tables:
+                if table.game is None:
+                    await table.add_bots(args.bots, args.bot_level)
+        except (TableRefusal, ValueError) as err:
+            print(f"watten-host: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
+            return 2
+    all_finished: asyncio.Future[Any] = asyncio.ensure_future(
+        asyncio.gather(*(_serve(service, t, args, len(tables)) for t in tables)))
+    stopping: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
+    await asyncio.wait([all_finished, stopping], return_when=asyncio.FIRST_COMPLETED)
+    if all_finished.done():
+        all_finished.result()  # (raises what a slot raised)
+        await _drain_streams(service.tables)
+        return 0
+    all_finished.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await all_finished  # retrieved, so asyncio logs no "exception never retrieved" at exit
+    print("watten-host: stopping: ending the match, revealing the host's game key and closing the records",
+          flush=True)
+    for table in service.tables:  # the tables serving now (with --matches, fresh ones replaced the first)
+        await table.shutdown()
+    await _drain_streams(service.tables)
+    return 130
 
 
 async def _drain_streams(tables: Sequence[Any], limit: float = 15.0) -> None:
@@ -386,7 +436,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
         channel = grpc.aio.insecure_channel(target)
     key = load_or_create_identity(config_dir() / "identity.key")
     table.own_person_key = public_key_bytes(key)  # a host-run seat: it reveals its game key first
-    conn = Connection(channel, key=key, record_dir=table.record_dir)  # the person keeps a record like any seat
+    conn = Connection(channel, key=key, record_dir=table.settings.record_dir)  # the person keeps a record like any seat
     conn.secrets_dir = data_subdir("seats")
     name = (args.name or os.environ.get("USER", "") or "Host")[:32]  # (the host refuses longer names)
     try:
@@ -416,7 +466,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
     ]
     words = Words(args.lang or default_lang(), args.suits)
     async def toggle_deal() -> None:
-        await table.set_deal("trustless" if table.deal == "verified" else "verified")
+        await table.set_deal("trustless" if table.settings.deal == "verified" else "verified")
 
     controls = HostControls(add_bot, table.start, toggle_deal, table.end_match)
     app = TableApp(conn, words, host_controls=controls, lobby_lines=lines)

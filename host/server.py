@@ -13,32 +13,22 @@ import grpc
 import grpc.aio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from watten_net.refusal import Code, Reason, Refusal
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from . import reflection
-from .errors import Refusal, RefusalInterceptor, abort_with, aborted, refusals_to_status
+from .errors import RefusalInterceptor, abort_with, aborted, refusals_to_status
 from .limits import BIG_REQUEST_METHODS, MAX_SMALL_REQUEST, Limits, PeerLimits, grpc_options
-from .table import LogItem, Table, TableRefusal, token_digest
-from .views import chain_entry, game_events, table_view
+from .lobby import token_digest
+from .refusal import TableRefusal
+from .table import Table
+from .views import own_chain, seat_event, snapshot
 
 log = logging.getLogger("watten.host")
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["WattenTable"].full_name
 MAX_MESSAGE = 1 << 20  # 1 MiB: what the host sends is at most 16 of these (a whole record's worth of chain entries)
-_CODES = {
-    "invalid": grpc.StatusCode.INVALID_ARGUMENT,
-    "precondition": grpc.StatusCode.FAILED_PRECONDITION,
-    "permission": grpc.StatusCode.PERMISSION_DENIED,
-    "unauthenticated": grpc.StatusCode.UNAUTHENTICATED,
-    "aborted": grpc.StatusCode.ABORTED,
-}
-
-
-def refusal(err: TableRefusal) -> Refusal:
-    return Refusal(_CODES.get(err.kind, grpc.StatusCode.FAILED_PRECONDITION), err.reason, err.message, err.receipt)
-
-
 # Per-connection rate limit. Every call (any method, health and reflection included; a Subscribe counts once,
 # when it opens) takes one token from its connection's bucket (keyed by `context.peer()`, i.e. address and port of
 # the TCP connection); a bucket holds RATE_BURST tokens and refills at RATE_PER_SECOND. A call that finds the
@@ -47,7 +37,7 @@ def refusal(err: TableRefusal) -> Refusal:
 # included), so only a runaway or hostile client ever meets the limit.
 RATE_PER_SECOND = 200.0
 RATE_BURST = 400.0
-RATE_LIMITED_REASON = "rate-limited"
+RATE_LIMITED_REASON = Reason.RATE_LIMITED
 LOG_EVERY = 10.0  # seconds between two log lines about the same flooding connection
 
 
@@ -94,15 +84,15 @@ class RateLimiter:
             self.warned[peer] = now
             log.warning("rate limit: refusing calls from %s (more than %d a second)", peer, int(self.rate))
         raise Refusal(
-            grpc.StatusCode.RESOURCE_EXHAUSTED, RATE_LIMITED_REASON,
+            Code.RESOURCE_EXHAUSTED, RATE_LIMITED_REASON,
             f"Too many requests on this connection (more than {int(self.rate)} a second); slow down and try "
             "again in a moment.",
         )
 
 
-UNKNOWN_TABLE = "unknown-table"
-STREAM_REPLACED = "stream-replaced"
-SUBSCRIBER_LAGGING = "subscriber-lagging"
+UNKNOWN_TABLE = Reason.UNKNOWN_TABLE
+STREAM_REPLACED = Reason.STREAM_REPLACED
+SUBSCRIBER_LAGGING = Reason.SUBSCRIBER_LAGGING
 OFFLINE_DELAY = 2.0  # seconds a seat without a stream stays online (a reconnect within it shows nobody anything)
 REPLACED_CUT = 5.0  # seconds a replaced stream may take to end (stuck in a write nobody reads: then it is cut)
 
@@ -152,6 +142,37 @@ class _Stream:
         if self.cut:
             return False
         raise self.refusal()
+
+
+async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
+    """The table's changes from `cursor` on, as `seat` may see them, until the stream is replaced or the match is
+    over and sent."""
+    table = mine.table
+    while True:
+        if not mine.goes_on():
+            return
+        # Once this stream has carried the change that ended the match, the seat has seen the end: its
+        # client may stop reading (later changes are only other seats going offline), and the host may
+        # let the table go (host/slots.py).
+        if table.end_seq and cursor >= table.end_seq:
+            table.saw_end.add(seat)
+        while cursor < len(table.log):
+            if not mine.goes_on():
+                return
+            if cursor < table.log.first:
+                raise aborted(SUBSCRIBER_LAGGING, "This stream fell behind what the table keeps of its "
+                              "lobby; subscribe again for a fresh snapshot.")
+            item = table.log[cursor]
+            cursor += 1
+            yield pb.TableUpdate(event=seat_event(table, item, seat))
+            mine.cursor = cursor
+            if table.end_seq and cursor >= table.end_seq:
+                table.saw_end.add(seat)
+        if table.finished.is_set() and cursor >= len(table.log):
+            return
+        async with table.changed:
+            if cursor >= len(table.log) and not mine.replaced:
+                await table.changed.wait()
 
 
 class WattenTableService(pb_grpc.WattenTableServicer):
@@ -214,7 +235,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             return None
         table = self.by_id.get(table_id)
         if table is None:
-            raise Refusal(grpc.StatusCode.FAILED_PRECONDITION, UNKNOWN_TABLE,
+            raise Refusal(Code.PRECONDITION, UNKNOWN_TABLE,
                           f"this host runs no table {table_id[:40]!r}; list its tables (ListTables) and choose one")
         return table
 
@@ -269,9 +290,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                 try:
                     seat, token = await table.join(request)
                 except TableRefusal as err:
-                    if err.reason in ("table-full", "game-started") and i + 1 < len(candidates):
+                    if err.reason in (Reason.TABLE_FULL, Reason.GAME_STARTED) and i + 1 < len(candidates):
                         continue
-                    raise refusal(err) from None
+                    raise
                 self.tokens[token_digest(token)] = table
                 self.origins[(table.table_id, seat)] = (*self.peers_of(context), key)
                 return pb.JoinResponse(seat=seat, token=token, table=table.info())
@@ -302,63 +323,48 @@ class WattenTableService(pb_grpc.WattenTableServicer):
 
     @refusals_to_status
     async def ChooseSeat(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        raise refusal(TableRefusal("precondition", "not-supported", "moving seats is not offered yet; rejoin"))
+        raise TableRefusal(Code.PRECONDITION, Reason.NOT_SUPPORTED, "moving seats is not offered yet; rejoin")
 
     @refusals_to_status
     async def SetName(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        raise refusal(TableRefusal("precondition", "not-supported", "renaming is not offered yet; rejoin"))
+        raise TableRefusal(Code.PRECONDITION, Reason.NOT_SUPPORTED, "renaming is not offered yet; rejoin")
 
     @refusals_to_status
     async def Ready(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            table = self._table_of(request.token)
-            seat = table.seat_of(request.token)
-            await table.set_ready(seat, bool(request.ready))
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
+        await table.set_ready(seat, bool(request.ready))
         return pb.Ack(seq=len(table.log), seat=seat)
 
     @refusals_to_status
     async def Start(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            table = self._table_of(request.token)
-            seat = table.seat_of(request.token)
-            full = all(slot is not None for slot in table.seats)  # (else start() says not-enough-players)
-            if table.game is None and full and not table.may_start(seat):
-                raise TableRefusal("precondition", "not-all-ready",
-                                   "only the host's own player may start before everyone is ready: say Ready and "
-                                   "wait for the others")
-            await table.start()
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
+        full = all(slot is not None for slot in table.seats)  # (else start() says not-enough-players)
+        if table.game is None and full and not table.may_start(seat):
+            raise TableRefusal(Code.PRECONDITION, Reason.NOT_ALL_READY,
+                               "only the host's own player may start before everyone is ready: say Ready and "
+                               "wait for the others")
+        await table.start()
         return pb.Ack(seq=len(table.log), seat=seat)
 
     @refusals_to_status
     async def SubmitEnvelope(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            table = self._table_of(request.token)
-            seq, chain_seq, digest = await table.submit(request.token, bytes(request.envelope))
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seq, chain_seq, digest = await table.submit(request.token, bytes(request.envelope))
         return pb.SubmitEnvelopeResponse(seq=seq, chain_seq=chain_seq, envelope_hash=digest)
 
     @refusals_to_status
     async def Leave(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            table = self._table_of(request.token)
-            seat = table.seat_of(request.token)
-            await table.leave(seat, bytes(request.nonce), bytes(request.leave_proof))
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
+        await table.leave(seat, bytes(request.nonce), bytes(request.leave_proof))
         return pb.Ack(seq=len(table.log), seat=-1)
 
     @refusals_to_status
     async def Subscribe(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-        try:
-            table = self._table_of(request.token)
-            seat = table.seat_of(request.token)
-        except TableRefusal as err:
-            raise refusal(err) from None
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
         end_stream = self.peers.open_stream(context)
         key = (table.table_id, seat)
         # One stream per seat token (the proto): this one replaces the seat's stream open so far, which ends with
@@ -378,36 +384,13 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             if (table.log.first < request.from_seq <= cursor
                     and table.log[request.from_seq - 1].chain_len == request.known_chain_seq):
                 resumed = pb.Snapshot(seq=request.from_seq, resumed=True)
-                self._own_chain(resumed, table, seat)  # the next envelope's seq and prev_hash, as of now
+                own_chain(resumed, table, seat)  # the next envelope's seq and prev_hash, as of now
                 yield pb.TableUpdate(snapshot=resumed)
                 cursor = int(request.from_seq)
             else:
-                yield pb.TableUpdate(snapshot=self._snapshot(table, seat, cursor, int(request.known_chain_seq)))
-            while True:
-                if not mine.goes_on():
-                    return
-                # Once this stream has carried the change that ended the match, the seat has seen the end: its
-                # client may stop reading (later changes are only other seats going offline), and the host may
-                # let the table go (host/slots.py).
-                if table.end_seq and cursor >= table.end_seq:
-                    table.saw_end.add(seat)
-                while cursor < len(table.log):
-                    if not mine.goes_on():
-                        return
-                    if cursor < table.log.first:
-                        raise aborted(SUBSCRIBER_LAGGING, "This stream fell behind what the table keeps of its "
-                                      "lobby; subscribe again for a fresh snapshot.")
-                    item = table.log[cursor]
-                    cursor += 1
-                    yield pb.TableUpdate(event=self._event(table, item, seat))
-                    mine.cursor = cursor
-                    if table.end_seq and cursor >= table.end_seq:
-                        table.saw_end.add(seat)
-                if table.finished.is_set() and cursor >= len(table.log):
-                    return
-                async with table.changed:
-                    if cursor >= len(table.log) and not mine.replaced:
-                        await table.changed.wait()
+                yield pb.TableUpdate(snapshot=snapshot(table, seat, cursor, int(request.known_chain_seq)))
+            async for update in _updates(mine, seat, cursor):
+                yield update
         finally:
             if end_stream is not None:
                 end_stream()
@@ -437,41 +420,6 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         if old is not None:
             old.cancel()
         self.offline_timers[key] = asyncio.ensure_future(later())
-
-    @staticmethod
-    def _own_chain(snap: Any, table: Table, seat: int) -> None:
-        """The subscriber's own envelope chain head (Snapshot.your_envelope_seq/_hash), full or resumed."""
-        game = table.game
-        if game is not None and 0 <= seat < len(game.seat_chains):
-            own = game.seat_chains[seat]
-            snap.your_envelope_seq = own.seq
-            snap.your_envelope_hash = own.head
-
-    @staticmethod
-    def _snapshot(table: Table, seat: int, seq: int, known_chain_seq: int) -> Any:
-        snap = pb.Snapshot(seq=seq, resumed=False, view=table_view(table, seat))
-        game = table.game
-        if game is not None:
-            for posted in game.chain[known_chain_seq:]:
-                snap.chain.append(chain_entry(posted, seat))
-            WattenTableService._own_chain(snap, table, seat)
-            if game.match is not None:
-                hand_events = game.match.events()
-                starts = [i for i, e in enumerate(hand_events) if e.kind == "hand-start"]
-                recent = hand_events[starts[-1]:] if starts else hand_events
-                snap.recent_events.extend(game_events(recent, seat))
-        return snap
-
-    @staticmethod
-    def _event(table: Table, item: LogItem, seat: int) -> Any:
-        event = pb.Event(seq=item.seq)
-        event.events.extend(item.lobby)
-        event.events.extend(game_events(item.events, seat))
-        for posted in item.posted:
-            event.chain.append(chain_entry(posted, seat))
-        view = item.views.get(seat)
-        event.view.CopyFrom(view if view is not None else table_view(table, seat))
-        return event
 
 
 async def start_server(tables: Table | Sequence[Table] | WattenTableService, port: int,

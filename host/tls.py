@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import hashlib
 import ipaddress
 import logging
 import os
@@ -37,12 +36,10 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from watten_net.fingerprints import TLS_NAME, fingerprint
 from watten_net.paths import config_dir, ensure_private_dir
 
 log = logging.getLogger(__name__)
-
-TLS_NAME = "watten-host"
-"""The name the certificate is made out to and the name clients check (see client/tls.py)."""
 
 CERT_FILE = "cert.pem"
 KEY_FILE = "key.pem"
@@ -70,33 +67,6 @@ class HostCertificate:
     def fingerprint(self) -> str:
         """SHA-256 of the certificate's DER, lowercase hex: what the host shows and clients pin."""
         return fingerprint(self.cert_der)
-
-
-def fingerprint(cert_der: bytes) -> str:
-    """SHA-256 of a DER certificate as 64 lowercase hex digits (the form stored in known_hosts)."""
-    return hashlib.sha256(cert_der).hexdigest()
-
-
-def normalise_fingerprint(text: str) -> str:
-    """Lowercase hex without separators, from however a person typed or copied it.
-
-    Accepts spaces, colons, dashes and any case, because fingerprints get read aloud, copied from a terminal that
-    wrapped them, or pasted from OpenSSH-style `AB:CD:...` output. Refuses anything that is not 64 hex digits with a
-    sentence, since a truncated fingerprint would silently weaken the pin.
-    """
-    cleaned = "".join(ch for ch in text if ch not in " :-\t\n").lower()
-    if len(cleaned) != 64 or any(ch not in "0123456789abcdef" for ch in cleaned):
-        raise ValueError(
-            f"{text.strip()!r} is not a SHA-256 fingerprint: expected 64 hexadecimal digits (spaces and colons "
-            "between them are fine). Copy it from the line the host prints at start."
-        )
-    return cleaned
-
-
-def pretty_fingerprint(hex_digest: str, separator: str = " ") -> str:
-    """The fingerprint in groups of four, e.g. "3f9a 0c12 ...": easy to read aloud and compare by eye."""
-    cleaned = normalise_fingerprint(hex_digest)
-    return separator.join(cleaned[i : i + 4] for i in range(0, len(cleaned), 4))
 
 
 def load_or_create(directory: Path | None = None, *, now: datetime.datetime | None = None) -> HostCertificate:

@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from watten_net.deal.host_game import HostGame, Posted
-from watten_net.deal.protocol import event_to_pb
+from watten_net.deal.identity import public_key_bytes
+from watten_net.deal.protocol import PROTOCOL_VERSION, event_to_pb
 from watten_net.engine.events import Event
 from watten_net.v1 import watten_pb2 as pb
 
 if TYPE_CHECKING:
+    from .changelog import LogItem
     from .table import Table
 
 DEAL_NOTE = "Verified deal: the host can see all cards, of this hand and those to come"
@@ -34,6 +36,26 @@ def chain_entry(posted: Posted, seat: int) -> Any:
 
 def game_events(events: list[Event], seat: int) -> list[Any]:
     return [event_to_pb(e.kind, e.seat, e.data) for e in events if e.visible_to(seat)]
+
+
+def table_info(table: Table, rules_json: str) -> Any:
+    """The table's public TableInfo (what GetTable, ListTables and every seat's view carry)."""
+    seats = []
+    for s, slot in enumerate(table.seats):
+        seats.append(pb.SeatInfo(
+            seat=s, occupied=slot is not None, name=slot.name if slot else "", side=_lobby_side(table.n, s),
+            ready=bool(slot and slot.ready), online=bool(slot and slot.online), bot=bool(slot and slot.bot),
+            public_key=slot.public_key if slot else b"", stand_in=table.stood_in(s),
+        ))
+    settings, game = table.settings, table.game
+    return pb.TableInfo(
+        protocol_version=PROTOCOL_VERSION, table_id=table.table_id, host_name=settings.host_name,
+        preset=settings.preset, rules_json=rules_json,
+        settings=pb.TableSettings(deal=settings.deal, reveal=settings.reveal), player_count=table.n, seats=seats,
+        phase=table.phase(), seq=len(table.log), host_tls_fingerprint=settings.tls_fingerprint,
+        host_public_key=public_key_bytes(settings.host_key),
+        game_id=game.game_id if game else b"", game_fingerprint=game.fingerprint if game else "",
+    )
 
 
 def table_view(table: Table, seat: int, info: Any = None) -> Any:
@@ -62,6 +84,17 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     if match is None:
         _seat_rows(view, table, seat, None)
         return view
+    _hand_rows(view, table, seat, game, match)
+    _seat_rows(view, table, seat, match)
+    spectator = not 0 <= seat < table.n
+    if not spectator and not trustless and match.phase == "schlecken" and match.schlecken_seat == seat:
+        view.extra["schlecken_card"] = match.seen_card().text
+    return view
+
+
+def _hand_rows(view: Any, table: Table, seat: int, game: HostGame, match: Any) -> None:
+    """The hand under way as `seat` sees it: its phase, the announcements, the tricks, the stake, the score."""
+    trustless = game.trustless
     spectator = not 0 <= seat < table.n
     obs: Any = match.observe(seat if not spectator else 0, history=False)
     view.hand_phase = "raise-pending" if match.raise_pending is not None else match.phase
@@ -109,10 +142,6 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     view.last_raise_side = match.last_raise_side
     if match.schadet_asked:
         view.extra["schadet_asked"] = "1"  # (a seat that knows its cards works out its legal plays with it)
-    _seat_rows(view, table, seat, match)
-    if not spectator and not trustless and match.phase == "schlecken" and match.schlecken_seat == seat:
-        view.extra["schlecken_card"] = match._seen().text
-    return view
 
 
 def _lobby_side(n: int, seat: int) -> int:
@@ -143,3 +172,40 @@ def _seat_rows(view: Any, table: Table, seat: int, match: Any) -> None:
                 side=slot_index, seats=[s for s in range(n) if t.slot_of[s] == slot_index],
                 score=scores[slot_index], bummerl=marks[slot_index],
             ))
+
+
+def own_chain(snap: Any, table: Table, seat: int) -> None:
+    """The subscriber's own envelope chain head (Snapshot.your_envelope_seq/_hash), full or resumed."""
+    game = table.game
+    if game is not None and 0 <= seat < len(game.seat_chains):
+        own = game.seat_chains[seat]
+        snap.your_envelope_seq = own.seq
+        snap.your_envelope_hash = own.head
+
+
+def snapshot(table: Table, seat: int, seq: int, known_chain_seq: int) -> Any:
+    """What a new event stream starts with: the seat's view, the chain entries it lacks, the hand's events."""
+    snap = pb.Snapshot(seq=seq, resumed=False, view=table_view(table, seat))
+    game = table.game
+    if game is not None:
+        for posted in game.chain[known_chain_seq:]:
+            snap.chain.append(chain_entry(posted, seat))
+        own_chain(snap, table, seat)
+        if game.match is not None:
+            hand_events = game.match.events()
+            starts = [i for i, e in enumerate(hand_events) if e.kind == "hand-start"]
+            recent = hand_events[starts[-1]:] if starts else hand_events
+            snap.recent_events.extend(game_events(recent, seat))
+    return snap
+
+
+def seat_event(table: Table, item: LogItem, seat: int) -> Any:
+    """One change of the table's log as `seat` may see it."""
+    event = pb.Event(seq=item.seq)
+    event.events.extend(item.lobby)
+    event.events.extend(game_events(item.events, seat))
+    for posted in item.posted:
+        event.chain.append(chain_entry(posted, seat))
+    view = item.views.get(seat)
+    event.view.CopyFrom(view if view is not None else table_view(table, seat))
+    return event

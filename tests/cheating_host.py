@@ -15,7 +15,7 @@ import os
 import time
 from typing import Any
 
-from host import table as table_module
+from host.botworker import BotWorker
 from host.main import main
 from watten_net.deal.host_game import HostGame
 from watten_net.deal.protocol import ProtocolError, parse_envelope
@@ -34,24 +34,24 @@ def _second_hand(game: HostGame) -> bool:
 
 
 def cheat_away() -> None:
-    honest_step = table_module.Table._bot_step
+    honest_step = BotWorker.step
 
     async def bot_step(self: Any) -> str:
-        game = self.game
+        game = self.table.game
         if (game is not None and not game.finished and _second_hand(game) and VICTIM not in game.absent
                 and game.phase == "play" and VICTIM in game.waiting_for()[1]):
-            await self._stand_in_locked(VICTIM, True)
+            await self.table.stand_in_locked(VICTIM, True)
             return "move"
         return str(await honest_step(self))
 
-    table_module.Table._bot_step = bot_step  # type: ignore[method-assign]
+    BotWorker.step = bot_step  # type: ignore[method-assign]
 
 
 def cheat_refuse() -> None:
     """Refuse the victim's DeckSealed signature of the second hand against the very head it answers (posting
     nothing first, so the receipt names that head), then call the seat away at the host's next step."""
     honest_submit = HostGame.submit
-    honest_step = table_module.Table._bot_step
+    honest_step = BotWorker.step
     refused: list[bool] = []
 
     def submit(self: HostGame, seat: int, raw: bytes) -> Any:
@@ -62,15 +62,15 @@ def cheat_refuse() -> None:
         return honest_submit(self, seat, raw)
 
     async def bot_step(self: Any) -> str:
-        game = self.game
+        game = self.table.game
         if refused and len(refused) == 1 and game is not None and VICTIM not in game.absent:
             refused.append(True)
-            await self._stand_in_locked(VICTIM, True)
+            await self.table.stand_in_locked(VICTIM, True)
             return "protocol"
         return str(await honest_step(self))
 
     HostGame.submit = submit  # type: ignore[method-assign]
-    table_module.Table._bot_step = bot_step  # type: ignore[method-assign]
+    BotWorker.step = bot_step  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ from watten_net.deal.protocol import (
 )
 from watten_net.engine.match import normalise_action
 from watten_net.record import KIND_HOST, KIND_OWN, KIND_WITHHELD
+from watten_net.refusal import Reason
 from watten_net.v1 import watten_pb2 as pb
 
 SERVICE = pb.DESCRIPTOR.services_by_name["WattenTable"]
@@ -89,9 +90,9 @@ DOCUMENTED: dict[SC, set[str]] = {
                             "too-many-seats", "join-rate-limited"},
 }
 _ENGINE_DIR = Path(__file__).resolve().parents[1] / "watten_net" / "engine"
-ENGINE_REASONS = {
-    reason for path in _ENGINE_DIR.glob("*.py")
-    for reason in re.findall(r'RuleViolation\(\s*"([a-z0-9-]+)"', path.read_text(encoding="utf-8"))
+ENGINE_REASONS = {  # every Reason the engine's modules name (they name only the reasons they refuse with)
+    Reason[name].value for path in _ENGINE_DIR.glob("*.py")
+    for name in re.findall(r"\bReason\.([A-Z_]+)", path.read_text(encoding="utf-8"))
 }
 KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
@@ -972,7 +973,7 @@ def predict_submit(token: str, raw: bytes, live: Live) -> tuple[SC, str] | None:
     try:
         signed = parse_envelope(raw, host=False)
     except ProtocolError as err:
-        return _KIND_CODES[err.kind], err.reason
+        return _KIND_CODES[err.code], err.reason
     seat = live.seats[who]
     game = seat.game
     assert game is not None

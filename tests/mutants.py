@@ -64,7 +64,7 @@ MUTANTS = (
     Mutant("seat: no signature check on a relayed envelope", "watten_net/deal/seat.py",
            "        if not check_signature(inner, self.roster_keys[seat]):", "        if False:", (SEAT,)),
     Mutant("seat: no card-opening check", "watten_net/deal/seat.py",
-           'raise self._fail("card-commit-mismatch", f"card {card} at position {k} does not open its commitment")',
+           'raise self._fail(Reason.CARD_COMMIT_MISMATCH, f"card {card} at position {k} does not open its commitment")',
            "pass", (SEAT,)),
     Mutant("seat: a card may be played twice", "watten_net/deal/seat.py",
            "            if k in self.played_positions:", "            if False:", (SEAT,)),
@@ -141,18 +141,18 @@ MUTANTS = (
            (TRUSTLESS_HOST + "::test_a_public_share_of_a_card_its_sender_has_seen",)),
     Mutant("level2: an opening without its owner's share is taken", "watten_net/deal/level2.py",
            "                if seat not in extra:", "                if False:", (TRUSTLESS_HOST,)),
-    # ------------------------------------------------------------------ the lobby (host/table.py)
-    Mutant("lobby: no seat-taken check", "host/table.py",
-           "                if self.seats[wanted] is not None:", "                if False:", (LOBBY,)),
-    Mutant("lobby: no TLS fingerprint comparison of a join proof", "host/table.py",
+    # ------------------------------------------------------------------ the lobby (host/lobby.py)
+    Mutant("lobby: no seat-taken check", "host/lobby.py",
+           "            if self.seats[wanted] is not None:", "            if False:", (LOBBY,)),
+    Mutant("lobby: no TLS fingerprint comparison of a join proof", "host/lobby.py",
            "        if fingerprint != own:", "        if False:", (LOBBY,)),
-    Mutant("lobby: a join proof's nonce may be used twice", "host/table.py",
-           "        if nonce in self._used_nonces:", "        if False:", (LOBBY,)),
-    Mutant("lobby: no join-nonce length check", "host/table.py",
-           'raise TableRefusal("invalid", "bad-nonce", "the join nonce must be 32 bytes")', "pass", (LOBBY,)),
-    Mutant("lobby: a new key joins a started game", "host/table.py",
-           'raise TableRefusal("precondition", "game-started", "the game has started: every seat is taken")', "pass",
-           (LOBBY,)),
+    Mutant("lobby: a join proof's nonce may be used twice", "host/lobby.py",
+           "        if nonce in self.used_nonces:", "        if False:", (LOBBY,)),
+    Mutant("lobby: no join-nonce length check", "host/lobby.py",
+           'raise TableRefusal(Code.INVALID, Reason.BAD_NONCE, "the join nonce must be 32 bytes")', "pass", (LOBBY,)),
+    Mutant("lobby: a new key joins a started game", "host/lobby.py",
+           'raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED, "the game has started: every seat is taken")',
+           "pass", (LOBBY,)),
 )
 
 
@@ -237,8 +237,10 @@ SWEEP: dict[str, tuple[str, ...]] = {
     "watten_net/deal/level2_seat.py": (TRUSTLESS,),
     "watten_net/deal/level2.py": (TRUSTLESS_HOST,),
     "watten_net/verify.py": (VERIFY, HOSTILE, "tests/test_verify_tamper.py"),
-    "host/table.py": (LOBBY, "tests/test_join_proof.py::test_the_nonces_a_table_keeps_are_bounded_and_churn_cannot_"
+    "host/lobby.py": (LOBBY, "tests/test_join_proof.py::test_the_nonces_a_table_keeps_are_bounded_and_churn_cannot_"
                              "lock_a_seat_out"),
+    "host/table.py": (LOBBY,),  # (Start's guards; the lobby's own are in host/lobby.py)
+    "host/submissions.py": (LOBBY,),
 }
 _GUARD = re.compile(r"^(?P<indent>\s*)(?P<kw>if|elif) (?P<cond>.+):\s*$")
 

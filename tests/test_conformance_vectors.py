@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.deal import commitments, deck, envelope, hashing, identity, keys, receipts
+from watten_net import hashing
+from watten_net.deal import commitments, deck, envelope, identity, keys, receipts
 from watten_net.deal.protocol import HOST_SEAT, ProtocolError, check_signature, make_envelope, parse_envelope
 from watten_net.engine import canonical_deck
 from watten_net.record import RecordError, parse_record

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.deal import hashing
+from watten_net import hashing
 from watten_net.deal.identity import IdentityFileError, leave_proof_message, load_identity
 from watten_net.deal.protocol import ProtocolError, event_from_pb, make_envelope, parse_envelope
 from watten_net.engine import Match, Rules

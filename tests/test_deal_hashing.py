@@ -8,7 +8,7 @@ import struct
 import pytest
 
 from watten_net.deal.envelope import GENESIS_PREV_HASH, HOST_SENDER, envelope_hash, signing_bytes
-from watten_net.deal.hashing import H, framed, length_prefixed, require_len, tag, u8, u32, u64
+from watten_net.hashing import H, framed, length_prefixed, require_len, tag, u8, u32, u64
 
 
 def _reference_h(name: str, *fields: bytes) -> bytes:

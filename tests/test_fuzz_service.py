@@ -179,7 +179,7 @@ def test_clean_name_keeps_a_clean_name_and_never_passes_control_characters(name:
     try:
         cleaned = clean_name(name)
     except TableRefusal as err:
-        assert (err.kind, err.reason) == ("invalid", "bad-name")
+        assert (err.code, err.reason) == ("invalid", "bad-name")
         return
     assert 1 <= len(cleaned) <= MAX_NAME
     assert _printable(cleaned) and cleaned == cleaned.strip()

@@ -50,7 +50,7 @@ class Table(LocalTable):
         chain = len(self.host.chain)
         with pytest.raises(ProtocolError) as err:
             self.host.submit(seat, self.envelope(seat, payload))
-        assert (err.value.kind, err.value.reason) == (kind, reason), err.value
+        assert (err.value.code, err.value.reason) == (kind, reason), err.value
         assert words in err.value.message, err.value.message
         assert len(self.host.chain) == chain  # nothing posted
 
@@ -234,7 +234,7 @@ def test_envelopes_from_nobody_or_for_someone_else() -> None:
     for seat, reason in ((9, "bad-seat"), (-1, "bad-seat"), (1, "wrong-seat")):
         with pytest.raises(ProtocolError) as err:
             table.host.submit(seat, raw)
-        assert (err.value.kind, err.value.reason) == ("permission", reason)
+        assert (err.value.code, err.value.reason) == ("permission", reason)
     other = make_envelope(table.seats[0].key, table.host.game_id, 1, bytes(32), LAST, pb.KeyCommit(seat=LAST))
     with pytest.raises(ProtocolError) as err:
         table.host.submit(LAST, other)
@@ -311,13 +311,13 @@ def test_an_action_on_a_head_the_game_does_not_have_or_against_the_rules() -> No
                                          chain_head=s.chain_head),
                   "bad-chain-head", "a chain head this game does not have", kind="invalid")
     table.refused(seat, pb.ActionRequest(action="dance", chain_seq=s.chain_seq, chain_head=s.chain_head),
-                  "malformed", "", kind="invalid")
+                  "bad-action", "", kind="invalid")
     other = next(x for x in range(4) if x not in table.host.match.waiting_for)
     o = _seat(table, other)
     with pytest.raises(ProtocolError) as err:
         table.host.submit(other, table.envelope(other, pb.ActionRequest(action=legal, chain_seq=o.chain_seq,
                                                                          chain_head=o.chain_head)))
-    assert err.value.kind == "precondition" and err.value.reason != "malformed"
+    assert err.value.code == "precondition" and err.value.reason != "malformed"
 
 
 def test_an_envelope_of_another_game() -> None:

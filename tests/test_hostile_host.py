@@ -23,6 +23,7 @@ from watten_net.deal.protocol import ProtocolError, make_envelope, parse_envelop
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
 from watten_net.record import KIND_HOST, Entry
+from watten_net.refusal import HostBrokeProtocol
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_entries
 
@@ -45,8 +46,7 @@ def _play_until_caught(table: LocalTable) -> str:
     """Play on until an honest seat's check fires; returns the reason."""
     try:
         table.play()
-    except ProtocolError as err:
-        assert err.kind == "host", err
+    except HostBrokeProtocol as err:  # (no refusal: the seat's own verdict on the host)
         return err.reason
     return ""
 
@@ -134,7 +134,7 @@ def test_nobody_stands_in_or_deals_before_every_key_is_in() -> None:
     assert not table.host.absent
     seat = table.seats[0]
     early = table.host._post(pb.HandOpen(hand=0, attempt=0, dealer=0))
-    with pytest.raises(ProtocolError) as err:
+    with pytest.raises(HostBrokeProtocol) as err:
         early.deliver_to(seat)
     assert err.value.reason == "unexpected-message"
 
@@ -200,7 +200,7 @@ def test_a_second_header_for_the_same_game_is_refused(tmp_path: Path) -> None:
     other = make_envelope(table.host.host_key, table.host.game_id, 1, bytes(32), -1,
                           table.host.header_message().__class__.FromString(
                               _with_name(table.host.header_message(), "Mallory")))
-    with pytest.raises(ProtocolError) as err:
+    with pytest.raises(HostBrokeProtocol) as err:
         again.receive(1, other)
     assert err.value.reason == "second-header"
     same = SeatGame(0, table.seats[0].key, secrets_dir=tmp_path)
@@ -219,7 +219,7 @@ def test_a_header_for_another_certificate_is_refused() -> None:
     table = LocalTable(RULES, seed=9)
     header = table.host.start()[0]
     seat = SeatGame(0, table.seats[0].key, tls_fingerprint=b"\x01" * 32)
-    with pytest.raises(ProtocolError) as err:
+    with pytest.raises(HostBrokeProtocol) as err:
         header.deliver_to(seat)
     assert err.value.reason == "wrong-certificate"
 
@@ -239,7 +239,7 @@ def test_a_key_set_with_a_forged_entry_is_refused() -> None:
     forged = _resign(table, index, key_set)
     seat = SeatGame(0, table.seats[0].key)
     entries = [*table.host_entries()[:index], forged]
-    with pytest.raises(ProtocolError) as err:
+    with pytest.raises(HostBrokeProtocol) as err:
         for i, entry in enumerate(entries):
             seat.receive(i + 1, entry.data)
             seat.outbox.clear()
@@ -332,7 +332,7 @@ def test_two_seats_shown_different_headers_never_commit_a_key() -> None:
                     for other_seat in table.seats:
                         try:
                             p.deliver_to(other_seat)
-                        except ProtocolError as err:
+                        except HostBrokeProtocol as err:
                             assert other_seat.seat == 0
                             stopped.append(err.reason)
     assert stopped and stopped[0] == "chain-link"
@@ -366,7 +366,7 @@ def test_a_header_whose_game_id_does_not_follow_from_its_nonces_is_refused() -> 
     other = pb.GameHeader.FromString(pb.Envelope.FromString(header.raw).payload)
     other.host_nonce = bytes(32)
     raw = make_envelope(table.host.host_key, table.host.game_id, 1, bytes(32), -1, other)
-    with pytest.raises(ProtocolError) as err:
+    with pytest.raises(HostBrokeProtocol) as err:
         table.seats[0].receive(1, raw)
     assert err.value.reason == "wrong-game"
 

@@ -19,17 +19,22 @@ import pytest
 from client.errors import RefusalInfo, refusal_from_error
 from host import errors
 from watten_net.engine import RuleViolation
+from watten_net.refusal import Reason, Refusal
 from watten_net.v1 import watten_pb2, watten_pb2_grpc
 
 DEADLINE = 5.0
 
-REFUSALS: dict[str, tuple[Callable[[str, str], errors.Refusal], grpc.StatusCode]] = {
+REFUSALS: dict[str, tuple[Callable[[Reason, str], Refusal], grpc.StatusCode]] = {
     "invalid-argument": (errors.invalid_argument, grpc.StatusCode.INVALID_ARGUMENT),
     "failed-precondition": (errors.failed_precondition, grpc.StatusCode.FAILED_PRECONDITION),
     "permission-denied": (errors.permission_denied, grpc.StatusCode.PERMISSION_DENIED),
     "unauthenticated": (errors.unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
     "aborted": (errors.aborted, grpc.StatusCode.ABORTED),
 }
+# A refusal's reason is a Reason: one for each helper, distinct so that a mix-up between them shows.
+REASON_OF = {"invalid-argument": Reason.BAD_REQUEST, "failed-precondition": Reason.NOT_NOW,
+             "permission-denied": Reason.WRONG_SEAT, "unauthenticated": Reason.BAD_TOKEN,
+             "aborted": Reason.STALE_ENVELOPE_SEQ}
 
 
 def message_for(kind: str) -> str:
@@ -39,7 +44,7 @@ def message_for(kind: str) -> str:
 def misbehave(kind: str) -> None:
     """Raise whatever `kind` asks for; return for "ok"."""
     if kind in REFUSALS:
-        raise REFUSALS[kind][0](f"reason-{kind}", message_for(kind))
+        raise REFUSALS[kind][0](REASON_OF[kind], message_for(kind))
     if kind == "rule":
         raise RuleViolation("not-your-turn", "It is not your turn: wait for seat 2 to play.")
     if kind == "bug":
@@ -52,7 +57,7 @@ class GuardedTable(watten_pb2_grpc.WattenTableServicer):
     @errors.refusals_to_status
     async def GetTable(self, request: watten_pb2.GetTableRequest, context: Any) -> watten_pb2.TableInfo:
         if request.client == "abort-directly":
-            await errors.abort_with(context, errors.permission_denied("host-only", "Only the host may do that."))
+            await errors.abort_with(context, errors.permission_denied(Reason.WRONG_SEAT, "Only the host may do that."))
         if request.client == "plain-abort":
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, "no details here")
         await asyncio.sleep(0)
@@ -135,7 +140,7 @@ def test_each_refusal_kind_arrives_with_code_reason_and_message(setup: tuple[Any
     async def scenario(stub: watten_pb2_grpc.WattenTableStub, port: int) -> None:
         for kind, (_, code) in REFUSALS.items():
             got = await refusal_of(stub.GetTable(watten_pb2.GetTableRequest(client=kind), timeout=DEADLINE))
-            assert got == RefusalInfo(code, f"reason-{kind}", message_for(kind)), kind
+            assert got == RefusalInfo(code, REASON_OF[kind], message_for(kind)), kind
         reply = await stub.GetTable(watten_pb2.GetTableRequest(client="ok"), timeout=DEADLINE)
         assert reply.host_name == "ok"
 
@@ -185,7 +190,8 @@ def test_streams_end_with_the_refusal_after_what_they_sent(setup: tuple[Any, boo
         assert seen == [1] and got.code == grpc.StatusCode.INTERNAL and got.reason == errors.INTERNAL_REASON
         if isinstance(servicer, GuardedTable):
             seen, got = await stream_refusal(stub, 1)
-            assert seen == [1] and got == RefusalInfo(grpc.StatusCode.ABORTED, "reason-aborted", message_for("aborted"))
+            aborted = RefusalInfo(grpc.StatusCode.ABORTED, REASON_OF["aborted"], message_for("aborted"))
+            assert seen == [1] and got == aborted
             seen, got = await stream_refusal(stub, 3)
             assert seen == [1] and (got.code, got.reason) == (grpc.StatusCode.FAILED_PRECONDITION, "not-your-turn")
         updates = [u.event.seq async for u in stub.Subscribe(watten_pb2.SubscribeRequest(), timeout=DEADLINE)]
@@ -198,7 +204,7 @@ def test_streams_end_with_the_refusal_after_what_they_sent(setup: tuple[Any, boo
 def test_abort_with_directly_and_plain_aborts_pass_through() -> None:
     async def scenario(stub: watten_pb2_grpc.WattenTableStub, port: int) -> None:
         got = await refusal_of(stub.GetTable(watten_pb2.GetTableRequest(client="abort-directly"), timeout=DEADLINE))
-        assert got == RefusalInfo(grpc.StatusCode.PERMISSION_DENIED, "host-only", "Only the host may do that.")
+        assert got == RefusalInfo(grpc.StatusCode.PERMISSION_DENIED, "wrong-seat", "Only the host may do that.")
         # An abort without ErrorDetail: the client falls back to the code's name and the details string.
         got = await refusal_of(stub.GetTable(watten_pb2.GetTableRequest(client="plain-abort"), timeout=DEADLINE))
         assert got == RefusalInfo(grpc.StatusCode.FAILED_PRECONDITION, "failed-precondition", "no details here")
@@ -211,7 +217,7 @@ def test_interceptor_covers_plain_handlers_and_unimplemented_methods() -> None:
     async def scenario(stub: watten_pb2_grpc.WattenTableStub, port: int) -> None:
         assert (await stub.Ready(watten_pb2.ReadyRequest(token="ok"), timeout=DEADLINE)).seq == 7
         got = await refusal_of(stub.Ready(watten_pb2.ReadyRequest(token="unauthenticated"), timeout=DEADLINE))
-        assert (got.code, got.reason) == (grpc.StatusCode.UNAUTHENTICATED, "reason-unauthenticated")
+        assert (got.code, got.reason) == (grpc.StatusCode.UNAUTHENTICATED, REASON_OF["unauthenticated"])
         got = await refusal_of(stub.Ready(watten_pb2.ReadyRequest(token="bug"), timeout=DEADLINE))
         assert got.code == grpc.StatusCode.INTERNAL
         got = await refusal_of(stub.Join(watten_pb2.JoinRequest(), timeout=DEADLINE))  # the generated base's stub
@@ -239,7 +245,7 @@ def test_sync_client_errors_read_the_same() -> None:
             grpc.StatusCode.FAILED_PRECONDITION, "not-your-turn", "It is not your turn: wait for seat 2 to play."
         )
         got = await asyncio.to_thread(call, port, "permission-denied")
-        assert (got.code, got.reason) == (grpc.StatusCode.PERMISSION_DENIED, "reason-permission-denied")
+        assert (got.code, got.reason) == (grpc.StatusCode.PERMISSION_DENIED, REASON_OF["permission-denied"])
 
     with_server(GuardedTable(), scenario, intercept=False)
 
@@ -256,15 +262,15 @@ def test_transport_failures_fall_back_to_the_status() -> None:
 
 
 def test_refusal_values() -> None:
-    refusal = errors.from_rule_violation(RuleViolation("must-play-trump", "Play a trump: the Rechte was led."))
-    assert (refusal.code, refusal.reason, refusal.message) == (
+    refusal = RuleViolation("must-play-trump", "Play a trump: the Rechte was led.")  # a Refusal as it stands
+    assert (errors.status_code(refusal), refusal.reason, refusal.message) == (
         grpc.StatusCode.FAILED_PRECONDITION, "must-play-trump", "Play a trump: the Rechte was led."
     )
     assert str(refusal) == "Play a trump: the Rechte was led."
-    assert "FAILED_PRECONDITION" in repr(refusal)
+    # OK is no refusal, and UNKNOWN/INTERNAL mean a host bug: a refusal's transport-free code cannot be one of them
     for code in (grpc.StatusCode.OK, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL):
-        with pytest.raises(ValueError, match="not a refusal code"):
-            errors.Refusal(code, "x", "y")
+        with pytest.raises(ValueError, match="not a valid Code"):
+            Refusal(code, Reason.MALFORMED, "y")  # type: ignore[arg-type]
     status = errors.rich_status(grpc.StatusCode.ABORTED, "stale-chain-head", "Refresh and try again.")
     assert status.code == grpc.StatusCode.ABORTED and status.details == "Refresh and try again."
     assert [key for key, _ in status.trailing_metadata] == ["grpc-status-details-bin"]

@@ -27,7 +27,7 @@ from cryptography.x509.oid import NameOID
 from client import pinning
 from client.tls import TARGET_NAME_OPTION, channel_credentials, channel_options, secure_channel
 from host import tls
-from watten_net import paths
+from watten_net import fingerprints, paths
 from watten_net.v1 import watten_pb2, watten_pb2_grpc
 
 DEADLINE = 5.0
@@ -195,16 +195,16 @@ def test_certificate_of_another_key_is_refused(tmp_path: Path) -> None:
 
 def test_fingerprint_formats() -> None:
     cert = tls.load_or_create()
-    assert cert.fingerprint == tls.fingerprint(cert.cert_der) == pinning.pem_fingerprint(cert.cert_pem)
+    assert cert.fingerprint == fingerprints.fingerprint(cert.cert_der) == pinning.pem_fingerprint(cert.cert_pem)
     assert len(cert.fingerprint) == 64 and cert.fingerprint == cert.fingerprint.lower()
-    pretty = tls.pretty_fingerprint(cert.fingerprint)
+    pretty = fingerprints.pretty_fingerprint(cert.fingerprint)
     groups = pretty.split(" ")
     assert len(groups) == 16 and all(len(group) == 4 for group in groups)
     assert "".join(groups) == cert.fingerprint
-    assert tls.pretty_fingerprint(cert.fingerprint.upper(), separator=":").count(":") == 15
-    assert tls.pretty_fingerprint(pretty) == pretty  # idempotent
+    assert fingerprints.pretty_fingerprint(cert.fingerprint.upper(), separator=":").count(":") == 15
+    assert fingerprints.pretty_fingerprint(pretty) == pretty  # idempotent
     with pytest.raises(ValueError, match="64 hexadecimal digits"):
-        tls.pretty_fingerprint(cert.fingerprint[:-1])
+        fingerprints.pretty_fingerprint(cert.fingerprint[:-1])
 
 
 # --- real gRPC over TLS ---------------------------------------------------------------------------------------------
@@ -296,7 +296,7 @@ def test_client_pinned_to_another_certificate_cannot_connect(tmp_path: Path) -> 
 def test_channel_options_always_end_with_the_override() -> None:
     options = channel_options([("grpc.ssl_target_name_override", "elsewhere"), ("grpc.keepalive_time_ms", 10_000)])
     assert options == [("grpc.keepalive_time_ms", 10_000), TARGET_NAME_OPTION]
-    assert TARGET_NAME_OPTION == ("grpc.ssl_target_name_override", tls.TLS_NAME)
+    assert TARGET_NAME_OPTION == ("grpc.ssl_target_name_override", fingerprints.TLS_NAME)
 
 
 def test_fetch_from_a_closed_port_explains() -> None:
@@ -343,8 +343,8 @@ def test_known_hosts_new_match_changed(tmp_path: Path) -> None:
         pinning.require_not_changed(key, theirs)
     message = str(changed.value)
     assert key in message and str(known_hosts) in message
-    assert tls.pretty_fingerprint(pinning.pem_fingerprint(theirs)) in message
-    assert tls.pretty_fingerprint(pinning.pem_fingerprint(ours)) in message
+    assert fingerprints.pretty_fingerprint(pinning.pem_fingerprint(theirs)) in message
+    assert fingerprints.pretty_fingerprint(pinning.pem_fingerprint(ours)) in message
     assert "delete the line" in message and "new certificate" in message
 
     with pytest.raises(pinning.CertificateChanged):
@@ -362,7 +362,7 @@ def test_known_hosts_tolerates_hand_edits(tmp_path: Path) -> None:
     fp = pinning.pem_fingerprint(pem)
     path = tmp_path / "known_hosts"
     path.write_text(
-        "# my hosts\n\nkitchen:4711 " + tls.pretty_fingerprint(fp, ":").upper() + "  # Anna's laptop\n"
+        "# my hosts\n\nkitchen:4711 " + fingerprints.pretty_fingerprint(fp, ":").upper() + "  # Anna's laptop\n"
         "garbage line with words\nlast:1 " + "0" * 64
     )
     assert pinning.check("kitchen:4711", pem, path=path) == "match"
@@ -384,7 +384,8 @@ def test_host_port_keys() -> None:
 def test_verify_pinned_accepts_any_spelling(tmp_path: Path) -> None:
     pem = tls.load_or_create().cert_pem
     fp = pinning.pem_fingerprint(pem)
-    for spelling in (fp, fp.upper(), tls.pretty_fingerprint(fp), tls.pretty_fingerprint(fp, ":").upper(),
+    pretty = fingerprints.pretty_fingerprint
+    for spelling in (fp, fp.upper(), pretty(fp), pretty(fp, ":").upper(),
                      ":".join(fp[i : i + 2] for i in range(0, 64, 2)), f"  {fp}\n"):
         pinning.verify_pinned(pem, spelling)
     other = tls.load_or_create(tmp_path / "other").cert_pem

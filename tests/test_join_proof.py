@@ -27,8 +27,7 @@ from client.errors import refusal_from_error
 from client.tls import secure_channel
 from host import tls as host_tls
 from host.server import start_server, stop_server
-from host.table import Table
-from watten_net.deal.hashing import framed
+from host.table import Table, TableSettings
 from watten_net.deal.identity import (
     INSECURE,
     join_proof,
@@ -38,6 +37,7 @@ from watten_net.deal.identity import (
     public_key_bytes,
 )
 from watten_net.engine import Rules
+from watten_net.hashing import framed
 from watten_net.v1 import watten_pb2 as pb
 
 from netutil import isolated_env, signed_join, start, start_host, wait_until
@@ -322,7 +322,7 @@ def test_joins_without_a_valid_proof_are_refused_with_their_reasons_and_no_seat_
         out: dict[str, Any] = {}
         cert = host_tls.load_or_create(tmp_path / "host")
         fp = bytes.fromhex(cert.fingerprint)
-        table = Table(Rules.preset("bavarian", players=2), tls_fingerprint=fp)
+        table = Table(TableSettings(Rules.preset("bavarian", players=2), tls_fingerprint=fp))
         server, port = await start_server(table, 0, host_tls.server_credentials(cert), "127.0.0.1")
         alice_key, bob_key = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
         try:
@@ -411,7 +411,7 @@ def test_joins_without_a_valid_proof_are_refused_with_their_reasons_and_no_seat_
 def test_a_plaintext_host_takes_insecure_proofs_only() -> None:
     async def run() -> dict[str, Any]:
         out: dict[str, Any] = {}
-        table = Table(Rules.preset("bavarian", players=2))
+        table = Table(TableSettings(Rules.preset("bavarian", players=2)))
         server, port = await start_server(table, 0, None, "127.0.0.1")
         try:
             async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
@@ -435,12 +435,13 @@ def test_a_plaintext_host_takes_insecure_proofs_only() -> None:
 
 def test_the_nonces_a_table_keeps_are_bounded_and_churn_cannot_lock_a_seat_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    from host import lobby as lobby_module
     from host import table as table_module
 
-    monkeypatch.setattr(table_module, "MAX_NONCES", 3)
+    monkeypatch.setattr(lobby_module, "MAX_NONCES", 3)
 
     async def run() -> list[str]:
-        table = Table(Rules.preset("bavarian", players=4))
+        table = Table(TableSettings(Rules.preset("bavarian", players=4)))
         info = table.info()
         answers = []
         keys = [Ed25519PrivateKey.generate() for _ in range(4)]

@@ -18,7 +18,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from host.journal import DRAW, FINISHED, SUBMIT, Journal, read_journal
-from host.table import Table
+from host.table import Table, TableSettings
 from watten_net.deal.protocol import parse_envelope
 from watten_net.engine import Rules
 
@@ -35,7 +35,8 @@ def test_a_resumed_host_bot_shuffling_when_the_host_died_is_rebuilt_alike_by_the
 
 async def _crash_twice(tmp_path: Path) -> None:
     host_key = Ed25519PrivateKey.generate()
-    whole = Table(Rules.preset("bavarian", 4).with_flag("target", "3"), deal="trustless", host_key=host_key)
+    rules = Rules.preset("bavarian", 4).with_flag("target", "3")
+    whole = Table(TableSettings(rules, deal="trustless", host_key=host_key))
     whole.journal_path = tmp_path / "whole.wjournal"
     await whole.add_bots(4, "random")
     await whole.start()
@@ -83,9 +84,8 @@ def _shuffles_of(path: Path, seat: int) -> int:
 async def _crash(table: Table) -> None:
     """What kill -9 leaves: the journal as written so far, and nothing more happens at the table."""
     async with table.lock:
-        if table._bot_task is not None:
-            table._bot_task.cancel()
-        table._stop_clocks()  # (grace periods, step clocks, a trustless wait for a seat away)
+        table.bot_worker.stop()
+        table.clocks.stop()  # (grace periods, step clocks, a trustless wait for a seat away)
         if table.journal is not None:
             table.journal.close()
 
@@ -112,7 +112,7 @@ async def _away_then_crash(tmp_path: Path) -> None:
 
     host_key = Ed25519PrivateKey.generate()
     rules = Rules.preset("bavarian", 2).with_flag("target", "7")
-    table = Table(rules, deal="trustless", host_key=host_key, grace=0.05)
+    table = Table(TableSettings(rules, deal="trustless", host_key=host_key, grace=0.05))
     table.journal_path = tmp_path / "away.wjournal"
     person = Ed25519PrivateKey.generate()
     await table.join(signed_join(person, table.info(), name="Gone", nonce=bytes(range(32))))

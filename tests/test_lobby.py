@@ -1,4 +1,4 @@
-"""The lobby's refusals (host/table.py: Join, Leave, Start, the lobby settings), in process and without the network:
+"""The lobby's refusals (host/lobby.py: Join, Leave, Start, the lobby settings), in process and without the network:
 every refusal with its exact reason and words, and what it leaves unchanged (a seat that stays its holder's, a
 token that stays good). tests/test_join_proof.py covers the same over real gRPC and TLS; this one is fast enough for
 the mutation run (tests/mutants.py).
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from host.table import MAX_NAME, Table, TableRefusal
+from host.table import MAX_NAME, Table, TableRefusal, TableSettings
 from watten_net.deal.identity import INSECURE, leave_proof, new_nonce, public_key_bytes
 from watten_net.deal.protocol import PROTOCOL_VERSION
 from watten_net.engine import Rules
@@ -27,7 +27,7 @@ RULES = Rules.preset("bavarian", players=2)
 
 def run(body: Callable[[Table], Awaitable[Any]], **table: Any) -> Any:
     async def main() -> Any:
-        t = Table(table.pop("rules", RULES), tls_fingerprint=table.pop("fp", FP), **table)
+        t = Table(TableSettings(table.pop("rules", RULES), tls_fingerprint=table.pop("fp", FP), **table))
         try:
             return await body(t)
         finally:
@@ -39,7 +39,7 @@ def run(body: Callable[[Table], Awaitable[Any]], **table: Any) -> Any:
 async def refused(awaitable: Awaitable[Any], kind: str, reason: str, words: str) -> None:
     with pytest.raises(TableRefusal) as err:
         await awaitable
-    assert (err.value.kind, err.value.reason) == (kind, reason), err.value.message
+    assert (err.value.code, err.value.reason) == (kind, reason), err.value.message
     assert words in err.value.message, err.value.message
 
 

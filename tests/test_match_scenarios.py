@@ -1125,7 +1125,7 @@ def in_play() -> Match:
         ([(2, "raise")], 0, "accept", "own-raise"),
         ([(2, "raise"), (1, "accept")], 0, "raise", "raise-twice"),
         ([], 1, "accept", "no-raise"),
-        ([], 1, "play XX", "malformed"),
+        ([], 1, "play XX", "bad-card"),
         ([], 1, "signal hello", "malformed"),
         ([], 1, "trump E", "not-now"),
     ],

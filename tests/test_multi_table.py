@@ -249,12 +249,13 @@ def test_a_released_table_keeps_only_its_final_info_and_its_successor_its_settin
     """In process: an all-bot table plays to the end; `successor()` copies rules and every setting under a new id;
     `release()` drops the log, the game and the bots' games, and `info()` still tells how the table ended."""
     from host.server import WattenTableService
-    from host.table import Table
+    from host.table import Table, TableSettings
     from watten_net.engine import Rules
 
     async def scenario() -> None:
-        table = Table(Rules.preset("bavarian", 2).with_flag("target", "5"), preset="bavarian", reveal="hand-end",
-                      record_dir=tmp_path, host_name="here", grace=7.0, step_timeout=9.0)
+        table = Table(TableSettings(Rules.preset("bavarian", 2).with_flag("target", "5"), preset="bavarian",
+                                    reveal="hand-end", record_dir=tmp_path, host_name="here", grace=7.0,
+                                    step_timeout=9.0))
         table.autostart, table.index, table.port, table.host_run = True, 3, 4242, "run"
         table.journal_path = tmp_path / "journal" / f"{table.table_id}.wjournal"
         service = WattenTableService([table])
@@ -265,9 +266,11 @@ def test_a_released_table_keeps_only_its_final_info_and_its_successor_its_settin
         assert before.phase == pb.TABLE_PHASE_MATCH_OVER and table.log and table.game is not None
 
         fresh = table.successor()
-        assert fresh.table_id != table.table_id and fresh.rules == table.rules and fresh.host_key is table.host_key
-        assert (fresh.preset, fresh.reveal, fresh.record_dir, fresh.host_name, fresh.grace, fresh.step_timeout) == (
-            "bavarian", "hand-end", tmp_path, "here", 7.0, 9.0)
+        assert fresh.table_id != table.table_id and fresh.rules == table.rules
+        settings = fresh.settings
+        assert settings.host_key is table.settings.host_key
+        assert (settings.preset, settings.reveal, settings.record_dir, settings.host_name, settings.grace,
+                settings.step_timeout) == ("bavarian", "hand-end", tmp_path, "here", 7.0, 9.0)
         assert (fresh.index, fresh.port, fresh.host_run, fresh.autostart) == (3, 4242, "run", True)
         assert fresh.journal_path == tmp_path / "journal" / f"{fresh.table_id}.wjournal"
         assert fresh.info().phase == pb.TABLE_PHASE_LOBBY and not any(s.occupied for s in fresh.info().seats)

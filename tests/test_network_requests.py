@@ -201,7 +201,7 @@ EXPECTED = {
     "version 1 protocol": (grpc.StatusCode.FAILED_PRECONDITION, "protocol-version"),
     "garbage bytes": (grpc.StatusCode.INVALID_ARGUMENT, "bad-envelope"),
     "empty envelope": (grpc.StatusCode.INVALID_ARGUMENT, "bad-envelope"),
-    "malformed action": (grpc.StatusCode.INVALID_ARGUMENT, "malformed"),
+    "malformed action": (grpc.StatusCode.INVALID_ARGUMENT, "bad-action"),
     "card not in hand": (grpc.StatusCode.FAILED_PRECONDITION, "card-not-in-hand"),
     "another seat's envelope": (grpc.StatusCode.PERMISSION_DENIED, "wrong-seat"),
     "signed with another key": (grpc.StatusCode.INVALID_ARGUMENT, "bad-signature"),

@@ -380,12 +380,13 @@ def test_start_is_for_the_hosts_own_person_or_when_everyone_is_ready(tmp_path: P
     """In-process host (the host's own person is seated by host/main.py's composition root, which needs a terminal):
     real gRPC on 127.0.0.1, the table's `own_person_key` set as host/main.py sets it."""
     from host.server import WattenTableService, start_server, stop_server
-    from host.table import Table
+    from host.table import Table, TableSettings
     from watten_net.deal.identity import public_key_bytes
     from watten_net.engine import Rules
 
     async def attack() -> dict[str, Any]:
-        owned, unowned = Table(Rules.preset("bavarian", 3)), Table(Rules.preset("bavarian", 2))
+        owned = Table(TableSettings(Rules.preset("bavarian", 3)))
+        unowned = Table(TableSettings(Rules.preset("bavarian", 2)))
         service = WattenTableService([owned, unowned])
         server, port = await start_server(service, 0, None, "127.0.0.1")
         found: dict[str, Any] = {}
@@ -437,13 +438,13 @@ async def _refused(call: Any) -> tuple[grpc.StatusCode, str]:
 def test_join_and_leave_churn_does_not_grow_the_lobby_log(tmp_path: Path) -> None:
     """In-process host over real gRPC, so that the test can look at the table's log itself."""
     from host.server import WattenTableService, start_server, stop_server
-    from host.table import LOBBY_KEPT, Table
+    from host.table import LOBBY_KEPT, Table, TableSettings
     from watten_net.engine import Rules
 
     rounds = LOBBY_KEPT + 100
 
     async def churn() -> dict[str, Any]:
-        table = Table(Rules.preset("bavarian", 4))
+        table = Table(TableSettings(Rules.preset("bavarian", 4)))
         server, port = await start_server(WattenTableService(table), 0, None, "127.0.0.1")
         found: dict[str, Any] = {}
         try:
@@ -494,11 +495,11 @@ def test_a_stream_that_falls_behind_the_kept_lobby_log_is_told_to_resubscribe() 
     from google.rpc import status_pb2
 
     from host.server import WattenTableService
-    from host.table import LOBBY_KEPT, Table
+    from host.table import LOBBY_KEPT, Table, TableSettings
     from watten_net.engine import Rules
 
     async def lag() -> tuple[grpc.StatusCode, str]:
-        table = Table(Rules.preset("bavarian", 4))
+        table = Table(TableSettings(Rules.preset("bavarian", 4)))
         service = WattenTableService(table)
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -543,14 +544,14 @@ def test_a_replaced_stream_stuck_in_a_write_nobody_reads_is_cut(monkeypatch: Any
     replaced, its stream is cut all the same, so unread streams cannot pile up on the host."""
     import host.server as server_module
     from host.server import WattenTableService, start_server, stop_server
-    from host.table import Table
+    from host.table import Table, TableSettings
     from watten_net.engine import Rules
 
     monkeypatch.setattr(server_module, "REPLACED_CUT", 0.5)
     no_window_growth = [("grpc.http2.bdp_probe", 0), *OWN_CONNECTION]
 
     async def attack() -> dict[str, Any]:
-        table = Table(Rules.preset("bavarian", 4))
+        table = Table(TableSettings(Rules.preset("bavarian", 4)))
         service = WattenTableService(table)
         server, port = await start_server(service, 0, None, "127.0.0.1")
         found: dict[str, Any] = {}

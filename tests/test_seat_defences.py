@@ -21,9 +21,10 @@ from watten_net.deal.commitments import seal_deck
 from watten_net.deal.deck import deck_permutation
 from watten_net.deal.host_game import Posted
 from watten_net.deal.keys import all_seeds, deck_key
-from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError, make_envelope
+from watten_net.deal.protocol import PROTOCOL_VERSION, make_envelope
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules, canonical_deck
+from watten_net.refusal import HostBrokeProtocol
 from watten_net.v1 import watten_pb2 as pb
 
 import local_table
@@ -103,9 +104,9 @@ def game() -> Game:
 def _stops(seat: SeatGame, seq: int, raw: bytes, reason: str) -> str:
     """The seat refuses the envelope with `reason` (and keeps the failure among its problems)."""
     before = len(seat.problems)
-    with pytest.raises(ProtocolError) as err:
+    with pytest.raises(HostBrokeProtocol) as err:
         seat.receive(seq, raw)
-    assert err.value.kind == "host" and err.value.reason == reason, err.value
+    assert err.value.reason == reason, err.value
     assert len(seat.problems) == before + 1
     return str(err.value)
 
@@ -127,7 +128,7 @@ def test_the_honest_game_is_followed_without_a_problem(game: Game) -> None:
 
 def test_a_gap_in_the_chain(game: Game) -> None:
     seat = game.seat_before(5)
-    with pytest.raises(ProtocolError) as err:
+    with pytest.raises(HostBrokeProtocol) as err:
         seat.receive(7, game.chain[6].raw)
     assert err.value.reason == "chain-gap"
 

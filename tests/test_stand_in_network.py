@@ -103,7 +103,7 @@ def test_the_journal_keeps_digests_of_tokens_never_the_tokens(tmp_path: Path) ->
     import asyncio
     import hashlib
 
-    from host.table import Table
+    from host.table import Table, TableSettings
     from watten_net.engine import Rules
 
     from netutil import signed_join
@@ -111,7 +111,7 @@ def test_the_journal_keeps_digests_of_tokens_never_the_tokens(tmp_path: Path) ->
     async def run() -> tuple[str, str, bytes]:
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-        table = Table(Rules.preset("bavarian", players=2))
+        table = Table(TableSettings(Rules.preset("bavarian", players=2)))
         table.journal_path = tmp_path / "t.wjournal"
         key = Ed25519PrivateKey.generate()
         _, first = await table.join(signed_join(key, table.info()))

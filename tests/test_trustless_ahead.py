@@ -19,8 +19,9 @@ import pytest
 from test_trustless_game import _drive, _first_error, _refused, _table, _verify_all
 
 from watten_net.deal.level2 import deck_shuffle_order
-from watten_net.deal.protocol import HOST_SEAT, ProtocolError, Signed, make_envelope, parse_envelope
+from watten_net.deal.protocol import HOST_SEAT, Signed, make_envelope, parse_envelope
 from watten_net.engine import Rules
+from watten_net.refusal import HostBrokeProtocol
 from watten_net.trustless.group import L
 from watten_net.trustless.messages import KeyShareMessage, ShuffleMessage
 from watten_net.trustless.proofs import SchnorrProof
@@ -311,7 +312,7 @@ def test_the_seats_refuse_a_deck_out_of_turn_and_an_attempt_on_a_used_deck() -> 
     seat = table.seats[0]
     for payload, reason in wrong:
         seq, raw = _host_envelope(table, payload)
-        with pytest.raises(ProtocolError) as err:
+        with pytest.raises(HostBrokeProtocol) as err:
             seat.receive(seq, raw)
         assert err.value.reason == reason, payload
         seat.chain_seq -= 1  # (receive takes the entry before its handler refuses it: undo that for the next try)

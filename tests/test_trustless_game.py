@@ -19,6 +19,7 @@ import pytest
 from watten_net.deal.host_game import HostGame
 from watten_net.deal.protocol import HOST_SEAT, ProtocolError, Signed, event_from_pb, make_envelope, parse_envelope
 from watten_net.engine import Rules, canonical_deck
+from watten_net.refusal import HostBrokeProtocol
 from watten_net.trustless import DealId, DealSetup, SeatDeal, TrustlessError
 from watten_net.trustless.messages import DecryptionShareMessage, ShuffleMessage
 from watten_net.v1 import watten_pb2 as pb
@@ -429,7 +430,7 @@ def test_the_seats_refuse_a_second_packet_share_demanded_early() -> None:
         if seat.seat == forehand:
             continue
         outbox = list(seat.outbox)
-        with pytest.raises(ProtocolError) as err:
+        with pytest.raises(HostBrokeProtocol) as err:
             seat.receive(head.seq + 1, raw)
         assert err.value.reason == "share-not-due"
         assert seat.outbox == outbox  # no share left the seat

@@ -166,7 +166,7 @@ def test_hash_to_point_is_a_valid_point_and_separates_its_inputs() -> None:
 @settings(max_examples=50)
 @given(st.binary(max_size=80))
 def test_hash_to_scalar_is_the_wide_reduction_libsodium_computes(field: bytes) -> None:
-    from watten_net.deal.hashing import H, u8
+    from watten_net.hashing import H, u8
 
     wide = H("trustless/test", u8(0), field) + H("trustless/test", u8(1), field)
     expected = int.from_bytes(crypto_core_ed25519_scalar_reduce(wide), "little")

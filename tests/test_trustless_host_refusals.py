@@ -59,7 +59,7 @@ class Table(LocalTable):
         chain = len(self.host.chain)
         with pytest.raises(ProtocolError) as err:
             self.host.submit(seat, self.envelope(seat, payload))
-        assert (err.value.kind, err.value.reason) == (kind, reason), err.value
+        assert (err.value.code, err.value.reason) == (kind, reason), err.value
         assert words in err.value.message, err.value.message
         if blamed is not None:
             assert err.value.seat == blamed, err.value.seat

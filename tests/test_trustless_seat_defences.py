@@ -23,6 +23,7 @@ from watten_net.deal.host_game import Posted
 from watten_net.deal.protocol import ProtocolError, make_envelope, parse_envelope
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
+from watten_net.refusal import HostBrokeProtocol
 from watten_net.v1 import watten_pb2 as pb
 
 import local_table
@@ -109,11 +110,11 @@ def game() -> Game:
     return _game()
 
 
-def _caught(game: Game, i: int, payload: Any, reason: str, words: str = "") -> ProtocolError:
+def _caught(game: Game, i: int, payload: Any, reason: str, words: str = "") -> HostBrokeProtocol:
     seat = game.seat_before(i)
-    with pytest.raises(ProtocolError) as err:
+    with pytest.raises(HostBrokeProtocol) as err:
         seat.receive(i + 1, game.forge(i, payload))
-    assert err.value.kind == "host" and err.value.reason == reason, err.value
+    assert err.value.reason == reason, err.value
     assert words in err.value.message, err.value.message
     return err.value
 
@@ -395,7 +396,7 @@ def test_a_forfeit_for_an_absence_when_no_hand_is_left_to_forfeit(game: Game) ->
     m = seat.trustless.match
     aborted = make_envelope(host.host_key, host.game_id, i + 2, seat.chain_head, -1,
                             pb.AttemptAborted(hand=m.hand_number, attempt=m.attempt, reason="away", seat=1))
-    with pytest.raises(ProtocolError) as err:
+    with pytest.raises(HostBrokeProtocol) as err:
         seat.receive(i + 2, aborted)
     assert err.value.reason == "replay-mismatch" and "the forfeit cannot be replayed" in err.value.message
 
@@ -413,4 +414,4 @@ def test_a_card_the_seat_may_not_play_is_refused_before_it_leaves(game: Game) ->
     assert seat.trustless is not None
     with pytest.raises(ProtocolError) as err:
         seat.action("play EA" if "play EA" not in seat.legal_actions() else "play LA")
-    assert (err.value.kind, err.value.reason) == ("precondition", "card-not-in-hand")
+    assert (err.value.code, err.value.reason) == ("precondition", "card-not-in-hand")

@@ -46,6 +46,7 @@ from watten_net.record import (
     RecordError,
     read_record,
 )
+from watten_net.refusal import HostBrokeProtocol
 from watten_net.v1 import watten_pb2 as pb
 
 # What it means when the record's envelope differs from the honest one, by envelope type.
@@ -246,7 +247,7 @@ def _seat_checks(entries: Sequence[Entry], meta: dict[str, Any] | None, stop: _S
                 seat.receive(seq, withheld=pb.Withheld.FromString(entry.data))
             else:
                 seat.receive(seq, entry.data)
-        except ProtocolError as err:
+        except (HostBrokeProtocol, ProtocolError) as err:
             raise _problem(seq, _inner_type(entry.data) if entry.kind == KIND_HOST else "Withheld", err.reason,
                            f"the seat's own check fails here: {err.message}") from None
         except Exception:
@@ -313,7 +314,7 @@ def _try_refused(game: HostGame, refused: list[tuple[bytes, Any]], proven: list[
 
 
 def _problem(seq: int, type_: str, reason: str, message: str, seat: int | None = None) -> _Stop:
-    return _Stop(Problem(seq, type_, reason, message, seat))
+    return _Stop(Problem(seq, type_, str(reason), message, seat))  # (str: a Reason as its plain value)
 
 
 def _read_chain(entries: Sequence[Entry]) -> list[_Slot]:

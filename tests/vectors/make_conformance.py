@@ -22,7 +22,8 @@ sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
-from watten_net.deal import commitments, deck, envelope, hashing, identity, keys, receipts  # noqa: E402
+from watten_net import hashing  # noqa: E402
+from watten_net.deal import commitments, deck, envelope, identity, keys, receipts  # noqa: E402
 from watten_net.deal.protocol import HOST_SEAT, make_envelope  # noqa: E402
 from watten_net.engine import Rules, canonical_deck  # noqa: E402
 from watten_net.v1 import watten_pb2 as pb  # noqa: E402

@@ -22,7 +22,6 @@ from watten_net.deal.envelope import (
     signing_bytes,
     verify_envelope,
 )
-from watten_net.deal.hashing import H, framed, u8, u32, u64
 from watten_net.deal.identity import (
     IdentityFileError,
     game_fingerprint,
@@ -34,6 +33,7 @@ from watten_net.deal.identity import (
     sign,
     verify,
 )
+from watten_net.hashing import H, framed, u8, u32, u64
 
 __all__ = [
     "DECK_VERSION",

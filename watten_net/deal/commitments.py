@@ -18,7 +18,7 @@ import hashlib
 import hmac
 from collections.abc import Sequence
 
-from watten_net.deal.hashing import DIGEST_LEN, SECRET_LEN, V2, H, framed, length_prefixed, require_len, u8, u32
+from watten_net.hashing import DIGEST_LEN, SECRET_LEN, V2, H, framed, length_prefixed, require_len, u8, u32
 
 
 class CommitmentError(ValueError):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from watten_net.deal.hashing import require_len, tag, u8
+from watten_net.hashing import require_len, tag, u8
 
 DECK_VERSION = "deck/v1"
 """The permutation algorithm's name; a new algorithm gets a new version, never a silent change."""

@@ -21,7 +21,7 @@ import re
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.deal import identity
-from watten_net.deal.hashing import DIGEST_LEN, framed, require_len, u8, u64
+from watten_net.hashing import DIGEST_LEN, framed, require_len, u8, u64
 
 GENESIS_PREV_HASH = bytes(DIGEST_LEN)
 """``prev_hash`` of the first envelope of a game (32 zero bytes)."""

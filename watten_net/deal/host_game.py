@@ -33,6 +33,7 @@ from watten_net.engine import Match, Rules, RuleViolation
 from watten_net.engine.events import Event
 from watten_net.engine.match import normalise_action
 from watten_net.engine.public import PublicMatch
+from watten_net.refusal import Code, Reason
 from watten_net.trustless import DECK_SIZES, SEAT_COUNTS
 from watten_net.v1 import watten_pb2 as pb
 
@@ -244,7 +245,7 @@ class HostGame:
 
     def start(self) -> list[Posted]:
         if self.phase != "new":
-            raise ProtocolError("precondition", "game-started", "the game has already started")
+            raise ProtocolError(Code.PRECONDITION, Reason.GAME_STARTED, "the game has already started")
         out = [self._post(self.header_message())]
         self.fingerprint = game_fingerprint(out[0].raw)
         self.header_hash = header_hash(out[0].raw)
@@ -259,21 +260,22 @@ class HostGame:
         Resubmitting the bytes of an already accepted envelope returns [] (idempotent retries).
         """
         if not 0 <= seat < self.n:
-            raise ProtocolError("permission", "bad-seat", f"there is no seat {seat}")
+            raise ProtocolError(Code.PERMISSION, Reason.BAD_SEAT, f"there is no seat {seat}")
         signed = parse_envelope(raw, host=False)
         if signed.sender != seat:
-            raise ProtocolError("permission", "wrong-seat", "the envelope names another seat as its sender")
+            raise ProtocolError(Code.PERMISSION, Reason.WRONG_SEAT, "the envelope names another seat as its sender")
         if signed.envelope.game_id != self.game_id:
-            raise ProtocolError("precondition", "wrong-game", "the envelope belongs to another game")
+            raise ProtocolError(Code.PRECONDITION, Reason.WRONG_GAME, "the envelope belongs to another game")
         if not check_signature(signed, self.seats[seat].public_key):
-            raise ProtocolError("invalid", "bad-signature", "the envelope's signature does not verify")
+            raise ProtocolError(Code.INVALID, Reason.BAD_SIGNATURE, "the envelope's signature does not verify")
         chain = self.seat_chains[seat]
         if signed.hash in chain.accepted:
             return []
         if self.finished:
-            raise ProtocolError("precondition", "unexpected-message", "the match is over: nothing more to send")
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, "the match is over: nothing more to send")
         if seat in self.absent:
-            raise ProtocolError("precondition", "stood-in", "a bot plays this seat while you are away: reconnect first")
+            raise ProtocolError(Code.PRECONDITION, Reason.STOOD_IN,
+                                "a bot plays this seat while you are away: reconnect first")
         chain.check_next(signed)
         if signed.type in self.dealer.message_types:
             self._expect(self.phase if self.phase in self.dealer.phases else self.dealer.phases[0], signed)
@@ -285,7 +287,7 @@ class HostGame:
         else:
             handler = getattr(self, "_on_" + signed.type, None)
             if handler is None:  # a dealing message of the other level (e.g. a KeyShare in a verified game)
-                raise ProtocolError("precondition", "unexpected-message",
+                raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
                                     f"{signed.type} has no place in a {self.dealer.mode} game")
             out = handler(seat, signed)
         chain.advance(signed)
@@ -294,7 +296,8 @@ class HostGame:
     def _expect(self, phase: str, signed: Signed) -> None:
         if self.phase != phase:
             raise ProtocolError(
-                "precondition", "unexpected-message", f"{signed.type} is not expected now (the game is at {self.phase})"
+                Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
+                f"{signed.type} is not expected now (the game is at {self.phase})"
             )
 
     def _relay(self, seat: int, signed: Signed) -> Posted:
@@ -304,9 +307,9 @@ class HostGame:
         self._expect("header", signed)
         p = signed.payload
         if p.seat != seat or p.header_hash != self.header_hash:
-            raise ProtocolError("precondition", "wrong-hash", "the signature is not over this game's header")
+            raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HASH, "the signature is not over this game's header")
         if seat in self.header_signed:
-            raise ProtocolError("precondition", "unexpected-message", "you have signed the header already")
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, "you have signed the header already")
         self.header_signed.add(seat)
         return [self._relay(seat, signed), *self._header_done()]
 
@@ -369,15 +372,16 @@ class HostGame:
         """The reference stand-in's game action for an absent seat, through the engine like any other. `action`,
         when given (a journal or a record being replayed), must be the reference's own move."""
         if self.trustless:
-            raise ProtocolError("precondition", "not-trustless",
+            raise ProtocolError(Code.PRECONDITION, Reason.NOT_TRUSTLESS,
                                 "nobody can act for a seat in a trustless game: a hand that needs it is forfeited")
         if seat not in self.absent:
-            raise ProtocolError("permission", "not-away", f"seat {seat} is not away: only its person acts for it")
+            raise ProtocolError(Code.PERMISSION, Reason.NOT_AWAY,
+                                f"seat {seat} is not away: only its person acts for it")
         if self.phase != "play" or self.match is None or seat not in self.match.waiting_for:
-            raise ProtocolError("precondition", "unexpected-message", f"no game action of seat {seat} now")
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, f"no game action of seat {seat} now")
         move = self.stand_in_move(seat)
         if action is not None and normalise_action(action) != move:
-            raise ProtocolError("precondition", "stand-in-mismatch",
+            raise ProtocolError(Code.PRECONDITION, Reason.STAND_IN_MISMATCH,
                                 f"the reference stand-in ({self.stand_in_policy}) plays {move!r} here, not {action!r}")
         return self._apply(seat, move, None, actor="bot")
 
@@ -386,7 +390,8 @@ class HostGame:
         (nobody can act, shuffle or give shares for it), so its side forfeits the hand in progress, and the next
         hand waits for it in turn. Journaled and replayed by `watten-verify` like a StandIn."""
         if not self.trustless or self.phase not in ("deal", "play") or not self.absent:
-            raise ProtocolError("precondition", "not-away", "no trustless hand is waiting for a seat that is away")
+            raise ProtocolError(Code.PRECONDITION, Reason.NOT_AWAY,
+                                "no trustless hand is waiting for a seat that is away")
         return self._trustless_absence()
 
     def _trustless_absence(self) -> list[Posted]:
@@ -453,11 +458,12 @@ class HostGame:
         self._expect("play", signed)
         p = signed.payload
         if not 1 <= p.chain_seq <= len(self.chain) or self.chain[p.chain_seq - 1].hash != p.chain_head:
-            raise ProtocolError("invalid", "bad-chain-head", "the action names a chain head this game does not have")
+            raise ProtocolError(Code.INVALID, Reason.BAD_CHAIN_HEAD,
+                                "the action names a chain head this game does not have")
         if self.trustless:
             return self._apply_trustless(seat, p.action, p.openings, signed)
         if p.openings:
-            raise ProtocolError("invalid", "bad-payload", "openings travel only in a trustless game")
+            raise ProtocolError(Code.INVALID, Reason.BAD_PAYLOAD, "openings travel only in a trustless game")
         return self._apply(seat, p.action, signed, actor="")
 
     def _apply_trustless(self, seat: int, action: str, openings: Any, signed: Signed) -> list[Posted]:
@@ -468,14 +474,13 @@ class HostGame:
         text = normalise_action(action) if isinstance(action, str) else ""
         verb = text.split(" ", 1)[0]
         if dealer.dealing and verb not in ("maschine", "open"):
-            raise ProtocolError("precondition", "dealing",
+            raise ProtocolError(Code.PRECONDITION, Reason.DEALING,
                                 "cards are still being dealt: wait until every decryption share is in")
         claimed = parse_openings(openings)
         try:
             after, events = engine_step(public, seat, text, claimed)
         except RuleViolation as err:
-            kind = "invalid" if err.reason == "malformed" else "precondition"
-            raise ProtocolError(kind, err.reason, err.message, seat if err.reason in CHEAT_REASONS else None) from None
+            raise (err.blaming(seat) if err.reason in CHEAT_REASONS else err) from None
         cards = dealer.open_cards(seat, openings) if openings else {}
         dealer.record_openings(openings)
         self.public = after
@@ -495,12 +500,7 @@ class HostGame:
     def _apply(self, seat: int, action: str, signed: Signed | None, *, actor: str) -> list[Posted]:
         assert self.match is not None
         before = self.match
-        try:
-            after, events = before.apply(seat, action)
-        except RuleViolation as err:
-            # Not an action at all (bad grammar, no such card) is malformed; anything else is against the rules.
-            kind = "invalid" if err.reason == "malformed" else "precondition"
-            raise ProtocolError(kind, err.reason, err.message) from None
+        after, events = before.apply(seat, action)  # a RuleViolation is the refusal as it stands
         self.match = after
         self.engine_events.extend(events)
         last = after.last_action
@@ -602,9 +602,10 @@ class HostGame:
         p = signed.payload
         hand, seq, head = self.checkpoint
         if p.seat != seat or p.hand != hand or p.chain_seq != seq or p.chain_head != head:
-            raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current checkpoint")
+            raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HASH,
+                                "the signature is not over the current checkpoint")
         if seat in self.checkpoint_signed:
-            raise ProtocolError("precondition", "unexpected-message", "you have signed this checkpoint already")
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, "you have signed this checkpoint already")
         self.checkpoint_signed.add(seat)
         return [self._relay(seat, signed), *self._checkpoint_done()]
 

@@ -33,7 +33,7 @@ import nacl.signing
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.deal.hashing import SECRET_LEN, H, framed, require_len
+from watten_net.hashing import SECRET_LEN, H, framed, require_len
 
 PUBLIC_KEY_LEN = 32
 SIGNATURE_LEN = 64

@@ -3,7 +3,7 @@
 Each seat i draws a game key ``k_i`` and the host ``k_H``; their commitments are published (``K_i`` in the KeySet,
 ``K_H`` in the header) before anyone reveals, the seats' keys are revealed before the first hand, and ``k_H`` once
 the match is over for good. So who is present never changes a deck, and no byte the host chooses enters one.
-Layouts (``framed`` and ``H`` of :mod:`watten_net.deal.hashing` with the tag prefix ``watten/v2/``; ``u32`` and
+Layouts (``framed`` and ``H`` of :mod:`watten_net.hashing` with the tag prefix ``watten/v2/``; ``u32`` and
 ``u8`` big-endian; ``u32(MAC)`` the first 4 bytes of a MAC, big-endian)::
 
     K_i        = H(seat-game-key, game_id, u8 i, header_hash, k_i)
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from .hashing import DIGEST_LEN, SECRET_LEN, V2, H, framed, require_len, u8, u32
+from watten_net.hashing import DIGEST_LEN, SECRET_LEN, V2, H, framed, require_len, u8, u32
 
 MIN_CUT = 4
 """RULES.md: the cutter lifts N cards with 4 <= N <= deck size - 4."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from watten_net.engine import Card, Rules, canonical_deck
 from watten_net.engine.events import Event
+from watten_net.refusal import Code, Reason
 from watten_net.v1 import watten_pb2 as pb
 
 from .commitments import card_salt, seal_deck
@@ -104,7 +105,7 @@ class VerifiedDealer(Dealer):
         if p.seat != seat:
             # PERMISSION_DENIED, as documented for `wrong-seat` (FAILED_PRECONDITION `wrong-seat` is no documented
             # answer): the message speaks for a seat that did not sign it.
-            raise ProtocolError("permission", "wrong-seat", "the message names another seat than its sender")
+            raise ProtocolError(Code.PERMISSION, Reason.WRONG_SEAT, "the message names another seat than its sender")
         if signed.type == "KeyCommit":
             return self._on_key_commit(seat, p, signed)
         if signed.type == "KeySetSignature":
@@ -115,7 +116,7 @@ class VerifiedDealer(Dealer):
 
     def _expect(self, step: str, what: str) -> None:
         if self.step != step:
-            raise ProtocolError("precondition", "unexpected-message",
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
                                 f"{what} is not expected now (the deal is at {self.step or 'rest'})")
 
     def _relay(self, seat: int, signed: Signed) -> Any:
@@ -124,9 +125,10 @@ class VerifiedDealer(Dealer):
     def _on_key_commit(self, seat: int, p: Any, signed: Signed) -> list[Any]:
         self._expect("key-commit", "a key commitment")
         if p.header_hash != self._header_hash() or len(p.commitment) != 32:
-            raise ProtocolError("precondition", "wrong-hash", "the key commitment does not answer this game's header")
+            raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HASH,
+                                "the key commitment does not answer this game's header")
         if seat in self.keys.commits:
-            raise ProtocolError("precondition", "unexpected-message", "you have committed to a key already")
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, "you have committed to a key already")
         self.keys.commits[seat] = (bytes(p.commitment), signed.raw)
         if len(self.keys.commits) < self.n:
             return []
@@ -140,9 +142,9 @@ class VerifiedDealer(Dealer):
     def _on_key_set_signature(self, seat: int, p: Any, signed: Signed) -> list[Any]:
         self._expect("key-sign", "a KeySet signature")
         if p.key_set_hash != self.keys.key_set:
-            raise ProtocolError("precondition", "wrong-hash", "the signature is not over this game's KeySet")
+            raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HASH, "the signature is not over this game's KeySet")
         if seat in self.keys.signed:
-            raise ProtocolError("precondition", "unexpected-message", "you have signed the KeySet already")
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, "you have signed the KeySet already")
         self.keys.signed.add(seat)
         posted = self._relay(seat, signed)
         if len(self.keys.signed) == self.n:
@@ -156,18 +158,18 @@ class VerifiedDealer(Dealer):
     def _on_key_reveal(self, seat: int, p: Any, signed: Signed) -> list[Any]:
         self._expect("key-reveal", "a key reveal")
         if seat in self.keys.keys:
-            raise ProtocolError("precondition", "unexpected-message", "you have revealed your key already")
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, "you have revealed your key already")
         if not self.host_run[seat] and not self._host_run_revealed():
-            raise ProtocolError("precondition", "unexpected-message",
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
                                 "a person reveals its key only after every host-run seat has revealed")
         needed = self.keys.last_signature_seq if self.host_run[seat] else max(
             self.keys.last_signature_seq, self.keys.last_host_reveal_seq)
         if p.chain_seq < needed or self._head_at(int(p.chain_seq)) != p.chain_head:
-            raise ProtocolError("precondition", "wrong-hash",
+            raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HASH,
                                 "the reveal does not name a chain head after every signature it must wait for")
         if len(p.key) != 32 or seat_key_commitment(self.game_id, seat, self._header_hash(), bytes(p.key)) != \
                 self.keys.commits[seat][0]:
-            raise ProtocolError("precondition", "commitment-mismatch", "the key does not open your KeyCommit")
+            raise ProtocolError(Code.PRECONDITION, Reason.COMMITMENT_MISMATCH, "the key does not open your KeyCommit")
         self.keys.keys[seat] = bytes(p.key)
         posted = self._relay(seat, signed)
         out = [posted]
@@ -219,13 +221,14 @@ class VerifiedDealer(Dealer):
         self._expect("seal-sign", "a DeckSealed signature")
         att = self.current
         if p.hand != att.hand or p.attempt != att.attempt:
-            raise ProtocolError("precondition", "wrong-hand", "the message is for another hand or attempt")
+            raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HAND, "the message is for another hand or attempt")
         if p.deck_sealed_hash != att.deck_sealed_hash:
-            raise ProtocolError("precondition", "wrong-hash", "the signature is not over the current DeckSealed")
+            raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HASH,
+                                "the signature is not over the current DeckSealed")
         if seat in att.seal_signed:
-            raise ProtocolError("precondition", "unexpected-message", "you have signed the DeckSealed already")
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, "you have signed the DeckSealed already")
         if seat not in att.signers:
-            raise ProtocolError("precondition", "unexpected-message",
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
                                 "a stand-in played your seat when the DeckSealed was posted: it needs no signature")
         att.seal_signed.add(seat)
         return [self._relay(seat, signed), *self._advance()]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from watten_net.engine import canonical_deck
+from watten_net.refusal import Reason
 from watten_net.v1 import watten_pb2 as pb
 
 from .commitments import seal_deck
@@ -61,7 +62,7 @@ class VerifiedSeat:
                 self._commit()
         elif inner.type == "KeySetSignature":
             if p.key_set_hash != self.key_set:
-                raise self.game._fail("fork", f"seat {seat} signed another KeySet than this seat holds: the host "
+                raise self.game._fail(Reason.FORK, f"seat {seat} signed another KeySet than this seat holds: the host "
                                       "shows the seats different key sets")
             self.key_set_signed.add(seat)
             self._maybe_reveal()
@@ -82,24 +83,25 @@ class VerifiedSeat:
         game = self.game
         entries = list(signed.payload.commits)
         if self.key_set or len(entries) != self.n or [int(e.seat) for e in entries] != list(range(self.n)):
-            raise game._fail("bad-key-set", "the KeySet does not hold one entry per roster seat, in seat order")
+            raise game._fail(Reason.BAD_KEY_SET, "the KeySet does not hold one entry per roster seat, in seat order")
         commitments = []
         for entry in entries:
             seat = int(entry.seat)
             try:
                 inner = parse_envelope(bytes(entry.envelope), host=False)
             except ProtocolError:
-                raise game._fail("bad-key-set", f"the KeySet's entry for seat {seat} does not parse") from None
+                raise game._fail(Reason.BAD_KEY_SET, f"the KeySet's entry for seat {seat} does not parse") from None
             q = inner.payload
             if (inner.type != "KeyCommit" or inner.sender != seat or q.seat != seat
                     or inner.envelope.game_id != game.game_id or q.header_hash != game.header_hash
                     or len(q.commitment) != 32 or not check_signature(inner, game.roster_keys[seat])):
-                raise game._fail("bad-key-set", f"the KeySet's entry for seat {seat} is not that seat's commitment "
+                raise game._fail(Reason.BAD_KEY_SET,
+                                 f"the KeySet's entry for seat {seat} is not that seat's commitment "
                                  "for this game and header")
             commitments.append(bytes(q.commitment))
         mine = seat_key_commitment(game.game_id, game.seat, game.header_hash, self.my_key) if self.my_key else b""
         if commitments[game.seat] != mine and not game.observer:
-            raise game._fail("bad-key-set", "the KeySet does not hold the key commitment this seat sent")
+            raise game._fail(Reason.BAD_KEY_SET, "the KeySet does not hold the key commitment this seat sent")
         game._embedded(bytes(entries[game.seat].envelope))
         self.commitments = commitments
         self.key_set = key_set_hash(game.game_id, game.header_hash, commitments)
@@ -120,7 +122,8 @@ class VerifiedSeat:
         game = self.game
         if not self.commitments or len(key) != 32 or seat_key_commitment(
                 game.game_id, seat, game.header_hash, key) != self.commitments[seat]:
-            raise game._fail("bad-key-reveal", f"seat {seat}'s game key does not open its commitment in the KeySet")
+            raise game._fail(Reason.BAD_KEY_REVEAL,
+                             f"seat {seat}'s game key does not open its commitment in the KeySet")
         self.keys[seat] = key
         self._maybe_reveal()
 
@@ -132,7 +135,7 @@ class VerifiedSeat:
         p = signed.payload
         hand = (int(p.hand), int(p.attempt))
         if hand not in self.sealed:
-            raise self.game._fail("bad-reveal", "a seed reveal for a hand that was never opened")
+            raise self.game._fail(Reason.BAD_REVEAL, "a seed reveal for a hand that was never opened")
         self.seeds_seen[hand] = bytes(p.seed)
         self._check_deck(hand, bytes(p.seed))
 
@@ -140,14 +143,14 @@ class VerifiedSeat:
         game = self.game
         key = bytes(signed.payload.key)
         if self.host_key:
-            raise game._fail("bad-reveal", "the host revealed its game key twice")
+            raise game._fail(Reason.BAD_REVEAL, "the host revealed its game key twice")
         if len(key) != 32 or host_key_commitment(game.game_id, key) != bytes(game.header.host_key_commitment):
-            raise game._fail("host-key-mismatch", "the host's game key does not open K_H in the header")
+            raise game._fail(Reason.HOST_KEY_MISMATCH, "the host's game key does not open K_H in the header")
         self.host_key = key
         for hand in sorted(self.sealed):
             secret = host_seed(key, game.game_id, *hand)
             if hand in self.seeds_seen and self.seeds_seen[hand] != secret:
-                raise game._fail("seed-mismatch", f"the seed revealed for hand {hand[0]} attempt {hand[1]} is not "
+                raise game._fail(Reason.SEED_MISMATCH, f"the seed revealed for hand {hand[0]} attempt {hand[1]} is not "
                                  "the one the host's key gives")
             self._check_deck(hand, secret)
 
@@ -163,6 +166,6 @@ class VerifiedSeat:
         canonical = canonical_deck(game.rules.deck)
         deck = [canonical[j].text for j in deck_permutation(dk, len(canonical))]
         if seal_deck(secret, game.game_id, h, a, deck) != self.sealed[hand]:
-            raise game._fail("deal-mismatch", f"the deck of hand {h} attempt {a} does not follow from every "
+            raise game._fail(Reason.DEAL_MISMATCH, f"the deck of hand {h} attempt {a} does not follow from every "
                              "seat's game key and the host's")
         self.decks_checked += 1

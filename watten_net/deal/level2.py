@@ -29,23 +29,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from watten_net.engine import Card, Rules, RuleViolation, canonical_deck
+from watten_net.engine.errors import no_card
 from watten_net.engine.events import Event
 from watten_net.engine.public import PublicMatch
+from watten_net.hashing import H
+from watten_net.refusal import Code, Reason
 from watten_net.trustless import DealId, DealSetup, DealStateError, Phase, PublicDeal, TrustlessError
-from watten_net.trustless.errors import Reason
 from watten_net.trustless.messages import DecryptionShareMessage, KeyShareMessage, ShuffleMessage
 from watten_net.v1 import watten_pb2 as pb
 
 from .dealer import Dealer, Post, ReadyDeck
-from .hashing import H
 from .protocol import ProtocolError, Signed
 
 # Reasons of the trustless deal that say a message was malformed rather than against the protocol.
 _MALFORMED = {Reason.MALFORMED, Reason.INVALID_POINT, Reason.NON_CANONICAL_SCALAR}
 # Engine refusals of a card opening that prove the sender cheated (not a mere out-of-turn or stale action).
 CHEAT_REASONS = frozenset({
-    "not-your-position", "position-played", "position-aside", "card-seen-twice", "opening-mismatch", "not-in-deck",
-    "not-a-maschine", "wrong-positions",
+    Reason.NOT_YOUR_POSITION, Reason.POSITION_PLAYED, Reason.POSITION_ASIDE, Reason.CARD_SEEN_TWICE,
+    Reason.OPENING_MISMATCH, Reason.NOT_IN_DECK, Reason.NOT_A_MASCHINE, Reason.WRONG_POSITIONS,
 })
 WHY = ("deal", "see", "open")
 
@@ -90,8 +91,9 @@ def can_forfeit(absent: set[int], n: int) -> bool:
 
 
 def trustless_error(err: TrustlessError, what: str) -> ProtocolError:
-    kind = "invalid" if err.reason in _MALFORMED else "precondition"
-    return ProtocolError(kind, err.reason.value, f"{what}: {err}", err.seat)
+    """The one place the trustless maths' failure becomes a refusal: its reason as it is, the code by the reason."""
+    code = Code.INVALID if err.reason in _MALFORMED else Code.PRECONDITION
+    return ProtocolError(code, err.reason, f"{what}: {err}", err.seat)
 
 
 def forfeit_hand(match: PublicMatch, seat: int) -> tuple[PublicMatch, list[Event]]:
@@ -104,7 +106,7 @@ def forfeit_hand(match: PublicMatch, seat: int) -> tuple[PublicMatch, list[Event
     if match.phase == "deal":
         return match.forfeit(seat)
     if match.phase not in ("cut", "schlecken", "announce", "play"):
-        raise RuleViolation("not-now", f"no hand to forfeit (phase {match.phase})")
+        raise RuleViolation(Reason.NOT_NOW, f"no hand to forfeit (phase {match.phase})")
     return match._forfeited(seat)
 
 
@@ -219,20 +221,20 @@ class TrustlessDealer(Dealer):
     def on_message(self, seat: int, signed: Signed) -> list[Any]:
         p = signed.payload
         if p.seat != seat:
-            raise ProtocolError("precondition", "wrong-hand", "the message names another seat")
+            raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HAND, "the message names another seat")
         if signed.type in ("KeyShare", "Shuffle"):
             deal = self.decks.get(int(p.deck))
             if deal is None:
-                raise ProtocolError("precondition", "unexpected-message",
+                raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
                                     f"{signed.type}: deck {p.deck} is not being prepared (used, given up or not yet "
                                     "opened)")
             handler: Callable[[int, Any, Signed, PublicDeal], list[Any]] = getattr(self, "_on_" + signed.type)
             return handler(seat, p, signed, deal)
         if not self.attempts or self.current.closed:
-            raise ProtocolError("precondition", "unexpected-message", f"{signed.type}: no deal attempt is open")
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, f"{signed.type}: no deal attempt is open")
         att = self.current
         if p.hand != att.hand or p.attempt != att.attempt:
-            raise ProtocolError("precondition", "wrong-hand", "the message is for another hand or attempt")
+            raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HAND, "the message is for another hand or attempt")
         return self._on_DecryptionShares(seat, p, signed)
 
     def _relay(self, seat: int, signed: Signed) -> Any:
@@ -240,7 +242,7 @@ class TrustlessDealer(Dealer):
 
     def _on_KeyShare(self, seat: int, p: Any, signed: Signed, deal: PublicDeal) -> list[Any]:
         if seat in deal.key_shares:
-            raise ProtocolError("precondition", "unexpected-message", "you have sent your key share already")
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, "you have sent your key share already")
         try:
             deal.accept_key_share(seat, KeyShareMessage.from_bytes(bytes(p.message)))
         except TrustlessError as err:
@@ -249,7 +251,7 @@ class TrustlessDealer(Dealer):
 
     def _on_Shuffle(self, seat: int, p: Any, signed: Signed, deal: PublicDeal) -> list[Any]:
         if deal.next_shuffler() != seat or len(deal.key_shares) < self.n:
-            raise ProtocolError("precondition", "out-of-turn",
+            raise ProtocolError(Code.PRECONDITION, Reason.OUT_OF_TURN,
                                 f"not your turn to shuffle (waiting for seat {deal.next_shuffler()})")
         try:
             deal.accept_shuffle(seat, ShuffleMessage.from_bytes(bytes(p.message)))
@@ -268,11 +270,12 @@ class TrustlessDealer(Dealer):
         att = self.current
         ask = next((a for a in att.asks if a.hash == p.request_hash), None)
         if ask is None:
-            raise ProtocolError("precondition", "unexpected-message", "the shares answer no open share request")
+            raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, "the shares answer no open share request")
         if seat == ask.recipient:
-            raise ProtocolError("precondition", "own-card", "a seat never shares the cards dealt to itself", seat)
+            raise ProtocolError(Code.PRECONDITION, Reason.OWN_CARD,
+                                "a seat never shares the cards dealt to itself", seat)
         if not p.shares and not p.sealed:
-            raise ProtocolError("invalid", "bad-payload", "no shares in the answer")
+            raise ProtocolError(Code.INVALID, Reason.BAD_PAYLOAD, "no shares in the answer")
         deal = att.deal
         public: list[DecryptionShareMessage] = []
         seen: set[int] = set()
@@ -281,12 +284,14 @@ class TrustlessDealer(Dealer):
                 message = DecryptionShareMessage.from_bytes(bytes(data))
                 k = message.position
                 if k not in ask.positions or k in seen:
-                    raise ProtocolError("precondition", "not-asked", f"position {k} is not asked for here", seat)
+                    raise ProtocolError(Code.PRECONDITION, Reason.NOT_ASKED,
+                                        f"position {k} is not asked for here", seat)
                 if seat in att.learnt.get(k, ()):
-                    raise ProtocolError("precondition", "must-seal",
+                    raise ProtocolError(Code.PRECONDITION, Reason.MUST_SEAL,
                                         f"you know the card at {k}: a public share would open it to everyone", seat)
                 if seat in deal.shares_at(k):
-                    raise ProtocolError("precondition", "unexpected-message", f"you have shared position {k} already")
+                    raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
+                                        f"you have shared position {k} already")
                 deal.check_decryption_share(seat, message)
             except TrustlessError as err:
                 raise trustless_error(err.blaming(seat) if err.seat is None else err, "share refused") from None
@@ -296,9 +301,11 @@ class TrustlessDealer(Dealer):
         for entry in p.sealed:
             k = int(entry.position)
             if k not in ask.positions or k in seen or entry.recipient != ask.recipient or not entry.box:
-                raise ProtocolError("precondition", "not-asked", f"a sealed share for position {k} is not due", seat)
+                raise ProtocolError(Code.PRECONDITION, Reason.NOT_ASKED,
+                                    f"a sealed share for position {k} is not due", seat)
             if seat not in att.learnt.get(k, ()) or seat in att.sealed.get((k, ask.recipient), ()):
-                raise ProtocolError("precondition", "unexpected-message", f"no sealed share of position {k} is due")
+                raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
+                                    f"no sealed share of position {k} is due")
             seen.add(k)
             sealed.append(k)
         for message in public:
@@ -395,25 +402,27 @@ class TrustlessDealer(Dealer):
                     message = DecryptionShareMessage.from_bytes(bytes(data))
                     sender = message.seat
                     if message.position != k or sender in extra:
-                        raise ProtocolError("invalid", "bad-opening", f"a share in the opening of {k} is misplaced",
+                        raise ProtocolError(Code.INVALID, Reason.BAD_OPENING,
+                                            f"a share in the opening of {k} is misplaced",
                                             seat)
                     if sender != seat and sender not in att.sealed.get((k, seat), ()):
-                        raise ProtocolError("precondition", "bad-opening",
+                        raise ProtocolError(Code.PRECONDITION, Reason.BAD_OPENING,
                                             f"seat {sender}'s share of position {k} was never sealed to you", seat)
                     deal.check_decryption_share(sender, message)
                     extra[sender] = message.share
                 if seat not in extra:
-                    raise ProtocolError("invalid", "no-opening", f"the opening of {k} lacks your own share", seat)
+                    raise ProtocolError(Code.INVALID, Reason.NO_OPENING,
+                                        f"the opening of {k} lacks your own share", seat)
                 card = self.canonical[deal.card_with(k, extra)]
             except TrustlessError as err:
                 # A share that does not verify: the seat that put it in the opening answers for it.
                 raise trustless_error(err.blaming(seat), "opening refused") from None
             except DealStateError:
-                raise ProtocolError("precondition", "incomplete-opening",
+                raise ProtocolError(Code.PRECONDITION, Reason.INCOMPLETE_OPENING,
                                     f"position {k} lacks a share: an opening carries the owner's share and every "
                                     "share sealed to it", seat) from None
             if card.text != Card.parse(opening.card).text:
-                raise ProtocolError("precondition", "opening-mismatch",
+                raise ProtocolError(Code.PRECONDITION, Reason.OPENING_MISMATCH,
                                     f"position {k} holds another card than {opening.card}", seat)
             cards[k] = card
         return cards
@@ -463,11 +472,11 @@ def parse_openings(openings: Sequence[Any]) -> dict[int, str]:
     for opening in openings:
         k = int(opening.position)
         if k in out:
-            raise ProtocolError("invalid", "bad-opening", f"position {k} is opened twice")
+            raise ProtocolError(Code.INVALID, Reason.BAD_OPENING, f"position {k} is opened twice")
         try:
             out[k] = Card.parse(str(opening.card)).text
         except ValueError:
-            raise ProtocolError("invalid", "bad-card", f"{opening.card!r} is no card") from None
+            raise ProtocolError(Code.INVALID, Reason.BAD_CARD, f"{opening.card!r} is no card") from None
     return out
 
 
@@ -477,17 +486,18 @@ def engine_step(match: PublicMatch, seat: int, action: str, openings: Mapping[in
     verb = action.split(" ", 1)[0].lower() if action else ""
     if verb == "play":
         if len(openings) != 1:
-            raise RuleViolation("no-position", "a played card comes with exactly one opening")
+            raise RuleViolation(Reason.NO_POSITION, "a played card comes with exactly one opening")
         ((position, card),) = openings.items()
+        _, _, written = action.partition(" ")
         try:
-            played = Card.parse(action.split(" ", 1)[1]).text
-        except (IndexError, ValueError):
-            raise RuleViolation("malformed", f"{action!r} names no card") from None
+            played = Card.parse(written).text
+        except ValueError:
+            raise no_card(written, ValueError(f"{action!r} names no card")) from None
         if played != card:
-            raise RuleViolation("opening-mismatch", f"the action plays {played} but opens {card}")
+            raise RuleViolation(Reason.OPENING_MISMATCH, f"the action plays {played} but opens {card}")
         return match.apply(seat, action, position=position)
     if verb in ("maschine", "open"):
         return match.apply(seat, verb, openings=dict(openings))
     if openings:
-        raise RuleViolation("malformed", "only a played card, a Maschine and a hand-end opening carry openings")
+        raise RuleViolation(Reason.MALFORMED, "only a played card, a Maschine and a hand-end opening carry openings")
     return match.apply(seat, action)

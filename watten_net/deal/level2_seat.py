@@ -31,6 +31,7 @@ from nacl.exceptions import CryptoError
 from watten_net.engine import Card, RuleViolation, canonical_deck
 from watten_net.engine.events import Event
 from watten_net.engine.public import PublicMatch
+from watten_net.refusal import Code, HostBrokeProtocol, Reason
 from watten_net.trustless import DealStateError, Phase, SeatDeal, TrustlessError
 from watten_net.trustless.messages import DecryptionShareMessage, KeyShareMessage, ShuffleMessage
 from watten_net.v1 import watten_pb2 as pb
@@ -97,10 +98,8 @@ class TrustlessSeat:
         self.answered: set[bytes] = set()
 
     # ------------------------------------------------------------------ helpers
-    def _fail(self, reason: str, message: str, seat: int | None = None) -> ProtocolError:
-        err = self.game._fail(reason, message)
-        err.seat = seat
-        return err
+    def _fail(self, reason: Reason, message: str, seat: int | None = None) -> HostBrokeProtocol:
+        return self.game._fail(reason, message, seat)
 
     def _attempt_matches(self, p: Any) -> bool:
         return (int(p.hand), int(p.attempt)) == (self.match.hand_number, self.match.attempt)
@@ -127,7 +126,7 @@ class TrustlessSeat:
         try:
             self.match, events = engine_step(self.match, seat, action, openings)
         except RuleViolation as err:
-            raise self._fail("replay-mismatch", f"the host accepted {action!r} of seat {seat}, which the rules "
+            raise self._fail(Reason.REPLAY_MISMATCH, f"the host accepted {action!r} of seat {seat}, which the rules "
                              f"refuse ({err.reason})") from None
         return events
 
@@ -148,7 +147,8 @@ class TrustlessSeat:
         expected = deck_shuffle_order(self.game.game_id, d, self.n)
         if d != self.prepared or d != self.opened or p.deck_size != self.rules.deck \
                 or tuple(p.shuffle_order) != expected:
-            raise self._fail("bad-deck-prepare", f"the preparation of deck {d} (order {list(p.shuffle_order)}) is not "
+            raise self._fail(Reason.BAD_DECK_PREPARE,
+                             f"the preparation of deck {d} (order {list(p.shuffle_order)}) is not "
                              f"the one the protocol gives (deck {self.opened}, order {list(expected)})")
         self.prepared += 1
         deal = SeatDeal(deck_setup(self.game.game_id, d, self.rules), self.me, self._draw(d))
@@ -162,7 +162,8 @@ class TrustlessSeat:
         d = self.opened
         if not self._attempt_matches(p) or m.phase != "deal" or p.dealer != m.dealer or p.deck_size != self.rules.deck \
                 or p.deck != d or d not in self.decks:
-            raise self._fail("bad-deal-open", f"the deal opening (hand {p.hand}.{p.attempt}, dealer {p.dealer}, deck "
+            raise self._fail(Reason.BAD_DEAL_OPEN,
+                             f"the deal opening (hand {p.hand}.{p.attempt}, dealer {p.dealer}, deck "
                              f"{p.deck}) is not the one the rules give (hand {m.hand_number}.{m.attempt}, dealer "
                              f"{m.dealer}, deck {d}{'' if d in self.decks else ' prepared first'})")
         self.opened += 1
@@ -187,10 +188,12 @@ class TrustlessSeat:
         deal = self.decks.get(d) if kind != "DecryptionShares" else self.deal
         if kind == "DecryptionShares":
             if deal is None or not self._attempt_matches(p) or p.seat != sender:
-                raise self._fail("bad-relay", f"relayed shares of seat {sender} are not for this deal attempt", sender)
+                raise self._fail(Reason.BAD_RELAY,
+                                 f"relayed shares of seat {sender} are not for this deal attempt", sender)
         else:
             if deal is None or p.seat != sender:
-                raise self._fail("bad-relay", f"a relayed {kind} of seat {sender} is for deck {d}, which is not being "
+                raise self._fail(Reason.BAD_RELAY,
+                                 f"a relayed {kind} of seat {sender} is for deck {d}, which is not being "
                                  "prepared", sender)
         try:
             if kind == "KeyShare":
@@ -202,7 +205,7 @@ class TrustlessSeat:
                 if sender == self.me:
                     self.answered.add(bytes(p.request_hash))
         except TrustlessError as err:
-            raise self._fail(err.reason.value, f"seat {sender}'s {kind}: {err}", sender) from None
+            raise self._fail(err.reason, f"seat {sender}'s {kind}: {err}", sender) from None
         if kind != "DecryptionShares":
             self._after_keys_or_shuffle(d, deal)
 
@@ -260,10 +263,11 @@ class TrustlessSeat:
                     Encoding.Raw, PrivateFormat.Raw, NoEncryption()))
                 message = DecryptionShareMessage.from_bytes(data)
             except (CryptoError, ValueError, TrustlessError):
-                raise self._fail("bad-sealed-share", f"seat {sender}'s sealed share of {entry.position} does not "
+                raise self._fail(Reason.BAD_SEALED_SHARE, f"seat {sender}'s sealed share of {entry.position} does not "
                                  "open", sender) from None
             if message.seat != sender or message.position != entry.position:
-                raise self._fail("bad-sealed-share", f"seat {sender}'s sealed share is for another position", sender)
+                raise self._fail(Reason.BAD_SEALED_SHARE,
+                                 f"seat {sender}'s sealed share is for another position", sender)
             deal.public.accept_decryption_share(sender, message)
             self.sealed_in.setdefault(int(entry.position), []).append(data)
 
@@ -273,16 +277,16 @@ class TrustlessSeat:
         m = self.match
         r, positions, why = int(p.recipient), tuple(int(k) for k in p.positions), str(p.why)
         if deal is None or not self._attempt_matches(p) or deal.public.phase is not Phase.DEALING:
-            raise self._fail("bad-share-request", "a share request outside a dealt attempt")
+            raise self._fail(Reason.BAD_SHARE_REQUEST, "a share request outside a dealt attempt")
         if why == "open":
             if tuple(sorted(positions)) != tuple(sorted(m.openings_wanted.get(r, ()))):
-                raise self._fail("bad-share-request", f"seat {r} is asked to open {positions}, which the rules "
+                raise self._fail(Reason.BAD_SHARE_REQUEST, f"seat {r} is asked to open {positions}, which the rules "
                                  "do not ask for")
             if r == self.me:
                 self._open_wanted(signed.hash)
             return
         if not 0 <= r < self.n:
-            raise self._fail("bad-share-request", f"there is no seat {r}")
+            raise self._fail(Reason.BAD_SHARE_REQUEST, f"there is no seat {r}")
         if why == "see":
             due = m.phase == "schlecken" and len(positions) == 1 and self.seeing == (r, positions[0])
         elif why == "deal":
@@ -292,7 +296,7 @@ class TrustlessSeat:
         if not due:
             # The host asks for a card its recipient may not see now (a second packet before the trump, a card of
             # another seat, a position never dealt): a share would give it away. Refuse, and say so.
-            raise self._fail("share-not-due", f"the host asks for {why} shares of {list(positions)} for seat {r}, "
+            raise self._fail(Reason.SHARE_NOT_DUE, f"the host asks for {why} shares of {list(positions)} for seat {r}, "
                              "which the rules do not give that seat now")
         if r == self.me:
             return
@@ -337,43 +341,44 @@ class TrustlessSeat:
     def on_action_accepted(self, signed: Signed) -> None:
         p = signed.payload
         if p.actor or not p.action_envelope:
-            raise self._fail("replay-mismatch", "nobody may act for a seat in a trustless game")
+            raise self._fail(Reason.REPLAY_MISMATCH, "nobody may act for a seat in a trustless game")
         inner = parse_envelope(bytes(p.action_envelope), host=False)
         if inner.sender != p.seat or inner.type != "ActionRequest" or not self.game.check_seat_signature(inner):
-            raise self._fail("bad-signature", f"the action of seat {p.seat} is not signed by that seat")
+            raise self._fail(Reason.BAD_SIGNATURE, f"the action of seat {p.seat} is not signed by that seat")
         request = inner.payload
         deal = self.deal
         openings: dict[int, str] = {}
         for opening in request.openings:
             k = int(opening.position)
             if deal is None:
-                raise self._fail("replay-mismatch", "an opening before any deal")
+                raise self._fail(Reason.REPLAY_MISMATCH, "an opening before any deal")
             try:
                 for data in opening.shares:
                     message = DecryptionShareMessage.from_bytes(bytes(data))
                     if message.position != k:
-                        raise self._fail("bad-opening", f"a share in the opening of {k} is for another position",
+                        raise self._fail(Reason.BAD_OPENING, f"a share in the opening of {k} is for another position",
                                          inner.sender)
                     deal.public.accept_decryption_share(message.seat, message)
                 card = self.canonical[deal.public.open_card(k)].text
             except TrustlessError as err:
-                raise self._fail(err.reason.value, f"seat {inner.sender}'s opening of {k}: {err}",
+                raise self._fail(err.reason, f"seat {inner.sender}'s opening of {k}: {err}",
                                  inner.sender) from None
             except DealStateError as err:  # a share is missing: the host opened a card nobody could open
-                raise self._fail("bad-opening", f"the opening of {k} cannot be decrypted: {err}",
+                raise self._fail(Reason.BAD_OPENING, f"the opening of {k} cannot be decrypted: {err}",
                                  inner.sender) from None
             if card != opening.card:
-                raise self._fail("opening-mismatch", f"seat {inner.sender} claims {opening.card} at {k}, it is {card}",
+                raise self._fail(Reason.OPENING_MISMATCH,
+                                 f"seat {inner.sender} claims {opening.card} at {k}, it is {card}",
                                  inner.sender)
             openings[k] = card
         shown = {int(o.position): str(o.card) for o in p.openings}
         if shown != openings:
-            raise self._fail("replay-mismatch", "the host shows other cards than the openings give")
+            raise self._fail(Reason.REPLAY_MISMATCH, "the host shows other cards than the openings give")
         before = self.match
         events = self._step(int(p.seat), str(p.action), openings)
         expected = [event_to_pb(e.kind, e.seat, e.data) for e in events if e.to is None]
         if list(p.events) != expected or (p.hand, p.attempt) != (before.hand_number, before.attempt):
-            raise self._fail("replay-mismatch", f"the events of {p.action!r} differ from the rules' replay")
+            raise self._fail(Reason.REPLAY_MISMATCH, f"the events of {p.action!r} differ from the rules' replay")
         self._absorb(events)
         self.game.played_positions.update(openings)
 
@@ -382,11 +387,11 @@ class TrustlessSeat:
         if p.reason == "away":
             seat = int(p.seat)
             if seat not in self.game.stood_in or not self._attempt_matches(p):
-                raise self._fail("bad-abort", f"the attempt is forfeited for seat {seat}, which is not away")
+                raise self._fail(Reason.BAD_ABORT, f"the attempt is forfeited for seat {seat}, which is not away")
             try:
                 self.match, _ = forfeit_for_absence(self.match, seat, self.game.stood_in)
             except RuleViolation as err:
-                raise self._fail("replay-mismatch", f"the forfeit cannot be replayed ({err.reason})") from None
+                raise self._fail(Reason.REPLAY_MISMATCH, f"the forfeit cannot be replayed ({err.reason})") from None
         self.give_up_deck()
         self.deal = None if p.reason == "away" else self.deal
 
@@ -397,7 +402,8 @@ class TrustlessSeat:
     def on_hand_end(self, signed: Signed) -> None:
         p = signed.payload
         if [int(x) for x in p.scores] != list(self.match.scores):
-            raise self._fail("score-mismatch", f"the host scores {list(p.scores)}, the rules {list(self.match.scores)}")
+            raise self._fail(Reason.SCORE_MISMATCH,
+                             f"the host scores {list(p.scores)}, the rules {list(self.match.scores)}")
         self.give_up_deck()
 
     # ------------------------------------------------------------------ after every entry
@@ -466,5 +472,5 @@ class TrustlessSeat:
         position = next((k for k, c in self.known.items() if c == card and k in self.match.positions_of(self.me)),
                         None)
         if position is None or f"play {card}" not in self.legal_actions():
-            raise ProtocolError("precondition", "card-not-in-hand", f"{card} is not a card you may play now")
+            raise ProtocolError(Code.PRECONDITION, Reason.CARD_NOT_IN_HAND, f"{card} is not a card you may play now")
         return self._request(f"play {card}", [self.opening(position)])

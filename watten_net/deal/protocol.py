@@ -15,6 +15,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from google.protobuf.message import DecodeError, Message
 
+from watten_net.refusal import Code, Reason, Refusal
 from watten_net.v1 import watten_pb2 as pb
 
 from .envelope import GENESIS_PREV_HASH, HOST_SENDER, envelope_hash, sign_envelope, verify_envelope
@@ -42,18 +43,10 @@ CLIENT_TYPES = {
 }
 
 
-class ProtocolError(Exception):
-    """A message that breaks the protocol. `kind` says which gRPC status it maps to on the host:
-    'invalid' (malformed), 'precondition' (out of order / against the state), 'permission' (wrong seat),
-    'aborted' (stale sequence). `seat` names the seat that cheated, when the refusal proves one did (a proof that
-    does not verify, a card opened from another seat's position); None otherwise."""
-
-    def __init__(self, kind: str, reason: str, message: str, seat: int | None = None) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.reason = reason
-        self.message = message
-        self.seat = seat
+ProtocolError = Refusal
+"""A message that breaks the protocol: the one Refusal (watten_net/refusal.py), under the name this layer has always
+used. Its `code` says how the host answers it, its `seat` names the seat that cheated when the refusal proves one
+did (a proof that does not verify, a card opened from another seat's position)."""
 
 
 def signing_seat(sender_seat: int) -> int:
@@ -96,15 +89,15 @@ def make_envelope(
 
 
 def parse_envelope(raw: bytes, *, host: bool) -> Signed:
-    """Parse envelope bytes and their payload; raises ProtocolError('invalid', ...) when malformed."""
+    """Parse envelope bytes and their payload; raises ProtocolError(Code.INVALID, ...) when malformed."""
     if not isinstance(raw, bytes | bytearray) or not raw:
-        raise ProtocolError("invalid", "bad-envelope", "an envelope must be non-empty bytes")
+        raise ProtocolError(Code.INVALID, Reason.BAD_ENVELOPE, "an envelope must be non-empty bytes")
     raw = bytes(raw)
     env = pb.Envelope()
     try:
         env.ParseFromString(raw)
     except DecodeError:
-        raise ProtocolError("invalid", "bad-envelope", "the envelope bytes do not parse") from None
+        raise ProtocolError(Code.INVALID, Reason.BAD_ENVELOPE, "the envelope bytes do not parse") from None
     # One message, one encoding: the hash chain links bytes, so bytes that parse to the same envelope but
     # differ (an unknown field added, fields reordered) would be a second valid record of the same game.
     canonical = pb.Envelope(
@@ -112,18 +105,18 @@ def parse_envelope(raw: bytes, *, host: bool) -> Signed:
         payload=env.payload, signature=env.signature,
     ).SerializeToString(deterministic=True)
     if canonical != raw:
-        raise ProtocolError("invalid", "bad-envelope", "the envelope is not in its canonical encoding")
+        raise ProtocolError(Code.INVALID, Reason.BAD_ENVELOPE, "the envelope is not in its canonical encoding")
     types = HOST_TYPES if host else CLIENT_TYPES
     kind = types.get(env.type)
     if kind is None:
-        raise ProtocolError("invalid", "unknown-type", f"unknown or wrong-direction envelope type {env.type!r}")
+        raise ProtocolError(Code.INVALID, Reason.UNKNOWN_TYPE, f"unknown or wrong-direction envelope type {env.type!r}")
     if len(env.game_id) != 32 or len(env.prev_hash) != 32 or len(env.signature) != 64:
-        raise ProtocolError("invalid", "bad-envelope", "game id, prev_hash and signature have fixed lengths")
+        raise ProtocolError(Code.INVALID, Reason.BAD_ENVELOPE, "game id, prev_hash and signature have fixed lengths")
     payload = kind()
     try:
         payload.ParseFromString(env.payload)
     except DecodeError:
-        raise ProtocolError("invalid", "bad-payload", f"the {env.type} payload does not parse") from None
+        raise ProtocolError(Code.INVALID, Reason.BAD_PAYLOAD, f"the {env.type} payload does not parse") from None
     return Signed(raw, env, payload, envelope_hash(raw))
 
 
@@ -156,7 +149,7 @@ class SenderChain:
     def check_next(self, signed: Signed) -> None:
         if signed.seq != self.seq + 1 or signed.envelope.prev_hash != self.head:
             raise ProtocolError(
-                "aborted", "stale-envelope-seq",
+                Code.ABORTED, Reason.STALE_ENVELOPE_SEQ,
                 f"expected envelope seq {self.seq + 1} linked to your previous envelope; refresh and resend",
             )
 
@@ -178,5 +171,5 @@ def event_from_pb(event: Any) -> tuple[str, int, dict[str, Any]]:
         try:
             data[key] = json.loads(value)
         except ValueError:
-            raise ProtocolError("invalid", "bad-payload", f"event field {key!r} is not JSON") from None
+            raise ProtocolError(Code.INVALID, Reason.BAD_PAYLOAD, f"event field {key!r} is not JSON") from None
     return str(event.kind), int(event.seat), data

@@ -16,9 +16,9 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from watten_net.hashing import V2, framed, u64
 from watten_net.v1 import watten_pb2 as pb
 
-from .hashing import V2, framed, u64
 from .identity import sign, verify
 
 

@@ -29,6 +29,7 @@ from watten_net.record import KIND_NOTE as RECORD_NOTE
 from watten_net.record import KIND_OWN as RECORD_OWN
 from watten_net.record import KIND_REFUSED as RECORD_REFUSED
 from watten_net.record import KIND_WITHHELD as RECORD_WITHHELD
+from watten_net.refusal import HostBrokeProtocol, Reason
 from watten_net.v1 import watten_pb2 as pb
 
 from .commitments import card_matches
@@ -129,11 +130,12 @@ class SeatGame:
     def receive(self, chain_seq: int, raw: bytes | None = None, withheld: Any = None) -> list[bytes]:
         """Take the next chain entry; returns the envelopes this seat now wants to submit.
 
-        Raises ProtocolError when the host broke the protocol (bad signature, broken link, a card that
-        does not open its commitment); the failure is also kept in `problems`.
+        Raises HostBrokeProtocol when the host broke the protocol (bad signature, broken link, a card that
+        does not open its commitment); the failure is also kept in `problems`. An envelope that does not parse at
+        all is the ProtocolError of `parse_envelope`.
         """
         if chain_seq != self.chain_seq + 1:
-            raise self._fail("chain-gap", f"chain entry {chain_seq} arrived after {self.chain_seq}")
+            raise self._fail(Reason.CHAIN_GAP, f"chain entry {chain_seq} arrived after {self.chain_seq}")
         if withheld is not None:
             if raw is not None:
                 raise ValueError("an entry is either an envelope or a withheld stub")
@@ -147,13 +149,13 @@ class SeatGame:
         signed = parse_envelope(raw, host=True)
         env = signed.envelope
         if env.sender_seat != HOST_SEAT or env.seq != chain_seq or env.prev_hash != self.chain_head:
-            raise self._fail("chain-link", f"host envelope {chain_seq} does not link to the chain head")
+            raise self._fail(Reason.CHAIN_LINK, f"host envelope {chain_seq} does not link to the chain head")
         if signed.type == "GameHeader":
             if chain_seq != 1:
-                raise self._fail("chain-link", "a second game header")
+                raise self._fail(Reason.CHAIN_LINK, "a second game header")
             self.host_key = bytes(signed.payload.host_public_key)
         if not check_signature(signed, self.host_key):
-            raise self._fail("bad-signature", f"host envelope {chain_seq} ({signed.type}) has a bad signature")
+            raise self._fail(Reason.BAD_SIGNATURE, f"host envelope {chain_seq} ({signed.type}) has a bad signature")
         self.record.append(RecordEntry(RECORD_HOST, signed.raw))
         self.chain_seq = chain_seq
         self.chain_head = signed.hash
@@ -167,9 +169,9 @@ class SeatGame:
             self.trustless.tick()
         return self.outbox[before:]
 
-    def _fail(self, reason: str, message: str) -> ProtocolError:
+    def _fail(self, reason: Reason, message: str, seat: int | None = None) -> HostBrokeProtocol:
         self.problems.append(message)
-        return ProtocolError("host", reason, message)
+        return HostBrokeProtocol(reason, message, seat)
 
     def _send(self, payload: Any) -> bytes:
         raw = make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, payload)
@@ -206,7 +208,7 @@ class SeatGame:
             self.disputed.append(says)
             return "proven"
         answered = self.sent_at.get(digest)
-        if reason == "stale-envelope-seq" or answered is None or any(
+        if reason == Reason.STALE_ENVELOPE_SEQ or answered is None or any(
                 kind != "Relay" for kind in self.chain_types[answered:seq]):
             return "race"
         self.note_claim(seq, f"the host refused this seat's {signed_type(raw)} ({reason}) although only relayed "
@@ -276,7 +278,7 @@ class SeatGame:
         """A signed ActionRequest for `text` on the current chain head (not queued: the caller submits it).
 
         In a trustless game a played card gets its opening (this seat's decryption share) attached, and only
-        when the play is legal: raises ProtocolError('precondition', 'card-not-in-hand') otherwise."""
+        when the play is legal: raises ProtocolError(Code.PRECONDITION, Reason.CARD_NOT_IN_HAND) otherwise."""
         if self.trustless is not None:
             request = self.trustless.action(text)
         else:
@@ -310,16 +312,17 @@ class SeatGame:
         self.roster_keys = [bytes(r.public_key) for r in h.roster]
         if self.seat >= len(self.roster_keys) or (
                 not self.observer and self.roster_keys[self.seat] != public_key_bytes(self.key)):
-            raise self._fail("not-in-roster", "the game header does not seat this client's key at its seat")
+            raise self._fail(Reason.NOT_IN_ROSTER, "the game header does not seat this client's key at its seat")
         if signed.envelope.game_id != self.game_id or len(h.join_nonces) != len(self.roster_keys) or (
                 self.game_id != _game_id_of(h)):
-            raise self._fail("wrong-game", "the header's game id does not follow from its nonces (or its envelope "
+            raise self._fail(Reason.WRONG_GAME, "the header's game id does not follow from its nonces (or its envelope "
                              "names another game)")
         if h.protocol_version != PROTOCOL_VERSION:
-            raise self._fail("protocol-version", f"the host speaks protocol version {h.protocol_version}, this client "
+            raise self._fail(Reason.PROTOCOL_VERSION,
+                             f"the host speaks protocol version {h.protocol_version}, this client "
                              f"{PROTOCOL_VERSION}")
         if self.tls_fingerprint is not None and bytes(h.host_tls_fingerprint) != self.tls_fingerprint:
-            raise self._fail("wrong-certificate", "the header names another TLS certificate than the one on this "
+            raise self._fail(Reason.WRONG_CERTIFICATE, "the header names another TLS certificate than the one on this "
                              "seat's connection: a second host may be relaying this game")
         self._sign_header_once()
         if h.settings.deal == "trustless":
@@ -337,7 +340,7 @@ class SeatGame:
         path = self.secrets_dir / "headers" / f"{self.game_id.hex()}-seat{self.seat}"
         if path.exists():
             if path.read_text().strip() != self.header_hash.hex():
-                raise self._fail("second-header", "this seat has signed another header for this game id: the host "
+                raise self._fail(Reason.SECOND_HEADER, "this seat has signed another header for this game id: the host "
                                  "may be dealing the game again")
             return
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -349,13 +352,13 @@ class SeatGame:
 
     def _on_KeySet(self, signed: Signed) -> None:
         if self.verified is None:
-            raise self._fail("unexpected-message", "a KeySet in a game whose header says trustless")
+            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a KeySet in a game whose header says trustless")
         self.verified.on_key_set(signed)
 
     def _on_HandOpen(self, signed: Signed) -> None:
         p = signed.payload
         if self.verified is None or len(self.verified.keys) != len(self.roster_keys):
-            raise self._fail("unexpected-message", "a deal opened before every game key was revealed")
+            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a deal opened before every game key was revealed")
         self.hand = (int(p.hand), int(p.attempt))
         self.card_commitments = []
         self.my_positions = set()
@@ -425,9 +428,9 @@ class SeatGame:
         inner = parse_envelope(signed.payload.envelope, host=False)
         seat = inner.sender
         if seat != signed.payload.seat or not 0 <= seat < len(self.roster_keys):
-            raise self._fail("bad-relay", "a relayed envelope names another seat")
+            raise self._fail(Reason.BAD_RELAY, "a relayed envelope names another seat")
         if not check_signature(inner, self.roster_keys[seat]):
-            raise self._fail("bad-signature", f"a relayed envelope of seat {seat} has a bad signature")
+            raise self._fail(Reason.BAD_SIGNATURE, f"a relayed envelope of seat {seat} has a bad signature")
         self._check_cosignature(inner, seat)
         if self.trustless is not None:
             self.trustless.on_relay(inner, seat)
@@ -447,14 +450,15 @@ class SeatGame:
         else:
             return
         if signed_else:
-            raise self._fail("fork", f"seat {seat}'s {inner.type} is over something else than this seat holds: the "
+            raise self._fail(Reason.FORK,
+                             f"seat {seat}'s {inner.type} is over something else than this seat holds: the "
                              "host shows the seats different chains")
 
     def _on_DeckSealed(self, signed: Signed) -> None:
         p = signed.payload
         assert self.rules is not None
         if (p.hand, p.attempt) != self.hand or len(p.card_commitments) != self.rules.deck:
-            raise self._fail("bad-deck-sealed", "the DeckSealed list is not for this hand or has the wrong size")
+            raise self._fail(Reason.BAD_DECK_SEALED, "the DeckSealed list is not for this hand or has the wrong size")
         self.card_commitments = [bytes(c) for c in p.card_commitments]
         self.deck_sealed_hash = signed.hash
         assert self.verified is not None
@@ -469,12 +473,12 @@ class SeatGame:
         if not 0 <= k < len(self.card_commitments) or not card_matches(
             self.card_commitments[k], self.game_id, h, a, k, card, salt
         ):
-            raise self._fail("card-commit-mismatch", f"card {card} at position {k} does not open its commitment")
+            raise self._fail(Reason.CARD_COMMIT_MISMATCH, f"card {card} at position {k} does not open its commitment")
 
     def _on_CardDelivery(self, signed: Signed) -> None:
         p = signed.payload
         if p.seat != self.seat or (p.hand, p.attempt) != self.hand:
-            raise self._fail("bad-delivery", "a card delivery for another seat or hand reached this seat")
+            raise self._fail(Reason.BAD_DELIVERY, "a card delivery for another seat or hand reached this seat")
         for opening in p.cards:
             self._check_opening(opening.position, opening.card, opening.salt)
             self.my_positions.add(int(opening.position))
@@ -499,16 +503,16 @@ class SeatGame:
             k = int(opening.position)
             self._check_opening(k, opening.card, opening.salt)
             if k in self.played_positions:
-                raise self._fail("played-twice", f"the card at position {k} was played twice")
+                raise self._fail(Reason.PLAYED_TWICE, f"the card at position {k} was played twice")
             if k in self.my_positions and p.seat != self.seat:
-                raise self._fail("not-their-card", f"seat {p.seat} played {opening.card}, a card of this seat")
+                raise self._fail(Reason.NOT_THEIR_CARD, f"seat {p.seat} played {opening.card}, a card of this seat")
             self.played_positions.add(k)
             self.cards.pop(k, None)
 
     def _on_Checkpoint(self, signed: Signed) -> None:
         p = signed.payload
         if p.chain_seq != self.chain_seq - 1 or not self._head_before(signed):
-            raise self._fail("bad-checkpoint", "the checkpoint does not name the chain head this seat holds")
+            raise self._fail(Reason.BAD_CHECKPOINT, "the checkpoint does not name the chain head this seat holds")
         self.checkpoint = (int(p.hand), int(p.chain_seq), bytes(p.chain_head))
         self._send(pb.CheckpointSignature(hand=p.hand, seat=self.seat, chain_seq=p.chain_seq,
                                           chain_head=p.chain_head))
@@ -518,12 +522,12 @@ class SeatGame:
 
     def _on_HostSeedReveal(self, signed: Signed) -> None:
         if self.verified is None:
-            raise self._fail("unexpected-message", "a seed reveal in a game whose header says trustless")
+            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a seed reveal in a game whose header says trustless")
         self.verified.on_hand_seed(signed)
 
     def _on_HostKeyReveal(self, signed: Signed) -> None:
         if self.verified is None:
-            raise self._fail("unexpected-message", "a host key in a game whose header says trustless")
+            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a host key in a game whose header says trustless")
         self.verified.on_host_key(signed)
 
     def _on_MatchEnd(self, signed: Signed) -> None:
@@ -549,17 +553,17 @@ class SeatGame:
     # -- trustless games (Level 2): see level2_seat.py
     def _on_DeckPrepare(self, signed: Signed) -> None:
         if self.trustless is None:
-            raise self._fail("unexpected-message", "a trustless deck in a game whose header says otherwise")
+            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a trustless deck in a game whose header says otherwise")
         self.trustless.on_deck_prepare(signed)
 
     def _on_TrustlessDealOpen(self, signed: Signed) -> None:
         if self.trustless is None:
-            raise self._fail("unexpected-message", "a trustless deal in a game whose header says otherwise")
+            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a trustless deal in a game whose header says otherwise")
         self.trustless.on_deal_open(signed)
 
     def _on_ShareRequest(self, signed: Signed) -> None:
         if self.trustless is None:
-            raise self._fail("unexpected-message", "a share request in a game whose header says otherwise")
+            raise self._fail(Reason.UNEXPECTED_MESSAGE, "a share request in a game whose header says otherwise")
         self.trustless.on_share_request(signed)
 
     def _on_HandEnd(self, signed: Signed) -> None:

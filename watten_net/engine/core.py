@@ -16,6 +16,8 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, ClassVar, NoReturn, Self
 
+from watten_net.refusal import Reason
+
 from .cards import Card
 from .errors import RuleViolation
 from .events import Event
@@ -62,14 +64,14 @@ class MatchCore(MatchState[Piece]):
 
     def _refuse_deck(self) -> None:
         if self.phase != DEAL:
-            raise RuleViolation("no-deck-needed", "the match is not waiting for a deck now")
+            raise RuleViolation(Reason.NO_DECK_NEEDED, "the match is not waiting for a deck now")
 
     def forfeit(self, seat: int) -> tuple[Self, list[Event]]:
         """`seat` did not reveal its seed in time (PROTOCOL.md Level 1, step 4): its side loses the hand at its
         current value, before a card is dealt. Only the dealing protocol calls this; it is no player's action."""
         self._check_seat(seat)
         if self.phase != DEAL:
-            raise RuleViolation("not-now", "a deal attempt is forfeited only while its deck is still being made")
+            raise RuleViolation(Reason.NOT_NOW, "a deal attempt is forfeited only while its deck is still being made")
         return self._forfeited(seat)
 
     def _forfeited(self, seat: int) -> tuple[Self, list[Event]]:
@@ -83,7 +85,7 @@ class MatchCore(MatchState[Piece]):
 
     def _check_seat(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.t.n:
-            raise RuleViolation("no-such-seat", f"there is no seat {seat!r} at a {self.t.n}-player table")
+            raise RuleViolation(Reason.NO_SUCH_SEAT, f"there is no seat {seat!r} at a {self.t.n}-player table")
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, seat: int) -> list[str]:
@@ -263,59 +265,60 @@ class MatchCore(MatchState[Piece]):
     def _refuse_idle(self, verb: str, text: str) -> None:
         """An unknown action, or any action while no hand is being played."""
         if verb not in self.VERBS:
-            raise RuleViolation("malformed", f"unknown action {text!r}")
+            # A word outside the grammar is no verb (`bad-action`); nothing at all is no action (`malformed`).
+            raise RuleViolation(Reason.BAD_ACTION if verb else Reason.MALFORMED, f"unknown action {text!r}")
         if self.phase == OVER:
-            raise RuleViolation("match-over", "the match is over")
+            raise RuleViolation(Reason.MATCH_OVER, "the match is over")
         if self.phase == DEAL:
-            raise RuleViolation("no-deck", "the cards are not shuffled yet: waiting for the deal")
+            raise RuleViolation(Reason.NO_DECK, "the cards are not shuffled yet: waiting for the deal")
 
     def _refuse_play_now(self, seat: int) -> None:
         """A card play where the state alone refuses it: not this phase, something pending, another's turn."""
         if self.phase != PLAY:
-            raise RuleViolation("not-now", "cards are played only after the announcement")
+            raise RuleViolation(Reason.NOT_NOW, "cards are played only after the announcement")
         if self.raise_pending is not None:
-            raise RuleViolation("raise-pending", "a raise is pending: it must be accepted or folded first")
+            raise RuleViolation(Reason.RAISE_PENDING, "a raise is pending: it must be accepted or folded first")
         if self.schadet_pending:
-            raise RuleViolation("schadet-pending", "waiting for the partner's answer to 'schadet?'")
+            raise RuleViolation(Reason.SCHADET_PENDING, "waiting for the partner's answer to 'schadet?'")
         if seat != self.turn:
-            raise RuleViolation("not-your-turn", f"it is seat {self.turn}'s turn to play")
+            raise RuleViolation(Reason.NOT_YOUR_TURN, f"it is seat {self.turn}'s turn to play")
 
     def _refuse_raise(self, seat: int) -> NoReturn:
         """A raise, once no raise or `schadet?` is pending."""
         if self.phase != PLAY and not (self.phase == ANNOUNCE and self._f.raise_in_announce):
             if self._f.raise_in_announce:
-                raise RuleViolation("not-now", "raising starts once the first packet is dealt")
-            raise RuleViolation("not-now", "raising starts once the trump is named (raise_from = trump)")
+                raise RuleViolation(Reason.NOT_NOW, "raising starts once the first packet is dealt")
+            raise RuleViolation(Reason.NOT_NOW, "raising starts once the trump is named (raise_from = trump)")
         if self.hand_sides[seat] == self.last_raise_side:
-            raise RuleViolation("raise-twice", "your side raised last: the other side must raise next")
+            raise RuleViolation(Reason.RAISE_TWICE, "your side raised last: the other side must raise next")
         if any(self.gespannt):
-            raise RuleViolation("gespannt", "a side is gespannt: no raising in this hand")
-        raise RuleViolation("raise-cap", "the stake already covers the points your side needs")
+            raise RuleViolation(Reason.GESPANNT, "a side is gespannt: no raising in this hand")
+        raise RuleViolation(Reason.RAISE_CAP, "the stake already covers the points your side needs")
 
     def _refuse_concede(self, seat: int) -> None:
         if self.rules.tight != "three-or-concede":
-            raise RuleViolation("no-concede", "conceding is not part of these rules (tight = base-two)")
+            raise RuleViolation(Reason.NO_CONCEDE, "conceding is not part of these rules (tight = base-two)")
         if self.phase != PLAY or self.played_cards:
-            raise RuleViolation("not-now", "a gespannt side concedes after the trump and before the first lead")
+            raise RuleViolation(Reason.NOT_NOW, "a gespannt side concedes after the trump and before the first lead")
         if not self.gespannt[self.hand_sides[seat]]:
-            raise RuleViolation("not-gespannt", "only a gespannt side may concede")
+            raise RuleViolation(Reason.NOT_GESPANNT, "only a gespannt side may concede")
 
     def _refuse_signal(self, seat: int, name: str) -> NoReturn:
         if name not in SIGNAL_NAMES:
-            raise RuleViolation("malformed", f"unknown signal {name!r}; signals: {' '.join(SIGNAL_NAMES)}")
+            raise RuleViolation(Reason.MALFORMED, f"unknown signal {name!r}; signals: {' '.join(SIGNAL_NAMES)}")
         if not self.rules.signals:
-            raise RuleViolation("no-signals", "signals are off at this table")
+            raise RuleViolation(Reason.NO_SIGNALS, "signals are off at this table")
         if not self.t.hand_partners_of[self.dealer][seat]:
-            raise RuleViolation("no-partner", "you have no partner to signal to")
-        raise RuleViolation("not-now", "no signal now (at most 3 a hand, while you hold cards)")
+            raise RuleViolation(Reason.NO_PARTNER, "you have no partner to signal to")
+        raise RuleViolation(Reason.NOT_NOW, "no signal now (at most 3 a hand, while you hold cards)")
 
     def _refuse_bad_cut(self) -> NoReturn:
-        raise RuleViolation("bad-cut", f"cut between 4 and {len(self.deck or ()) - 4} cards: 'cut N'")
+        raise RuleViolation(Reason.BAD_CUT, f"cut between 4 and {len(self.deck or ()) - 4} cards: 'cut N'")
 
     def _refuse_not_waiting(self, seat: int) -> None:
         if seat not in self.waiting_for:
             waiting = ", ".join(str(s) for s in self.waiting_for)
-            raise RuleViolation("not-your-turn", f"waiting for seat {waiting}")
+            raise RuleViolation(Reason.NOT_YOUR_TURN, f"waiting for seat {waiting}")
 
     # -- cut and Schlecken
     def _cut(self, seat: int, n: int, events: list[Event]) -> None:
@@ -332,6 +335,10 @@ class MatchCore(MatchState[Piece]):
             events.append(self._show("see", seat, self._seen()))
         else:
             self._join_and_deal(events)
+
+    def seen_card(self) -> Piece:
+        """The card the Schlecken seat is shown now (the host's view of that seat names it)."""
+        return self._seen()
 
     def _seen(self) -> Piece:
         """The card the Schlecken seat is shown: the cutter sees the lifted packet, the dealer the rest."""

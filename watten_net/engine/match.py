@@ -18,9 +18,11 @@ from collections.abc import Iterable, Sequence
 from operator import attrgetter
 from typing import cast
 
+from watten_net.refusal import Reason
+
 from .cards import Card
 from .core import MatchCore
-from .errors import RuleViolation
+from .errors import RuleViolation, no_card
 from .events import Event
 from .notation import (
     A_SCHLAG,
@@ -146,7 +148,7 @@ class Match(MatchCore[Card]):
         if not isinstance(seat, int) or not 0 <= seat < self.t.n:  # checked here: a call costs on the hot path
             self._check_seat(seat)
         if not isinstance(action, str):
-            raise RuleViolation("malformed", "an action is a string such as 'play HK'")
+            raise RuleViolation(Reason.MALFORMED, "an action is a string such as 'play HK'")
         cache = self._legal
         legal = cache.get(seat) if cache is not None else None
         if legal is None:
@@ -184,44 +186,44 @@ class Match(MatchCore[Card]):
             self._refuse_play(seat, arg)
         if verb == "raise":
             if self.raise_pending is not None:
-                raise RuleViolation("raise-pending", "a raise is already pending")
+                raise RuleViolation(Reason.RAISE_PENDING, "a raise is already pending")
             if self.schadet_pending:
-                raise RuleViolation("schadet-pending", "waiting for the partner's answer to 'schadet?'")
+                raise RuleViolation(Reason.SCHADET_PENDING, "waiting for the partner's answer to 'schadet?'")
             self._refuse_raise(seat)
         if verb == "concede":
             self._refuse_concede(seat)
         if verb in ("accept", "fold"):
             if self.raise_pending is None:
-                raise RuleViolation("no-raise", "there is no raise to answer")
-            raise RuleViolation("own-raise", "only the other side answers a raise")
+                raise RuleViolation(Reason.NO_RAISE, "there is no raise to answer")
+            raise RuleViolation(Reason.OWN_RAISE, "only the other side answers a raise")
         if verb == "signal":
             self._refuse_signal(seat, arg)
         if verb == "cut":
             if self.phase != CUT:
-                raise RuleViolation("not-now", "the deck is not being cut now")
+                raise RuleViolation(Reason.NOT_NOW, "the deck is not being cut now")
             if seat != self.cutter:
-                raise RuleViolation("not-your-turn", f"seat {self.cutter} cuts")
+                raise RuleViolation(Reason.NOT_YOUR_TURN, f"seat {self.cutter} cuts")
             self._refuse_bad_cut()
         if self.raise_pending is not None:  # an announcement held by a raise (a play is refused above)
-            raise RuleViolation("raise-pending", "a raise is pending: it must be accepted or folded first")
+            raise RuleViolation(Reason.RAISE_PENDING, "a raise is pending: it must be accepted or folded first")
         self._refuse_not_waiting(seat)
         if self.phase == ANNOUNCE and self.announce_step == A_SCHLAG and verb == "schlag":
             choices = " ".join(schlag_choices(self.rules))
-            raise RuleViolation("bad-schlag", f"the Schlag must be one of {choices}")
+            raise RuleViolation(Reason.BAD_SCHLAG, f"the Schlag must be one of {choices}")
         if self.phase == ANNOUNCE and self.announce_step == A_TRUMP and verb == "trump":
-            raise RuleViolation("bad-trump", "the trump is a suit: E, L, H or S")
-        raise RuleViolation("not-now", f"{text!r} is not possible now")
+            raise RuleViolation(Reason.BAD_TRUMP, "the trump is a suit: E, L, H or S")
+        raise RuleViolation(Reason.NOT_NOW, f"{text!r} is not possible now")
 
     def _refuse_play(self, seat: int, arg: str) -> None:
         try:
             card = Card.parse(arg)
         except ValueError as err:
-            raise RuleViolation("malformed", str(err)) from None
+            raise no_card(arg, err) from None
         self._refuse_play_now(seat)
         if card not in self.hands[seat]:
-            raise RuleViolation("card-not-in-hand", f"{card} is not in your hand")
+            raise RuleViolation(Reason.CARD_NOT_IN_HAND, f"{card} is not in your hand")
         raise RuleViolation(
-            "must-play-trump",
+            Reason.MUST_PLAY_TRUMP,
             "you must play a trump or a Kritischer (Trumpf oder Kritische)"
             if self.rules.follow == "hauptschlag-lead"
             else "a trump was led: you must play a trump or a Schlag card",

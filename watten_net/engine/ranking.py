@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from watten_net.refusal import Reason
+
 from .cards import ALL_CARDS, RANKS, SUITS, WELI, Card, canonical_deck, deck_ranks
 from .errors import RuleViolation
 from .rules import Rules
@@ -183,10 +185,10 @@ class Ranking:
 
 def validate_announcement(rules: Rules, schlag: str, trump: str) -> None:
     if trump not in SUITS:
-        raise RuleViolation("bad-trump", f"the trump must be a suit (E, L, H or S), not {trump!r}")
+        raise RuleViolation(Reason.BAD_TRUMP, f"the trump must be a suit (E, L, H or S), not {trump!r}")
     if schlag not in schlag_choices(rules):
         raise RuleViolation(
-            "bad-schlag",
+            Reason.BAD_SCHLAG,
             f"the Schlag must be one of {' '.join(schlag_choices(rules))} with a {rules.deck}-card deck, "
             f"not {schlag!r}",
         )

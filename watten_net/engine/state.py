@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Any, Generic, Self, TypeVar, cast
 
+from watten_net.refusal import Reason
+
 from .cards import Card, canonical_deck
 from .errors import RuleViolation
 from .events import Event
@@ -246,9 +248,9 @@ class MatchState(Generic[Piece]):
     def next_match(self) -> Self:
         """After a match ends: the next match of the series (scores back to 0, Bummerl kept)."""
         if self.phase != OVER:
-            raise RuleViolation("match-not-over", "the match is still being played")
+            raise RuleViolation(Reason.MATCH_NOT_OVER, "the match is still being played")
         if self.series_over:
-            raise RuleViolation("series-over", "the series is over: a side has reached the Bummerl limit")
+            raise RuleViolation(Reason.SERIES_OVER, "the series is over: a side has reached the Bummerl limit")
         m = self.new(self.rules, (self.dealer + 1) % self.t.n, bummerl=self.bummerl)
         m.match_number = self.match_number + 1
         return m

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from watten_net.deal.hashing import DIGEST_LEN, require_len, u32
+from watten_net.hashing import DIGEST_LEN, require_len, u32
 
 PREPARED = 0xFFFF_FFFF
 """The ``attempt`` field of a deck prepared ahead (:meth:`DealId.prepared`)."""

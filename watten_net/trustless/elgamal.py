@@ -15,7 +15,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from watten_net.deal.hashing import u8
+from watten_net.hashing import u8
 from watten_net.trustless.errors import Reason, TrustlessError
 from watten_net.trustless.group import BASE, POINT_LEN, Point, add, hash_to_point, mul, point_sum, sub
 from watten_net.trustless.wire import Reader

@@ -30,7 +30,7 @@ from nacl.bindings import (
     crypto_scalarmult_ed25519_noclamp,
 )
 
-from watten_net.deal.hashing import H, u8, u64
+from watten_net.hashing import H, u8, u64
 from watten_net.trustless.errors import Reason, TrustlessError
 
 Point = NewType("Point", bytes)

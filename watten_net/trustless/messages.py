@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from watten_net.deal.hashing import u8
+from watten_net.hashing import u8
 from watten_net.trustless.context import DealId
 from watten_net.trustless.elgamal import MAX_CARDS, Ciphertext, encode_deck, read_deck
 from watten_net.trustless.errors import Reason, TrustlessError

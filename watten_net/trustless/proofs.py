@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from watten_net.deal.hashing import u8
+from watten_net.hashing import u8
 from watten_net.trustless.context import DealId
 from watten_net.trustless.elgamal import Ciphertext
 from watten_net.trustless.group import (

@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from watten_net.deal.hashing import H, u8, u32
+from watten_net.hashing import H, u8, u32
 from watten_net.trustless.context import DealId
 from watten_net.trustless.elgamal import Ciphertext, encode_deck, reencrypt
 from watten_net.trustless.group import (

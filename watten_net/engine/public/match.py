@@ -15,7 +15,7 @@ hand: the seats whose obligations are still open are asked to open the positions
 
 Decisions
 ---------
-- **Blind is refused** (`RuleViolation("blind-not-trustless")`): the host must judge every trick from the
+- **Blind is refused** (`RuleViolation(Reason.BLIND_NOT_TRUSTLESS)`): the host must judge every trick from the
   Schlag and the trump, and under `blind` those are hidden from everyone but the announcers; a trustless
   host would either learn them (and could pass them on) or could not judge the tricks. Every other flag works.
 - **When a card is opened.** A card is opened when it is played, when a seat shows its Maschine, or at the
@@ -51,9 +51,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
+from watten_net.refusal import Reason
+
 from ..cards import Card
 from ..core import MatchCore
-from ..errors import RuleViolation
+from ..errors import RuleViolation, no_card
 from ..events import Event
 from ..notation import ANNOUNCE, CUT, DEAL, FORFEIT, OVER, PLAY, VERBS, normalise_action
 from ..rules import Rules
@@ -82,7 +84,7 @@ def _parse_card(value: Card | str) -> Card:
     try:
         return Card.parse(value)
     except ValueError as err:
-        raise RuleViolation("malformed", str(err)) from None
+        raise no_card(value, err) from None
 
 
 class PublicMatch(MatchCore[int]):
@@ -116,7 +118,7 @@ class PublicMatch(MatchCore[int]):
     def _check_rules(cls, rules: Rules) -> None:
         if rules.blind:
             raise RuleViolation(
-                "blind-not-trustless",
+                Reason.BLIND_NOT_TRUSTLESS,
                 "blind cannot be played with a trustless deal: the host must judge the tricks by the Schlag and "
                 "the trump, which blind hides from everyone but the announcers",
             )
@@ -220,22 +222,22 @@ class PublicMatch(MatchCore[int]):
         `open` need the `openings` (position -> card). Returns the new match and its events."""
         self._check_seat(seat)
         if not isinstance(action, str):
-            raise RuleViolation("malformed", "an action is a string such as 'play HK'")
+            raise RuleViolation(Reason.MALFORMED, "an action is a string such as 'play HK'")
         text = normalise_action(action)
         verb, _, arg = text.partition(" ")
         if verb == "play":
             return self._apply_play(seat, arg, position)
         if position is not None:
-            raise RuleViolation("malformed", "only 'play' takes a position")
+            raise RuleViolation(Reason.MALFORMED, "only 'play' takes a position")
         if verb in ("maschine", "open"):
             if self.phase in (DEAL, OVER):
                 self._refuse(seat, text)
             if openings is None:
-                raise RuleViolation("malformed", f"'{verb}' needs the openings of its cards")
+                raise RuleViolation(Reason.MALFORMED, f"'{verb}' needs the openings of its cards")
             opened = self._parse_openings(openings)
             return self._apply_maschine(seat, opened) if verb == "maschine" else self._apply_open(seat, opened)
         if openings is not None:
-            raise RuleViolation("malformed", "only 'maschine' and 'open' take openings")
+            raise RuleViolation(Reason.MALFORMED, "only 'maschine' and 'open' take openings")
         if text not in self.legal_actions(seat):
             self._refuse(seat, text)
         return self._applied(seat, text)
@@ -252,11 +254,11 @@ class PublicMatch(MatchCore[int]):
         self._refuse_idle(verb, text)
         phase = self.phase
         if phase == SETTLE:
-            raise RuleViolation("settling", "the hand is over: waiting for the cards its obligations need opened")
+            raise RuleViolation(Reason.SETTLING, "the hand is over: waiting for the cards its obligations need opened")
         if self.raise_pending is not None and verb not in ("accept", "fold"):
-            raise RuleViolation("raise-pending", "a raise is pending: it must be accepted or folded first")
+            raise RuleViolation(Reason.RAISE_PENDING, "a raise is pending: it must be accepted or folded first")
         if phase == PLAY and self.schadet_pending and verb != "schadet":
-            raise RuleViolation("schadet-pending", "waiting for the partner's answer to 'schadet?'")
+            raise RuleViolation(Reason.SCHADET_PENDING, "waiting for the partner's answer to 'schadet?'")
         if verb == "raise":
             self._refuse_raise(seat)
         if verb == "concede":
@@ -264,34 +266,34 @@ class PublicMatch(MatchCore[int]):
         if verb == "signal":
             self._refuse_signal(seat, arg)
         if verb in ("accept", "fold") and self.raise_pending is None:
-            raise RuleViolation("no-raise", "there is no raise to answer")
+            raise RuleViolation(Reason.NO_RAISE, "there is no raise to answer")
         self._refuse_not_waiting(seat)
         if verb == "cut" and phase == CUT:
             self._refuse_bad_cut()
-        raise RuleViolation("not-now", f"{text!r} is not possible now")
+        raise RuleViolation(Reason.NOT_NOW, f"{text!r} is not possible now")
 
     def _parse_openings(self, openings: Openings) -> dict[int, Card]:
         if not isinstance(openings, Mapping) or not openings:
-            raise RuleViolation("malformed", "openings map deck positions to the cards opened there")
+            raise RuleViolation(Reason.MALFORMED, "openings map deck positions to the cards opened there")
         parsed: dict[int, Card] = {}
         for position, card in openings.items():
             if not isinstance(position, int) or not 0 <= position < self.size:
-                raise RuleViolation("malformed", f"no deck position {position!r}")
+                raise RuleViolation(Reason.MALFORMED, f"no deck position {position!r}")
             parsed[position] = _parse_card(card)
         if len(set(parsed.values())) != len(parsed):
-            raise RuleViolation("card-seen-twice", "the same card cannot be opened at two positions")
+            raise RuleViolation(Reason.CARD_SEEN_TWICE, "the same card cannot be opened at two positions")
         return parsed
 
     def _check_opening(self, position: int, card: Card) -> None:
         """Each card once: an opened card must not have shown up at another position of this deck."""
         if card not in self._f.deck_set:
-            raise RuleViolation("not-in-deck", f"{card} is not in a {self.size}-card deck")
+            raise RuleViolation(Reason.NOT_IN_DECK, f"{card} is not in a {self.size}-card deck")
         known = self.opened.get(position)
         if known is not None and known is not card:
-            raise RuleViolation("opening-mismatch", f"position {position} was opened as {known}, not {card}")
+            raise RuleViolation(Reason.OPENING_MISMATCH, f"position {position} was opened as {known}, not {card}")
         where = self.card_at.get(card)
         if where is not None and where != position:
-            raise RuleViolation("card-seen-twice", f"{card} was already opened at position {where}")
+            raise RuleViolation(Reason.CARD_SEEN_TWICE, f"{card} was already opened at position {where}")
 
     def _record_openings(self, cards: Mapping[int, Card]) -> None:
         self.opened = {**self.opened, **cards}
@@ -342,7 +344,7 @@ class PublicMatch(MatchCore[int]):
             self._refuse(seat, "play " + card.text)
         self._refuse_play_now(seat)
         if not isinstance(position, int) or isinstance(position, bool):
-            raise RuleViolation("no-position", "a played card comes with the deck position it was opened from")
+            raise RuleViolation(Reason.NO_POSITION, "a played card comes with the deck position it was opened from")
         if position not in self.hands[seat]:
             raise self._foreign_position(seat, position)
         self._check_opening(position, card)
@@ -351,12 +353,12 @@ class PublicMatch(MatchCore[int]):
         """Why `position` is not one `seat` may open now (it holds only `positions_of(seat)`)."""
         for other, held in enumerate(self.hands):
             if position in held:
-                return RuleViolation("not-your-position", f"position {position} was dealt to seat {other}")
+                return RuleViolation(Reason.NOT_YOUR_POSITION, f"position {position} was dealt to seat {other}")
         if position in self.opened:  # while cards are played, opened and not held means played
-            return RuleViolation("position-played", f"the card at position {position} was played already")
+            return RuleViolation(Reason.POSITION_PLAYED, f"the card at position {position} was played already")
         if position in self.aside:
-            return RuleViolation("position-aside", f"position {position} was put aside at the Bessere")
-        return RuleViolation("not-your-position", f"position {position} was not dealt to seat {seat}")
+            return RuleViolation(Reason.POSITION_ASIDE, f"position {position} was put aside at the Bessere")
+        return RuleViolation(Reason.NOT_YOUR_POSITION, f"position {position} was not dealt to seat {seat}")
 
     def _play(self, seat: int, position: int, card: Card, events: list[Event]) -> None:
         self._oblige_to_follow(seat, position, card, events)
@@ -392,16 +394,17 @@ class PublicMatch(MatchCore[int]):
     # -- Maschine
     def _apply_maschine(self, seat: int, cards: dict[int, Card]) -> tuple[PublicMatch, list[Event]]:
         if not self.rules.maschine_points:
-            raise RuleViolation("no-maschine", "a Maschine scores nothing at this table (maschine_points = 0)")
+            raise RuleViolation(Reason.NO_MASCHINE, "a Maschine scores nothing at this table (maschine_points = 0)")
         if not self._maschine_window():
-            raise RuleViolation("not-now", "a Maschine is shown once every card is dealt and before the first card")
+            raise RuleViolation(Reason.NOT_NOW,
+                                "a Maschine is shown once every card is dealt and before the first card")
         for position in cards:
             if position not in self.hands[seat]:
                 raise self._foreign_position(seat, position)
         if set(cards.values()) != self._f.kritische:
             shown = " ".join(sorted(c.text for c in cards.values()))
             needed = " ".join(self._f.kritische_text)
-            raise RuleViolation("not-a-maschine", f"a Maschine is all of {needed}, not {shown}")
+            raise RuleViolation(Reason.NOT_A_MASCHINE, f"a Maschine is all of {needed}, not {shown}")
         for position, card in cards.items():
             self._check_opening(position, card)
         m = self._clone()
@@ -469,12 +472,12 @@ class PublicMatch(MatchCore[int]):
 
     def _apply_open(self, seat: int, cards: dict[int, Card]) -> tuple[PublicMatch, list[Event]]:
         if self.phase != SETTLE:
-            raise RuleViolation("not-now", "cards are opened at the end of a hand, when the host asks for them")
+            raise RuleViolation(Reason.NOT_NOW, "cards are opened at the end of a hand, when the host asks for them")
         wanted = self.wanted.get(seat)
         if wanted is None:
-            raise RuleViolation("nothing-to-open", f"seat {seat} has nothing to open")
+            raise RuleViolation(Reason.NOTHING_TO_OPEN, f"seat {seat} has nothing to open")
         if set(cards) != set(wanted):
-            raise RuleViolation("wrong-positions", f"open exactly positions {' '.join(map(str, wanted))}")
+            raise RuleViolation(Reason.WRONG_POSITIONS, f"open exactly positions {' '.join(map(str, wanted))}")
         for position, card in cards.items():
             self._check_opening(position, card)
         m = self._clone()
@@ -489,7 +492,7 @@ class PublicMatch(MatchCore[int]):
         """The host's timeout: `seat` did not open what it was asked for. What it left sealed counts against it."""
         self._check_seat(seat)
         if self.phase != SETTLE or seat not in self.wanted:
-            raise RuleViolation("nothing-to-open", f"seat {seat} has nothing to open now")
+            raise RuleViolation(Reason.NOTHING_TO_OPEN, f"seat {seat} has nothing to open now")
         m = self._clone()
         events = [Event("not-opened", seat, {"positions": list(self.wanted[seat])})]
         m.inputs = ((seat, NO_OPENING), self.inputs)

@@ -1,0 +1,106 @@
+"""A table's log of changes (what the event streams send, each with the views built for it) and its game record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from watten_net.deal.host_game import Posted
+from watten_net.engine.events import Event
+from watten_net.record import KIND_HOST, RecordWriter
+
+from .eventlog import EventLog
+from .views import table_view
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .table import Table
+
+VIEWS_KEPT = 128  # log items that keep the views built for them (see ChangeLog.append)
+LOBBY_KEPT = 256  # log items a table in its lobby keeps (join/leave churn must not grow it without end)
+
+
+@dataclass
+class LogItem:
+    seq: int
+    posted: list[Posted] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)  # engine events (filtered per seat when sent)
+    lobby: list[Any] = field(default_factory=list)  # public pb.GameEvent of the lobby
+    # Each connected person's view right after this change: built once, when it happened, so a seat that
+    # reads the log later still gets the view that belongs to these events.
+    views: dict[int, Any] = field(default_factory=dict)
+    chain_len: int = 0  # the game chain's length after this change (to recognise a resume into this log)
+
+
+class ChangeLog:
+    """The table's numbered changes and the host's record of the game (the chain envelopes, on disk)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.items: EventLog[LogItem] = EventLog()
+        self.record: RecordWriter | None = None
+        self.record_path: Path | None = None
+
+    def new_item(self) -> LogItem:
+        return LogItem(seq=len(self.items) + 1)
+
+    async def append(self, item: LogItem) -> None:
+        table = self.table
+        if table.released:
+            return  # a straggling change (a stream's seat going offline) of a table whose match is gone
+        info = None
+        for seat, slot in enumerate(table.seats):
+            if slot is not None and slot.online and not slot.bot:
+                info = info if info is not None else table.info()
+                item.views[seat] = table_view(table, seat, info)
+        item.chain_len = len(table.game.chain) if table.game is not None else 0
+        log = self.items
+        log.append(item)
+        # The per-seat views are what makes the log big (a few kB per seat and change, over a megabyte a hand at
+        # a table of four): keep them for the last VIEWS_KEPT changes only. A stream that far behind (or one
+        # resuming from long ago) gets the table's current view with those events instead, as a seat that was
+        # offline at the time always did; the chain entries and events themselves are all kept.
+        if len(log) > VIEWS_KEPT and len(log) - VIEWS_KEPT - 1 >= log.first:
+            log[-VIEWS_KEPT - 1].views = {}
+        # In the lobby nothing of the log goes into a record: keep its newest part only, so that people joining and
+        # leaving for ever do not grow it (a stream further behind than that is told to resubscribe).
+        if table.game is None:
+            log.keep_last(LOBBY_KEPT)
+        async with table.changed:
+            table.changed.notify_all()
+
+    async def lobby_event(self, *events: Any) -> None:
+        """One change of the lobby: its public events."""
+        item = self.new_item()
+        item.lobby.extend(events)
+        await self.append(item)
+
+    def open_record(self) -> None:
+        """The host's record of the game, with every chain envelope so far (a resumed game has some already)."""
+        table = self.table
+        if table.settings.record_dir is None or table.game is None:
+            return
+        self.record_path = table.settings.record_dir / self.record_name()
+        self.record = RecordWriter(self.record_path, {"written_by": "watten-host", "seat": None})
+        self.write(table.game.chain)
+
+    def record_name(self) -> str:
+        """The host record's file name: the game id says which game, the table id which of the host's tables."""
+        game = self.table.game
+        assert game is not None
+        return f"watten-{game.game_id.hex()[:12]}-table-{self.table.table_id}-host.wrec"
+
+    def write(self, posted: list[Posted]) -> None:
+        if self.record is not None:
+            for p in posted:
+                self.record.append(KIND_HOST, p.raw)
+
+    def close_records(self) -> None:
+        if self.record is not None:
+            self.record.close()
+            self.record = None
+
+    def forget(self) -> None:
+        """The match is released: its log goes (numbering starts again; a stream still open finds nothing)."""
+        self.items = EventLog()

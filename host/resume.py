@@ -1,0 +1,172 @@
+"""A table rebuilt from its journal after a crash (same seats, same draws, same chain), and the journal's metadata
+that makes that possible."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from watten_net.deal.host_game import HostGame, Posted
+from watten_net.deal.protocol import ProtocolError, parse_envelope
+from watten_net.deal.seat import SeatGame
+from watten_net.engine import Rules
+
+from .journal import ABANDON, BOT_ACTION, DRAW, FORFEIT_AWAY, NONCE, STAND_IN, SUBMIT, TOKEN, Journal, read_journal
+from .lobby import SeatSlot
+from .settings import TableSettings
+
+if TYPE_CHECKING:
+    from .table import Table
+
+log = logging.getLogger("watten.host")
+
+
+def journal_meta(table: Table, host_nonce: bytes) -> dict[str, Any]:
+    """What a journal holds besides its entries: everything needed to build the table again."""
+    seats = []
+    for s, slot in enumerate(table.seats):
+        assert slot is not None
+        entry: dict[str, Any] = {"name": slot.name, "public_key": slot.public_key.hex(),
+                                 "join_nonce": slot.join_nonce.hex(), "token_sha256": slot.token_digest.hex(),
+                                 "bot": slot.bot}
+        if slot.bot:
+            bot = table.bots[s]
+            entry["bot_key"] = bot.key.private_bytes_raw().hex()
+            entry["level"] = bot.policy.level
+        seats.append(entry)
+    settings = table.settings
+    return {
+        "rules": settings.rules.to_json(), "preset": settings.preset, "reveal": settings.reveal,
+        "deal": settings.deal, "tls": settings.tls_fingerprint.hex(), "host_name": settings.host_name,
+        "table_id": table.table_id, "port": table.port, "host_nonce": host_nonce.hex(), "seats": seats,
+        "record_dir": str(settings.record_dir) if settings.record_dir else "",
+        "host_run": table.host_run, "index": table.index, "own_person_key": table.own_person_key.hex(),
+        # The nonces of the lobby's joins (those of the game are NONCE entries): a resumed table refuses them.
+        "used_nonces": sorted(n.hex() for n in table.lobby.used_nonces),
+    }
+
+
+def _settings_of(meta: dict[str, Any], host_key: Ed25519PrivateKey, bot_delay: float, grace: float,
+                 step_timeout: float) -> TableSettings:
+    return TableSettings(Rules.from_json(meta["rules"]), preset=meta["preset"], reveal=meta["reveal"],
+                         deal=meta.get("deal", "verified"), host_key=host_key,
+                         tls_fingerprint=bytes.fromhex(meta["tls"]), host_name=meta["host_name"],
+                         bot_delay=bot_delay, grace=grace, step_timeout=step_timeout,
+                         record_dir=Path(meta["record_dir"]) if meta["record_dir"] else None)
+
+
+def _seat_the_journaled(table: Table, meta: dict[str, Any]) -> None:
+    """The seats, the bots' keys and the place of the table, as the journal's metadata has them."""
+    table.table_id = meta["table_id"]
+    table.host_run = str(meta.get("host_run", ""))  # journals of older hosts have neither
+    table.index = int(meta.get("index", 0))
+    table.own_person_key = bytes.fromhex(str(meta.get("own_person_key", "")))
+    table.port = int(meta["port"])
+    for s, entry in enumerate(meta["seats"]):
+        table.seats[s] = SeatSlot(entry["name"], bytes.fromhex(entry["public_key"]),
+                                  bytes.fromhex(entry["join_nonce"]), bytes.fromhex(entry["token_sha256"]),
+                                  bot=entry["bot"], online=entry["bot"], ready=True)
+        if entry["bot"]:
+            key = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(entry["bot_key"]))
+            table.bot_worker.add(s, key, entry.get("level", "heuristic"))
+    # Every nonce the table accepted before the start (a journal of an older host: the seats' join nonces).
+    used = table.lobby.used_nonces
+    used.update(bytes.fromhex(n) for n in meta.get("used_nonces", []))
+    used.update(slot.join_nonce for slot in table.seats if slot is not None and not slot.bot)
+
+
+def rebuild_bot_envelope(bot_game: SeatGame, raw: bytes) -> None:
+    """Replaying the journal: build a host bot's journaled envelope again the way `BotWorker.step` built it, so that
+    the bot's SeatGame moves on exactly as it did before the crash. An automatic one is the head of its outbox, signed
+    by `next_automatic` on the bot's chain head of that moment (steps queued together, such as the shares of a deal's
+    ShareRequests, are each signed again after the one before is taken: left as queued, the copy in the outbox no
+    longer matches the journal's and is sent again after the resume, refused, and the bot worker stops). A game move
+    (the bot's policy chose it) comes from `SeatGame.action`, which in a trustless game draws (the proof of a played
+    card's opening): skipped, every later draw of the bot would go to another step. A rebuilt envelope differs from
+    the journal's only if the replay went astray: the log says so."""
+    signed = parse_envelope(raw, host=False)
+    queued = bot_game.outbox[0] if bot_game.outbox else None
+    try:
+        if queued is not None and parse_envelope(queued, host=False).payload == signed.payload:
+            rebuilt = bot_game.next_automatic()
+        elif signed.type == "ActionRequest":
+            rebuilt = bot_game.action(str(signed.payload.action))
+        else:
+            rebuilt = None
+    except ProtocolError as err:
+        log.warning("seat %d's %s cannot be built again from the journal: %s", bot_game.seat, signed.type,
+                    err.message)
+        return
+    if rebuilt != raw:
+        log.warning("seat %d's %s built again from the journal differs from the journaled one", bot_game.seat,
+                    signed.type)
+
+
+def _replay_entry(table: Table, game: HostGame, kind: int, seat: int, raw: bytes) -> list[Posted]:
+    """One journal entry applied again: what it posted (the lobby's nonces and tokens post nothing)."""
+    if kind == NONCE:
+        table.lobby.used_nonces.add(raw)
+        return []
+    if kind == TOKEN:
+        reclaimed = table.seats[seat]
+        if reclaimed is not None:
+            reclaimed.token_digest = raw
+        return []
+    if kind == STAND_IN:
+        return game.stand_in(seat, bool(raw[0]))
+    if kind == BOT_ACTION:
+        return game.act_for(seat, raw.decode())
+    if kind == FORFEIT_AWAY:
+        return game.forfeit_away()
+    if kind == ABANDON:
+        return game.abandon(raw.decode())
+    if kind != SUBMIT:
+        return []
+    bot = table.bots.get(seat)
+    if bot is not None and bot.game is not None:
+        rebuild_bot_envelope(bot.game, raw)
+    posted = game.submit(seat, raw)
+    if bot is not None and bot.game is not None:
+        bot.game.accepted(raw)
+    return posted
+
+
+async def resume_table(path: Path, host_key: Ed25519PrivateKey, *, bot_delay: float, grace: float,
+                       step_timeout: float) -> Table:
+    """Rebuild the table of an unfinished game from its journal: same seats, same draws, same chain."""
+    from .table import Table
+
+    meta, entries = read_journal(path)
+    table = Table(_settings_of(meta, host_key, bot_delay, grace, step_timeout))
+    _seat_the_journaled(table, meta)
+    table.journal_path = path
+    replay: dict[int, list[bytes]] = {}
+    for kind, who, data in entries:
+        if kind == DRAW:
+            replay.setdefault(who, []).append(data)
+    # Open before the replay: a party that runs out of journaled draws in it (the crash came after the draws of
+    # a step were journaled, or before it drew at all) draws fresh bytes, and those must be journaled as well,
+    # or the next resume would build another key share, shuffle or proof than the one that left the host.
+    table.journal = Journal.reopen(path)
+    game = table.make_game(bytes.fromhex(meta["host_nonce"]), replay)
+    everything = list(game.start())
+    table.bot_worker.feed(everything)
+    for kind, seat, raw in entries:  # (the bots fed after each entry: a bot's next envelope is rebuilt from them)
+        posted = _replay_entry(table, game, kind, seat, raw)
+        table.bot_worker.feed(posted)
+        everything += posted
+    game.drain_events()
+    table.changes.open_record()
+    item = table.changes.new_item()
+    item.posted = everything
+    await table.changes.append(item)
+    log.info("resumed game %s at chain envelope %d", game.game_id.hex()[:12], len(game.chain))
+    table.bot_worker.start()
+    for s, taken in enumerate(table.seats):  # every person is offline until their client reconnects
+        if taken is not None and not taken.bot:
+            table.clocks.start_grace(s)
+    table.clocks.watch_steps()  # (a trustless game that was waiting for a seat away goes on waiting, on a clock)
+    return table

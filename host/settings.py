@@ -1,0 +1,31 @@
+"""A table's settings: what a fresh table in its place (`Table.successor`) keeps, and what a journal restores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from watten_net.engine import Rules
+
+from .clocks import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    rules: Rules
+    preset: str = ""
+    reveal: str = "match-end"
+    deal: str = "verified"  # "verified" (Level 1) or "trustless" (Level 2: the host sees no card)
+    host_key: Ed25519PrivateKey = field(default_factory=Ed25519PrivateKey.generate)
+    tls_fingerprint: bytes = b""  # the certificate the game header names (b"": plaintext)
+    record_dir: Path | None = None
+    host_name: str = "watten-host"
+    bot_delay: float = 0.0
+    grace: float = DEFAULT_GRACE
+    step_timeout: float = DEFAULT_STEP_TIMEOUT
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
