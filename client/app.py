@@ -54,6 +54,8 @@ class HostControls:
 
 
 class TableApp:
+    """The full-screen terminal table (prompt-toolkit): draws the view model of a `Connection` and reads commands."""
+
     def __init__(self, conn: Connection, words: Words, *, host_controls: HostControls | None = None,
                  lobby_lines: list[str] | None = None) -> None:
         self.conn = conn

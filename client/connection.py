@@ -78,6 +78,8 @@ def parse_address(text: str, default_port: int) -> tuple[str, int]:
 
 @dataclass
 class TrustDecision:
+    """A host's certificate fingerprint to trust or not (first contact: "new"; already known: "match")."""
+
     host_port: str
     fingerprint: str
     verdict: str  # "new" or "match"

@@ -237,6 +237,8 @@ def default_lang(env: dict[str, str] | None = None) -> str:
 
 
 class Words:
+    """The client's words in one language (`--lang`), with the card suit marks (`--suits`) and refusal reasons."""
+
     def __init__(self, lang: str, suits: str = "french") -> None:
         if lang not in LANGS:
             raise ValueError(f"--lang must be one of {', '.join(LANGS)}")

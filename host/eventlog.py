@@ -18,6 +18,8 @@ class Forgotten(IndexError):
 
 
 class EventLog(Generic[T]):
+    """An append-only log with absolute indices that may forget its oldest items (reading one raises `Forgotten`)."""
+
     def __init__(self) -> None:
         self._items: list[T] = []
         self.first = 0  # index of the oldest item kept (items before it are forgotten)

@@ -39,6 +39,9 @@ class JournalError(ValueError):
 
 
 class Journal:
+    """The host's crash journal, written entry by entry: every input of the game (random draws, accepted
+    envelopes, ...), so that `watten-host --resume` rebuilds the table exactly."""
+
     def __init__(self, path: Path, meta: dict[str, Any]) -> None:
         self.path = path
         ensure_private_dir(path.parent)

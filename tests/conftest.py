@@ -1,14 +1,14 @@
-"""Test set-up: the tests directory is importable (shared helpers such as netutil and local_table)."""
+"""Test set-up shared by every test module (the shared helpers such as netutil and local_table are importable through
+`pythonpath` in pyproject.toml)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from collections.abc import Generator
 
 import pytest
 from hypothesis import settings
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fastloop import MARKERS, in_process_only
 
 # Property tests judge results, never speed: on a shared 2-core machine one slow example is no failure (the
 # benchmarks under bench/ measure time).
@@ -21,3 +21,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     10,000; the host kill runs: more kill points). CI runs the short ones."""
     parser.addoption("--long", action="store_true", default=False,
                      help="run the long versions of the fuzz and kill tests")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, object, object]:
+    """A test without a marker of `MARKERS` runs in process only (its fixtures included): see fastloop.py."""
+    if any(item.get_closest_marker(name) is not None for name in MARKERS):
+        return (yield)
+    with in_process_only(item.nodeid):
+        return (yield)

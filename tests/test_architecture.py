@@ -13,6 +13,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("watten_net", "host", "client")
 
@@ -34,6 +36,7 @@ def sources() -> Iterator[tuple[Path, ast.Module]]:
                 yield path, ast.parse(path.read_text(), filename=str(path))
 
 
+@pytest.mark.slow
 def test_import_contracts_hold() -> None:
     lint = Path(sys.executable).parent / "lint-imports"
     result = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)

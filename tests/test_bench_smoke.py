@@ -10,6 +10,8 @@ import pytest
 
 from netutil import ROOT
 
+pytestmark = pytest.mark.slow  # each benchmark runs as a process (latency and load start hosts too)
+
 # (script and tiny arguments, a phrase its report always prints)
 RUNS = [
     (["bench/engine.py", "--seconds", "0.05", "--matches", "3"], "whole random 4-player bavarian match"),

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from netutil import actions_of, isolated_env, journal_entries, start, start_host, verified_records, wait_until
+
+pytestmark = pytest.mark.network
 
 
 def test_a_client_killed_mid_hand_comes_back_and_every_record_verifies(tmp_path: Path) -> None:

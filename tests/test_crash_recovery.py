@@ -21,6 +21,8 @@ from watten_net.verify import verify_file
 
 from netutil import isolated_env, start, start_host, wait_until
 
+pytestmark = pytest.mark.network
+
 KILLS_IN_CI = 5  # the issue asks for 20 random points: `pytest --long` runs them
 
 

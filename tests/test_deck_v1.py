@@ -231,6 +231,7 @@ def chi_square_rows(counts: list[list[int]]) -> list[float]:
     return [sum((c - expected) ** 2 / expected for c in row) for row in counts]
 
 
+@pytest.mark.slow
 def test_each_card_position_is_uniform() -> None:
     n = 32
     decks = [deck_permutation(hashlib.sha256(i.to_bytes(4, "big")).digest(), n) for i in range(N_KEYS)]

@@ -18,6 +18,8 @@ from watten_net.verify import CLAIMED, EXIT_CODES, PROVEN, verify_file
 
 from netutil import ROOT, isolated_env, journal_entries, start, wait_until
 
+pytestmark = pytest.mark.network
+
 
 def _cheated_game(tmp_path: Path, cheat: str, *host_args: str) -> tuple[str, Path]:
     env = isolated_env(tmp_path)

@@ -306,6 +306,7 @@ def test_public_match_agrees_with_match_for_flags_no_preset_sets(flags: dict[str
     _run(rules, seed=17, hands=80)
 
 
+@pytest.mark.slow
 def test_the_differential_runs_reach_every_obligation_and_settlement() -> None:
     """The lockstep runs above must reach the hidden-information cases, or their agreement proves little."""
     SEEN.clear()  # independent of which other tests ran: a sample of the same runs

@@ -101,16 +101,19 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequ
     return result
 
 
+@pytest.mark.network
 def test_every_fuzzed_request_got_a_documented_answer_and_changed_nothing(fuzzed: Fuzzed) -> None:
     assert not fuzzed.tally.failure, fuzzed.tally.failure
     assert fuzzed.tally.sent >= FUZZ_CI
     assert "UNKNOWN" not in fuzzed.tally.codes and "INTERNAL" not in fuzzed.tally.codes
 
 
+@pytest.mark.network
 def test_the_fuzz_reached_every_step_of_a_hand(fuzzed: Fuzzed) -> None:
     assert {"header", "key-commit", "key-set", "key-reveal", "sealed", "play"} <= fuzzed.tally.steps
 
 
+@pytest.mark.network
 def test_the_fuzz_went_deep(fuzzed: Fuzzed) -> None:
     """Not everything stopped at the door: protocol, engine and retry answers were reached too."""
     reasons = fuzzed.tally.reasons
@@ -121,6 +124,7 @@ def test_the_fuzz_went_deep(fuzzed: Fuzzed) -> None:
     assert any(reasons.get(r) for r in ("wrong-hand", "wrong-hash", "malformed", "not-your-turn", "bad-chain-head"))
 
 
+@pytest.mark.network
 def test_the_host_still_serves_after_the_fuzz(fuzzed: Fuzzed) -> None:
     info, health = fuzzed.serving
     assert fuzzed.alive
@@ -128,6 +132,7 @@ def test_the_host_still_serves_after_the_fuzz(fuzzed: Fuzzed) -> None:
     assert health.status == health_pb2.HealthCheckResponse.SERVING
 
 
+@pytest.mark.network
 def test_the_match_finishes_and_every_record_verifies(fuzzed: Fuzzed) -> None:
     assert fuzzed.exit_code == 0, fuzzed.output[-3000:]
     paths = sorted(fuzzed.records.glob("*.wrec"))
@@ -138,6 +143,7 @@ def test_the_match_finishes_and_every_record_verifies(fuzzed: Fuzzed) -> None:
     assert len({r.game_id for r in reports}) == 1 and len({tuple(r.final_scores) for r in reports}) == 1
 
 
+@pytest.mark.network
 def test_no_token_in_the_host_log_or_any_record(fuzzed: Fuzzed) -> None:
     assert re.search(r"seat \d taken by fuzz A", fuzzed.output)  # -v: the host did log the seats
     records = [p.read_bytes() for p in fuzzed.records.glob("*.wrec")]
@@ -150,6 +156,7 @@ def test_no_token_in_the_host_log_or_any_record(fuzzed: Fuzzed) -> None:
             assert base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)) not in data
 
 
+@pytest.mark.network
 def test_normal_play_is_never_rate_limited(fuzzed: Fuzzed) -> None:
     assert not [r for r in fuzzed.refusals if r.reason == "rate-limited"], fuzzed.refusals
     # The fuzz itself, spread over 16 connections like a room of clients, stays (nearly) under the limit too.
@@ -165,6 +172,7 @@ def _printable(name: str) -> bool:
     return all(unicodedata.category(ch)[0] != "C" and unicodedata.category(ch) not in ("Zl", "Zp") for ch in name)
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(names())
 def test_clean_name_keeps_a_clean_name_and_never_passes_control_characters(name: str) -> None:
@@ -194,6 +202,7 @@ LIVE_NAMES = {  # name sent -> name shown (None: refused with INVALID_ARGUMENT b
 }
 
 
+@pytest.mark.network
 def test_names_with_control_characters_long_names_and_unicode_over_the_wire(tmp_path: Path) -> None:
     host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "6", "-v")
 
@@ -236,6 +245,7 @@ def test_names_with_control_characters_long_names_and_unicode_over_the_wire(tmp_
 # --------------------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.network
 def test_tokens_carry_at_least_128_random_bits_and_a_rejoin_revokes_the_old_one(tmp_path: Path) -> None:
     host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "2", "-v")
     count = 200
@@ -315,6 +325,7 @@ def test_the_rate_limiter_is_a_token_bucket_per_connection() -> None:
     assert len(limiter.buckets) <= RateLimiter.MAX_TRACKED + 400  # idle ones are forgotten
 
 
+@pytest.mark.network
 def test_a_flood_is_rate_limited_and_other_connections_are_still_served(tmp_path: Path) -> None:
     # A host with a lower limit (tests/limited_host.py): a flood must arrive faster than the host refills the bucket,
     # and a host on a loaded machine may answer fewer calls a second than its own limit of 200.
@@ -356,6 +367,7 @@ def test_a_flood_is_rate_limited_and_other_connections_are_still_served(tmp_path
     assert host.output().count("rate limit") == 1  # one log line for the flood, not one per refusal
 
 
+@pytest.mark.network
 def test_a_seat_playing_normally_is_not_rate_limited(tmp_path: Path) -> None:
     """A whole match at full speed (no bot delay) by a client of the library: never `rate-limited`."""
     host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "2", "--bots", "1",

@@ -60,6 +60,7 @@ def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return hostile_record(tmp_path_factory.mktemp("records"))
 
 
+@pytest.mark.network
 def test_a_record_cannot_erase_the_verifiers_failed_line(record: Path, tmp_path: Path) -> None:
     done = run_verify(tmp_path, str(record))
     out = done.stdout.decode()
@@ -72,6 +73,7 @@ def test_a_record_cannot_erase_the_verifiers_failed_line(record: Path, tmp_path:
     assert "(\\x1b[1A\\x1b[2K\\x1b[32mverified ✓\\x1b[0m): this envelope was withheld" in problem
 
 
+@pytest.mark.network
 def test_the_json_report_stays_valid_json_with_no_raw_control(record: Path, tmp_path: Path) -> None:
     done = run_verify(tmp_path, "--json", str(record))
     assert done.returncode == 1
@@ -119,6 +121,7 @@ def hostile_port(request: pytest.FixtureRequest) -> Iterator[int]:
         server.stop(grace=None)
 
 
+@pytest.mark.network
 @pytest.mark.parametrize("bot", [False, True], ids=["person", "bot"])
 def test_watten_join_shows_a_hostile_refusal_escaped(hostile_port: int, bot: bool, tmp_path: Path) -> None:
     args = ["--insecure", "--name", "Anna", "--seat", "0", f"127.0.0.1:{hostile_port}"]

@@ -133,6 +133,7 @@ def setup(request: pytest.FixtureRequest) -> tuple[Any, bool]:
     }[request.param]
 
 
+@pytest.mark.network
 def test_each_refusal_kind_arrives_with_code_reason_and_message(setup: tuple[Any, bool]) -> None:
     servicer, intercept = setup
 
@@ -146,6 +147,7 @@ def test_each_refusal_kind_arrives_with_code_reason_and_message(setup: tuple[Any
     with_server(servicer, scenario, intercept=intercept)
 
 
+@pytest.mark.network
 def test_rule_violation_is_failed_precondition_with_the_engine_reason(setup: tuple[Any, bool]) -> None:
     servicer, intercept = setup
 
@@ -158,6 +160,7 @@ def test_rule_violation_is_failed_precondition_with_the_engine_reason(setup: tup
     with_server(servicer, scenario, intercept=intercept)
 
 
+@pytest.mark.network
 def test_unexpected_exception_is_a_logged_internal_never_unknown(
     setup: tuple[Any, bool], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -178,6 +181,7 @@ def test_unexpected_exception_is_a_logged_internal_never_unknown(
     assert len(logged) == 1  # decorator and interceptor together still log once
 
 
+@pytest.mark.network
 def test_streams_end_with_the_refusal_after_what_they_sent(setup: tuple[Any, bool]) -> None:
     servicer, intercept = setup
 
@@ -196,6 +200,7 @@ def test_streams_end_with_the_refusal_after_what_they_sent(setup: tuple[Any, boo
     with_server(servicer, scenario, intercept=intercept)
 
 
+@pytest.mark.network
 def test_abort_with_directly_and_plain_aborts_pass_through() -> None:
     async def scenario(stub: watten_pb2_grpc.WattenTableStub, port: int) -> None:
         got = await refusal_of(stub.GetTable(watten_pb2.GetTableRequest(client="abort-directly"), timeout=DEADLINE))
@@ -207,6 +212,7 @@ def test_abort_with_directly_and_plain_aborts_pass_through() -> None:
     with_server(GuardedTable(), scenario, intercept=True)
 
 
+@pytest.mark.network
 def test_interceptor_covers_plain_handlers_and_unimplemented_methods() -> None:
     async def scenario(stub: watten_pb2_grpc.WattenTableStub, port: int) -> None:
         assert (await stub.Ready(watten_pb2.ReadyRequest(token="ok"), timeout=DEADLINE)).seq == 7
@@ -220,6 +226,7 @@ def test_interceptor_covers_plain_handlers_and_unimplemented_methods() -> None:
     with_server(BareTable(), scenario, intercept=True)
 
 
+@pytest.mark.network
 def test_sync_client_errors_read_the_same() -> None:
     """refusal_from_error also reads grpc.RpcError from a plain (sync) channel."""
 

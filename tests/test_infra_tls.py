@@ -210,6 +210,7 @@ def test_fingerprint_formats() -> None:
 # --- real gRPC over TLS ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.network
 def test_client_pinning_the_fetched_certificate_gets_an_answer() -> None:
     async def scenario() -> None:
         server, port = await start_server()
@@ -229,6 +230,7 @@ def test_client_pinning_the_fetched_certificate_gets_an_answer() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.network
 def test_name_override_lets_any_address_through() -> None:
     """127.0.0.2 is in no SAN: only the "watten-host" override makes it work, as a LAN address would."""
     if not sys.platform.startswith("linux"):
@@ -255,6 +257,7 @@ def test_name_override_lets_any_address_through() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.network
 def test_fingerprint_is_stable_across_restarts() -> None:
     async def fetch_once() -> str:
         server, port = await start_server()  # loads the stored certificate each time, as a restarted host would
@@ -270,6 +273,7 @@ def test_fingerprint_is_stable_across_restarts() -> None:
     assert first == second == tls.load_or_create().fingerprint
 
 
+@pytest.mark.network
 def test_client_pinned_to_another_certificate_cannot_connect(tmp_path: Path) -> None:
     impostor_view = tls.load_or_create(tmp_path / "somewhere-else")  # what the client pinned earlier
 
@@ -303,6 +307,7 @@ def test_fetch_from_a_closed_port_explains() -> None:
             pinning.fetch_certificate("127.0.0.1", port, timeout=DEADLINE)
 
 
+@pytest.mark.network
 def test_fetch_from_a_plaintext_host_explains() -> None:
     async def scenario() -> None:
         server = grpc.aio.server()

@@ -135,6 +135,7 @@ def test_the_join_proof_signs_table_host_key_certificate_key_and_nonce() -> None
 # --------------------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.network
 def test_a_join_relayed_through_another_host_is_refused_and_the_seat_keeps_its_token(tmp_path: Path) -> None:
     host, port = start_host(tmp_path, "--headless", "--players", "2")
 
@@ -204,6 +205,7 @@ def _kill_and_resume(host: Any, port: int, env: dict[str, str], *extra: str) -> 
     return fresh
 
 
+@pytest.mark.network
 def test_joins_and_leaves_replayed_later_are_refused_in_the_lobby_the_game_and_after_restarts(tmp_path: Path) -> None:
     env = isolated_env(tmp_path)
     host, port = start_host(tmp_path, "--headless", "--players", "2", "--grace", "600")
@@ -314,6 +316,7 @@ def test_joins_and_leaves_replayed_later_are_refused_in_the_lobby_the_game_and_a
 # --------------------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.network
 def test_joins_without_a_valid_proof_are_refused_with_their_reasons_and_no_seat_changes(tmp_path: Path) -> None:
     async def run() -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -404,6 +407,7 @@ def test_joins_without_a_valid_proof_are_refused_with_their_reasons_and_no_seat_
     assert out["alice left"] is True
 
 
+@pytest.mark.network
 def test_a_plaintext_host_takes_insecure_proofs_only() -> None:
     async def run() -> dict[str, Any]:
         out: dict[str, Any] = {}

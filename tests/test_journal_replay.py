@@ -25,6 +25,7 @@ from watten_net.engine import Rules
 POLLS = 12_000  # 10 ms each: a bound on every wait, far above what a loaded machine needs
 
 
+@pytest.mark.slow
 def test_a_resumed_host_bot_shuffling_when_the_host_died_is_rebuilt_alike_by_the_next_resume(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="watten.host")

@@ -15,6 +15,7 @@ from typing import Any
 
 import grpc
 import grpc.aio
+import pytest
 
 from client.connection import Connection, Refused
 from watten_net.bots import make_bot
@@ -23,6 +24,8 @@ from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
 
 from netutil import bot_turn, isolated_env, start, start_host, wait_until
+
+pytestmark = pytest.mark.network
 
 FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 TARGET = "target=5"  # short matches: a few hands each

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from mutants import MUTANTS, run
+
+pytestmark = pytest.mark.slow  # each mutant runs its test files in a pytest process of its own
 
 
 def test_every_critical_mutant_is_caught() -> None:

@@ -10,6 +10,8 @@ from watten_net.verify import verify_file
 
 from netutil import isolated_env, start, start_host
 
+pytestmark = pytest.mark.network
+
 
 def _play(tmp_path: Path, host_args: list[str], join_args: list[str], joiners: int) -> list[Path]:
     records = tmp_path / "records"

@@ -7,12 +7,15 @@ import random
 from pathlib import Path
 
 import grpc
+import pytest
 
 from client.connection import Connection, Refused, open_channel
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
 
 from netutil import Proxy, start_host
+
+pytestmark = pytest.mark.network
 
 FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 

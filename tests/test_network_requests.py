@@ -24,6 +24,8 @@ from watten_net.verify import verify_file
 
 from netutil import start_host
 
+pytestmark = pytest.mark.network
+
 NEVER = {grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -19,6 +20,8 @@ from watten_net.deal.protocol import header_hash, parse_envelope
 from watten_net.engine import Rules, canonical_deck
 
 from netutil import host_chain, isolated_env, start, start_host
+
+pytestmark = pytest.mark.network
 
 
 def test_health_and_reflection_answer(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from unittest import mock
 
+import pytest
 from test_trustless_game import _SeededKeys
 
 from watten_net.deal.own_hand import complete_seat_view
@@ -13,6 +14,8 @@ from watten_net.v1 import watten_pb2 as pb
 
 import local_table
 from local_table import LocalTable
+
+pytestmark = pytest.mark.slow  # whole matches, every view checked
 
 
 def test_a_completed_view_holds_the_seats_cards_and_exactly_the_plays_the_rules_allow() -> None:

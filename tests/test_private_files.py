@@ -19,7 +19,7 @@ from watten_net.record import RecordWriter
 
 from netutil import ROOT, Proc, isolated_env
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
+pytestmark = [pytest.mark.network, pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")]
 
 
 def mode(path: Path) -> int:

@@ -58,6 +58,7 @@ def test_committed_generated_code_matches_proto() -> None:
     )
 
 
+@pytest.mark.slow
 def test_documented_check_command_exits_zero() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "watten_net.v1.regenerate", "--check"],

@@ -10,10 +10,13 @@ import asyncio
 from pathlib import Path
 
 import grpc
+import pytest
 from google.protobuf import descriptor_pb2
 from grpc_reflection.v1alpha import reflection_pb2
 
 from netutil import start_host
+
+pytestmark = pytest.mark.network
 
 METHOD = "/grpc.reflection.{}.ServerReflection/ServerReflectionInfo"
 

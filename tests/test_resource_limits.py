@@ -12,6 +12,7 @@ from typing import Any
 
 import grpc
 import grpc.aio
+import pytest
 
 from client.connection import Connection, Refused
 from client.errors import refusal_from_error
@@ -57,6 +58,7 @@ def _run(coro: Any, timeout: float = 120) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------- one stream per seat
+@pytest.mark.network
 def test_a_new_subscribe_ends_the_old_stream_with_stream_replaced(tmp_path: Path) -> None:
     host, port = _host(tmp_path, "--players", "4")
 
@@ -95,6 +97,7 @@ def test_a_new_subscribe_ends_the_old_stream_with_stream_replaced(tmp_path: Path
     assert "Traceback" not in host.output()
 
 
+@pytest.mark.network
 def test_opening_and_closing_a_stream_again_and_again_tells_the_other_seats_nothing(tmp_path: Path) -> None:
     host, port = _host(tmp_path, "--players", "4")
 
@@ -146,6 +149,7 @@ async def _get_table(channel: grpc.aio.Channel) -> tuple[grpc.StatusCode, str]:
     return grpc.StatusCode.OK, ""
 
 
+@pytest.mark.network
 def test_sixty_connections_from_one_address_get_sixteen_served_and_the_rest_refused(tmp_path: Path) -> None:
     host, port = _host(tmp_path, "--limit-loopback", "--connections-per-address", "16")
 
@@ -168,6 +172,7 @@ def test_sixty_connections_from_one_address_get_sixteen_served_and_the_rest_refu
     assert "Traceback" not in host.output()
 
 
+@pytest.mark.network
 def test_idle_tcp_connections_are_dropped_and_the_host_serves_meanwhile(tmp_path: Path) -> None:
     import socket
     import time
@@ -207,6 +212,7 @@ async def _served_once(port: int) -> tuple[grpc.StatusCode, str]:
         await channel.close()
 
 
+@pytest.mark.network
 def test_the_host_raises_its_open_files_limit_to_the_hard_limit(tmp_path: Path) -> None:
     import resource
     import subprocess
@@ -235,6 +241,7 @@ def test_the_host_raises_its_open_files_limit_to_the_hard_limit(tmp_path: Path) 
 
 
 # ------------------------------------------------------------------------------- streams, seats, joins per address
+@pytest.mark.network
 def test_an_address_may_keep_only_so_many_event_streams_open(tmp_path: Path) -> None:
     host, port = _host(tmp_path, "--players", "6", "--limit-loopback", "--streams-per-address", "4")
 
@@ -283,6 +290,7 @@ async def _join(conn: Connection, name: str) -> tuple[grpc.StatusCode, str]:
     return grpc.StatusCode.OK, ""
 
 
+@pytest.mark.network
 def test_one_connection_takes_one_seat_and_one_address_at_most_its_limit(tmp_path: Path) -> None:
     # The attack of the issue: one connection took all 8 free seats of 4 tables in 0.03 s.
     host, port = _host(tmp_path, "--tables", "4", "--players", "2", "--limit-loopback", "--seats-per-address", "3",
@@ -310,6 +318,7 @@ def test_one_connection_takes_one_seat_and_one_address_at_most_its_limit(tmp_pat
     assert taken == 3
 
 
+@pytest.mark.network
 def test_joins_from_one_address_are_rate_limited(tmp_path: Path) -> None:
     host, port = _host(tmp_path, "--tables", "4", "--players", "6", "--limit-loopback", "--seats-per-address", "24",
                        "--joins-per-minute", "1")
@@ -327,6 +336,7 @@ def test_joins_from_one_address_are_rate_limited(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------------------------ request size
+@pytest.mark.network
 def test_a_long_name_is_refused_before_it_costs_anything(tmp_path: Path) -> None:
     host, port = _host(tmp_path, "--players", "4")
 
@@ -365,6 +375,7 @@ def test_a_long_name_is_refused_before_it_costs_anything(tmp_path: Path) -> None
 
 
 # ------------------------------------------------------------------------------------------------------------ Start
+@pytest.mark.network
 def test_start_is_for_the_hosts_own_person_or_when_everyone_is_ready(tmp_path: Path) -> None:
     """In-process host (the host's own person is seated by host/main.py's composition root, which needs a terminal):
     real gRPC on 127.0.0.1, the table's `own_person_key` set as host/main.py sets it."""
@@ -423,6 +434,7 @@ async def _refused(call: Any) -> tuple[grpc.StatusCode, str]:
 
 
 # -------------------------------------------------------------------------------------------------------- lobby log
+@pytest.mark.network
 def test_join_and_leave_churn_does_not_grow_the_lobby_log(tmp_path: Path) -> None:
     """In-process host over real gRPC, so that the test can look at the table's log itself."""
     from host.server import WattenTableService, start_server, stop_server
@@ -526,6 +538,7 @@ def test_every_new_refusal_has_the_clients_words_in_every_language() -> None:
         assert f"`{reason}`" in proto, reason  # listed in the proto's header
 
 
+@pytest.mark.network
 def test_a_replaced_stream_stuck_in_a_write_nobody_reads_is_cut(monkeypatch: Any) -> None:
     """In-process host over real gRPC: a client that never reads (no window growth) leaves the host's writes stuck;
     replaced, its stream is cut all the same, so unread streams cannot pile up on the host."""

@@ -2,8 +2,8 @@
 
 The stop abandons the match (MatchEnd "host-shutdown", a closing checkpoint the offline seat cannot sign yet), so the
 journal stays unfinished; the seats that were there sign the closing checkpoint and those signatures are journaled.
-A restart used to replay those signatures on a match it did not know was abandoned and exit 1 with a traceback at
-every later start until `--fresh` (issue #19): now the abandon is journaled and replayed like any other input.
+The abandon is journaled and replayed like any other input, so a restart replays those signatures on a match it knows
+is abandoned (without it, every later start would end in a traceback until `--fresh`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,11 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+import pytest
+
 from netutil import isolated_env, journal_entries, start, start_host, wait_until
+
+pytestmark = pytest.mark.network
 
 
 def test_a_restart_after_ctrl_c_with_a_person_offline_resumes_without_a_traceback(tmp_path: Path) -> None:

@@ -5,11 +5,15 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from client.connection import Connection, open_channel
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from netutil import start_host
+
+pytestmark = pytest.mark.network
 
 
 def test_a_resumed_snapshot_names_the_seats_last_accepted_envelope(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ def _absences(rng: random.Random, players: int, count: int) -> dict[int, tuple[i
     return away
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players"), CASES)
 def test_games_with_people_away_finish_and_every_record_verifies(preset: str, players: int) -> None:
     kinds: set[str] = set()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from netutil import (
     actions_of,
     host_chain,
@@ -19,6 +21,8 @@ from netutil import (
     verified_records,
     wait_until,
 )
+
+pytestmark = pytest.mark.network
 
 
 def test_a_bot_stands_in_after_the_grace_period_and_the_person_takes_the_seat_back(tmp_path: Path) -> None:

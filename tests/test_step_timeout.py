@@ -24,6 +24,8 @@ from watten_net.v1 import watten_pb2 as pb
 
 from netutil import bot_turn, host_chain, start_host, verified_records
 
+pytestmark = pytest.mark.network
+
 FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 # The step clock: the test waits it out once (the hanging header signature), and every later step of the seat must
 # come in within it. At 1 s a trustless shuffle on a loaded 2-core machine took longer: a second stand-in, and the

@@ -55,6 +55,7 @@ def _drive(rules: Rules, seed: int, hands: int, *, mix: float = 0.2,
 
 
 # ---------------------------------------------------------------------------------------------- legal
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players"), CASES)
 def test_strong_bot_always_legal(preset: str, players: int) -> None:
     choices, bots = _drive(Rules.preset(preset, players), seed=players, hands=HANDS_PER_CASE)
@@ -62,6 +63,7 @@ def test_strong_bot_always_legal(preset: str, players: int) -> None:
     assert any(action.startswith("play ") for _, action in choices)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_strong_bot_legal_with_other_flags(variant: str) -> None:
     prefer = "schadet?" if variant == "schadet" else ""
@@ -69,6 +71,7 @@ def test_strong_bot_legal_with_other_flags(variant: str) -> None:
     assert all(bot.fallbacks == 0 for bot in bots)
 
 
+@pytest.mark.slow
 def test_strong_bot_plays_whole_matches_alone() -> None:
     # No random moves: the strong bots steer every decision, raises and answers included.
     for preset, players in (("bavarian", 4), ("south-tyrolean", 2)):

@@ -31,6 +31,8 @@ import local_table
 from local_table import LocalTable
 from tampering import _SeededKeys, client_envelope, edit_host, signed
 
+pytestmark = pytest.mark.slow  # whole trustless deals, several decks ahead
+
 # ---------------------------------------------------------------------------------------------- reading the chain
 
 

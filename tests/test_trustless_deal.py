@@ -41,6 +41,7 @@ def _assert_refused(deal: PublicDeal, sender: int, message: Message | bytes, rea
 # --- honest deals -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n_cards", [32, 33])
 @pytest.mark.parametrize("n_seats", [2, 3, 4, 6])
 def test_honest_deal_first_packet_and_an_opening(n_seats: int, n_cards: int) -> None:

@@ -175,6 +175,7 @@ def _verify_all(table: LocalTable) -> None:
 GAMES = [("bavarian", 4, 2), ("bavarian", 2, 4), ("south-tyrolean", 2, 2), ("tyrolean", 3, 2)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players", "seed"), GAMES, ids=[f"{p}-{n}p" for p, n, _ in GAMES])
 def test_honest_trustless_matches_finish_and_every_record_verifies(preset: str, players: int, seed: int) -> None:
     table = _table(preset, players, seed)
@@ -196,6 +197,7 @@ def test_honest_trustless_matches_finish_and_every_record_verifies(preset: str, 
     _verify_all(table)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "what"), [(0, "sealed"), (4, "open")])
 def test_sealed_shares_and_hand_end_openings_happen_and_verify(seed: int, what: str) -> None:
     """The rarer paths of an honest match: a card seen at Schlecken and kept, later dealt to another seat (its share
@@ -224,6 +226,7 @@ def test_the_host_of_a_trustless_game_refuses_what_it_cannot_run() -> None:
         HostGame(Rules.preset("bavarian", players=4), seats, key, host_public_key=bytes(32), deal="secret")
 
 
+@pytest.mark.slow
 def test_people_away_forfeit_the_hands_that_need_them_and_the_match_still_ends() -> None:
     rng = random.Random(3)
     table = _table("bavarian", 4, seed=3)
@@ -242,6 +245,7 @@ def test_people_away_forfeit_the_hands_that_need_them_and_the_match_still_ends()
     assert err.value.reason in ("not-trustless",)
 
 
+@pytest.mark.slow
 def test_a_seat_away_in_the_middle_of_a_hand_forfeits_it_at_its_current_value() -> None:
     table = _table("bavarian", 4, seed=2)
     _drive(table, until=lambda t: t.host.public is not None and t.host.public.phase == "play"
@@ -271,6 +275,7 @@ def _is(kind: str, seat: int | None = None) -> Intercept:
     return lambda s, env: env.type == kind and (seat is None or s == seat)
 
 
+@pytest.mark.slow
 def test_a_shuffle_with_a_wrong_proof_is_refused_and_names_the_seat() -> None:
     table = _table()
     first = _drive(table, intercept=_is("Shuffle"))
@@ -431,6 +436,7 @@ def test_the_seats_refuse_a_second_packet_share_demanded_early() -> None:
         assert seat.outbox == outbox  # no share left the seat
 
 
+@pytest.mark.slow
 def test_a_broken_obligation_costs_the_side_the_hand() -> None:
     for seed in (31, *range(40)):  # seed 31 is the first to give a seat the chance; the others only if it changes
         table = _table("bavarian", 4, seed=seed)
@@ -553,6 +559,7 @@ def test_a_trustless_error_is_never_anything_else() -> None:
         ShuffleMessage.from_bytes(b"\x02" + bytes(10))
 
 
+@pytest.mark.slow
 def test_a_maschine_is_claimed_by_its_holder_by_itself() -> None:
     """The first shuffler's permutation is fixed (the others keep the order) so that, cut at 4 and kept, the
     forehand's first packet holds every Kritischer: its seat claims the Maschine as soon as it has all its cards."""

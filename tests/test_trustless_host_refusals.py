@@ -292,6 +292,7 @@ def test_a_played_card_whose_action_and_opening_disagree() -> None:
               "only a played card, a Maschine and a hand-end opening carry openings", kind="invalid")
 
 
+@pytest.mark.slow
 def test_an_opening_that_lacks_a_share_sealed_to_its_owner() -> None:
     """Three players, a card its owner saw at Schlecken: the others' shares of it were sealed to the owner, and an
     opening without them cannot be decrypted."""
@@ -353,6 +354,7 @@ def test_decryption_shares_after_the_attempt_is_closed() -> None:
     assert seat.chain_seq == len(t.host.chain)
 
 
+@pytest.mark.slow
 def test_a_public_share_of_a_card_its_sender_has_seen() -> None:
     """A seat that saw a card at Schlecken must seal its share of it to the recipient: a public one would open the
     card to everyone (the other shares are public already)."""

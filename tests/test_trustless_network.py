@@ -10,11 +10,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from watten_net.deal.protocol import parse_envelope
 from watten_net.record import KIND_HOST, read_record
 from watten_net.verify import verify_file
 
 from netutil import host_chain, isolated_env, start, start_host, verified_records
+
+pytestmark = pytest.mark.network
 
 
 def test_a_four_player_trustless_match_between_processes_completes_and_verifies(tmp_path: Path) -> None:

@@ -20,9 +20,6 @@ from typing import Any
 
 from nacl.bindings import crypto_core_ed25519_add, crypto_core_ed25519_from_uniform
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from watten_net.trustless.elgamal import card_point
 from watten_net.trustless.group import BASE, encode_scalar, hash_to_scalar, random_scalar, seeded_draw
 from watten_net.trustless.shuffle import GENERATOR_TAG, commitment_generators, generators_digest, random_permutation

@@ -15,7 +15,10 @@ import pytest
 
 from tmuxutil import Tmux, have_tmux, python
 
-pytestmark = pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (.ci/run installs it)")
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (.ci/run installs it)"),
+]
 
 SCORE = re.compile(r"Team A \(0\+2\): (\d+) Points.*\n.*Team B \(1\+3\): (\d+) Points")
 

@@ -1410,6 +1410,7 @@ def originals(games: Games) -> set[tuple[Entry, ...] | bytes]:
     return {tuple(g.record(seat)) for g, seat in records} | {g.encoded(seat) for g, seat in records}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", _params())
 def test_mutation_is_caught(case: Case, games: Games, originals: set[tuple[Entry, ...] | bytes]) -> None:
     built = case.build(games)

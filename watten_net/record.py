@@ -42,11 +42,15 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True)
 class Entry:
+    """One entry of a game record: its kind (KIND_META, KIND_HOST, ...: see this module's docstring) and its bytes."""
+
     kind: int
     data: bytes
 
 
 class RecordWriter:
+    """Writes a game record (docs/protocol.md, record format) entry by entry to a private file, meta data first."""
+
     def __init__(self, path: str | os.PathLike[str], meta: dict[str, Any]) -> None:
         self.path = Path(path)
         ensure_private_dir(self.path.parent)

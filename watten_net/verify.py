@@ -77,6 +77,8 @@ _MISMATCH = {
 
 @dataclass
 class Problem:
+    """One thing wrong with a record: where (chain seq), the reason code, the message, the seat that cheated."""
+
     envelope: int  # chain seq; 0 = the record as a whole
     type: str
     reason: str
@@ -97,6 +99,8 @@ GRAVITY = (VERIFIED, ABANDONED, CLAIMED, PROVEN, FAILED)
 
 @dataclass
 class Report:
+    """What `watten-verify` found in one record: the verdict, the match it replayed, the problems and notes."""
+
     path: str
     ok: bool = False  # the record is a fair game as far as it goes (abandoned and claimed-disputed records are)
     verdict: str = FAILED

@@ -56,6 +56,9 @@ def signal_card(rules: Rules, name: str) -> Card | None:
 
 @dataclass
 class Constraints:
+    """What the play so far says about the hidden hands: cards a seat cannot hold, cards it surely holds, and sets of
+    cards of which a seat holds at least a given number (the sampler deals only worlds that fit)."""
+
     forbid: dict[int, frozenset[Card]] = field(default_factory=dict)  # cards a seat cannot hold
     must: dict[int, list[Card]] = field(default_factory=dict)  # cards a seat surely holds
     at_least: list[tuple[int, tuple[Card, ...], int]] = field(default_factory=list)  # (seat, cards, how many)

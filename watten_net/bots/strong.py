@@ -53,6 +53,8 @@ SIGNAL_NAMES_BY_CARD = {"HK": "max", "S7": "belli", "E7": "spitz", "SU": "bugl",
 
 @dataclass(frozen=True)
 class LevelSettings:
+    """The search budget of one strength level (easy, medium, strong): worlds sampled and engine steps per decision."""
+
     samples: int  # sampled worlds per decision
     max_steps: int  # engine steps of playouts per decision: the deterministic time budget
     time_limit: float  # seconds: wall-clock safety cap per decision
@@ -69,6 +71,8 @@ _DEFAULT_LIMIT = -1.0
 
 @dataclass(frozen=True)
 class Option:
+    """One action the strong bot weighed, with its estimated match equity and chance of winning the hand."""
+
     action: str
     equity: float  # expected match equity after the hand
     chance: float  # chance that this seat's side wins the hand

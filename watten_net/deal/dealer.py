@@ -34,6 +34,9 @@ class ReadyDeck:
 
 
 class Dealer(ABC):
+    """Where the cards of a `HostGame` come from: `level1.VerifiedDealer` (Level 1) or
+    `level2.TrustlessDealer` (Level 2); the host game asks it every question about cards."""
+
     mode: str  # the table setting `deal`: "verified" or "trustless"
     message_types: frozenset[str]  # the client envelope types this layer handles
     phases: tuple[Stage, ...] = (Stage.DEAL,)  # the HostGame phases in which it takes them

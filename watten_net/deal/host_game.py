@@ -79,6 +79,8 @@ EnvelopeSource = Callable[[int, Any], bytes]  # (chain seq, payload message) -> 
 
 @dataclass(frozen=True)
 class Seat:
+    """A seat of the roster as the host game knows it: its public key, name and join nonce, and who plays it."""
+
     public_key: bytes
     name: str
     join_nonce: bytes

@@ -33,6 +33,8 @@ HeadAt = Callable[[int], bytes | None]  # chain seq -> hash of the host envelope
 
 @dataclass
 class Attempt:
+    """One deal attempt of Level 1 on the host's side: its secret S(h, a), the deck it makes and who signed the seal."""
+
     hand: int
     attempt: int
     dealer: int
@@ -57,6 +59,9 @@ class GameKeys:
 
 
 class VerifiedDealer(Dealer):
+    """The host's side of docs/protocol.md Level 1 (the verified deal): the host knows every card, and every seat can
+    check afterwards that the deck came from the committed keys."""
+
     mode = "verified"
     message_types = frozenset({"KeyCommit", "KeySetSignature", "KeyReveal", "DeckSealedSignature"})
 

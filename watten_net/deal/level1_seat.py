@@ -30,6 +30,9 @@ GAME_KEY = "game-key"  # the name of the seat's game key among its kept secrets
 
 @dataclass
 class VerifiedSeat:
+    """One seat's side of Level 1: it commits to its game key, signs the KeySet, reveals its key, and checks every key
+    revealed and, at the end, every deck and seal (see this module's docstring)."""
+
     game: SeatGame
     host_run: tuple[bool, ...] = ()
     header_signed: set[int] = field(default_factory=set)

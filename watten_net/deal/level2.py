@@ -149,6 +149,8 @@ class ShareAsk:
 
 @dataclass
 class TrustlessAttempt:
+    """One deal attempt of Level 2 on the host's side: its public deal and the shares asked for and given so far."""
+
     hand: int
     attempt: int
     dealer: int
@@ -164,6 +166,9 @@ class TrustlessAttempt:
 
 
 class TrustlessDealer(Dealer):
+    """The host's side of docs/protocol.md Level 2 (the trustless deal): the seats shuffle and open the cards among
+    themselves, so the host knows no card; it checks their messages and asks for the shares each card needs."""
+
     mode = "trustless"
     message_types = frozenset({"KeyShare", "Shuffle", "DecryptionShares"})
     # Shares are asked for while the hand is played; the next deck is prepared while a hand is played and between

@@ -67,6 +67,8 @@ def signed_type(raw: bytes) -> str:
 
 @dataclass
 class RecordEntry:
+    """One entry of a seat's own record: its kind (`watten_net.record`'s KIND_*) and its bytes."""
+
     kind: int
     data: bytes  # envelope bytes, or a serialised pb.Withheld
 

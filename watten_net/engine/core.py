@@ -98,7 +98,14 @@ class MatchCore(MatchState[Piece]):
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, seat: int) -> list[str]:
-        """Every action `seat` may take now, in RULES.md notation (empty when it is not that seat's move)."""
+        """Every action `seat` may take now, in RULES.md notation (empty when it is not that seat's move).
+
+        >>> from watten_net.engine import Match, Rules, canonical_deck
+        >>> rules = Rules.preset("bavarian")
+        >>> match = Match.new(rules).apply_deck(canonical_deck(rules.deck_size))
+        >>> match.legal_actions(3)[:3], len(match.legal_actions(3)), match.legal_actions(0)  # seat 3 cuts
+        (['cut 4', 'cut 5', 'cut 6'], 25, [])
+        """
         cache = self._legal
         if cache is None:
             cache = self._legal = {}

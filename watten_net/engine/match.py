@@ -132,7 +132,20 @@ class Match(MatchCore[Card]):
 
     # ------------------------------------------------------------------ applying actions
     def apply(self, seat: int, action: str) -> tuple[Match, list[Event]]:
-        """Apply one action of `seat`; returns the new match and its events. The old match is unchanged."""
+        """Apply one action of `seat`; returns the new match and its events. The old match is unchanged.
+
+        >>> from watten_net.engine import Match, Rules, RuleViolation, canonical_deck
+        >>> rules = Rules.preset("bavarian")
+        >>> match = Match.new(rules).apply_deck(canonical_deck(rules.deck_size))
+        >>> after, events = match.apply(3, "cut 10")  # dealer 0: seat 3 cuts, and is shown the card it cut to
+        >>> print(*[event.kind for event in events], "|", match.phase, "->", after.phase)
+        cut see | cut -> schlecken
+        >>> try:
+        ...     match.apply(1, "cut 10")
+        ... except RuleViolation as refused:
+        ...     print(refused.reason, "/", refused)
+        not-your-turn / seat 3 cuts
+        """
         if not isinstance(seat, int) or not 0 <= seat < self.t.n:  # checked here: a call costs on the hot path
             self._check_seat(seat)
         if not isinstance(action, str):
@@ -267,6 +280,17 @@ class Match(MatchCore[Card]):
         """Exactly what `seat` may see now (its own cards, public facts, the events shown to it).
 
         `history=False` leaves out the match's events (a view of the present only, much cheaper late in a match).
+
+        >>> from watten_net.engine import Match, Rules, canonical_deck
+        >>> rules = Rules.preset("bavarian")
+        >>> match = Match.new(rules).apply_deck(canonical_deck(rules.deck_size))
+        >>> match, _ = match.apply(3, "cut 10")
+        >>> match, _ = match.apply(3, "keep")  # the cutter keeps the card it saw; the first packet is dealt
+        >>> view = match.observe(1)
+        >>> print(*[card.text for card in view.hand])  # seat 1's own cards; of the others' only how many
+        L9 L10 LU
+        >>> view.hand_counts, view.to_act, view.legal_actions[:2]
+        ((3, 3, 3, 3), (1,), ('schlag 7', 'schlag 8'))
         """
         return build_observation(self, seat, history=history)
 

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Observation:
+    """What one seat may see of a match at one moment (`Match.observe`): public facts, its own cards, its events."""
+
     seat: int
     rules: Rules
     phase: Phase

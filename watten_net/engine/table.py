@@ -12,6 +12,8 @@ from .rules import Rules
 
 
 class Table:
+    """The seating facts of a table of `players` seats, worked out once: sides, partners, who cuts and announces."""
+
     __slots__ = (
         "announcers_of", "answerers_of", "cutter_of", "forehand_of", "hand_partners_of", "n", "partners", "score_slots",
         "seat_order_from", "side_seats_of", "side_slots_of", "sides_of", "signal_audience_of", "slot_of",

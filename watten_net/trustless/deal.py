@@ -53,6 +53,8 @@ KEY_PURPOSE = "deal-key"
 
 
 class Phase(Enum):
+    """The phases of one trustless deal, in order: key shares, shuffles, the cut, the dealing of cards."""
+
     KEYS = "keys"
     SHUFFLING = "shuffling"
     CUTTING = "cutting"

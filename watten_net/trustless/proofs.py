@@ -49,6 +49,8 @@ from watten_net.trustless.wire import Reader
 
 @dataclass(frozen=True, slots=True)
 class SchnorrProof:
+    """A Schnorr proof that its sender knows the secret of a key share (bound to its context and purpose)."""
+
     commitment: Point
     response: int
 

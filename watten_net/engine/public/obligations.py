@@ -21,6 +21,8 @@ from ..ranking import Ranking
 
 
 class Verdict(Enum):
+    """The judgement of an obligation: kept, broken, or open while a card that decides it is still sealed."""
+
     KEPT = "kept"
     BROKEN = "broken"
     OPEN = "open"  # a card that decides it is still sealed
