@@ -7,7 +7,7 @@ Two settings, as issue 6 asks:
 Seats and deals are mirrored: every deal sequence (the decks of one match, drawn from a seeded generator, and
 the first dealer) is played twice, once with the strong bot(s) in seats 0 (and 2), once in seats 1 (and 3), so
 that luck of the cards cancels out between the pair. `--matches` counts matches per setting (pairs x 2).
-Every decision of every bot gets only `SeatView.from_observation(match.observe(seat))`.
+Every decision of every bot gets only `BotView.from_observation(match.observe(seat))`.
 
 Prints per setting: matches won by the strong side with the Wilson 95% interval, hands won, and the strong
 bot's decision time p50/p95/max (all decisions, and the searched ones: card, announcement, raise answers).
@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from watten_net.bots import Bot, SeatView, make_bot
+from watten_net.bots import Bot, BotView, make_bot
 from watten_net.bots.strong import StrongBot
 from watten_net.engine import Match, Rules, canonical_deck
 
@@ -57,7 +57,7 @@ def play_match(rules: Rules, bots: list[Bot], strong_side: int, deal_seed: int, 
             m = m.apply_deck(deck)
             continue
         seat = m.waiting_for[0]
-        view = SeatView.from_observation(m.observe(seat))
+        view = BotView.from_observation(m.observe(seat))
         bot = bots[seat]
         start = time.perf_counter()
         action = bot.choose(view)

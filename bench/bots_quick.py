@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from watten_net.bots import Bot, SeatView, make_bot
+from watten_net.bots import Bot, BotView, make_bot
 from watten_net.engine import Match, Rules, canonical_deck
 
 HEURISTIC_SIDE = 0  # seats 0 and 2
@@ -36,7 +36,7 @@ def play_match(rules: Rules, bots: list[Bot], rng: random.Random, first_dealer: 
             m = m.apply_deck(deck)
             continue
         seat = m.waiting_for[0]
-        view = SeatView.from_observation(m.observe(seat))
+        view = BotView.from_observation(m.observe(seat))
         start = time.perf_counter()
         action = bots[seat].choose(view)
         if seat % 2 == HEURISTIC_SIDE:

@@ -232,7 +232,7 @@ def main() -> None:
     local_table.Ed25519PrivateKey = SeededKeys(args.seed)  # type: ignore[attr-defined, assignment]
     table = LocalTable(rules, seed=args.seed)
     host = table.host
-    host_meter = HandMeter(lambda: host.dealer.current.hand if host.dealer.attempts else HEADER)
+    host_meter = HandMeter(lambda: host.dealing.current.hand if host.dealing.attempts else HEADER)
     host.submit = host_meter.wrap(host.submit)  # type: ignore[method-assign]
     seat = table.seats[args.seat]
     seat_meter = HandMeter(lambda: seat.hand[0] if seat.hand[0] >= 0 else HEADER)

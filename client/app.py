@@ -257,12 +257,12 @@ class TableApp:
 
     async def _hint(self, view: Any) -> None:
         """What the strong bot would do from this seat's own view (it sees nothing more), and its chance."""
-        from watten_net.bots import SeatView
+        from watten_net.bots import BotView
         from watten_net.bots.strong import hint
 
         self.state.message = self.words["thinking"]
         self.app.invalidate()
-        action, chance = await asyncio.to_thread(hint, SeatView.from_table_view(view))
+        action, chance = await asyncio.to_thread(hint, BotView.from_table_view(view))
         if action is None:
             self.state.message = self.words["no_hint"]
         else:

@@ -20,7 +20,7 @@ from typing import Any
 import grpc
 import grpc.aio
 
-from watten_net.bots import LEVELS, SeatView, make_bot
+from watten_net.bots import LEVELS, BotView, make_bot
 from watten_net.deal.identity import load_or_create_identity
 from watten_net.fingerprints import pretty_fingerprint
 from watten_net.paths import config_dir, data_subdir
@@ -105,7 +105,7 @@ async def play_as_bot(args: argparse.Namespace) -> int:
                 # Think like a person; the table may move on meanwhile (a partner answers a raise): then the host
                 # refuses the stale move below and the next view brings the next turn.
                 await asyncio.sleep(args.delay)
-            action = bot.choose(SeatView.from_table_view(view))
+            action = bot.choose(BotView.from_table_view(view))
             if action is None:
                 continue
             try:

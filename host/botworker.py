@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.bots import Bot, SeatView, make_bot
+from watten_net.bots import Bot, BotView, make_bot
 from watten_net.deal.host_game import Posted
 from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.seat import SeatGame
@@ -137,21 +137,21 @@ class BotWorker:
             return "move"
         return ""
 
-    def _view(self, seat: int) -> SeatView:
+    def _view(self, seat: int) -> BotView:
         """What a host-run bot sees: its observation; in a trustless game the public view and its own cards (the
         host's engine knows none), exactly as a remote bot sees them."""
         game = self.table.game
         assert game is not None
         if not game.trustless:
             assert game.match is not None
-            return SeatView.from_observation(game.match.observe(seat))
+            return BotView.from_observation(game.match.observe(seat))
         from .views import table_view
 
         bot_game = self.bots[seat].game
         assert bot_game is not None
         view = table_view(self.table, seat)
         complete_seat_view(view, bot_game)
-        return SeatView.from_table_view(view)
+        return BotView.from_table_view(view)
 
     async def _stand_in_move(self, seat: int) -> str:
         """The reference stand-in's move for a person who is away: a function of that seat's observation alone, which

@@ -50,8 +50,8 @@ class ChangeLog:
         if table.released:
             return  # a straggling change (a stream's seat going offline) of a table whose match is gone
         info = None
-        for seat, slot in enumerate(table.seats):
-            if slot is not None and slot.online and not slot.bot:
+        for seat, occupant in enumerate(table.seats):
+            if occupant is not None and occupant.online and not occupant.bot:
                 info = info if info is not None else table.info()
                 item.views[seat] = table_view(table, seat, info)
         item.chain_len = len(table.game.chain) if table.game is not None else 0

@@ -63,8 +63,8 @@ class TableClocks:
         async def expire() -> None:
             await asyncio.sleep(seconds)
             self._grace_timers.pop(seat, None)
-            slot = table.seats[seat]
-            if slot is not None and not slot.online:
+            occupant = table.seats[seat]
+            if occupant is not None and not occupant.online:
                 await table.stand_in(seat, True)
 
         self._grace_timers[seat] = asyncio.ensure_future(expire())
@@ -82,8 +82,8 @@ class TableClocks:
         step, seats = game.waiting_for()
         if step in PERSON_STEPS:
             return set()
-        return {s for s in seats if s not in game.absent and (slot := self.table.seats[s]) is not None
-                and slot.online and not slot.bot}
+        return {s for s in seats if s not in game.absent and (occupant := self.table.seats[s]) is not None
+                and occupant.online and not occupant.bot}
 
     def watch_steps(self) -> None:
         """After every change: a clock for each seat that has begun to owe a protocol step, none for the others;

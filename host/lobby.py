@@ -33,7 +33,9 @@ BOT_NAMES = ("Sepp", "Vroni", "Loisl", "Resi", "Hias", "Burgi")  # names a table
 
 
 @dataclass
-class SeatSlot:
+class Occupant:
+    """Who sits at a seat: a person (by key, with the digest of its token) or a bot, and whether it is there."""
+
     name: str
     public_key: bytes
     join_nonce: bytes
@@ -88,16 +90,16 @@ class Lobby:
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.seats: list[SeatSlot | None] = [None] * table.settings.players
+        self.seats: list[Occupant | None] = [None] * table.settings.players
         # Every join and leave nonce this table accepted (see `use_nonce`): a proof is good once, for ever.
         self.used_nonces: set[bytes] = set()
 
     def free_seats(self) -> list[int]:
-        return [s for s, slot in enumerate(self.seats) if slot is None]
+        return [s for s, occupant in enumerate(self.seats) if occupant is None]
 
     def holds_key(self, public_key: bytes) -> bool:
         """A person's (not a bot's) seat at this table belongs to this key (a Join with it reclaims the seat)."""
-        return any(slot is not None and not slot.bot and slot.public_key == public_key for slot in self.seats)
+        return any(o is not None and not o.bot and o.public_key == public_key for o in self.seats)
 
     def seat_of(self, token: str) -> int:
         if not token:
@@ -105,17 +107,17 @@ class Lobby:
         # Compare digests, in constant time (compare_digest on str raised TypeError for non-ASCII text, a fuzzed
         # token answered INTERNAL): the UTF-8 bytes of anything a client sends hash fine.
         given = token_digest(token)
-        for s, slot in enumerate(self.seats):
-            if slot is not None and not slot.bot and hmac.compare_digest(slot.token_digest, given):
+        for s, occupant in enumerate(self.seats):
+            if occupant is not None and not occupant.bot and hmac.compare_digest(occupant.token_digest, given):
                 return s
         raise TableRefusal(Code.UNAUTHENTICATED, Reason.BAD_TOKEN, "unknown seat token: join the table again")
 
     def may_start(self, seat: int) -> bool:
         """A Start from `seat` (over gRPC): the host's own person (`own_person_key`: host/main.py seats them at the
         first table), or every person at the table is ready."""
-        slot = self.seats[seat]
+        occupant = self.seats[seat]
         own = self.table.own_person_key
-        if slot is not None and own and slot.public_key == own:
+        if occupant is not None and own and occupant.public_key == own:
             return True
         return all(s is not None and (s.bot or s.ready) for s in self.seats)
 
@@ -136,7 +138,7 @@ class Lobby:
             seat = self._seat_for(request.seat if request.HasField("seat") else None)
             self.use_nonce(seat, nonce, new_seat=True)
             token = secrets.token_urlsafe(24)  # 192 bits
-            self.seats[seat] = SeatSlot(name, key, nonce, token_digest(token))
+            self.seats[seat] = Occupant(name, key, nonce, token_digest(token))
             await self.table.changes.lobby_event(event_to_pb("seat-taken", seat, {"name": name, "bot": False}))
             log.info("seat %d taken by %s", seat, name)
         await self.maybe_autostart()
@@ -144,13 +146,13 @@ class Lobby:
 
     def _reclaim(self, key: bytes, nonce: bytes) -> tuple[int, str] | None:
         """A key that already holds a seat gets it back with a fresh token."""
-        for s, slot in enumerate(self.seats):
-            if slot is not None and not slot.bot and slot.public_key == key:
+        for s, occupant in enumerate(self.seats):
+            if occupant is not None and not occupant.bot and occupant.public_key == key:
                 self.use_nonce(s, nonce)
                 token = secrets.token_urlsafe(24)
-                slot.token_digest = token_digest(token)
+                occupant.token_digest = token_digest(token)
                 if self.table.journal is not None:
-                    self.table.journal.token(s, slot.token_digest)
+                    self.table.journal.token(s, occupant.token_digest)
                 log.info("seat %d reclaimed by its key", s)
                 return s, token
         return None
@@ -221,7 +223,7 @@ class Lobby:
             for seat in free[:count]:
                 key = Ed25519PrivateKey.generate()
                 name = f"{BOT_NAMES[seat % len(BOT_NAMES)]} (bot)"
-                self.seats[seat] = SeatSlot(name, public_key_bytes(key), secrets.token_bytes(32), b"", bot=True,
+                self.seats[seat] = Occupant(name, public_key_bytes(key), secrets.token_bytes(32), b"", bot=True,
                                             online=True, ready=True)
                 self.table.bot_worker.add(seat, key, level)
                 events.append(event_to_pb("seat-taken", seat, {"name": name, "bot": True}))
@@ -258,43 +260,43 @@ class Lobby:
         async with self.table.lock:
             if self.table.game is not None:
                 raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED, "the game has started: readiness is over")
-            slot = self.seats[seat]
-            if slot is None or slot.ready == ready:
+            occupant = self.seats[seat]
+            if occupant is None or occupant.ready == ready:
                 return
-            slot.ready = ready
+            occupant.ready = ready
             await self.table.changes.lobby_event(event_to_pb("ready", seat, {"ready": ready}))
 
     async def set_online(self, seat: int, online: bool) -> None:
-        slot = self.seats[seat]
-        if slot is None or slot.online == online:
+        occupant = self.seats[seat]
+        if occupant is None or occupant.online == online:
             return
-        slot.online = online
-        slot.offline_since = 0.0 if online else time.time()
+        occupant.online = online
+        occupant.offline_since = 0.0 if online else time.time()
         table = self.table
         await table.changes.lobby_event(event_to_pb("online" if online else "offline", seat, {}))
         if online:
             table.clocks.cancel_grace(seat)
             await table.stand_in(seat, False)
-        elif not slot.bot:
+        elif not occupant.bot:
             table.clocks.start_grace(seat)
         table.clocks.watch_steps()  # offline, the grace period is the seat's clock; online again, the step clock
 
     async def leave(self, seat: int, nonce: bytes = b"", proof: bytes = b"") -> None:
         """Leave: in the lobby the seat is freed (its token dies with it); in a game a bot takes over at once, and
         only with the seat's signature (`leave_proof_message`): a token alone does not send a seat away."""
-        slot = self.seats[seat]
-        if slot is None:
+        occupant = self.seats[seat]
+        if occupant is None:
             return
         table = self.table
         if table.game is not None:
             async with table.lock:
-                self.check_leave_proof(seat, slot.public_key, nonce, proof)
+                self.check_leave_proof(seat, occupant.public_key, nonce, proof)
                 self.use_nonce(seat, nonce)
         if table.game is None:
             async with table.lock:
-                if table.game is None and self.seats[seat] is slot:
+                if table.game is None and self.seats[seat] is occupant:
                     self.seats[seat] = None
-                    await table.changes.lobby_event(event_to_pb("seat-freed", seat, {"name": slot.name}))
+                    await table.changes.lobby_event(event_to_pb("seat-freed", seat, {"name": occupant.name}))
                     log.info("seat %d left the lobby", seat)
                     return
         await self.set_online(seat, False)

@@ -331,7 +331,7 @@ async def _serve_headless(args: argparse.Namespace, service: Any, stop: asyncio.
     stopping: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
     await asyncio.wait([all_finished, stopping], return_when=asyncio.FIRST_COMPLETED)
     if all_finished.done():
-        all_finished.result()  # (raises what a slot raised)
+        all_finished.result()  # (raises what a occupant raised)
         await _drain_streams(service.tables)
         return 0
     all_finished.cancel()
@@ -356,7 +356,7 @@ async def _drain_streams(tables: Sequence[Any], limit: float = 15.0) -> None:
     await asyncio.sleep(0.1)
     deadline = loop.time() + limit
     while loop.time() < deadline and any(
-            slot is not None and slot.online and not slot.bot for table in tables for slot in table.seats):
+            o is not None and o.online and not o.bot for table in tables for o in table.seats):
         await asyncio.sleep(0.05)
 
 
@@ -367,7 +367,7 @@ def _notice(text: str) -> None:
 async def _serve(service: Any, table: Any, args: argparse.Namespace, count: int, quiet: bool = False) -> None:
     """One table's place: its match, then (with --matches) fresh tables in its place, saying where each record is
     and which table opened next (headless: the host exits after the last place's last match)."""
-    from host.slots import serve_slot
+    from host.places import serve_place
 
     def over(finished: Any) -> None:
         if quiet:
@@ -379,7 +379,7 @@ async def _serve(service: Any, table: Any, args: argparse.Namespace, count: int,
         if not quiet:
             print(f"watten-host: table {fresh.table_id} opened (in place of a finished one)", flush=True)
 
-    await serve_slot(service, table, args.matches, args.bots, args.bot_level, over, on_open=opened)
+    await serve_place(service, table, args.matches, args.bots, args.bot_level, over, on_open=opened)
 
 
 def _journals_to_resume(args: argparse.Namespace, journal_dir: Path) -> list[Path]:

@@ -15,7 +15,7 @@ from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
 
 from .journal import ABANDON, BOT_ACTION, DRAW, FORFEIT_AWAY, NONCE, STAND_IN, SUBMIT, TOKEN, Journal, read_journal
-from .lobby import SeatSlot
+from .lobby import Occupant
 from .settings import TableSettings
 
 if TYPE_CHECKING:
@@ -27,12 +27,12 @@ log = logging.getLogger("watten.host")
 def journal_meta(table: Table, host_nonce: bytes) -> dict[str, Any]:
     """What a journal holds besides its entries: everything needed to build the table again."""
     seats = []
-    for s, slot in enumerate(table.seats):
-        assert slot is not None
-        entry: dict[str, Any] = {"name": slot.name, "public_key": slot.public_key.hex(),
-                                 "join_nonce": slot.join_nonce.hex(), "token_sha256": slot.token_digest.hex(),
-                                 "bot": slot.bot}
-        if slot.bot:
+    for s, occupant in enumerate(table.seats):
+        assert occupant is not None
+        entry: dict[str, Any] = {"name": occupant.name, "public_key": occupant.public_key.hex(),
+                                 "join_nonce": occupant.join_nonce.hex(), "token_sha256": occupant.token_digest.hex(),
+                                 "bot": occupant.bot}
+        if occupant.bot:
             bot = table.bots[s]
             entry["bot_key"] = bot.key.private_bytes_raw().hex()
             entry["level"] = bot.policy.level
@@ -66,7 +66,7 @@ def _seat_the_journaled(table: Table, meta: dict[str, Any]) -> None:
     table.own_person_key = bytes.fromhex(str(meta.get("own_person_key", "")))
     table.port = int(meta["port"])
     for s, entry in enumerate(meta["seats"]):
-        table.seats[s] = SeatSlot(entry["name"], bytes.fromhex(entry["public_key"]),
+        table.seats[s] = Occupant(entry["name"], bytes.fromhex(entry["public_key"]),
                                   bytes.fromhex(entry["join_nonce"]), bytes.fromhex(entry["token_sha256"]),
                                   bot=entry["bot"], online=entry["bot"], ready=True)
         if entry["bot"]:
@@ -75,7 +75,7 @@ def _seat_the_journaled(table: Table, meta: dict[str, Any]) -> None:
     # Every nonce the table accepted before the start (a journal of an older host: the seats' join nonces).
     used = table.lobby.used_nonces
     used.update(bytes.fromhex(n) for n in meta.get("used_nonces", []))
-    used.update(slot.join_nonce for slot in table.seats if slot is not None and not slot.bot)
+    used.update(occupant.join_nonce for occupant in table.seats if occupant is not None and not occupant.bot)
 
 
 def rebuild_bot_envelope(bot_game: SeatGame, raw: bytes) -> None:

@@ -153,7 +153,7 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
             return
         # Once this stream has carried the change that ended the match, the seat has seen the end: its
         # client may stop reading (later changes are only other seats going offline), and the host may
-        # let the table go (host/slots.py).
+        # let the table go (host/places.py).
         if table.end_seq and cursor >= table.end_seq:
             table.saw_end.add(seat)
         while cursor < len(table.log):
@@ -226,9 +226,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         self._remember_tokens(new)
 
     def _remember_tokens(self, table: Table) -> None:
-        for slot in table.seats:
-            if slot is not None and slot.token_digest:
-                self.tokens[slot.token_digest] = table
+        for occupant in table.seats:
+            if occupant is not None and occupant.token_digest:
+                self.tokens[occupant.token_digest] = table
 
     def _named(self, table_id: str) -> Table | None:
         if not table_id:
@@ -313,8 +313,8 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         on_address = sum(1 for _, a in self.joining if a == address)
         for (table_id, seat), (p, a, key) in list(self.origins.items()):
             table = self.by_id.get(table_id)
-            slot = table.seats[seat] if table is not None and not table.released else None
-            if slot is None or slot.bot or slot.public_key != key:
+            occupant = table.seats[seat] if table is not None and not table.released else None
+            if occupant is None or occupant.bot or occupant.public_key != key:
                 del self.origins[(table_id, seat)]  # freed, or the table is gone
                 continue
             on_connection += p == peer
@@ -340,7 +340,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
     async def Start(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         table = self._table_of(request.token)
         seat = table.seat_of(request.token)
-        full = all(slot is not None for slot in table.seats)  # (else start() says not-enough-players)
+        full = all(occupant is not None for occupant in table.seats)  # (else start() says not-enough-players)
         if table.game is None and full and not table.may_start(seat):
             raise TableRefusal(Code.PRECONDITION, Reason.NOT_ALL_READY,
                                "only the host's own player may start before everyone is ready: say Ready and "

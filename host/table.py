@@ -33,7 +33,7 @@ from .changelog import LOBBY_KEPT, ChangeLog, LogItem
 from .clocks import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT, TableClocks
 from .eventlog import EventLog
 from .journal import HOST, Draws, Journal
-from .lobby import MAX_NAME, Lobby, SeatSlot, clean_name
+from .lobby import MAX_NAME, Lobby, Occupant, clean_name
 from .refusal import TableRefusal
 from .settings import TableSettings
 from .submissions import Submissions
@@ -90,7 +90,7 @@ class Table:
         return self.settings.players
 
     @property
-    def seats(self) -> list[SeatSlot | None]:
+    def seats(self) -> list[Occupant | None]:
         return self.lobby.seats
 
     @property
@@ -171,8 +171,8 @@ class Table:
             # (Level 1, before the first hand: nobody stands in while the game keys are fixed; the table waits)
             await self.publish(posted)
             return
-        slot = self.seats[seat]
-        who = f"seat {seat} ({slot.name if slot else '?'})"
+        occupant = self.seats[seat]
+        who = f"seat {seat} ({occupant.name if occupant else '?'})"
         notice = f"{who} is away: a bot stands in" if active else f"{who}: its person is back and plays again"
         log.info("%s", notice)
         if self.on_notice is not None:
@@ -197,8 +197,8 @@ class Table:
             log.info("game %s started, fingerprint %s", game.game_id.hex()[:12], game.fingerprint)
             await self.publish(posted)
             self.bot_worker.start()
-            for seat, slot in enumerate(self.seats):  # a person whose line dropped in the lobby: the clock starts now
-                if slot is not None and not slot.bot and not slot.online:
+            for seat, occupant in enumerate(self.seats):  # a person whose line dropped in the lobby: clock starts
+                if occupant is not None and not occupant.bot and not occupant.online:
                     self.clocks.start_grace(seat)
 
     def make_game(self, host_nonce: bytes, replay: dict[int, list[bytes]]) -> HostGame:
@@ -251,7 +251,7 @@ class Table:
     def people_saw_end(self) -> bool:
         """Every person's seat (not the host's bots) has had the whole log of the finished match streamed."""
         return self.finished.is_set() and all(
-            slot is None or slot.bot or s in self.saw_end for s, slot in enumerate(self.seats))
+            occupant is None or occupant.bot or s in self.saw_end for s, occupant in enumerate(self.seats))
 
     def successor(self) -> Table:
         """A fresh table for this one's place at the host: a new id, an empty lobby, the same settings; the place

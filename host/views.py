@@ -38,11 +38,11 @@ def game_events(events: list[Event], seat: int) -> list[Any]:
 def table_info(table: Table, rules_json: str) -> Any:
     """The table's public TableInfo (what GetTable, ListTables and every seat's view carry)."""
     seats = []
-    for s, slot in enumerate(table.seats):
+    for s, o in enumerate(table.seats):
         seats.append(pb.SeatInfo(
-            seat=s, occupied=slot is not None, name=slot.name if slot else "", side=_lobby_side(table.n, s),
-            ready=bool(slot and slot.ready), online=bool(slot and slot.online), bot=bool(slot and slot.bot),
-            public_key=slot.public_key if slot else b"", stand_in=table.stood_in(s),
+            seat=s, occupied=o is not None, name=o.name if o else "", side=_lobby_side(table.n, s),
+            ready=bool(o and o.ready), online=bool(o and o.online), bot=bool(o and o.bot),
+            public_key=o.public_key if o else b"", stand_in=table.stood_in(s),
         ))
     settings, game = table.settings, table.game
     return pb.TableInfo(
@@ -61,10 +61,10 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
     game: HostGame | None = table.game
     if game is None:
         for s in range(table.n):
-            slot = table.seats[s]
+            o = table.seats[s]
             view.seats.append(pb.SeatView(
-                seat=s, name=slot.name if slot else "", side=_lobby_side(table.n, s), online=bool(slot and slot.online),
-                bot=bool(slot and slot.bot), ready=bool(slot and slot.ready), you=(s == seat),
+                seat=s, name=o.name if o else "", side=_lobby_side(table.n, s), online=bool(o and o.online),
+                bot=bool(o and o.bot), ready=bool(o and o.ready), you=(s == seat),
             ))
         return view
     view.game_fingerprint = game.fingerprint
@@ -148,15 +148,15 @@ def _lobby_side(n: int, seat: int) -> int:
 def _seat_rows(view: Any, table: Table, seat: int, match: Any) -> None:
     n = table.n
     for s in range(n):
-        slot = table.seats[s]
-        if slot is not None and not slot.online and slot.offline_since:
+        occupant = table.seats[s]
+        if occupant is not None and not occupant.online and occupant.offline_since:
             # When the seat went away, so that every screen can show for how long.
-            view.extra[f"offline_since.{s}"] = f"{slot.offline_since:.0f}"
+            view.extra[f"offline_since.{s}"] = f"{occupant.offline_since:.0f}"
         view.seats.append(pb.SeatView(
-            seat=s, name=slot.name if slot else "",
+            seat=s, name=occupant.name if occupant else "",
             side=match.hand_sides[s] if match is not None else _lobby_side(n, s),
-            online=bool(slot and slot.online), bot=bool(slot and slot.bot) or table.stood_in(s),
-            ready=bool(slot and slot.ready), stand_in=table.stood_in(s),
+            online=bool(occupant and occupant.online), bot=bool(occupant and occupant.bot) or table.stood_in(s),
+            ready=bool(occupant and occupant.ready), stand_in=table.stood_in(s),
             hand_size=len(match.hands[s]) if match is not None else 0, you=(s == seat),
             taken=len(match.taken[s]) if match is not None else 0,
         ))
@@ -164,10 +164,10 @@ def _seat_rows(view: Any, table: Table, seat: int, match: Any) -> None:
     marks = match.bummerl if match is not None else ()
     t = match.t if match is not None else None
     if t is not None:
-        for slot_index in range(t.score_slots):
+        for scorer in range(t.scorers):
             view.sides.append(pb.SideView(
-                side=slot_index, seats=[s for s in range(n) if t.slot_of[s] == slot_index],
-                score=scores[slot_index], bummerl=marks[slot_index],
+                side=scorer, seats=[s for s in range(n) if t.scorer_of[s] == scorer],
+                score=scores[scorer], bummerl=marks[scorer],
             ))
 
 

@@ -6,7 +6,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from watten_net.bots import Bot, SeatView, make_bot
+from watten_net.bots import Bot, BotView, make_bot
 from watten_net.engine import Match, Rules, canonical_deck
 
 
@@ -38,7 +38,7 @@ def play_hands(rules: Rules, seed: int, hands: int, bots: Sequence[Bot], *, mix:
             played += 1
             continue
         seat = m.waiting_for[0]
-        view = SeatView.from_observation(m.observe(seat))
+        view = BotView.from_observation(m.observe(seat))
         start = time.thread_time()
         action = bots[seat].choose(view)
         slowest = max(slowest, time.thread_time() - start)

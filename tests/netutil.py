@@ -179,11 +179,11 @@ async def bot_turn(conn: Any, bot: Any, view: Any) -> None:
     import grpc
 
     from client.connection import Refused
-    from watten_net.bots import SeatView
+    from watten_net.bots import BotView
 
     if conn.seat not in view.to_act or not view.legal_actions:
         return
-    action = bot.choose(SeatView.from_table_view(view))
+    action = bot.choose(BotView.from_table_view(view))
     if action is None:
         return
     try:

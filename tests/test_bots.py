@@ -1,7 +1,7 @@
 """Bots: the `random` and `heuristic` levels decide from their seat's view alone, legally and quickly.
 
 Seeded loops drive real matches (random decks) over every preset and player count; at every decision the
-bot gets `SeatView.from_observation(match.observe(seat))` and must answer with one of its legal actions.
+bot gets `BotView.from_observation(match.observe(seat))` and must answer with one of its legal actions.
 Hand-made views check the heuristic's announcements and card play against the rules texts' advice.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from watten_net.bots import LEVELS, Bot, SeatView, make_bot
+from watten_net.bots import LEVELS, Bot, BotView, make_bot
 from watten_net.bots.heuristic import HeuristicBot
 from watten_net.engine import Match, Rules, canonical_deck, schlag_choices
 from watten_net.v1 import watten_pb2 as pb
@@ -137,8 +137,8 @@ def test_table_view_and_observation_give_the_same_view(preset: str, players: int
             m = m.apply_deck(deck)
             continue
         for seat in range(players):
-            local = SeatView.from_observation(m.observe(seat))
-            remote = SeatView.from_table_view(table_view(_StubTable(m), seat))  # type: ignore[arg-type]
+            local = BotView.from_observation(m.observe(seat))
+            remote = BotView.from_table_view(table_view(_StubTable(m), seat))  # type: ignore[arg-type]
             assert remote == local, seat
             compared += 1
         seat = m.waiting_for[0]
@@ -151,9 +151,9 @@ def test_view_shows_the_schlecken_card_to_its_seat_only() -> None:
     m = Match.new(rules).apply_deck(canonical_deck(32))
     m, _ = m.apply(m.cutter, "cut 10")
     assert m.phase == "schlecken"
-    view = SeatView.from_observation(m.observe(m.cutter))
+    view = BotView.from_observation(m.observe(m.cutter))
     assert view.extra == {"schlecken_card": canonical_deck(32)[9].text}
-    assert all(SeatView.from_observation(m.observe(s)).extra == {} for s in range(4) if s != m.cutter)
+    assert all(BotView.from_observation(m.observe(s)).extra == {} for s in range(4) if s != m.cutter)
 
 
 def test_view_fields_during_play() -> None:
@@ -161,7 +161,7 @@ def test_view_fields_during_play() -> None:
     m = Match.new(rules, start_scores=(4, 13)).apply_deck(canonical_deck(32))
     for seat, action in [(m.cutter, "cut 10"), (m.cutter, "keep"), (1, "schlag O"), (0, "trump L")]:
         m, _ = m.apply(seat, action)
-    view = SeatView.from_observation(m.observe(2))
+    view = BotView.from_observation(m.observe(2))
     assert view.rules == rules and view.schlag == "O" and view.trump == "L" and view.phase == "play"
     assert view.sides == (0, 1, 0, 1) and view.partners == (0,) and view.side == 0
     assert view.seat_scores == (4, 13, 4, 13) and view.gespannt == (False, True) and view.stake == 3
@@ -169,7 +169,7 @@ def test_view_fields_during_play() -> None:
 
 
 # ---------------------------------------------------------------------------------------------- hand-made decisions
-def _view(rules: Rules, seat: int, hand: str, legal: list[str], **fields: Any) -> SeatView:
+def _view(rules: Rules, seat: int, hand: str, legal: list[str], **fields: Any) -> BotView:
     n = rules.players
     defaults: dict[str, Any] = {
         "rules": rules, "sides": tuple(s % 2 for s in range(n)),
@@ -178,10 +178,10 @@ def _view(rules: Rules, seat: int, hand: str, legal: list[str], **fields: Any) -
         "hand_counts": (len(hand.split()),) * n,
     }
     defaults.update(fields)
-    return SeatView(seat=seat, legal_actions=tuple(legal), hand=tuple(hand.split()), **defaults)
+    return BotView(seat=seat, legal_actions=tuple(legal), hand=tuple(hand.split()), **defaults)
 
 
-def _schlag_view(rules: Rules, hand: str) -> SeatView:
+def _schlag_view(rules: Rules, hand: str) -> BotView:
     legal = [f"schlag {r}" for r in schlag_choices(rules)]
     if rules.schlagwechsel:
         legal.append("swap?")
@@ -190,12 +190,12 @@ def _schlag_view(rules: Rules, hand: str) -> SeatView:
     return _view(rules, 1, hand, legal, phase="announce", announce_step="schlag")
 
 
-def _trump_view(rules: Rules, schlag: str, hand: str) -> SeatView:
+def _trump_view(rules: Rules, schlag: str, hand: str) -> BotView:
     legal = [f"trump {s}" for s in "ELHS"] + (["bessere?"] if rules.bessere else [])
     return _view(rules, 0, hand, legal, phase="announce", announce_step="trump", schlag=schlag)
 
 
-def _play_view(rules: Rules, seat: int, hand: str, trick: list[tuple[int, str]], **fields: Any) -> SeatView:
+def _play_view(rules: Rules, seat: int, hand: str, trick: list[tuple[int, str]], **fields: Any) -> BotView:
     return _view(rules, seat, hand, [f"play {c}" for c in hand.split()], phase="play", schlag="O", trump="L",
                  current_trick=tuple(trick), **fields)
 
@@ -334,5 +334,5 @@ def test_heuristic_signals_rarely_and_only_kritische() -> None:
 
 
 def test_heuristic_without_rules_still_plays_legally() -> None:
-    view = SeatView(seat=0, legal_actions=("play HK", "play E8"), hand=("HK", "E8"), phase="play")
+    view = BotView(seat=0, legal_actions=("play HK", "play E8"), hand=("HK", "E8"), phase="play")
     assert HeuristicBot(1).choose(view) in view.legal_actions

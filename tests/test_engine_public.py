@@ -256,8 +256,8 @@ def _caught(table: Lockstep, p: PublicMatch, cheat: int, reason: str) -> None:
     if decided["side"] == side:
         assert (end.data["side"], end.data["reason"]) == (1 - side, "violation")
         gained = [new - old for new, old in zip(end.data["scores"], p.scores, strict=True)]
-        assert all(gained[slot] >= min(decided["points"], 2) for slot in p.side_slots[1 - side])
-        assert all(gained[slot] in (0, 2) for slot in p.side_slots[side])  # at most the bluff penalty
+        assert all(gained[slot] >= min(decided["points"], 2) for slot in p.side_scorers[1 - side])
+        assert all(gained[slot] in (0, 2) for slot in p.side_scorers[side])  # at most the bluff penalty
     else:
         assert (end.data["side"], end.data["reason"]) == (decided["side"], decided["reason"])
 

@@ -172,7 +172,7 @@ def test_a_person_reveals_only_after_every_host_run_seat() -> None:
     host, seats = _host_run_table()
     reveal = "KeyReveal"
     _exchange(host, seats, host.start(), lambda seat, kind: kind == reveal)
-    assert host.dealer.waiting() == ("key-reveal", (2, 3))  # the host-run seats first
+    assert host.dealing.waiting() == ("key-reveal", (2, 3))  # the host-run seats first
     person = seats[0]
     assert person.verified is not None and not person.outbox  # the person waits for the host-run keys
     early = make_envelope(person.key, host.game_id, person.my_seq + 1, person.my_head, 0,
@@ -346,7 +346,7 @@ def test_a_host_that_withholds_its_own_key_vetoes_blind_and_is_named() -> None:
     host as the one who withheld a key."""
     host, seats = _host_run_table()
     _exchange(host, seats, host.start(), lambda seat, kind: seat == 3 and kind == "KeyReveal")  # withheld
-    assert host.dealer.waiting() == ("key-reveal", (3,))
+    assert host.dealing.waiting() == ("key-reveal", (3,))
     assert not any(parse_envelope(raw, host=False).type == "KeyReveal" for raw in seats[0].outbox)  # blind veto
     for seat in seats:
         seat.outbox.clear()  # (what they held back: only the closing checkpoint's signatures go now)

@@ -57,8 +57,8 @@ def test_a_taken_seat_stays_its_holders() -> None:
         seat, token = await join(t, alice, name="Alice", seat=0)
         assert seat == 0
         await refused(join(t, bob, name="Bob", seat=0), "precondition", "seat-taken", "seat 0 is taken")
-        slot = t.seats[0]
-        assert slot is not None and slot.name == "Alice" and slot.public_key == public_key_bytes(alice)
+        occupant = t.seats[0]
+        assert occupant is not None and occupant.name == "Alice" and occupant.public_key == public_key_bytes(alice)
         assert t.seat_of(token) == 0 and t.seats[1] is None
         seat, _ = await join(t, bob, name="Bob")
         assert seat == 1
@@ -172,8 +172,8 @@ def test_a_join_without_a_proof_or_with_anothers() -> None:
         thief = signed_join(bob, t.info(), fingerprint=FP)
         thief.public_key = public_key_bytes(alice)  # Alice's key, Bob's signature: would reclaim her seat
         await refused(t.join(thief), "permission", "bad-key-proof", "does not verify with this key for this table")
-        slot = t.seats[0]
-        assert slot is not None and slot.public_key == public_key_bytes(alice)
+        occupant = t.seats[0]
+        assert occupant is not None and occupant.public_key == public_key_bytes(alice)
 
     run(body)
 

@@ -57,26 +57,26 @@ def test_a_seat_away_while_the_keys_are_fixed_is_waited_for_and_then_forfeits_no
     table = LocalTable(rules, seed=7)
     table.deliver(table.host.start())
     while table.flush():  # the header signed, every key committed, the KeySet out: wait for its signatures
-        if table.host.dealer.waiting()[0] == "key-sign":
+        if table.host.dealing.waiting()[0] == "key-sign":
             break
-    assert table.host.dealer.waiting()[0] == "key-sign"
+    assert table.host.dealing.waiting()[0] == "key-sign"
     table.go_away(2)
     assert table.host.chain[-1].type != "StandIn" and not table.host.absent
     while table.flush():
         pass
-    step, waiting = table.host.dealer.waiting()
+    step, waiting = table.host.dealing.waiting()
     assert step.startswith("key-") and waiting == (2,)  # waited for: nobody signs or reveals for it
     table.come_back(2)
     while table.flush():
         pass
     assert table.host.match is not None
-    first_deck = table.host.verified_dealer.attempts[0].deck  # type: ignore[union-attr]
+    first_deck = table.host.verified_dealing.attempts[0].deck  # type: ignore[union-attr]
     table.go_away(2)
     assert table.host.chain[-1].type == "StandIn" and 2 in table.host.absent
     table.play()
     types = {p.type for p in table.host.chain}
     assert "AttemptAborted" not in types
-    assert table.host.verified_dealer.attempts[0].deck == first_deck  # type: ignore[union-attr]
+    assert table.host.verified_dealing.attempts[0].deck == first_deck  # type: ignore[union-attr]
     assert verify_entries(table.host_entries()).ok
     table.come_back(2)
     for seat in range(4):

@@ -1,7 +1,7 @@
 """The strong bot (`easy`, `medium`, `strong`): legal, blind to hidden cards, reproducible, and sensible.
 
 - Seeded loops drive real matches of every preset and player count; at every decision a strong bot gets only
-  `SeatView.from_observation(match.observe(seat))` and must answer with one of its legal actions.
+  `BotView.from_observation(match.observe(seat))` and must answer with one of its legal actions.
 - It cannot reach hidden state: nothing reachable from its view is a match, an observation or an event, and
   twin matches that differ only in other seats' hidden cards give the same view, the same sampled worlds and
   the same decisions.
@@ -19,7 +19,7 @@ import random
 
 import pytest
 
-from watten_net.bots import LEVELS, SeatView, make_bot
+from watten_net.bots import LEVELS, BotView, make_bot
 from watten_net.bots import sampling as sampling_module
 from watten_net.bots import strong as strong_module
 from watten_net.bots.heuristic import HeuristicBot
@@ -100,7 +100,7 @@ def test_the_view_reaches_no_match() -> None:
     """Everything the bot is given is its view: no match, observation or event is reachable from it."""
     rules = Rules.preset("bavarian", 4)
     m = _played(rules, seed=5, actions=14)
-    view = SeatView.from_observation(m.observe(m.waiting_for[0]))
+    view = BotView.from_observation(m.observe(m.waiting_for[0]))
     reachable = _reachable(view)
     assert not [o for o in reachable if isinstance(o, (Match, Observation, Event))]
     assert any(isinstance(o, Card) for o in reachable)  # the walk does reach inside the view
@@ -115,7 +115,7 @@ def _played(rules: Rules, seed: int, actions: int) -> Match:
     bots = [HeuristicBot(seed + s) for s in range(rules.players)]
     for _ in range(actions):
         seat = m.waiting_for[0]
-        action = bots[seat].choose(SeatView.from_observation(m.observe(seat)))
+        action = bots[seat].choose(BotView.from_observation(m.observe(seat)))
         assert action is not None
         m2, _ = m.apply(seat, action)
         if m2.needs_deck or m2.is_over:
@@ -190,7 +190,7 @@ def test_twin_matches_differing_only_in_hidden_cards_get_the_same_decisions(
         if twin is None:
             continue
         assert twin.hands[seat] == m.hands[seat] and twin.hands != m.hands
-        view, twin_view = (SeatView.from_observation(x.observe(seat)) for x in (m, twin))
+        view, twin_view = (BotView.from_observation(x.observe(seat)) for x in (m, twin))
         assert view == twin_view and view.signals == twin_view.signals
         worlds = []
         actions = []
@@ -213,7 +213,7 @@ def test_same_seed_same_choices() -> None:
     second, _ = _drive(rules, seed=21, hands=4)
     assert first == second
     m = _played(rules, seed=3, actions=10)
-    view = SeatView.from_observation(m.observe(m.waiting_for[0]))
+    view = BotView.from_observation(m.observe(m.waiting_for[0]))
     assert _bot(9, "medium").advise(view) == _bot(9, "medium").advise(view)
 
 
@@ -256,7 +256,7 @@ def _apply(m: Match, *actions: tuple[int, str]) -> Match:
     return m
 
 
-def _deals(view: SeatView, count: int = 60) -> list[sampling_module.Deal]:
+def _deals(view: BotView, count: int = 60) -> list[sampling_module.Deal]:
     sampler = Sampler(Knowledge.of(view))  # type: ignore[arg-type]
     rng = random.Random(1)
     found = [sampler.deal(rng) for _ in range(count)]
@@ -270,7 +270,7 @@ def test_samples_respect_the_follow_rule() -> None:
     m = _deal_match(_BAVARIAN, 0, {
         1: "LO E9 H9 HA SA", 2: "E8 EA H8 S8 SK", 3: "HK LA LK L8 L9", 0: "E10 EK H10 S9 S10"})
     m = _apply(m, (1, "schlag O"), (0, "trump L"), (1, "play LO"), (2, "play E8"))
-    view = SeatView.from_observation(m.observe(3))
+    view = BotView.from_observation(m.observe(3))
     rk_forced = {c for c in canonical_deck(32) if c.suit == "L" or c.text in ("HK", "S7", "E7")}
     for deal in _deals(view):
         assert not rk_forced & set(deal.hands[2])
@@ -280,14 +280,14 @@ def test_samples_respect_the_follow_rule() -> None:
 def test_samples_read_the_partners_signal_and_schlecken() -> None:
     m = _deal_match(_BAVARIAN, 0, {1: "HK E9 H9 HA SA", 3: "LA LK L8 EU SU"})
     m = _apply(m, (1, "signal max"))
-    view = SeatView.from_observation(m.observe(3))
+    view = BotView.from_observation(m.observe(3))
     assert view.signals == ((1, "max"),)
     assert all(Card.parse("HK") in deal.hands[1] for deal in _deals(view))
     # The opponents do not see the signal.
-    assert SeatView.from_observation(m.observe(0)).signals == ()
+    assert BotView.from_observation(m.observe(0)).signals == ()
     # Cards taken at the cut are Kritische: seat 1 holds the Max, so the dealer (0) and the cutter (3), who took
     # one each, hold the Belli and the Spitz between them.
-    seat_1 = SeatView.from_observation(m.observe(1))
+    seat_1 = BotView.from_observation(m.observe(1))
     for deal in _deals(dataclasses.replace(seat_1, taken_counts=(1, 0, 0, 1))):
         assert {c.text for c in deal.hands[0] + deal.hands[3]} >= {"S7", "E7"}
     # The cutter took three: with one Kritischer left for it after the dealer's, it bluffed with two.
@@ -300,7 +300,7 @@ def test_blind_non_announcer_samples_only_announcements_that_fit_the_tricks() ->
     rules = Rules.preset("blind", 4)
     m = _deal_match(rules, 0, {1: "LO E9 H9 HA SA", 2: "E8 EA H8 S8 SK", 3: "LA LK L8 L9 EU", 0: "E10 EK H10 S9 L7"})
     m = _apply(m, (1, "schlag O"), (0, "trump L"), (1, "play E9"), (2, "play E8"), (3, "play L9"), (0, "play E10"))
-    view = SeatView.from_observation(m.observe(2))  # no announcer: sees neither Schlag nor trump
+    view = BotView.from_observation(m.observe(2))  # no announcer: sees neither Schlag nor trump
     assert view.schlag == "" and view.tricks[0][2] == 3
     kn = Knowledge.of(view)
     assert kn is not None and ("O", "L") in kn.announcements and len(kn.announcements) < 36
@@ -312,13 +312,13 @@ def test_sampled_worlds_reach_the_seats_public_state() -> None:
     rules = Rules.preset("bavarian", 4)
     m = _played(rules, seed=8, actions=20)
     seat = m.waiting_for[0]
-    view = SeatView.from_observation(m.observe(seat))
+    view = BotView.from_observation(m.observe(seat))
     kn = Knowledge.of(view)
     assert kn is not None
     for deal in _deals(view, 20):
         world = build_world(kn, deal)
         assert world is not None
-        mirrored = SeatView.from_observation(world.observe(seat))
+        mirrored = BotView.from_observation(world.observe(seat))
         for name in ("hand", "phase", "stake", "current_trick", "tricks", "tricks_won", "hand_counts", "schlag"):
             assert getattr(mirrored, name) == getattr(view, name), name
 
@@ -326,12 +326,12 @@ def test_sampled_worlds_reach_the_seats_public_state() -> None:
 # ---------------------------------------------------------------------------------------------- decisions
 def test_strong_bot_signals_its_kritische_once() -> None:
     m = _deal_match(_BAVARIAN, 0, {1: "HK E9 H9 HA SA"})
-    view = SeatView.from_observation(m.observe(1))
+    view = BotView.from_observation(m.observe(1))
     assert "signal max" in view.legal_actions
     bot = _bot(1)
     assert bot.choose(view) == "signal max"
     m = _apply(m, (1, "signal max"))
-    assert _bot(1).choose(SeatView.from_observation(m.observe(1))) != "signal max"
+    assert _bot(1).choose(BotView.from_observation(m.observe(1))) != "signal max"
     assert hint(view, "easy")[0] != "signal max"  # a hint is the move itself
 
 
@@ -341,7 +341,7 @@ def test_strong_bot_takes_a_kritischer_at_the_cut() -> None:
     deck.insert(9, Card.parse("S7"))  # the bottom card of a 10-card lift
     m = Match.new(_BAVARIAN).apply_deck(deck)
     m, _ = m.apply(m.cutter, "cut 10")
-    view = SeatView.from_observation(m.observe(m.cutter))
+    view = BotView.from_observation(m.observe(m.cutter))
     assert view.extra == {"schlecken_card": "S7"}
     assert _bot(1).choose(view) == "take"
 
@@ -358,19 +358,19 @@ def _two_tricks_to_seat_1() -> Match:
 
 def test_strong_bot_raises_a_won_hand_and_accepts_when_it_is_won() -> None:
     m = _two_tricks_to_seat_1()
-    view = SeatView.from_observation(m.observe(1))
+    view = BotView.from_observation(m.observe(1))
     assert m.turn == 1 and view.tricks_won == (0, 2) and "raise" in view.legal_actions
     advice = _bot(2, "medium").advise(view, signals=False)
     assert advice.action == "raise" and advice.chance == 1.0
     # The other side raises instead: seat 1 accepts, it cannot lose.
-    answer = SeatView.from_observation(_apply(m, (0, "raise")).observe(1))
+    answer = BotView.from_observation(_apply(m, (0, "raise")).observe(1))
     assert answer.legal_actions == ("accept", "fold")
     assert _bot(2, "medium").choose(answer) == "accept"
 
 
 def test_strong_bot_folds_a_lost_hand() -> None:
     # The mirror: seat 0's side would need all three tricks left against the highest card; a raise is folded.
-    view = SeatView.from_observation(_apply(_two_tricks_to_seat_1(), (1, "raise")).observe(0))
+    view = BotView.from_observation(_apply(_two_tricks_to_seat_1(), (1, "raise")).observe(0))
     assert view.legal_actions == ("accept", "fold")
     assert _bot(2, "medium").choose(view) == "fold"
 
@@ -382,14 +382,14 @@ def test_strong_bot_throws_low_when_it_cannot_win() -> None:
         0: "LA H8 L10 SA SK", 1: "LK E8 E10 H10 HU", 2: "HK EO L7 S9 S10", 3: "EA EK E9 H9 HA"})
     m = _apply(m, (0, "schlag O"), (3, "trump L"), (0, "play LA"), (1, "play E8"), (2, "play HK"))
     assert m.turn == 3
-    view = SeatView.from_observation(m.observe(3))
+    view = BotView.from_observation(m.observe(3))
     assert _bot(4, "medium").advise(view, signals=False).action in ("play E9", "play H9")
 
 
 def test_hint_gives_a_legal_move_and_a_chance() -> None:
     rules = Rules.preset("south-tyrolean", 2)
     m = _played(rules, seed=2, actions=6)
-    view = SeatView.from_observation(m.observe(m.waiting_for[0]))
+    view = BotView.from_observation(m.observe(m.waiting_for[0]))
     action, chance = hint(view, "easy")
     assert action in view.legal_actions and not action.startswith("signal ")
     if m.phase in ("announce", "play"):
@@ -397,7 +397,7 @@ def test_hint_gives_a_legal_move_and_a_chance() -> None:
 
 
 def test_strong_bot_without_rules_still_plays_legally() -> None:
-    view = SeatView(seat=0, legal_actions=("play HK", "play E8"), hand=("HK", "E8"), phase="play")
+    view = BotView(seat=0, legal_actions=("play HK", "play E8"), hand=("HK", "E8"), phase="play")
     assert _bot(1).choose(view) in view.legal_actions
 
 
@@ -407,7 +407,7 @@ def test_a_raise_during_the_announcement_is_answered_by_a_search_and_the_hint() 
     pending raise in the announcement (no fallback), and the hint gives the same kind of move."""
     m = _apply(_deal_match(_BAVARIAN, 0, {1: "E9 H9 L8", 2: "HK S7 E7"}), (2, "raise"))
     assert m.phase == "announce"
-    view = SeatView.from_observation(m.observe(1))
+    view = BotView.from_observation(m.observe(1))
     assert view.phase == "announce" and view.legal_actions == ("accept", "fold")
     kn = Knowledge.of(view)
     assert kn is not None
@@ -418,7 +418,7 @@ def test_a_raise_during_the_announcement_is_answered_by_a_search_and_the_hint() 
     assert bot.choose(view) in ("accept", "fold") and bot.fallbacks == 0
     assert hint(view, "easy")[0] in ("accept", "fold")
     m = _apply(m, (3, "accept"))
-    view = SeatView.from_observation(m.observe(1))
+    view = BotView.from_observation(m.observe(1))
     assert view.stake == 3 and "schlag O" in view.legal_actions
     for deal in _deals(view, 10):
         world = build_world(kn := Knowledge.of(view), deal)  # type: ignore[arg-type]
@@ -428,12 +428,12 @@ def test_a_raise_during_the_announcement_is_answered_by_a_search_and_the_hint() 
 
 def test_bots_raise_on_two_kritische_on_their_turn_to_announce() -> None:
     m = _deal_match(_BAVARIAN, 0, {1: "HK S7 E9"})
-    view = SeatView.from_observation(m.observe(1))
+    view = BotView.from_observation(m.observe(1))
     assert "raise" in view.legal_actions and "schlag 9" in view.legal_actions
     assert HeuristicBot(1).choose(view) == "raise"
     assert _bot(1).choose(view) in ("raise", "signal max", "signal belli")
     assert _bot(1).advise(view, signals=False).action == "raise"
-    weak = SeatView.from_observation(_deal_match(_BAVARIAN, 0, {1: "E8 H9 L10"}).observe(1))
+    weak = BotView.from_observation(_deal_match(_BAVARIAN, 0, {1: "E8 H9 L10"}).observe(1))
     assert HeuristicBot(1).choose(weak) != "raise"
-    assert SeatView.from_observation(_deal_match(dataclasses.replace(_BAVARIAN, raise_from="trump"), 0,
+    assert BotView.from_observation(_deal_match(dataclasses.replace(_BAVARIAN, raise_from="trump"), 0,
                                                  {1: "HK S7 E9"}).observe(1)).legal_actions.count("raise") == 0

@@ -192,7 +192,7 @@ def test_a_bessere_redeal_takes_the_next_deck_prepared_during_the_redealt_attemp
 
         def can_ask(t: LocalTable) -> bool:
             public = t.host.public
-            if public is None or public.phase != "announce" or t.host.trustless_dealer.dealing:  # type: ignore
+            if public is None or public.phase != "announce" or t.host.trustless_dealing.dealing:  # type: ignore
                 return False
             phase, waiting = t.host.waiting_for()
             return phase == "play" and "bessere?" in t.seats[waiting[0]].legal_actions()
@@ -271,7 +271,7 @@ def test_a_forfeited_hand_hands_its_prepared_successor_on_and_a_deck_given_up_is
 def test_a_hand_forfeited_after_its_deal_leaves_the_next_deck_ready() -> None:
     table = _table("bavarian", 4, seed=2)
     _drive(table, until=lambda t: t.host.public is not None and t.host.public.phase == "play"
-           and t.host.public.played_cards >= 1 and not t.host.trustless_dealer.dealing)  # type: ignore
+           and t.host.public.played_cards >= 1 and not t.host.trustless_dealing.dealing)  # type: ignore
     hand = table.host.public.hand_number  # type: ignore[union-attr]
     table.go_away(1)
     assert _posted(table, "AttemptAborted", lambda p: p.reason == "away" and p.hand == hand)
@@ -297,7 +297,7 @@ def _host_envelope(table: LocalTable, payload: Any) -> tuple[int, bytes]:
 def test_the_seats_refuse_a_deck_out_of_turn_and_an_attempt_on_a_used_deck() -> None:
     table = _table("bavarian", 2, seed=4)
     _drive(table, until=lambda t: t.host.phase == "checkpoint")  # hand 0 is over, deck 1 prepared, not used yet
-    assert table.host.trustless_dealer is not None and table.host.trustless_dealer.prepared == 2
+    assert table.host.trustless_dealing is not None and table.host.trustless_dealing.prepared == 2
     n, game_id = 2, table.host.game_id
     public = table.host.public
     assert public is not None and public.phase == "deal"

@@ -121,7 +121,7 @@ def _check_secrecy(table: LocalTable) -> None:
             assert {str(o.card) for o in request.openings} == {str(o.card) for o in s.payload.openings}
         named = _named_cards(s.payload, s.type)
         assert named <= opened, (posted.seq, s.type, named - opened)
-    dealer = table.host.trustless_dealer
+    dealer = table.host.trustless_dealing
     assert dealer is not None
     n = table.rules.players
     for attempt in dealer.attempts:
@@ -344,7 +344,7 @@ def test_a_proof_from_another_game_or_hand_is_refused() -> None:
     caught = _drive(table, intercept=_is("KeyShare", 0))
     assert caught is not None
     seat, raw = caught
-    att = table.host.trustless_dealer.current  # type: ignore[union-attr]
+    att = table.host.trustless_dealing.current  # type: ignore[union-attr]
     for game_id, hand in ((bytes(32), att.hand), (table.host.game_id, att.hand + 1)):
         setup = DealSetup(DealId(game_id, hand, att.attempt), 2, table.rules.deck, att.deal.setup.shuffle_order)
         stale = SeatDeal(setup, seat).key_share_message()
@@ -375,7 +375,7 @@ def test_a_proof_from_another_game_or_hand_is_refused() -> None:
 
 def _to_play(table: LocalTable) -> bool:
     public = table.host.public
-    dealer = table.host.trustless_dealer
+    dealer = table.host.trustless_dealing
     return (public is not None and dealer is not None and public.phase == "play" and not dealer.dealing
             and public.raise_pending is None and not public.schadet_pending)
 
@@ -415,7 +415,7 @@ def test_the_seats_refuse_a_second_packet_share_demanded_early() -> None:
 
     def announcing(t: LocalTable) -> bool:
         p = t.host.public
-        return p is not None and p.phase == "announce" and not t.host.trustless_dealer.dealing  # type: ignore
+        return p is not None and p.phase == "announce" and not t.host.trustless_dealing.dealing  # type: ignore
 
     _drive(table, until=announcing)
     public = table.host.public
@@ -582,7 +582,7 @@ def test_a_maschine_is_claimed_by_its_holder_by_itself() -> None:
         cutter, forehand = public.cutter, public.forehand
         _submit(table, cutter, table.seats[cutter].action("cut 4"))
         _drive(table, until=lambda t: t.host.public.phase == "schlecken"  # type: ignore[union-attr]
-               and not t.host.trustless_dealer.dealing)  # type: ignore[union-attr]
+               and not t.host.trustless_dealing.dealing)  # type: ignore[union-attr]
         _submit(table, cutter, table.seats[cutter].action("keep"))
         hand = public.hand_number
         _drive(table, until=lambda t: t.host.public.hand_number != hand)  # type: ignore[union-attr]

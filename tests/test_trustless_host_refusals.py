@@ -345,7 +345,7 @@ def test_decryption_shares_after_the_attempt_is_closed() -> None:
     t = _table()
     t.run(hold=lambda seat, s: seat == 1 and s.type == "CheckpointSignature",
           until=lambda t: t.host.phase == "checkpoint")
-    dealer = t.host.trustless_dealer
+    dealer = t.host.trustless_dealing
     assert dealer is not None and dealer.current.closed
     seat = t.seats[0]
     t.refused(0, pb.DecryptionShares(hand=dealer.current.hand, attempt=dealer.current.attempt, seat=0,

@@ -570,7 +570,7 @@ def _host_commitment(game: str, which: int) -> Build:
 
 def _keys_of(g: Game) -> tuple[bytes, list[bytes], bytes]:
     """The game id, every seat's game key and Hks of a played game (from its host, as the record reveals them)."""
-    dealer = g.table.host.verified_dealer
+    dealer = g.table.host.verified_dealing
     assert dealer is not None
     return g.table.host.game_id, [dealer.keys.keys[s] for s in range(g.players)], dealer.keys.key_set
 
@@ -890,7 +890,7 @@ def _other_deck(game: str, which: int, how: str) -> Build:
         entries = g.host()
         index = host_indices(entries, "DeckSealed")[which]
         sealed = signed(entries[index]).payload
-        attempts = g.table.host.dealer.attempts  # type: ignore[attr-defined]
+        attempts = g.table.host.dealing.attempts  # type: ignore[attr-defined]
         attempt = next(a for a in attempts if (a.hand, a.attempt) == (sealed.hand, sealed.attempt))
         cards = [c.text for c in attempt.deck]
         if how == "rotated":

@@ -133,7 +133,7 @@ class _Stop(Exception):
 
 
 @dataclass
-class _Slot:
+class _Link:
     seq: int
     hash: bytes
     signed: Signed | None  # None while withheld
@@ -150,34 +150,34 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
     if meta and isinstance(meta.get("seat"), int):
         report.seat = meta["seat"]
     try:
-        slots = _read_chain(entries)
+        links = _read_chain(entries)
         try:
-            _resolve_disclosures(slots)
+            _resolve_disclosures(links)
         except _Stop as stop:
             # A seat's record that ends early: the seat may have stopped at a cheat. Name what its own checks find
             # (a card that does not open its seal, a key that does not open its commitment), not the consequence.
             _seat_checks(entries, meta, stop)
             raise
-        header = slots[0].signed
+        header = links[0].signed
         assert header is not None
         report.game_id = bytes(header.payload.game_id).hex()
         report.fingerprint = game_fingerprint(header.raw)
-        refusals = _refusals(entries, slots)
+        refusals = _refusals(entries, links)
         proven: list[str] = []
-        game, embedded = _replay(slots, refusals, proven)
+        game, embedded = _replay(links, refusals, proven)
         report.match = game.engine
         owner = _check_own(entries, embedded, game, meta)
-        _check_stubs(slots, game, owner)
+        _check_stubs(links, game, owner)
     except _Stop as stop:
         report.errors.append(stop.problem)
         return report
     match = game.engine
-    report.absences = _absences(slots)
-    report.hands = sum(1 for s in slots if s.type == "HandEnd")
+    report.absences = _absences(links)
+    report.hands = sum(1 for s in links if s.type == "HandEnd")
     report.final_scores = list(match.scores) if match else []
     report.ok = not proven
     report.verdict = VERIFIED
-    end = next((s.signed.payload for s in slots if s.type == "MatchEnd" and s.signed is not None), None)
+    end = next((s.signed.payload for s in links if s.type == "MatchEnd" and s.signed is not None), None)
     if end is not None and end.reason != "target-reached":
         report.verdict = ABANDONED
         score = ":".join(map(str, end.scores)) or "0:0"
@@ -197,24 +197,24 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
     return report
 
 
-def _absences(slots: list[_Slot]) -> list[str]:
+def _absences(links: list[_Link]) -> list[str]:
     """Every StandIn and forfeit for an absence in the record, with the moves the stand-in made, in words."""
     lines: list[str] = []
     moves: dict[int, int] = {}
-    for slot in slots:
-        p = slot.signed.payload if slot.signed is not None else None
-        if slot.type == "StandIn" and p is not None:
+    for link in links:
+        p = link.signed.payload if link.signed is not None else None
+        if link.type == "StandIn" and p is not None:
             if p.active:
                 moves[int(p.seat)] = 0
-                lines.append(f"envelope {slot.seq}: the host says seat {p.seat} is away; the reference stand-in "
+                lines.append(f"envelope {link.seq}: the host says seat {p.seat} is away; the reference stand-in "
                              "plays it")
             else:
-                lines.append(f"envelope {slot.seq}: seat {p.seat} is back ({moves.pop(int(p.seat), 0)} moves by the "
+                lines.append(f"envelope {link.seq}: seat {p.seat} is back ({moves.pop(int(p.seat), 0)} moves by the "
                              "stand-in)")
-        elif slot.type == "ActionAccepted" and p is not None and p.actor == "bot" and int(p.seat) in moves:
+        elif link.type == "ActionAccepted" and p is not None and p.actor == "bot" and int(p.seat) in moves:
             moves[int(p.seat)] += 1
-        elif slot.type == "AttemptAborted" and p is not None and p.reason == "away":
-            lines.append(f"envelope {slot.seq}: hand {p.hand + 1} forfeited by the side of seat {p.seat}, away")
+        elif link.type == "AttemptAborted" and p is not None and p.reason == "away":
+            lines.append(f"envelope {link.seq}: hand {p.hand + 1} forfeited by the side of seat {p.seat}, away")
     lines += [f"seat {seat} was still away at the end ({n} moves by the stand-in)" for seat, n in moves.items()]
     return lines
 
@@ -259,10 +259,10 @@ def _seat_checks(entries: Sequence[Entry], meta: dict[str, Any] | None, stop: _S
             return  # (Level 1 only: a trustless record is replayed whole without any secret)
 
 
-def _refusals(entries: Sequence[Entry], slots: list[_Slot]) -> dict[int, list[tuple[bytes, Any]]]:
+def _refusals(entries: Sequence[Entry], links: list[_Link]) -> dict[int, list[tuple[bytes, Any]]]:
     """The owner's refused envelopes whose receipt the host signed, by the chain seq they were judged at. A receipt
     naming a head the chain does not have at that seq is the host signing two chains: a proven dispute at once."""
-    header = slots[0].signed
+    header = links[0].signed
     assert header is not None
     host_key = bytes(header.payload.host_public_key)
     game_id = bytes(header.payload.game_id)
@@ -279,8 +279,8 @@ def _refusals(entries: Sequence[Entry], slots: list[_Slot]) -> dict[int, list[tu
                 receipt.envelope_hash) != envelope_hash(bytes(evidence.envelope)):
             continue  # not the host's signature over this envelope: proves nothing either way
         seq = int(receipt.chain_seq)
-        if 1 <= seq <= len(slots) and slots[seq - 1].hash != bytes(receipt.chain_head):
-            raise _problem(seq, slots[seq - 1].type, "host-equivocated",
+        if 1 <= seq <= len(links) and links[seq - 1].hash != bytes(receipt.chain_head):
+            raise _problem(seq, links[seq - 1].type, "host-equivocated",
                            "the host signed a refusal naming another envelope at this chain seq than the chain's: it "
                            "showed two different chains")
         out.setdefault(seq, []).append((bytes(evidence.envelope), receipt))
@@ -320,22 +320,22 @@ def _problem(seq: int, type_: str, reason: str, message: str, seat: int | None =
     return _Stop(Problem(seq, type_, str(reason), message, seat))  # (str: a Reason as its plain value)
 
 
-def _read_chain(entries: Sequence[Entry]) -> list[_Slot]:
-    slots: list[_Slot] = []
+def _read_chain(entries: Sequence[Entry]) -> list[_Link]:
+    links: list[_Link] = []
     host_key = b""
     game = b""
     prev = GENESIS_PREV_HASH
     for entry in entries:
         if entry.kind not in (KIND_HOST, KIND_WITHHELD):
             continue
-        seq = len(slots) + 1
+        seq = len(links) + 1
         if entry.kind == KIND_WITHHELD:
             stub = pb.Withheld()
             try:
                 stub.ParseFromString(entry.data)
             except Exception:
                 raise _problem(seq, "?", "parse-error", "the withheld stub does not parse") from None
-            slots.append(_Slot(seq, bytes(stub.envelope_hash), None, str(stub.type), tuple(stub.visible_to)))
+            links.append(_Link(seq, bytes(stub.envelope_hash), None, str(stub.type), tuple(stub.visible_to)))
             prev = bytes(stub.envelope_hash)
             continue
         try:
@@ -364,59 +364,59 @@ def _read_chain(entries: Sequence[Entry]) -> list[_Slot]:
             raise _problem(seq, signed.type, "bad-signature", "the host's signature does not verify")
         if signed.envelope.game_id != game:
             raise _problem(seq, signed.type, "wrong-game", "the envelope belongs to another game than the header's")
-        slots.append(_Slot(seq, signed.hash, signed))
+        links.append(_Link(seq, signed.hash, signed))
         prev = signed.hash
-    if not slots:
+    if not links:
         raise _problem(0, "", "empty", "the record holds no game")
-    return slots
+    return links
 
 
-def _resolve_disclosures(slots: list[_Slot]) -> None:
-    by_hash = {s.hash: s for s in slots if s.signed is None}
-    header = slots[0].signed
+def _resolve_disclosures(links: list[_Link]) -> None:
+    by_hash = {s.hash: s for s in links if s.signed is None}
+    header = links[0].signed
     assert header is not None
     host_key = bytes(header.payload.host_public_key)
-    for slot in list(slots):
-        if slot.signed is None or slot.signed.type != "Disclosure":
+    for link in list(links):
+        if link.signed is None or link.signed.type != "Disclosure":
             continue
-        for raw in slot.signed.payload.envelopes:
+        for raw in link.signed.payload.envelopes:
             target = by_hash.get(envelope_hash(raw))
             if target is None:
                 continue
             try:
                 signed = parse_envelope(raw, host=True)
             except ProtocolError:
-                raise _problem(slot.seq, "Disclosure", "parse-error", "a disclosed envelope does not parse") from None
+                raise _problem(link.seq, "Disclosure", "parse-error", "a disclosed envelope does not parse") from None
             if signed.seq != target.seq or not check_signature(signed, host_key):
-                raise _problem(slot.seq, "Disclosure", "bad-signature", "a disclosed envelope is not the withheld one")
+                raise _problem(link.seq, "Disclosure", "bad-signature", "a disclosed envelope is not the withheld one")
             if signed.type != target.stub_type:
                 raise _problem(target.seq, target.stub_type, "withheld",
                                f"the stub says {target.stub_type} but the disclosed envelope is {signed.type}")
             target.signed = signed
-    ended = any(s.type == "MatchEnd" for s in slots)
-    for slot in slots:
-        if slot.signed is None:
+    ended = any(s.type == "MatchEnd" for s in links)
+    for link in links:
+        if link.signed is None:
             if not ended:
                 raise _problem(0, "", "incomplete",
-                               f"the record ends at envelope {len(slots)}, before the match ended and the host "
+                               f"the record ends at envelope {len(links)}, before the match ended and the host "
                                "disclosed what it had withheld")
-            raise _problem(slot.seq, slot.stub_type, "withheld",
+            raise _problem(link.seq, link.stub_type, "withheld",
                            "this envelope was withheld from the record's owner and never disclosed")
 
 
-def _replay(slots: list[_Slot], refusals: dict[int, list[tuple[bytes, Any]]] | None = None,
+def _replay(links: list[_Link], refusals: dict[int, list[tuple[bytes, Any]]] | None = None,
             proven: list[str] | None = None) -> tuple[HostGame, set[bytes]]:
-    game = _game_of_header(slots)
+    game = _game_of_header(links)
     embedded: set[bytes] = set()
     game.start()
     refusals = refusals or {}
-    while len(game.chain) < len(slots):
+    while len(game.chain) < len(links):
         if len(game.chain) in refusals and proven is not None:
             _try_refused(game, refusals.pop(len(game.chain)), proven)
-        slot = slots[len(game.chain)]
-        assert slot.signed is not None
-        if not _host_decision(game, slot, embedded):
-            _replay_inputs(game, slot, embedded)
+        link = links[len(game.chain)]
+        assert link.signed is not None
+        if not _host_decision(game, link, embedded):
+            _replay_inputs(game, link, embedded)
     if len(game.chain) in refusals and proven is not None:
         _try_refused(game, refusals.pop(len(game.chain)), proven)
     if not game.finished and not (game.end_reason in ABANDON_REASONS and game.phase == Stage.CHECKPOINT):
@@ -426,9 +426,9 @@ def _replay(slots: list[_Slot], refusals: dict[int, list[tuple[bytes, Any]]] | N
     return game, embedded
 
 
-def _game_of_header(slots: list[_Slot]) -> HostGame:
+def _game_of_header(links: list[_Link]) -> HostGame:
     """An honest host's game for the record's header, whose every envelope must be the record's own (`adopt`)."""
-    header_signed = slots[0].signed
+    header_signed = links[0].signed
     assert header_signed is not None
     header = header_signed.payload
     try:
@@ -444,7 +444,7 @@ def _game_of_header(slots: list[_Slot]) -> HostGame:
         Seat(bytes(r.public_key), str(r.name), bytes(nonce), bool(r.bot), host_run=bool(r.host_run))
         for r, nonce in zip(header.roster, header.join_nonces, strict=True)
     ]
-    host_game_key = None if deal == "trustless" else _host_game_key(slots)
+    host_game_key = None if deal == "trustless" else _host_game_key(links)
 
     def no_draws(size: int) -> bytes:
         raise AssertionError("an honest host draws nothing after the header: every seed follows from the keys")
@@ -452,41 +452,41 @@ def _game_of_header(slots: list[_Slot]) -> HostGame:
     return HostGame(
         rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
         preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint), host_nonce=bytes(header.host_nonce),
-        random_bytes=no_draws, envelope_source=_envelope_source(slots), host_public_key=bytes(header.host_public_key),
+        random_bytes=no_draws, envelope_source=_envelope_source(links), host_public_key=bytes(header.host_public_key),
         deal=deal, host_game_key=host_game_key,
     )
 
 
-def _envelope_source(slots: list[_Slot]) -> Callable[[int, Any], bytes]:
+def _envelope_source(links: list[_Link]) -> Callable[[int, Any], bytes]:
     """The replayed host's envelopes: the record's own, each of which must be the one an honest host makes then.
     (A closure, not a partial: a trial copy of the game, see `_try_refused`, shares the record.)"""
 
     def adopt(seq: int, payload: Any) -> bytes:
         type_name = payload.DESCRIPTOR.name
-        if seq > len(slots):
+        if seq > len(links):
             raise _problem(0, type_name, "incomplete",
-                           f"the record ends at envelope {len(slots)}; the game goes on with {type_name}")
-        slot = slots[seq - 1]
-        assert slot.signed is not None
-        if slot.type != type_name:
-            raise _problem(seq, slot.type, "unexpected-envelope",
-                           f"an honest host sends {type_name} here, not {slot.type}")
-        if slot.signed.envelope.payload != payload.SerializeToString(deterministic=True):
+                           f"the record ends at envelope {len(links)}; the game goes on with {type_name}")
+        link = links[seq - 1]
+        assert link.signed is not None
+        if link.type != type_name:
+            raise _problem(seq, link.type, "unexpected-envelope",
+                           f"an honest host sends {type_name} here, not {link.type}")
+        if link.signed.envelope.payload != payload.SerializeToString(deterministic=True):
             reason, message = _MISMATCH.get(type_name, ("replay-mismatch", "the envelope differs from the replay"))
-            detail = _differing_fields(slot.signed.payload, payload)
+            detail = _differing_fields(link.signed.payload, payload)
             raise _problem(seq, type_name, reason, f"{message} (differs in: {detail})")
-        return slot.signed.raw
+        return link.signed.raw
 
     return adopt
 
 
-def _replay_inputs(game: HostGame, slot: _Slot, embedded: set[bytes]) -> None:
-    """Submit the seats' envelopes that the host envelope of `slot` embeds; they must move the game."""
-    assert slot.signed is not None
-    inputs = _inputs_of(slot.signed)
+def _replay_inputs(game: HostGame, link: _Link, embedded: set[bytes]) -> None:
+    """Submit the seats' envelopes that the host envelope of `link` embeds; they must move the game."""
+    assert link.signed is not None
+    inputs = _inputs_of(link.signed)
     if not inputs:
-        raise _problem(slot.seq, slot.type, "unexpected-envelope",
-                       f"an honest host does not send {slot.type} here")
+        raise _problem(link.seq, link.type, "unexpected-envelope",
+                       f"an honest host does not send {link.type} here")
     before = len(game.chain)
     for seat, raw in inputs:
         embedded.add(envelope_hash(raw))
@@ -494,37 +494,37 @@ def _replay_inputs(game: HostGame, slot: _Slot, embedded: set[bytes]) -> None:
             game.submit(seat, raw)
         except ProtocolError as err:
             inner = _inner_type(raw)
-            raise _problem(slot.seq, slot.type, err.reason,
+            raise _problem(link.seq, link.type, err.reason,
                            f"the embedded {inner} of seat {seat} is refused: {err.message}", err.seat) from None
     if len(game.chain) == before:
-        raise _problem(slot.seq, slot.type, "unexpected-envelope", "the embedded envelope changes nothing")
+        raise _problem(link.seq, link.type, "unexpected-envelope", "the embedded envelope changes nothing")
 
 
 ABANDON_REASONS = ("host-shutdown",)  # why a host may end a match early (HostGame.abandon)
 
 
-def _host_game_key(slots: list[_Slot]) -> bytes:
+def _host_game_key(links: list[_Link]) -> bytes:
     """k_H from the record's HostKeyReveal, checked against K_H in the header: without it no deal can be checked."""
-    header = slots[0].signed
+    header = links[0].signed
     assert header is not None
-    reveals = [s for s in slots if s.type == "HostKeyReveal"]
+    reveals = [s for s in links if s.type == "HostKeyReveal"]
     if not reveals:
-        if any(s.type == "MatchEnd" for s in slots):
+        if any(s.type == "MatchEnd" for s in links):
             raise _problem(0, "HostKeyReveal", "host-key-withheld",
                            "the match is over but the host never revealed its game key: no deal can be checked")
-        raise _problem(0, "", "incomplete", f"the record ends at envelope {len(slots)}, before the match ended and "
+        raise _problem(0, "", "incomplete", f"the record ends at envelope {len(links)}, before the match ended and "
                        "the host revealed its game key")
-    slot = reveals[0]
-    assert slot.signed is not None
-    key = bytes(slot.signed.payload.key)
+    link = reveals[0]
+    assert link.signed is not None
+    key = bytes(link.signed.payload.key)
     if len(key) != 32 or host_key_commitment(bytes(header.payload.game_id), key) != bytes(
             header.payload.host_key_commitment):
-        raise _problem(slot.seq, slot.type, "host-key-mismatch",
+        raise _problem(link.seq, link.type, "host-key-mismatch",
                        "the host's revealed game key does not open K_H in the header")
     return key
 
 
-def _host_decision(game: HostGame, slot: _Slot, embedded: set[bytes]) -> bool:
+def _host_decision(game: HostGame, link: _Link, embedded: set[bytes]) -> bool:
     """The host's own decisions, which no seat's envelope causes: a bot takes over or gives back the seat of a
     person who is away (`StandIn`), the bot's game actions (an `ActionAccepted` with actor "bot" and no seat
     envelope), a trustless hand forfeited after the table waited a grace period more for a seat away (an
@@ -532,19 +532,19 @@ def _host_decision(game: HostGame, slot: _Slot, embedded: set[bytes]) -> bool:
     was stopped). The replay
     makes the same decision through the same code, so whatever follows from it must match the record as usual;
     that the person really was away, or the host really had to stop, is the host's word (the record shows when)."""
-    assert slot.signed is not None
-    p = slot.signed.payload
+    assert link.signed is not None
+    p = link.signed.payload
     before = len(game.chain)
     try:
-        if slot.type == "StandIn":
+        if link.type == "StandIn":
             if not 0 <= p.seat < game.n:
-                raise _problem(slot.seq, slot.type, "bad-seat", f"there is no seat {p.seat}")
+                raise _problem(link.seq, link.type, "bad-seat", f"there is no seat {p.seat}")
             game.stand_in(int(p.seat), bool(p.active))
-        elif slot.type == "ActionAccepted" and p.actor == "bot" and not p.action_envelope:
+        elif link.type == "ActionAccepted" and p.actor == "bot" and not p.action_envelope:
             game.act_for(int(p.seat), str(p.action))
-        elif slot.type == "AttemptAborted" and p.reason == "away":
+        elif link.type == "AttemptAborted" and p.reason == "away":
             game.forfeit_away()
-        elif slot.type == "MatchEnd" and p.reason in ABANDON_REASONS:
+        elif link.type == "MatchEnd" and p.reason in ABANDON_REASONS:
             for raw in p.unanswered:  # accepted before the stop, never put into a CommitSet
                 signed = parse_envelope(bytes(raw), host=False)
                 embedded.add(envelope_hash(bytes(raw)))
@@ -553,9 +553,9 @@ def _host_decision(game: HostGame, slot: _Slot, embedded: set[bytes]) -> bool:
         else:
             return False
     except ProtocolError as err:
-        raise _problem(slot.seq, slot.type, err.reason, f"the host's step is refused: {err.message}") from None
+        raise _problem(link.seq, link.type, err.reason, f"the host's step is refused: {err.message}") from None
     if len(game.chain) == before:
-        raise _problem(slot.seq, slot.type, "unexpected-envelope", "the host's step changes nothing here")
+        raise _problem(link.seq, link.type, "unexpected-envelope", "the host's step changes nothing here")
     return True
 
 
@@ -622,16 +622,16 @@ def _check_own(entries: Sequence[Entry], embedded: set[bytes], game: HostGame,
     return owner
 
 
-def _check_stubs(slots: list[_Slot], game: HostGame, owner: int | None) -> None:
+def _check_stubs(links: list[_Link], game: HostGame, owner: int | None) -> None:
     """A stub must stand for an envelope that really was withheld from the record's owner, as it says."""
-    for slot in slots:
-        if slot.stub_visible_to is None:
+    for link in links:
+        if link.stub_visible_to is None:
             continue
-        posted = game.chain[slot.seq - 1]
-        if posted.visible_to is None or slot.stub_visible_to != posted.visible_to or (
+        posted = game.chain[link.seq - 1]
+        if posted.visible_to is None or link.stub_visible_to != posted.visible_to or (
             owner is not None and owner in posted.visible_to
         ):
-            raise _problem(slot.seq, slot.stub_type, "withheld",
+            raise _problem(link.seq, link.stub_type, "withheld",
                            "the stub does not match what was withheld from this seat")
 
 

@@ -11,14 +11,14 @@ from watten_net.engine import Observation, Rules
 from watten_net.engine.event_data import event_data
 from watten_net.engine.events import EventKind
 from watten_net.engine.notation import RAISE_PENDING, Phase, Verb
-from watten_net.engine.table import table_for
+from watten_net.engine.seating import seating_for
 
 if TYPE_CHECKING:
     from watten_net.v1 import watten_pb2
 
 
 @dataclass(frozen=True)
-class SeatView:
+class BotView:
     """What a bot may know: its seat's view, the same fields the host sends a client in its TableView.
 
     Cards are strings in RULES.md notation. Build it with `from_observation` (bots in the host process)
@@ -58,7 +58,7 @@ class SeatView:
         return self.sides[self.seat] if 0 <= self.seat < len(self.sides) else self.seat % 2
 
     @classmethod
-    def from_observation(cls, obs: Observation) -> SeatView:
+    def from_observation(cls, obs: Observation) -> BotView:
         """The view of an engine `Observation` (what `Match.observe(seat)` returns)."""
         extra: dict[str, str] = {}
         if obs.phase == Phase.SCHLECKEN and obs.seat in obs.to_act:
@@ -67,7 +67,7 @@ class SeatView:
                 if event.kind == EventKind.SEE and event.seat == obs.seat:
                     extra["schlecken_card"] = str(event_data(event, EventKind.SEE)["card"])
                     break
-        slot_of = table_for(obs.rules).slot_of
+        scorer_of = seating_for(obs.rules).scorer_of
         return cls(
             seat=obs.seat,
             legal_actions=obs.legal_actions,
@@ -88,14 +88,14 @@ class SeatView:
             pending_raise=obs.raise_pending,
             last_raise_side=obs.last_raise_side,
             gespannt=tuple(obs.gespannt),
-            seat_scores=tuple(obs.scores[slot_of[s]] for s in range(obs.rules.players)),
+            seat_scores=tuple(obs.scores[scorer_of[s]] for s in range(obs.rules.players)),
             hand_counts=tuple(obs.hand_counts),
             taken_counts=tuple(obs.taken_counts),
             signals=_hand_signals(obs),
         )
 
     @classmethod
-    def from_table_view(cls, view: watten_pb2.TableView) -> SeatView:
+    def from_table_view(cls, view: watten_pb2.TableView) -> BotView:
         """The view of a `watten_net.v1.TableView` message (what a remote seat receives)."""
         pending: tuple[int, int] | None = None
         if view.HasField("pending_raise"):
@@ -163,12 +163,12 @@ class Bot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view: SeatView) -> str | None:
+    def choose(self, view: BotView) -> str | None:
         if not view.legal_actions:
             return None
         return self.decide(view)
 
-    def decide(self, view: SeatView) -> str:
+    def decide(self, view: BotView) -> str:
         # Signals and giving up are rare table talk, not moves: a random bot prefers real moves.
         moves = [a for a in view.legal_actions if not a.startswith("signal ") and a not in (Verb.CONCEDE, Verb.FOLD)]
         if not moves or self.rng.random() < 0.05:

@@ -5,7 +5,7 @@ cards this seat has not seen yet, and the card order as far as this seat knows i
 order when the Schlag and the trump are visible to it; otherwise (Blind, for a seat that is no announcer)
 only the Kritische and the led suit, because the hidden announcement must never steer its play.
 
-The bot sees nothing but its `SeatView`. Its seeded `rng` only picks the cut, the rare Schlecken bluff and
+The bot sees nothing but its `BotView`. Its seeded `rng` only picks the cut, the rare Schlecken bluff and
 the rare signal, so the same seed and the same views give the same choices.
 """
 
@@ -19,7 +19,7 @@ from watten_net.engine import SUITS, Card, Rules, canonical_deck, ranking
 from watten_net.engine.notation import Phase, Verb
 from watten_net.engine.ranking import GUATE, HAUPTSCHLAG, KRITISCH, SCHLAG, TRUMP, Ranking
 
-from .base import Bot, SeatView
+from .base import Bot, BotView
 
 BLUFF_RATE = 0.03  # Schlecken: take a card that is no Kritischer this rarely (it costs 2 points if never covered)
 SIGNAL_RATE = 0.05  # chance per decision of showing the partner a Kritischer held
@@ -45,7 +45,7 @@ class HeuristicBot(Bot):
         super().__init__(seed)
         self.fallbacks = 0
 
-    def choose(self, view: SeatView) -> str | None:
+    def choose(self, view: BotView) -> str | None:
         if not view.legal_actions:
             return None
         if view.rules is None:
@@ -57,11 +57,11 @@ class HeuristicBot(Bot):
         self.fallbacks += 1  # a safety net: never send an illegal action
         return super().decide(view)
 
-    def decide(self, view: SeatView) -> str:
+    def decide(self, view: BotView) -> str:
         return self.choose(view) or super().decide(view)
 
 
-def heuristic_action(view: SeatView, rules: Rules, bot: Bot) -> str | None:
+def heuristic_action(view: BotView, rules: Rules, bot: Bot) -> str | None:
     """The action for this view; None when only table talk (signals, a raise out of turn) is on offer."""
     legal = view.legal_actions
     h = _Hand.of(view, rules)
@@ -144,7 +144,7 @@ class _Order:
 
 @dataclass(frozen=True)
 class _Hand:
-    view: SeatView
+    view: BotView
     rules: Rules
     cards: tuple[Card, ...]
     order: _Order
@@ -152,7 +152,7 @@ class _Hand:
     unseen: tuple[Card, ...]  # cards this seat has neither held nor seen played in this hand
 
     @classmethod
-    def of(cls, view: SeatView, rules: Rules) -> _Hand:
+    def of(cls, view: BotView, rules: Rules) -> _Hand:
         cards = tuple(Card.parse(c) for c in view.hand)
         trick = tuple((s, Card.parse(c)) for s, c in view.current_trick)
         seen = set(cards) | {c for _, c in trick}

@@ -19,7 +19,7 @@ from watten_net.engine import ALL_CARDS, Card, Match, Rules
 from watten_net.engine.notation import ANNOUNCE, PLAY, Verb
 from watten_net.engine.ranking import Ranking
 
-from .base import Bot, SeatView
+from .base import Bot, BotView
 
 PLAY_TEXT = {card: "play " + card.text for card in ALL_CARDS}
 CARD_OF = {card.text: card for card in ALL_CARDS}
@@ -65,7 +65,7 @@ class Playouts:
         legal = tuple(
             a for a in m.legal_actions(seat) if not a.startswith("signal ") and a not in _NOT_IN_PLAYOUTS
         )  # nobody raises inside a playout either (the raise the bot evaluates is its own, in `_search`)
-        view = SeatView(
+        view = BotView(
             seat=seat, legal_actions=legal, hand=tuple(c.text for c in m.hands[seat]), schlag=m.schlag or "",
             trump=m.trump or "", phase=ANNOUNCE, rules=m.rules, announce_step=m.announce_step,
             sides=m.hand_sides, announcers=m.announcers,
@@ -75,7 +75,7 @@ class Playouts:
 
     def answer_raise(self, m: Match, seat: int) -> str:
         """The other side's answer to a raise, by the heuristic's rule from that seat's own sampled view."""
-        view = dataclasses.replace(SeatView.from_observation(m.observe(seat, history=False)),
+        view = dataclasses.replace(BotView.from_observation(m.observe(seat, history=False)),
                                    legal_actions=("accept", "fold"))
         action = self.announcer.choose(view)
         return action if action in (Verb.ACCEPT, Verb.FOLD) else "accept"
@@ -176,12 +176,12 @@ def equity(rules: Rules, own: int, other: int) -> float:
     return table[min(own, cap)][min(other, cap)]
 
 
-def outcome(m: Match, slot: int, before: Sequence[int]) -> tuple[float, bool]:
-    """(match equity for score slot `slot`, whether its side gained more than the others) after a hand."""
+def outcome(m: Match, scorer: int, before: Sequence[int]) -> tuple[float, bool]:
+    """(match equity of `scorer`, a side or a seat at three; whether it gained more than the others) after a hand."""
     scores = m.scores
-    other = max(s for i, s in enumerate(scores) if i != slot)
-    gained = scores[slot] - before[slot]
-    other_gain = max(s - before[i] for i, s in enumerate(scores) if i != slot)
+    other = max(s for i, s in enumerate(scores) if i != scorer)
+    gained = scores[scorer] - before[scorer]
+    other_gain = max(s - before[i] for i, s in enumerate(scores) if i != scorer)
     if m.is_over:
-        return (1.0 if slot in m.winners else 0.0), gained > other_gain
-    return equity(m.rules, scores[slot], other), gained > other_gain
+        return (1.0 if scorer in m.winners else 0.0), gained > other_gain
+    return equity(m.rules, scores[scorer], other), gained > other_gain

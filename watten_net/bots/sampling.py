@@ -1,6 +1,6 @@
 """Samples of the hidden cards, consistent with what one seat has seen, and an engine `Match` built from each.
 
-`Knowledge.of(view)` reads a `SeatView` (nothing else) into what the seat knows of this hand: its own cards,
+`Knowledge.of(view)` reads a `BotView` (nothing else) into what the seat knows of this hand: its own cards,
 every card played and by whom, how many cards each seat holds, the announcement (or, in Blind, the
 announcements that fit the tricks' winners), and the constraints its observations put on the others:
 
@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from watten_net.engine import SUITS, Card, Match, Rules, RuleViolation, canonical_deck, ranking, schlag_choices
 from watten_net.engine.notation import AnnounceStep, Phase
 from watten_net.engine.ranking import Ranking
-from watten_net.engine.table import table_for
+from watten_net.engine.seating import seating_for
 
-from .base import SeatView
+from .base import BotView
 from .heuristic import card_value
 from .playout import CARD_OF, PLAY_TEXT
 
@@ -66,9 +66,9 @@ class Constraints:
 
 @dataclass(frozen=True)
 class Knowledge:
-    """What one seat knows of the current hand, from its `SeatView` alone."""
+    """What one seat knows of the current hand, from its `BotView` alone."""
 
-    view: SeatView
+    view: BotView
     rules: Rules
     seat: int
     n: int
@@ -81,15 +81,15 @@ class Knowledge:
     counts: tuple[int, ...]  # cards each seat holds now
     unseen: tuple[Card, ...]  # neither held by this seat nor played (sorted by code)
     announcements: tuple[tuple[str, str], ...]  # the announcement, or those Blind leaves possible (play only)
-    slot_scores: tuple[int, ...]  # match points per score slot
+    scorer_scores: tuple[int, ...]  # match points per scorer (a side, or a seat at three)
 
     @classmethod
-    def of(cls, view: SeatView) -> Knowledge | None:
+    def of(cls, view: BotView) -> Knowledge | None:
         rules = view.rules
         if rules is None:
             return None
         n = rules.players
-        table = table_for(rules)
+        table = seating_for(rules)
         if len(view.announcers) == 2:
             dealer = view.announcers[1]
         elif len(view.announcers) == 1:
@@ -111,20 +111,20 @@ class Knowledge:
             if view.phase != Phase.PLAY:
                 return None
             counts = tuple(rules.hand_size - len(played_by[s]) for s in range(n))
-        scores = [0] * table.score_slots
+        scores = [0] * table.scorers
         if len(view.seat_scores) == n:
             for s in range(n):
-                scores[table.slot_of[s]] = view.seat_scores[s]
+                scores[table.scorer_of[s]] = view.seat_scores[s]
         kn = cls(
             view=view, rules=rules, seat=view.seat, n=n, dealer=dealer, forehand=table.forehand_of[dealer],
             phase=view.phase, hand=hand, plays=tuple(plays), played_by=tuple(tuple(p) for p in played_by),
-            counts=tuple(counts), unseen=unseen, announcements=(), slot_scores=tuple(scores),
+            counts=tuple(counts), unseen=unseen, announcements=(), scorer_scores=tuple(scores),
         )
         return _with_announcements(kn)
 
     @property
-    def slot(self) -> int:
-        return table_for(self.rules).slot_of[self.seat]
+    def scorer(self) -> int:
+        return seating_for(self.rules).scorer_of[self.seat]
 
     @property
     def side(self) -> int:
@@ -204,7 +204,7 @@ def _schlecken_constraints(kn: Knowledge, unseen: set[Card], cons: Constraints) 
         return
     left = tuple(c for c in kritische if c in unseen)
     spare = len(left)
-    table = table_for(kn.rules)
+    table = seating_for(kn.rules)
     for seat in (kn.dealer, table.cutter_of[kn.dealer]):
         shown = sum(1 for c in kn.played_by[seat] if c in kritische)
         if seat == kn.seat:
@@ -397,9 +397,9 @@ def build_world(kn: Knowledge, deal: Deal) -> Match | None:
         return None
     deck, cut, takes = made
     rules = kn.rules
-    cutter = table_for(rules).cutter_of[kn.dealer]
+    cutter = seating_for(rules).cutter_of[kn.dealer]
     try:
-        m = Match.new(rules, first_dealer=kn.dealer, start_scores=kn.slot_scores).apply_deck(deck)
+        m = Match.new(rules, first_dealer=kn.dealer, start_scores=kn.scorer_scores).apply_deck(deck)
         m, _ = m.apply(cutter, f"cut {cut}")
         for seat in (cutter, kn.dealer):  # Schlecken: the cards taken at the cut, then keep
             for _ in range(takes.get(seat, 0)):
@@ -433,7 +433,7 @@ def _deck(kn: Knowledge, deal: Deal) -> tuple[list[Card], int, dict[int, int]] |
     """
     rules = kn.rules
     n = kn.n
-    table = table_for(rules)
+    table = seating_for(rules)
     cutter, dealer = table.cutter_of[kn.dealer], kn.dealer
     counts = kn.view.taken_counts if len(kn.view.taken_counts) == n and rules.schlecken else (0,) * n
     if any(k for s, k in enumerate(counts) if s not in (cutter, dealer)):
@@ -519,7 +519,7 @@ def _replay_raises(kn: Knowledge, m: Match) -> Match:
     """The accepted raises that make the view's stake, alternating sides and ending with the side that raised last."""
     view = kn.view
     rules = kn.rules
-    table = table_for(rules)
+    table = seating_for(rules)
     step = rules.raise_step
     raises = max(0, (view.stake - m.value) // step) if view.last_raise_side >= 0 else 0
     if raises:

@@ -1,6 +1,6 @@
 """The `easy`, `medium` and `strong` levels: determinized sampling (perfect-information Monte Carlo).
 
-At every decision the bot reads its `SeatView` (and nothing else) into what its seat knows
+At every decision the bot reads its `BotView` (and nothing else) into what its seat knows
 (`sampling.Knowledge`), samples the hidden cards consistently with it, builds an engine `Match` per
 sample that reaches the same public state, applies each candidate action there and plays the sampled
 world to the end of the hand (`playout.Playouts`). The candidate with the best average *match equity*
@@ -33,9 +33,9 @@ from dataclasses import dataclass
 
 from watten_net.engine import Rules, ranking
 from watten_net.engine.notation import Phase, Verb
-from watten_net.engine.table import table_for
+from watten_net.engine.seating import seating_for
 
-from .base import Bot, SeatView
+from .base import Bot, BotView
 from .heuristic import HeuristicBot, heuristic_action
 from .playout import CARD_OF, Playouts, equity, outcome
 from .sampling import RESAMPLE, Deal, Knowledge, Sampler, build_world
@@ -110,7 +110,7 @@ class StrongBot(Bot):
         self._heuristic = HeuristicBot(self.rng.getrandbits(32))  # fallback, and the others' policy in playouts
 
     # ------------------------------------------------------------------------------------------ interface
-    def choose(self, view: SeatView) -> str | None:
+    def choose(self, view: BotView) -> str | None:
         if not view.legal_actions:
             return None
         advice = self.advise(view)
@@ -120,10 +120,10 @@ class StrongBot(Bot):
         self.fallbacks += 1  # a safety net: never send an illegal action
         return Bot.decide(self, view)
 
-    def decide(self, view: SeatView) -> str:
+    def decide(self, view: BotView) -> str:
         return self.choose(view) or Bot.decide(self, view)
 
-    def advise(self, view: SeatView, *, signals: bool = True) -> Advice:
+    def advise(self, view: BotView, *, signals: bool = True) -> Advice:
         """The action for this view, with its estimated chance. `signals=False`: the move itself, no table talk."""
         legal = view.legal_actions
         rules = view.rules
@@ -164,14 +164,14 @@ class StrongBot(Bot):
         return self._search(kn, candidates, raising=Verb.RAISE in legal)
 
     # ------------------------------------------------------------------------------------------ rule decisions
-    def _fallback(self, view: SeatView, *, counted: bool = False) -> Advice:
+    def _fallback(self, view: BotView, *, counted: bool = False) -> Advice:
         """The heuristic's choice: by rule (a `schadet?` answer), or when a search cannot run (`counted`)."""
         self.fallbacks += counted
         if view.rules is None:
             return Advice(Bot.decide(self, view), None)
         return Advice(heuristic_action(view, view.rules, self._heuristic), None)
 
-    def _schlecken(self, view: SeatView, rules: Rules) -> str:
+    def _schlecken(self, view: BotView, rules: Rules) -> str:
         seen = view.extra.get("schlecken_card", "")
         if Verb.TAKE not in view.legal_actions or seen not in CARD_OF:
             return "keep"
@@ -179,7 +179,7 @@ class StrongBot(Bot):
             return "take"
         return "take" if self.rng.random() < SCHLECKEN_BLUFF_RATE else "keep"
 
-    def _signal(self, view: SeatView, rules: Rules) -> str | None:
+    def _signal(self, view: BotView, rules: Rules) -> str | None:
         """The next thing to tell the partner: the Kritische held, the Rechter or Guate, else `trumpf` or `nix`."""
         legal = view.legal_actions
         if not any(a.startswith("signal ") for a in legal):
@@ -207,7 +207,7 @@ class StrongBot(Bot):
                 return f"signal {name}"
         return None
 
-    def _announce_candidates(self, view: SeatView, rules: Rules) -> list[str]:
+    def _announce_candidates(self, view: BotView, rules: Rules) -> list[str]:
         legal = [a for a in view.legal_actions if not a.startswith("signal ") and a != Verb.RAISE]
         ranks = [a for a in legal if a.startswith("schlag ")]
         if not ranks:
@@ -240,8 +240,8 @@ class StrongBot(Bot):
     def _search(self, kn: Knowledge, candidates: Sequence[str], *, raising: bool) -> Advice:
         start = time.perf_counter()
         me = kn.seat
-        slot = kn.slot
-        before = kn.slot_scores
+        scorer = kn.scorer
+        before = kn.scorer_scores
         playouts = Playouts(self._heuristic)
         deals = self._deals(Sampler(kn), start)
         equity_sum = [0.0] * len(candidates)
@@ -264,7 +264,7 @@ class StrongBot(Bot):
             for i, action in enumerate(candidates):
                 after, _ = world.apply(me, action)
                 end = playouts.finish(after)
-                value, won = outcome(end, slot, before)
+                value, won = outcome(end, scorer, before)
                 equity_sum[i] += value
                 row[i] = won
             wins.append(row)
@@ -306,15 +306,15 @@ class StrongBot(Bot):
         loser = 1 - side
         if rules.tight == "base-two" and len(view.gespannt) == 2 and view.gespannt[loser]:
             points = min(points, 2)
-        scores = list(kn.slot_scores)
-        for s in table_for(rules).side_slots_of[kn.dealer][side]:
+        scores = list(kn.scorer_scores)
+        for s in seating_for(rules).side_scorers_of[kn.dealer][side]:
             scores[s] += points
-        own = scores[kn.slot]
-        other = max(s for i, s in enumerate(scores) if i != kn.slot)
+        own = scores[kn.scorer]
+        other = max(s for i, s in enumerate(scores) if i != kn.scorer)
         return equity(rules, own, other)
 
 
-def hint(view: SeatView, level: str = "strong", seed: int = 0) -> tuple[str | None, float | None]:
+def hint(view: BotView, level: str = "strong", seed: int = 0) -> tuple[str | None, float | None]:
     """What the strong bot would do in this view, and its estimated chance that the seat's side wins the hand.
 
     For a hint key in the terminal client: the move itself (no signal), from the view alone. The chance is

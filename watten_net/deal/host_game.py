@@ -11,7 +11,7 @@ deliveries and play through the engine; HandEnd and a Checkpoint every seat sign
 withheld envelope are revealed, and a last Checkpoint closes the record. A seat away after the first HandOpen is
 played by the reference stand-in (`stand_in.py`), whose every move is a function of its observation.
 
-With deal="trustless" (Level 2, `level2.TrustlessDealer`) the host knows no card: the rules engine is
+With deal="trustless" (Level 2, `level2.TrustlessDealing`) the host knows no card: the rules engine is
 `PublicMatch` (`self.public`, while `self.match` stays None); decks are prepared ahead (DeckPrepare, every KeyShare,
 every Shuffle, interleaved with the previous hand's envelopes), each attempt is TrustlessDealOpen naming its deck,
 then, once that deck is sealed, the cutter's live cut and ShareRequests answered by DecryptionShares; actions that
@@ -39,15 +39,15 @@ from watten_net.refusal import Code, Reason
 from watten_net.trustless import DECK_SIZES, SEAT_COUNTS
 from watten_net.v1 import watten_pb2 as pb
 
-from .dealer import Dealer, ReadyDeck
+from .dealing import Dealing, ReadyDeck
 from .deck import DECK_VERSION
 from .envelope import GENESIS_PREV_HASH, envelope_hash
 from .identity import game_fingerprint, game_id, public_key_bytes
 from .keys import host_key_commitment
-from .level1 import VerifiedDealer
+from .level1 import VerifiedDealing
 from .level2 import (
     CHEAT_REASONS,
-    TrustlessDealer,
+    TrustlessDealing,
     engine_step,
     first_dealer,
     forfeit_for_absence,
@@ -178,7 +178,7 @@ class HostGame:
         # k_H, the host's game key (Level 1): drawn with the header (the verifier passes the revealed one).
         self.host_game_key = host_game_key
         self.stand_in_policy = "" if self.trustless else REFERENCE_V1
-        self._make_dealer()
+        self._make_dealing()
         self.withheld: list[Posted] = []
         self.checkpoint: tuple[int, int, bytes] | None = None  # (hand, chain seq, chain head)
         self.checkpoint_signed: set[int] = set()
@@ -188,15 +188,15 @@ class HostGame:
         self.finished = False
         self.end_reason = ""
 
-    def _make_dealer(self) -> None:
+    def _make_dealing(self) -> None:
         """Everything about where cards come from: Level 1, or the trustless Level 2 through the same seam."""
-        self.dealer: Dealer
-        self.trustless_dealer: TrustlessDealer | None = None
-        self.verified_dealer: VerifiedDealer | None = None
+        self.dealing: Dealing
+        self.trustless_dealing: TrustlessDealing | None = None
+        self.verified_dealing: VerifiedDealing | None = None
         if self.trustless:
-            self.dealer = self.trustless_dealer = TrustlessDealer(self.rules, self.game_id, self._post, self.absent)
+            self.dealing = self.trustless_dealing = TrustlessDealing(self.rules, self.game_id, self._post, self.absent)
         else:
-            self.dealer = self.verified_dealer = VerifiedDealer(
+            self.dealing = self.verified_dealing = VerifiedDealing(
                 self.rules, self.game_id, self._post, host_key=self._host_game_key,
                 header_hash=lambda: self.header_hash, host_run=[s.host_run for s in self.seats],
                 head_at=self._head_at, absent=self.absent)
@@ -242,7 +242,7 @@ class HostGame:
             deck_version=DECK_VERSION,
             rules_json=self.rules.to_json(),
             preset=self.preset,
-            settings=pb.TableSettings(deal=self.dealer.mode, reveal=self.reveal),
+            settings=pb.TableSettings(deal=self.dealing.mode, reveal=self.reveal),
             roster=[
                 pb.RosterEntry(seat=i, public_key=s.public_key, name=s.name, bot=s.bot, host_run=s.host_run)
                 for i, s in enumerate(self.seats)
@@ -289,18 +289,18 @@ class HostGame:
             raise ProtocolError(Code.PRECONDITION, Reason.STOOD_IN,
                                 "a bot plays this seat while you are away: reconnect first")
         chain.check_next(signed)
-        if signed.type in self.dealer.message_types:
-            self._expect(self.phase if self.phase in self.dealer.phases else self.dealer.phases[0], signed)
+        if signed.type in self.dealing.message_types:
+            self._expect(self.phase if self.phase in self.dealing.phases else self.dealing.phases[0], signed)
             first = not self._dealt_once()
-            out: list[Posted] = self.dealer.on_message(seat, signed)
+            out: list[Posted] = self.dealing.on_message(seat, signed)
             if first and self._dealt_once():
                 out += self._first_deal_opened()
-            out += self._after_dealer()
+            out += self._after_dealing()
         else:
             handler = self.HANDLERS.get(signed.type)
             if handler is None:  # a dealing message of the other level (e.g. a KeyShare in a verified game)
                 raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE,
-                                    f"{signed.type} has no place in a {self.dealer.mode} game")
+                                    f"{signed.type} has no place in a {self.dealing.mode} game")
             out = handler(self, seat, signed)
         chain.advance(signed)
         return out
@@ -332,11 +332,11 @@ class HostGame:
     def _header_done(self) -> list[Posted]:
         return self._open_attempt(0, 0) if self._everyone(self.header_signed) else []
 
-    def _after_dealer(self) -> list[Posted]:
-        ready = self.dealer.take_ready_deck()
+    def _after_dealing(self) -> list[Posted]:
+        ready = self.dealing.take_ready_deck()
         if ready is not None:
             return self._begin_play(ready)
-        seat = self.dealer.take_forfeit()
+        seat = self.dealing.take_forfeit()
         return self._forfeit(seat) if seat is not None else []
 
     # ------------------------------------------------------------------ people away: a bot stands in
@@ -366,14 +366,14 @@ class HostGame:
             if self.phase == Stage.HEADER:
                 out += self._header_done()
             elif self.phase == Stage.DEAL:
-                out += self.dealer.on_absent()
-                out += self._after_dealer()
+                out += self.dealing.on_absent()
+                out += self._after_dealing()
             elif self.phase == Stage.CHECKPOINT:
                 out += self._checkpoint_done()
         return out
 
     def _dealt_once(self) -> bool:
-        return self.verified_dealer is not None and bool(self.verified_dealer.attempts)
+        return self.verified_dealing is not None and bool(self.verified_dealing.attempts)
 
     def stand_in_move(self, seat: int) -> str:
         """The reference stand-in's move for `seat` now: a function of that seat's observation alone."""
@@ -417,7 +417,7 @@ class HostGame:
             self.public = after
             self.engine_events.extend(events)
             return self._route(public, events)
-        return list(self.dealer.on_absent()) + self._after_dealer()
+        return list(self.dealing.on_absent()) + self._after_dealing()
 
     def _forfeit(self, seat: int) -> list[Posted]:
         """`seat` committed to a seed and went away before revealing it: its side loses the hand."""
@@ -436,12 +436,12 @@ class HostGame:
         if self.trustless:
             if self.public is None:
                 self.public = PublicMatch.new(self.rules, first_dealer=first_dealer(self.game_id, self.n))
-            return list(self.dealer.open_attempt(hand, attempt, self.public.dealer)) + self._after_dealer()
+            return list(self.dealing.open_attempt(hand, attempt, self.public.dealer)) + self._after_dealing()
         first = not self._dealt_once()
-        out = list(self.dealer.open_attempt(hand, attempt, None if self.match is None else self.match.dealer))
+        out = list(self.dealing.open_attempt(hand, attempt, None if self.match is None else self.match.dealer))
         if first and self._dealt_once():
             out += self._first_deal_opened()
-        return out + self._after_dealer()
+        return out + self._after_dealing()
 
     def _first_deal_opened(self) -> list[Posted]:
         """Seats called away while the keys were being fixed are stood in for now, if still away."""
@@ -481,7 +481,7 @@ class HostGame:
     def _apply_trustless(self, seat: int, action: str, openings: Any, signed: Signed) -> list[Posted]:
         """A trustless action: the engine judges it on public information with the cards it claims to open, then
         the openings' shares are checked and decrypted; only when both hold does anything change."""
-        public, dealer = self.public, self.trustless_dealer
+        public, dealer = self.public, self.trustless_dealing
         assert public is not None and dealer is not None
         text = normalise_action(action) if isinstance(action, str) else ""
         verb = text.split(" ", 1)[0]
@@ -522,7 +522,7 @@ class HostGame:
         for e in events:
             if e.kind == EventKind.PLAY and e.seat == seat:
                 played = event_data(e, EventKind.PLAY)
-                openings.append(self.dealer.opening(played["position"], played["card"]))
+                openings.append(self.dealing.opening(played["position"], played["card"]))
         visible = self._action_visibility(before, seat, text)
         accepted = pb.ActionAccepted(
             hand=before.hand_number, attempt=before.attempt, seat=seat, action=text,
@@ -551,14 +551,14 @@ class HostGame:
         for e in events:
             hidden = e.to is not None and e.kind in (EventKind.DEAL, EventKind.TOOK, EventKind.SEE)
             if hidden or (self.trustless and e.kind in (EventKind.DEAL, EventKind.SEE, EventKind.OPEN_ASK)):
-                out += self.dealer.deliver(e)
+                out += self.dealing.deliver(e)
             elif e.kind == EventKind.HAND_END:
                 hand_ended = True
                 out.append(self._post(self._hand_end_message(before, e)))
             elif e.kind == EventKind.REDEAL:
                 redeal = True
-        if self.trustless_dealer is not None and (hand_ended or redeal or match.is_over):
-            self.trustless_dealer.close_attempt()
+        if self.trustless_dealing is not None and (hand_ended or redeal or match.is_over):
+            self.trustless_dealing.close_attempt()
         if match.is_over:
             out += self._finish("target-reached")
         elif hand_ended:
@@ -580,7 +580,7 @@ class HostGame:
         points = [0] * slots
         ended = event_data(e, EventKind.HAND_END)
         for seat in ended["seats"]:
-            points[match.t.slot_of[seat]] = ended["points"]
+            points[match.t.scorer_of[seat]] = ended["points"]
         return pb.HandEnd(
             hand=before.hand_number, attempt=before.attempt, winner_side=ended["side"], points=points,
             reason=ended["reason"],
@@ -594,7 +594,7 @@ class HostGame:
 
     def _reveal_all(self, final: bool) -> list[Posted]:
         """The dealing layer reveals its secrets, then every envelope withheld so far is disclosed."""
-        return list(self.dealer.reveal(final)) + self._disclose(lambda p: True)
+        return list(self.dealing.reveal(final)) + self._disclose(lambda p: True)
 
     def _disclose(self, which: Callable[[Posted], bool]) -> list[Posted]:
         chosen = [p for p in self.withheld if which(p)]
@@ -637,16 +637,16 @@ class HostGame:
     # ------------------------------------------------------------------ the end
     def _finish(self, reason: str) -> list[Posted]:
         self.end_reason = reason
-        if self.trustless_dealer is not None:
-            self.trustless_dealer.end_match()
+        if self.trustless_dealing is not None:
+            self.trustless_dealing.end_match()
         match = self.engine
         scores = list(match.scores) if match else []
         winners = list(match.winners) if match else []
         winner = winners[0] if len(winners) == 1 else -1
         hand = match.hand_number if match else 0
-        missing = self.verified_dealer.missing_keys() if self.verified_dealer is not None else ()
+        missing = self.verified_dealing.missing_keys() if self.verified_dealing is not None else ()
         out = [self._post(pb.MatchEnd(scores=scores, bummerl=list(match.bummerl) if match else [],
-                                      winner_side=winner, reason=reason, unanswered=self.dealer.unanswered(),
+                                      winner_side=winner, reason=reason, unanswered=self.dealing.unanswered(),
                                       hand=hand, missing_keys=missing))]
         out += self._reveal_all(final=True)
         out += self._ask_checkpoint(hand)
@@ -669,13 +669,13 @@ class HostGame:
         if self.phase == Stage.HEADER:
             return DealStep.HEADER, tuple(s for s in range(self.n) if s not in self.header_signed | self.absent)
         if self.phase == Stage.DEAL:
-            return self.dealer.waiting()
+            return self.dealing.waiting()
         if self.phase == Stage.CHECKPOINT:
             return DealStep.CHECKPOINT, tuple(s for s in range(self.n) if s not in self.checkpoint_signed | self.absent)
         if self.phase == Stage.PLAY and self.trustless and self.public is not None:
-            assert self.trustless_dealer is not None
-            if self.trustless_dealer.dealing:
-                return self.trustless_dealer.waiting()
+            assert self.trustless_dealing is not None
+            if self.trustless_dealing.dealing:
+                return self.trustless_dealing.waiting()
             return (DealStep.OPEN if self.public.phase == Phase.SETTLE else DealStep.PLAY), self.public.waiting_for
         if self.phase == Stage.PLAY and self.match is not None:
             return DealStep.PLAY, self.match.waiting_for

@@ -22,7 +22,7 @@ from watten_net.refusal import Code, Reason
 from watten_net.v1 import watten_pb2 as pb
 
 from .commitments import card_salt, seal_deck
-from .dealer import Dealer, Post, ReadyDeck
+from .dealing import Dealing, Post, ReadyDeck
 from .deck import deck_permutation
 from .keys import all_seeds, cut_position, deck_key, first_dealer, host_seed, key_set_hash, seat_key_commitment
 from .protocol import ProtocolError, Signed, event_to_pb
@@ -58,7 +58,7 @@ class GameKeys:
     last_host_reveal_seq: int = 0  # chain seq of the relay of the last host-run seat's KeyReveal
 
 
-class VerifiedDealer(Dealer):
+class VerifiedDealing(Dealing):
     """The host's side of docs/protocol.md Level 1 (the verified deal): the host knows every card, and every seat can
     check afterwards that the deck came from the committed keys."""
 
@@ -231,7 +231,7 @@ class VerifiedDealer(Dealer):
 
 
     # One handler per type of `message_types`.
-    HANDLERS: ClassVar[dict[str, Callable[[VerifiedDealer, int, Any, Signed], list[Any]]]] = {
+    HANDLERS: ClassVar[dict[str, Callable[[VerifiedDealing, int, Any, Signed], list[Any]]]] = {
         "KeyCommit": _on_key_commit, "KeySetSignature": _on_key_set_signature, "KeyReveal": _on_key_reveal,
         "DeckSealedSignature": _on_deck_sealed_signature,
     }

@@ -10,7 +10,7 @@ deals it, a ShareRequest that every other seat answers with its DecryptionShares
 finish the decryption. Played cards, Maschine claims and hand-end openings come with their owner's share in the
 ActionRequest (see `open_cards`).
 
-Why this implements the `Dealer` seam rather than a second one: the seam's questions are still the right ones
+Why this implements the `Dealing` seam rather than a second one: the seam's questions are still the right ones
 (open an attempt, take the seats' dealing messages, say when the deck is ready, turn the engine's card events into
 deliveries, react to people away, forfeit), so HostGame keeps one flow for both levels. What does not carry over
 is said where it differs: `ReadyDeck.cards` is empty (nobody knows the order; the engine gets only its size), the
@@ -42,7 +42,7 @@ from watten_net.trustless import DealId, DealSetup, DealStateError, Phase, Publi
 from watten_net.trustless.messages import DecryptionShareMessage, KeyShareMessage, ShuffleMessage
 from watten_net.v1 import watten_pb2 as pb
 
-from .dealer import Dealer, Post, ReadyDeck
+from .dealing import Dealing, Post, ReadyDeck
 from .protocol import ProtocolError, Signed
 from .steps import DealStep, Stage
 
@@ -165,7 +165,7 @@ class TrustlessAttempt:
     sealed: dict[tuple[int, int], set[int]] = field(default_factory=dict)
 
 
-class TrustlessDealer(Dealer):
+class TrustlessDealing(Dealing):
     """The host's side of docs/protocol.md Level 2 (the trustless deal): the seats shuffle and open the cards among
     themselves, so the host knows no card; it checks their messages and asks for the shares each card needs."""
 
@@ -274,7 +274,7 @@ class TrustlessDealer(Dealer):
         return out
 
     # The messages that prepare a deck (the rest, DecryptionShares, belong to the open deal attempt).
-    DECK_HANDLERS: ClassVar[dict[str, Callable[[TrustlessDealer, int, Any, Signed, PublicDeal], list[Any]]]] = {
+    DECK_HANDLERS: ClassVar[dict[str, Callable[[TrustlessDealing, int, Any, Signed, PublicDeal], list[Any]]]] = {
         "KeyShare": _on_KeyShare, "Shuffle": _on_Shuffle,
     }
 

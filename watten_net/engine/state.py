@@ -38,7 +38,7 @@ from .notation import (
 )
 from .ranking import Ranking, schlag_choices
 from .rules import Rules
-from .table import Table, table_for
+from .seating import Seating, seating_for
 
 MAX_SIGNALS_PER_HAND = 3  # decision: enough to show a hand, bounded so no seat can flood its partner
 _NO_CAP = 1 << 30  # a raise limit no stake reaches (raise_cap = "none")
@@ -70,7 +70,7 @@ class Facts:
         "schlag_actions", "second_packet_later", "signal_seats",
     )
 
-    def __init__(self, rules: Rules, table: Table) -> None:
+    def __init__(self, rules: Rules, seating: Seating) -> None:
         self.deck = canonical_deck(rules.deck)
         self.deck_set = frozenset(self.deck)
         self.cuts = CUT_ACTIONS[rules.deck]
@@ -87,7 +87,7 @@ class Facts:
         self.second_packet_later = rules.announce_after != rules.hand_size
         # Per dealer and seat: may the seat signal at all in that hand (signals on, someone to signal to)?
         self.signal_seats = tuple(
-            tuple(rules.signals and bool(partners) for partners in per_seat) for per_seat in table.hand_partners_of
+            tuple(rules.signals and bool(partners) for partners in per_seat) for per_seat in seating.hand_partners_of
         )
         self.bessere = rules.bessere
         # RULES.md 6: a raise from the first packet on (the announcement included), unless raise_from = "trump".
@@ -96,7 +96,7 @@ class Facts:
 
 @lru_cache(maxsize=64)
 def facts(rules: Rules) -> Facts:
-    return Facts(rules, table_for(rules))
+    return Facts(rules, seating_for(rules))
 
 
 def all_slots(cls: type) -> list[str]:
@@ -129,12 +129,12 @@ class MatchState(Generic[Piece]):
         "hand_number", "hand_sides", "hands", "inputs", "is_over", "last_raise_side", "leader", "lifted", "log",
         "match_number", "needs_deck", "phase", "played_cards", "raise_pending", "ranking", "rest", "rules",
         "schadet_asked", "schadet_pending", "schlag", "schlecken_seat", "scores", "seen_index", "series_over",
-        "side_slots", "signals_sent", "stack", "swap_asked", "swapped", "t", "taken", "trick", "trick_seats",
+        "side_scorers", "signals_sent", "stack", "swap_asked", "swapped", "t", "taken", "trick", "trick_seats",
         "tricks", "tricks_won", "trump", "turn", "value", "winners",
     )
 
     rules: Rules
-    t: Table
+    t: Seating
     # Plain slots rather than properties: playout loops read them on every step, and in Python 3.11 a
     # property read is a Python call. They change with the phase in three places only: _start_attempt
     # (DEAL), _with_deck (leaves DEAL) and _check_match_end (OVER).
@@ -159,7 +159,7 @@ class MatchState(Generic[Piece]):
     aside: tuple[Piece, ...]  # put aside at a Bessere: out of this hand, never shown
     hands: tuple[tuple[Piece, ...], ...]
     hand_sides: tuple[int, ...]
-    side_slots: tuple[tuple[int, ...], ...]
+    side_scorers: tuple[tuple[int, ...], ...]
     gespannt: tuple[bool, bool]
     announce_step: AnnounceStep
     announcer_turn: int
@@ -216,17 +216,17 @@ class MatchState(Generic[Piece]):
     ) -> Self:
         """A match waiting for its first deck. `start_scores`: per side (per seat with 2 or 3 players)."""
         cls._check_rules(rules)
-        table = table_for(rules)
+        table = seating_for(rules)
         if not isinstance(first_dealer, int) or not 0 <= first_dealer < rules.players:
             raise ValueError(f"first_dealer must be a seat 0..{rules.players - 1}")
-        scores = tuple(start_scores) if start_scores is not None else (0,) * table.score_slots
-        if len(scores) != table.score_slots or any(not isinstance(s, int) or s < 0 for s in scores):
-            raise ValueError(f"start_scores needs {table.score_slots} points of 0 or more")
+        scores = tuple(start_scores) if start_scores is not None else (0,) * table.scorers
+        if len(scores) != table.scorers or any(not isinstance(s, int) or s < 0 for s in scores):
+            raise ValueError(f"start_scores needs {table.scorers} points of 0 or more")
         if any(s >= rules.target for s in scores):
             raise ValueError("start_scores must be below the target")
-        marks = tuple(bummerl) if bummerl is not None else (0,) * table.score_slots
-        if len(marks) != table.score_slots:
-            raise ValueError(f"bummerl needs {table.score_slots} counts")
+        marks = tuple(bummerl) if bummerl is not None else (0,) * table.scorers
+        if len(marks) != table.scorers:
+            raise ValueError(f"bummerl needs {table.scorers} counts")
         m = object.__new__(cls)
         m.rules = rules
         m.t = table
@@ -272,7 +272,7 @@ class MatchState(Generic[Piece]):
 
     def score(self, seat: int) -> int:
         """Points of the side `seat` belongs to (of the seat itself with 2 or 3 players)."""
-        return self.scores[self.t.slot_of[seat]]
+        return self.scores[self.t.scorer_of[seat]]
 
     def events(self) -> list[Event]:
         """Every event of this match so far, oldest first (all seats' views together)."""
@@ -324,7 +324,7 @@ class MatchState(Generic[Piece]):
         self.aside = ()
         self.hands = ((),) * n
         self.hand_sides = table.sides_of[dealer]
-        self.side_slots = table.side_slots_of[dealer]
+        self.side_scorers = table.side_scorers_of[dealer]
         self._set_stakes()
         self.announce_step = A_SCHLAG
         self.announcer_turn = forehand
@@ -363,9 +363,9 @@ class MatchState(Generic[Piece]):
         """What follows from the scores for a whole attempt (they do not change within one): who is gespannt, the
         starting stake, each side's raise limit and whether it may concede."""
         rules = self.rules
-        side_slots, scores, target = self.side_slots, self.scores, rules.target
+        side_scorers, scores, target = self.side_scorers, self.scores, rules.target
         score_of = scores.__getitem__
-        best = (max(map(score_of, side_slots[0])), max(map(score_of, side_slots[1])))  # per side
+        best = (max(map(score_of, side_scorers[0])), max(map(score_of, side_scorers[1])))  # per side
         gespannt = self.gespannt = (best[0] >= target - 2, best[1] >= target - 2)
         three_or_concede = rules.tight == "three-or-concede"
         # No raising when gespannt: with three-or-concede when any side is, with base-two for that side.
@@ -390,7 +390,7 @@ class MatchState(Generic[Piece]):
 
     def _add_points(self, side: int, points: int) -> None:
         scores = list(self.scores)
-        for slot in self.side_slots[side]:
+        for slot in self.side_scorers[side]:
             scores[slot] += points
         self.scores = tuple(scores)
 

@@ -1,10 +1,10 @@
 """The dealing layer's interface: where the cards come from, and who may see them.
 
 `HostGame` runs the game (header, actions through the engine, checkpoints, the end) and hands every
-question about cards to a `Dealer`: open a deal attempt, take the seats' dealing messages, say when
+question about cards to a `Dealing`: open a deal attempt, take the seats' dealing messages, say when
 the deck is ready and where the cut is, open a played card, turn the engine's hidden events (dealt
 cards, a card seen at the cut) into deliveries, and reveal its secrets at the end. Level 1 (verified
-deals, `level1.VerifiedDealer`) is one implementation; the trustless Level 2 of docs/protocol.md plugs in
+deals, `level1.VerifiedDealing`) is one implementation; the trustless Level 2 of docs/protocol.md plugs in
 here, without touching the engine or the action path.
 """
 
@@ -33,9 +33,9 @@ class ReadyDeck:
     first_dealer: int  # used only for the match's first deal
 
 
-class Dealer(ABC):
-    """Where the cards of a `HostGame` come from: `level1.VerifiedDealer` (Level 1) or
-    `level2.TrustlessDealer` (Level 2); the host game asks it every question about cards."""
+class Dealing(ABC):
+    """Where the cards of a `HostGame` come from: `level1.VerifiedDealing` (Level 1) or
+    `level2.TrustlessDealing` (Level 2); the host game asks it every question about cards."""
 
     mode: str  # the table setting `deal`: "verified" or "trustless"
     message_types: frozenset[str]  # the client envelope types this layer handles

@@ -11,19 +11,31 @@ from functools import lru_cache
 from .rules import Rules
 
 
-class Table:
+class Seating:
     """The seating facts of a table of `players` seats, worked out once: sides, partners, who cuts and announces."""
 
     __slots__ = (
-        "announcers_of", "answerers_of", "cutter_of", "forehand_of", "hand_partners_of", "n", "partners", "score_slots",
-        "seat_order_from", "side_seats_of", "side_slots_of", "sides_of", "signal_audience_of", "slot_of",
+        "announcers_of",
+        "answerers_of",
+        "cutter_of",
+        "forehand_of",
+        "hand_partners_of",
+        "n",
+        "partners",
+        "scorer_of",
+        "scorers",
+        "seat_order_from",
+        "side_scorers_of",
+        "side_seats_of",
+        "sides_of",
+        "signal_audience_of",
     )
 
     def __init__(self, players: int) -> None:
         n = self.n = players
         # Score slots: one per side with 2, 4 or 6 players; one per seat with 3 (each keeps a score).
-        self.score_slots = 3 if n == 3 else 2
-        self.slot_of = tuple(seat if n == 3 else seat % 2 for seat in range(n))
+        self.scorers = 3 if n == 3 else 2
+        self.scorer_of = tuple(seat if n == 3 else seat % 2 for seat in range(n))
         if n in (4, 6):
             self.partners = tuple(
                 tuple(s for s in range(n) if s % 2 == seat % 2 and s != seat) for seat in range(n)
@@ -40,8 +52,8 @@ class Table:
             tuple(0 if s == (d + 1) % n else 1 for s in range(n)) if n == 3 else tuple(s % 2 for s in range(n))
             for d in dealers
         )
-        self.side_slots_of = tuple(
-            tuple(tuple(sorted({self.slot_of[s] for s in range(n) if sides[s] == side})) for side in (0, 1))
+        self.side_scorers_of = tuple(
+            tuple(tuple(sorted({self.scorer_of[s] for s in range(n) if sides[s] == side})) for side in (0, 1))
             for sides in self.sides_of
         )
         # The seats in playing order starting from each seat (dealing, Maschine checks, answering a raise).
@@ -70,5 +82,5 @@ class Table:
 
 
 @lru_cache(maxsize=16)
-def table_for(rules: Rules) -> Table:
-    return Table(rules.players)
+def seating_for(rules: Rules) -> Seating:
+    return Seating(rules.players)

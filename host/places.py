@@ -1,6 +1,6 @@
 """A host that keeps serving: when a table's match is over, a fresh table takes its place (`--matches M`).
 
-Each of the host's N places ("slots", `--tables N`) holds one table at a time. When its match ends the slot waits
+Each of the host's N table places (`--tables N`) holds one table at a time. When its match ends the place waits
 until the table is no longer needed, then a fresh table (new id, empty lobby, same rules, settings and `--bots`)
 takes its place in the host's list and the finished one is released: its match leaves memory, so a host that
 serves one match after another all evening does not grow. The records and journals are on disk already.
@@ -35,7 +35,7 @@ async def until_unneeded(service: WattenTableService, table: Table, linger: floa
         await asyncio.sleep(POLL)
 
 
-async def serve_slot(service: WattenTableService, table: Table, matches: int, bots: int, bot_level: str,
+async def serve_place(service: WattenTableService, table: Table, matches: int, bots: int, bot_level: str,
                      on_match_over: Callable[[Table], None], *, on_open: Callable[[Table], None] | None = None,
                      linger: float = RELEASE_LINGER) -> None:
     """Play `matches` matches in `table`'s place, one after the other, each at a fresh table (0: without end).
