@@ -323,6 +323,17 @@ def _banner(args: argparse.Namespace, tables: list[Table], port: int, fingerprin
         print("watten-host: tip: --bots N fills empty seats with bots ([b] in the lobby adds one)", flush=True)
 
 
+def _lobby_lines(args: argparse.Namespace, port: int, tls: bool, fingerprint: str) -> list[str]:
+    """The host's own lobby: how friends join (host/addresses.py) and the certificate they compare."""
+    from host.addresses import lobby_lines
+
+    return [
+        *lobby_lines(args.reach, port, not tls, args.announced),
+        f"  TLS {fingerprint}" if tls else "  plaintext (--insecure): anyone on the network can read the game",
+        "",
+    ]
+
+
 async def _serve_with_a_person(args: argparse.Namespace, service: Any, port: int, tls: bool,
                                fingerprint_text: str) -> int:
     """The person sits at the first table; the others (if any) get their bots now and run on their own."""
@@ -489,13 +500,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
         except TableRefusal as err:
             raise ValueError(err.message) from None
 
-    from host.addresses import lobby_lines
-
-    lines = [
-        *lobby_lines(args.reach, port, not tls, args.announced),
-        f"  TLS {fingerprint}" if tls else "  plaintext (--insecure): anyone on the network can read the game",
-        "",
-    ]
+    lines = _lobby_lines(args, port, tls, fingerprint)
     words = Words(args.lang or default_lang(), args.suits)
     async def toggle_deal() -> None:
         await table.set_deal("trustless" if table.settings.deal == "verified" else "verified")
