@@ -48,13 +48,22 @@ class FoundTable:
         """Whether the announced prefix fits a fingerprint given with --fingerprint (a hint: the pin decides)."""
         return self.ad.tls and fingerprint.startswith(self.ad.fingerprint_prefix)
 
-    def line(self, number: int) -> str:
-        """One line of the list; every part that came from the network is shown through `visible`."""
+    def summary(self, number: int) -> str:
+        """Who and what: "1  gasthaus: bavarian, 4 players, 1 seat free, verified deal, TLS 3f9a0c12…"; every part
+        that came from the network is shown through `visible`."""
         seats = f"{self.table.free} seat{'s' if self.table.free != 1 else ''} free" if self.table.free else "full"
-        security = f"TLS {self.ad.fingerprint_prefix[:8]}…" if self.ad.tls else "plaintext (--insecure)"
-        more = f", table {self.table.table_id}" if self.ad.table_count > 1 else ""
-        return visible(f"{number:>2}  {self.host} ({', '.join(self.addresses)}) port {self.port}: {self.ad.rules}, "
-                       f"{self.ad.players} players, {seats}, {self.table.deal} deal{more}, {security}")
+        security = f"TLS {self.ad.fingerprint_prefix[:8]}…" if self.ad.tls else "plaintext"
+        return visible(f"{number:>2}  {self.host}: {self.ad.rules}, {self.ad.players} players, {seats}, "
+                       f"{self.table.deal} deal, {security}")
+
+    def where(self) -> str:
+        """Where: "table ID at 192.168.1.20, fd00::7 port 47150" (the table's id when the host has several)."""
+        table = f"table {self.table.table_id} " if self.ad.table_count > 1 else ""
+        return visible(f"{table}at {', '.join(self.addresses)} port {self.port}")
+
+    def line(self, number: int) -> str:
+        """The table on one line (`--list`)."""
+        return f"{self.summary(number)}, {self.where()}"
 
     def as_dict(self) -> dict[str, Any]:
         return {"host": self.host, "addresses": list(self.addresses), "port": self.port, "target": self.target,

@@ -262,7 +262,7 @@ def list_tables(args: argparse.Namespace) -> int:
 def _pick_by_number(candidates: list[discover.FoundTable]) -> discover.FoundTable | None:
     print("Watten tables on the LAN:")
     for number, table in enumerate(candidates, 1):
-        print(table.line(number))
+        print(f"{table.summary(number)}\n      {table.where()}")  # (two rows: the whole fits 80 columns)
     for _ in range(3):  # (bounded: a closed stdin or three wrong answers give up)
         choice = _ask("Which table", "1")
         if choice.isdigit() and 1 <= int(choice) <= len(candidates):

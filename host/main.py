@@ -327,11 +327,10 @@ def _lobby_lines(args: argparse.Namespace, port: int, tls: bool, fingerprint: st
     """The host's own lobby: how friends join (host/addresses.py) and the certificate they compare."""
     from host.addresses import lobby_lines
 
-    return [
-        *lobby_lines(args.reach, port, not tls, args.announced),
-        f"  TLS {fingerprint}" if tls else "  plaintext (--insecure): anyone on the network can read the game",
-        "",
-    ]
+    groups = fingerprint.split()
+    security = [f"  TLS fingerprint {' '.join(groups[:8])}", f"                  {' '.join(groups[8:])}"] if tls else [
+        "  plaintext (--insecure): anyone on the network can read the game"]
+    return [*lobby_lines(args.reach, port, not tls, args.announced), *security, ""]
 
 
 async def _serve_with_a_person(args: argparse.Namespace, service: Any, port: int, tls: bool,

@@ -130,8 +130,8 @@ def test_a_resolved_service_lists_one_line_per_table_ipv4_first_without_loopback
     found = discover.tables_of(FakeInfo(txt(ad(tables=two, table_count=2))))
     assert [t.table.table_id for t in found] == ["aaaa", "bbbb"]
     assert found[0].addresses == ("192.168.1.20", "fd00::7", "fe80::1%2") and found[0].target == "192.168.1.20:47150"
-    assert found[0].line(1) == (" 1  gasthaus (192.168.1.20, fd00::7, fe80::1%2) port 47150: bavarian, 4 players, "
-                                "3 seats free, verified deal, table aaaa, TLS 3f9a0c12…")
+    assert found[0].line(1) == (" 1  gasthaus: bavarian, 4 players, 3 seats free, verified deal, TLS 3f9a0c12…, "
+                                "table aaaa at 192.168.1.20, fd00::7, fe80::1%2 port 47150")
     assert "full, trustless deal" in found[1].line(2)
     v6_only = discover.tables_of(FakeInfo(txt(ad()), addresses=["fd00::7"]))
     assert v6_only[0].target == "[fd00::7]:47150"

@@ -118,8 +118,8 @@ def test_a_friend_on_the_lan_finds_the_table_by_mdns_and_plays_it_without_an_add
         assert table["tls"] is True and fingerprint.replace(" ", "").startswith(str(table["fingerprint_prefix"]))
         text = lan.join(["--list"], env)
         assert text.returncode == 0 and re.fullmatch(
-            rf" 1  \S+ \({re.escape(lan.host_v4)}, {re.escape(lan.host_v6)}\) port {port}: bavarian, 4 players, "
-            r"1 seat free, verified deal, TLS [0-9a-f]{8}…\n", text.stdout), text.stdout
+            r" 1  \S+: bavarian, 4 players, 1 seat free, verified deal, TLS [0-9a-f]{8}…, "
+            rf"at {re.escape(lan.host_v4)}, {re.escape(lan.host_v6)} port {port}\n", text.stdout), text.stdout
 
         # A bot with no address: found by mDNS, its pin compared with the certificate, the match played to its end.
         bot = lan.join(["--bot", "heuristic", "--fingerprint", fingerprint], env, timeout=300)
