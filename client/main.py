@@ -307,6 +307,8 @@ def choose_host(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if (args.json and not args.list) or (args.list and args.address):
+        parser().error("--list looks on the LAN (without an address); --json goes with --list")
     log_visibly(logging.INFO if args.verbose else logging.WARNING)
     try:
         if args.list:

@@ -2,6 +2,7 @@
 
     watten-host --headless --bots 2 --players 4            serve; start when every seat is taken
     watten-host --port 0 --insecure --record DIR ...      a free port, plaintext, records in DIR
+    watten-host --bind 192.168.1.20 --no-announce ...     one address only, not announced on the LAN (mDNS)
     watten-host --headless --tables 8 ...                 eight independent tables on one port
     watten-host --headless --tables 4 --keep-serving ...  after each match a fresh table opens in its place
 """
