@@ -84,7 +84,9 @@ def join_target(address: IPAddress | str, port: int) -> str:
 
 
 def join_command(target: str, insecure: bool) -> str:
-    return f"watten-join --insecure {target}" if insecure else f"watten-join {target}"
+    """`watten-join TARGET`, with `--insecure` after it for a plaintext host (the address stays first: it is what
+    a friend reads off the screen)."""
+    return " ".join(part for part in ("watten-join", target, "--insecure" if insecure else "") if part)
 
 
 def banner_lines(reach: Listening, port: int, insecure: bool, announced: bool) -> list[str]:
@@ -96,7 +98,7 @@ def banner_lines(reach: Listening, port: int, insecure: bool, announced: bool) -
                 "--bind 0.0.0.0 lets the LAN in"]
     lines = []
     if announced:
-        lines.append(f"join with: {join_command('', insecure).rstrip()}   (it finds this table on the LAN)")
+        lines.append(f"join with: {join_command('', insecure)}   (it finds this table on the LAN)")
     if not reach.addresses:
         lines.append("this machine has no network address that is up: friends cannot reach it yet")
     for address in reach.addresses:
@@ -114,7 +116,7 @@ def lobby_lines(reach: Listening, port: int, insecure: bool, announced: bool) ->
                 "  (listening on loopback only; --bind 0.0.0.0 lets the LAN in)"]
     lines = []
     if announced:
-        lines.append(f"  Join with: {join_command('', insecure).rstrip():<34} (announced on the LAN)")
+        lines.append(f"  Join with: {join_command('', insecure):<34} (announced on the LAN)")
     label = "  or:        " if announced else "  Join with: "
     for address in reach.addresses[:LOBBY_ADDRESSES]:
         lines.append(label + join_command(join_target(address, port), insecure))

@@ -301,7 +301,7 @@ def _start_announcing(args: argparse.Namespace, service: Any, port: int, fingerp
                                                             PROTOCOL_VERSION, fingerprint_hex))
     try:
         announcer.start()
-    except (OSError, ValueError) as err:  # no multicast here: the addresses in the banner still work
+    except (OSError, ValueError, RuntimeError) as err:  # no multicast here: the addresses in the banner still work
         print(f"watten-host: not announced on the LAN ({visible(str(err))})", flush=True)
         return None
     args.announced = True

@@ -44,17 +44,17 @@ def test_the_banner_names_every_address_and_the_no_address_command_when_announce
         "or: watten-join [fd00::7]:47150",
     ]
     assert banner_lines(reach, 5000, insecure=True, announced=False) == [
-        "join with: watten-join --insecure 192.168.1.20:5000",
-        "join with: watten-join --insecure 10.8.0.3:5000",
-        "join with: watten-join --insecure [fd00::7]:5000",
+        "join with: watten-join 192.168.1.20:5000 --insecure",
+        "join with: watten-join 10.8.0.3:5000 --insecure",
+        "join with: watten-join [fd00::7]:5000 --insecure",
     ]
 
 
 def test_loopback_only_is_said_plainly() -> None:
     reach = listening_on("127.0.0.1", lambda: LAN)
     [line] = banner_lines(reach, 47150, insecure=True, announced=False)
-    assert line == ("listening on this machine only (127.0.0.1): join here with watten-join --insecure "
-                    "127.0.0.1:47150; --bind 0.0.0.0 lets the LAN in")
+    assert line == ("listening on this machine only (127.0.0.1): join here with watten-join 127.0.0.1:47150 "
+                    "--insecure; --bind 0.0.0.0 lets the LAN in")
     assert lobby_lines(reach, 47150, insecure=False, announced=False)[0] == (
         "  Only this machine can join: watten-join 127.0.0.1:47150")
 
@@ -63,7 +63,7 @@ def test_the_lobby_shows_three_addresses_within_80_columns_and_counts_the_rest()
     many = [ip_address(f"192.168.{i}.20") for i in range(5)] + [ip_address("fd12:3456:789a:bcde:f012:3456:789a:bcde")]
     lines = lobby_lines(listening_on("0.0.0.0", lambda: many), 47150, insecure=True, announced=True)
     assert lines[0].startswith("  Join with: watten-join --insecure") and "announced on the LAN" in lines[0]
-    assert lines[1] == "  or:        watten-join --insecure 192.168.0.20:47150"
+    assert lines[1] == "  or:        watten-join 192.168.0.20:47150 --insecure"
     assert lines[-1] == "             … and 3 more addresses (see the start banner)"
     assert len(lines) == 5 and all(len(line) <= 80 for line in lines)
     assert lobby_lines(listening_on("0.0.0.0", lambda: []), 1, False, False) == [

@@ -144,10 +144,10 @@ def test_a_host_on_loopback_only_or_with_no_announce_is_not_announced(lan: Lan, 
     try:
         port = int(loopback.wait_for_line(r"on port (\d+)").group(1))
         loopback.wait_for_line(re.escape(f"listening on this machine only (127.0.0.1): join here with watten-join "
-                                         f"--insecure 127.0.0.1:{port}; --bind 0.0.0.0 lets the LAN in"))
+                                         f"127.0.0.1:{port} --insecure; --bind 0.0.0.0 lets the LAN in"))
         quiet_port = int(quiet.wait_for_line(r"on port (\d+)").group(1))
         # Without the announcement the banner still names the veth address, with --insecure in the command.
-        quiet.wait_for_line(re.escape(f"join with: watten-join --insecure {lan.host_v4}:{quiet_port}"))
+        quiet.wait_for_line(re.escape(f"join with: watten-join {lan.host_v4}:{quiet_port} --insecure"))
         # (`--list` looks for two seconds, longer than an announced name's probing takes)
         listed = lan.join(["--list"], env)
         assert listed.returncode == 1 and listed.stdout == "", listed.stdout
