@@ -1,5 +1,7 @@
-"""`watten-join HOST[:PORT]`: take a seat at a watten-host table.
+"""`watten-join [HOST[:PORT]]`: take a seat at a watten-host table.
 
+    watten-join                                            find the tables on the LAN, pick one by number
+    watten-join --list [--json]                            list the tables on the LAN and exit
     watten-join 192.168.1.20                               sit down at the table (full-screen terminal)
     watten-join --bot random --insecure 127.0.0.1:47150     a bot plays the seat, without a screen, to the end
 """
@@ -29,6 +31,7 @@ from watten_net.record import Entry
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_entries
 
+from . import discover
 from .app import TableApp
 from .connection import (
     Connection,
@@ -48,7 +51,11 @@ FINISHED = (4, 5)  # TABLE_PHASE_MATCH_OVER, TABLE_PHASE_ABANDONED
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="watten-join", description="Join a game of Watten hosted with watten-host.")
-    p.add_argument("address", metavar="HOST[:PORT]", help=f"the host's address (port {DEFAULT_PORT} if not given)")
+    p.add_argument("address", metavar="HOST[:PORT]", nargs="?",
+                   help=f"the host's address (port {DEFAULT_PORT} if not given); without it, the tables announced "
+                        "on the LAN are listed to pick from")
+    p.add_argument("--list", action="store_true", help="list the tables announced on the LAN, one a line, and exit")
+    p.add_argument("--json", action="store_true", help="with --list: one JSON object per table")
     p.add_argument("--bot", metavar="LEVEL", choices=LEVELS, help=f"let a bot play this seat ({', '.join(LEVELS)})")
     p.add_argument("--name", help="the name shown at the table")
     p.add_argument("--seat", type=int, help="the seat you want (default: the first free one)")
@@ -238,10 +245,76 @@ def _fail(text: str) -> None:
     print(f"watten-join: {visible(text)}", file=sys.stderr)
 
 
+def list_tables(args: argparse.Namespace) -> int:
+    """`--list [--json]`: what the LAN announces, one line per table (0 when something was found, else 1)."""
+    found, ignored = asyncio.run(discover.discover())
+    if args.json:
+        if found:
+            print(discover.as_json(found), flush=True)
+    else:
+        for number, table in enumerate(found, 1):
+            print(table.line(number), flush=True)
+    if not found:
+        _fail(discover.nothing_found(ignored))
+    return 0 if found else 1
+
+
+def _pick_by_number(candidates: list[discover.FoundTable]) -> discover.FoundTable | None:
+    print("Watten tables on the LAN:")
+    for number, table in enumerate(candidates, 1):
+        print(f"{table.summary(number)}\n      {table.where()}")  # (two rows: the whole fits 80 columns)
+    for _ in range(3):  # (bounded: a closed stdin or three wrong answers give up)
+        choice = _ask("Which table", "1")
+        if choice.isdigit() and 1 <= int(choice) <= len(candidates):
+            return candidates[int(choice) - 1]
+        print(f"Type a number from 1 to {len(candidates)}.")
+    return None
+
+
+def choose_host(args: argparse.Namespace) -> None:
+    """No address given: find the tables on the LAN and set `args.address` (and `args.table`) to the one chosen.
+
+    A person picks by number; a bot takes the one host that has a free seat (preferring the one whose announced
+    fingerprint prefix fits --fingerprint). The announcement only names an address: trust is still decided by the
+    certificate (compared on first use, or against --fingerprint), and plaintext still takes --insecure.
+    """
+    found, ignored = asyncio.run(discover.discover())
+    candidates = [t for t in found if t.table.free and (not args.table or t.table.table_id == args.table)]
+    if args.fingerprint:
+        from watten_net.fingerprints import normalise_fingerprint
+
+        pinned = normalise_fingerprint(args.fingerprint)
+        candidates = [t for t in candidates if t.matches_pin(pinned)]
+    if not candidates:
+        full = " (every table found is full)" if found else ""
+        raise ValueError(discover.nothing_found(ignored) if not found else f"no table to join on the LAN{full}")
+    if args.bot:
+        hosts = {(t.host, t.port) for t in candidates}
+        if len(hosts) > 1:
+            raise ValueError("several hosts on the LAN have a free seat: give one's address, or --fingerprint: "
+                             + "; ".join(t.line(n) for n, t in enumerate(candidates, 1)))
+        chosen: discover.FoundTable | None = candidates[0]
+    else:
+        chosen = _pick_by_number(candidates)
+    if chosen is None:
+        raise ValueError("no table chosen")
+    if chosen.ad.tls == args.insecure:
+        raise ValueError(f"{visible(chosen.host)} serves {'TLS' if chosen.ad.tls else 'plaintext'}: join it "
+                         f"{'without' if chosen.ad.tls else 'with'} --insecure")
+    args.address = chosen.target
+    args.table = chosen.table.table_id
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if (args.json and not args.list) or (args.list and args.address):
+        parser().error("--list looks on the LAN (without an address); --json goes with --list")
     log_visibly(logging.INFO if args.verbose else logging.WARNING)
     try:
+        if args.list:
+            return list_tables(args)
+        if args.address is None:
+            choose_host(args)
         return asyncio.run(play_as_bot(args) if args.bot else play_at_the_table(args))
     except (CertificateChanged, FingerprintMismatch, CertificateFetchError, PermissionError) as err:
         _fail(str(err))

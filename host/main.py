@@ -2,6 +2,7 @@
 
     watten-host --headless --bots 2 --players 4            serve; start when every seat is taken
     watten-host --port 0 --insecure --record DIR ...      a free port, plaintext, records in DIR
+    watten-host --bind 192.168.1.20 --no-announce ...     one address only, not announced on the LAN (mDNS)
     watten-host --headless --tables 8 ...                 eight independent tables on one port
     watten-host --headless --tables 4 --keep-serving ...  after each match a fresh table opens in its place
 """
@@ -123,6 +124,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--autostart", action="store_true", help="start as soon as every seat is taken")
     p.add_argument("--record", type=Path, metavar="DIR", help="where to write the host's game record")
     p.add_argument("--insecure", action="store_true", help="serve plaintext instead of TLS (the LAN can read it)")
+    p.add_argument("--no-announce", dest="announce", action="store_false",
+                   help="do not announce the tables on the LAN (mDNS); friends then join with the address")
     p.add_argument("--name", help="your name at the table (default: your user name)")
     p.add_argument("--lang", choices=("de", "en", "zh"), help="language of the screen (default: from the locale)")
     p.add_argument("--suits", choices=("french", "german"), default="french", help="suit marks on the cards")
@@ -199,7 +202,8 @@ async def run(args: argparse.Namespace) -> int:
     server, port = await start_server(service, args.port, credentials, args.bind)
     for table in tables:
         table.port = port
-    _announce(args, tables, port, fingerprint_text)
+    announcer = _start_announcing(args, service, port, tls_fp.hex())
+    _banner(args, tables, port, fingerprint_text)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -212,6 +216,8 @@ async def run(args: argparse.Namespace) -> int:
             table.on_notice = _notice
         return await _serve_headless(args, service, stop)
     finally:
+        if announcer is not None:
+            await announcer.stop()  # withdrawn from the LAN before the port closes
         await stop_server(server, 0.5)
 
 
@@ -280,7 +286,31 @@ def _add_fresh_tables(args: argparse.Namespace, settings: TableSettings, tables:
         table.autostart = args.autostart or args.headless or (args.bots == args.players - 1)
 
 
-def _announce(args: argparse.Namespace, tables: list[Table], port: int, fingerprint_text: str) -> None:
+def _start_announcing(args: argparse.Namespace, service: Any, port: int, fingerprint_hex: str) -> Any:
+    """The tables announced on the LAN (host/announce.py), unless --no-announce or the host listens on loopback
+    only; sets `args.reach` (where friends can join) and `args.announced` for the banner and the lobby."""
+    from host.addresses import listening_on
+    from host.announce import Announcer, host_ad
+    from watten_net.deal.protocol import PROTOCOL_VERSION
+
+    args.reach = listening_on(args.bind)
+    args.announced = False
+    if not args.announce or args.reach.loopback_only or not args.reach.addresses:
+        return None
+    announcer = Announcer(args.reach, port, lambda: host_ad(service.tables, args.rules, args.players,
+                                                            PROTOCOL_VERSION, fingerprint_hex))
+    try:
+        announcer.start()
+    except (OSError, ValueError, RuntimeError) as err:  # no multicast here: the addresses in the banner still work
+        print(f"watten-host: not announced on the LAN ({visible(str(err))})", flush=True)
+        return None
+    args.announced = True
+    return announcer
+
+
+def _banner(args: argparse.Namespace, tables: list[Table], port: int, fingerprint_text: str) -> None:
+    from host.addresses import banner_lines
+
     print(f"watten-host: serving {args.rules} for {args.players} players on port {port}", flush=True)
     if len(tables) > 1:
         print(f"watten-host: {len(tables)} tables: {' '.join(t.table_id for t in tables)}", flush=True)
@@ -288,9 +318,20 @@ def _announce(args: argparse.Namespace, tables: list[Table], port: int, fingerpr
         print("watten-host: --insecure: plaintext, anyone on the network can read the game", flush=True)
     else:
         print(f"watten-host: TLS certificate fingerprint {fingerprint_text}", flush=True)
-    print(f"watten-host: join with: watten-join {_lan_address()}:{port}", flush=True)
+    for line in banner_lines(args.reach, port, args.insecure, args.announced):
+        print(f"watten-host: {line}", flush=True)
     if not args.headless and not args.bots and args.players > 1:
         print("watten-host: tip: --bots N fills empty seats with bots ([b] in the lobby adds one)", flush=True)
+
+
+def _lobby_lines(args: argparse.Namespace, port: int, tls: bool, fingerprint: str) -> list[str]:
+    """The host's own lobby: how friends join (host/addresses.py) and the certificate they compare."""
+    from host.addresses import lobby_lines
+
+    groups = fingerprint.split()
+    security = [f"  TLS fingerprint {' '.join(groups[:8])}", f"                  {' '.join(groups[8:])}"] if tls else [
+        "  plaintext (--insecure): anyone on the network can read the game"]
+    return [*lobby_lines(args.reach, port, not tls, args.announced), *security, ""]
 
 
 async def _serve_with_a_person(args: argparse.Namespace, service: Any, port: int, tls: bool,
@@ -459,11 +500,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
         except TableRefusal as err:
             raise ValueError(err.message) from None
 
-    lines = [
-        f"  watten-join {_lan_address()}:{port}" + ("  (--insecure)" if not tls else ""),
-        f"  TLS {fingerprint}" if tls else "  plaintext (--insecure): anyone on the network can read the game",
-        "",
-    ]
+    lines = _lobby_lines(args, port, tls, fingerprint)
     words = Words(args.lang or default_lang(), args.suits)
     async def toggle_deal() -> None:
         await table.set_deal("trustless" if table.settings.deal == "verified" else "verified")
@@ -476,17 +513,6 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
         await table.shutdown()
         await conn.close()
     return result
-
-
-def _lan_address() -> str:
-    """An address of this machine that others on the LAN can probably reach (from its own name; no traffic)."""
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return "127.0.0.1"
-    addresses = [str(info[4][0]) for info in infos]
-    lan = [a for a in addresses if not a.startswith("127.")]
-    return (lan or addresses or ["127.0.0.1"])[0]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

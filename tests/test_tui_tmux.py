@@ -167,7 +167,7 @@ def test_joining_over_tls_asks_to_compare_the_fingerprint_once(tmux: Tmux) -> No
     tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--players", "2", "--lang", "en",
                             "--name", "Hanna"))
     port = tmux.wait_for("host", r"watten-join \S+:(\d+)").group(1)
-    shown = tmux.wait_for("host", r"TLS ([0-9a-f ]{79})").group(1)
+    shown = " ".join(tmux.wait_for("host", r"TLS fingerprint ([0-9a-f ]{39})\s+([0-9a-f ]{39})").groups())
     other = {"WATTEN_CONFIG_DIR": tmux.env["WATTEN_CONFIG_DIR"] + "-josef"}
     tmux.new("join", python("client.main", "--lang", "en", f"127.0.0.1:{port}"), env=other)
     asked = tmux.wait_for("join", r"Does it match\? \[y/N\]").string
