@@ -33,9 +33,10 @@ def main() -> None:
     parser.add_argument("rev", help="the revision to compare against (anything git rev-parse takes)")
     parser.add_argument("script", help="the benchmark, relative to the repository (e.g. bench/engine.py)")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each side, alternating")
-    parser.add_argument("args", nargs=argparse.REMAINDER, help="-- then the benchmark's own arguments")
-    options = parser.parse_args()
-    bench_args = options.args[1:] if options.args[:1] == ["--"] else options.args
+    argv = sys.argv[1:]
+    split = argv.index("--") if "--" in argv else len(argv)
+    options = parser.parse_args(argv[:split])  # after "--": the benchmark's own arguments
+    bench_args = argv[split + 1:]
     commit = subprocess.run(["git", "rev-parse", "--short", options.rev], cwd=ROOT, capture_output=True, text=True,
                             check=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="watten-against-") as scratch:
