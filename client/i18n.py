@@ -228,8 +228,8 @@ Terms: Schlag = the striker rank named each hand; Trumpf = trump suit; Kritische
 _SIGNALS = " ".join(SIGNAL_NAMES)
 _JOINING: dict[str, dict[str, str]] = {
     "de": {
-        "join_first": "Erste Verbindung zu {where}. Der Fingerabdruck seines Zertifikats ist:\n\n    {fingerprint}\n\n"
-                      "Vergleiche ihn mit dem Fingerabdruck auf dem Bildschirm des Hosts (watten-host zeigt ihn beim "
+        "join_first": "Erste Verbindung zu {where}.\nDer Fingerabdruck seines Zertifikats ist:\n\n{fingerprint}\n\n"
+                      "Vergleiche ihn mit dem Fingerabdruck auf dem Bildschirm des Hosts\n(watten-host zeigt ihn beim "
                       "Start).",
         "join_match": "Stimmt er überein? [j/N] ",
         "join_not_confirmed": "Zertifikat nicht bestätigt: {where} hat nichts von dir bekommen.",
@@ -250,8 +250,8 @@ _JOINING: dict[str, dict[str, str]] = {
         "join_gave_up": "Nach {tries} Antworten kein Platz gewählt: nicht beigetreten.",
     },
     "en": {
-        "join_first": "First connection to {where}. Its certificate fingerprint is:\n\n    {fingerprint}\n\n"
-                      "Compare it with the fingerprint on the host's screen (watten-host prints it when it starts).",
+        "join_first": "First connection to {where}.\nIts certificate fingerprint is:\n\n{fingerprint}\n\n"
+                      "Compare it with the fingerprint on the host's screen\n(watten-host prints it when it starts).",
         "join_match": "Does it match? [y/N] ",
         "join_not_confirmed": "The certificate was not confirmed: nothing of yours was sent to {where}.",
         "join_name": "Your name", "join_name_bad": "A name has 1 to 32 printable characters.",
@@ -271,7 +271,7 @@ _JOINING: dict[str, dict[str, str]] = {
         "join_gave_up": "No seat chosen after {tries} answers: nothing was joined.",
     },
     "zh": {
-        "join_first": "首次连接 {where}。它的证书指纹是：\n\n    {fingerprint}\n\n"
+        "join_first": "首次连接 {where}。\n它的证书指纹是：\n\n{fingerprint}\n\n"
                       "请与主机屏幕上的指纹核对（watten-host 启动时会显示）。",
         "join_match": "是否一致？[y/N] ",
         "join_not_confirmed": "证书未确认：没有向 {where} 发送任何你的信息。",
@@ -292,9 +292,9 @@ _JOINING: dict[str, dict[str, str]] = {
     },
 }
 _SIGNAL_REASONS = {
-    "de": {"unknown-signal": f"Dieses Zeichen gibt es nicht. Die Zeichen: {_SIGNALS}."},
-    "en": {"unknown-signal": f"There is no such signal. The signals: {_SIGNALS}."},
-    "zh": {"unknown-signal": f"没有这个暗号。暗号有：{_SIGNALS}。"},
+    "de": {"unknown-signal": f"Unbekanntes Zeichen; die Zeichen: {_SIGNALS}."},
+    "en": {"unknown-signal": f"Unknown signal; the signals: {_SIGNALS}."},
+    "zh": {"unknown-signal": f"没有这个暗号；暗号有：{_SIGNALS}。"},
 }
 for _lang in LANGS:
     TEXT[_lang].update(_JOINING[_lang])

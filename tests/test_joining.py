@@ -105,7 +105,7 @@ def _decision() -> Any:
 def test_the_fingerprint_question_in_german_takes_ja() -> None:
     questions, said = _questions("de", ["ja"])
     assert questions.trusts(_decision())
-    assert said[0].startswith("Erste Verbindung zu 10.0.0.7:47150. Der Fingerabdruck seines Zertifikats ist:")
+    assert said[0].startswith("Erste Verbindung zu 10.0.0.7:47150.\nDer Fingerabdruck seines Zertifikats ist:\n\nabab")
     assert "abab abab" in said[0] and said[1] == "Stimmt er überein? [j/N] "
 
 
