@@ -26,7 +26,7 @@ from watten_net.engine import Rules
 from watten_net.engine.seating import seating_for
 from watten_net.v1 import watten_pb2 as pb
 
-from netutil import start_host
+from netutil import isolated_env, start, start_host
 
 pytestmark = pytest.mark.network
 
@@ -214,6 +214,32 @@ def test_a_host_bots_signals_reach_its_human_partner(tmp_path: Path) -> None:
         host.stop()
     rules = Rules.preset("bavarian", 4)
     assert seen[2].senders() == {0} and seen[3].senders() == {1}
+    for s in seen.values():
+        assert s.leaks(rules) == []
+        assert {sender for _, sender, _ in s.in_views} == {sender for _, sender, _ in s.in_events}
+
+
+@pytest.mark.parametrize("preset", ["austrian", "bavarian"])
+def test_the_signals_of_watten_join_bots_reach_their_partner_and_no_opponent(tmp_path: Path, preset: str) -> None:
+    """Seats 2 and 3 are `watten-join --bot easy` processes (the level tells its partner what it holds on its turns,
+    deciding from its TableView); seats 0 and 1 are people watching their streams: seat 0 is shown seat 2's signals,
+    seat 1 seat 3's, and neither the other side's."""
+    host, port = _host(tmp_path, "--rules", preset)
+    bots = [start("client.main", ["--bot", "easy", "--seed", str(seat), "--seat", str(seat), "--insecure",
+                                  f"127.0.0.1:{port}"], isolated_env(tmp_path)) for seat in (2, 3)]
+
+    def heard_their_partner(seen: dict[int, Seen]) -> bool:
+        return all({s for _, s, _ in seen[seat].in_events} >= {partner} for seat, partner in ((0, 2), (1, 3)))
+
+    try:
+        seen = asyncio.run(_table(port, {0: _mover(0), 1: _mover(1)}, heard_their_partner, timeout=150))
+        for bot in bots:
+            bot.wait_for_line(r"seat \d at 127\.0\.0\.1:\d+, played by the easy bot")
+    finally:
+        for proc in (*bots, host):
+            proc.stop()
+    rules = Rules.preset(preset, 4)
+    assert seen[0].senders() == {2} and seen[1].senders() == {3}
     for s in seen.values():
         assert s.leaks(rules) == []
         assert {sender for _, sender, _ in s.in_views} == {sender for _, sender, _ in s.in_events}
