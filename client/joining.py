@@ -208,7 +208,7 @@ async def sit_down(conn: Connection, questions: Questions, first: FirstContact |
         questions.say(words["join_back"].format(seat=mine, name=visible(name)))
         return await conn.join(usable_name(name) or "?", mine, table_id=info.table_id)
     name = _name(questions, wish.name)
-    seat = await _join_some_seat(conn, questions, info, name, wish.seat, where)
+    seat = await join_some_seat(conn, questions, info, name, wish.seat, where)
     with contextlib.suppress(OSError):  # (a read-only configuration keeps the name for this run only)
         remember_name(name)
     return seat
@@ -227,7 +227,7 @@ def _name(questions: Questions, wished: str | None) -> str:
     return questions.name(user)
 
 
-async def _join_some_seat(conn: Connection, questions: Questions, info: Any, name: str, wished: int | None,
+async def join_some_seat(conn: Connection, questions: Questions, info: Any, name: str, wished: int | None,
                           where: str) -> int:
     """Join at the wished seat, the only free one or the one the person names; a seat taken meanwhile asks again."""
     words = questions.words

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
 
 from client.i18n import Words
@@ -283,3 +284,37 @@ def test_a_no_to_the_fingerprint_sends_nothing_of_ours(tls_host: tuple[int, str]
     assert "The certificate was not confirmed: nothing of yours was sent to 127.0.0.1:" in out
     assert "Your name" not in out and not (tmp_path / "careful" / "known_hosts").exists()
     assert [occupied for _, occupied in _seats(port, fingerprint)] == [True, False, False, False]
+
+
+class _RacingHost:
+    """A connection whose first Join finds the seat taken meanwhile (another person was quicker)."""
+
+    def __init__(self, later: Any) -> None:
+        self.later = later
+        self.joins: list[tuple[str, int | None]] = []
+
+    async def join(self, name: str, seat: int | None = None, timeout: float = 5.0, table_id: str = "") -> int:
+        from client.connection import Refused
+
+        self.joins.append((name, seat))
+        if len(self.joins) == 1:
+            raise Refused(grpc.StatusCode.FAILED_PRECONDITION, "seat-taken", f"seat {seat} is taken")
+        assert seat is not None
+        return seat
+
+    async def table(self, table_id: str = "", timeout: float = 5.0) -> Any:
+        return self.later
+
+
+def test_a_seat_taken_meanwhile_is_said_and_asked_again() -> None:
+    from client.joining import join_some_seat
+
+    before = _info(("Anna", False), ("", False), ("", False), ("", False))
+    after = _info(("Anna", False), ("Resi", False), ("", False), ("", False))
+    conn = _RacingHost(after)
+    questions, said = _questions("en", ["1", "3"])
+    seat = asyncio.run(join_some_seat(conn, questions, before, "Vroni", None, "10.0.0.7:47150"))  # type: ignore[arg-type]
+    assert seat == 3 and conn.joins == [("Vroni", 1), ("Vroni", 3)]
+    assert "Seat 1 was just taken; choose another." in said
+    assert "  seat 3 — with seat 1 (free) against Anna and Resi" not in said  # (3's partner is seat 1: Resi now)
+    assert "  seat 3 — with Resi against Anna and seat 2 (free)" in said
