@@ -44,6 +44,7 @@ from .tls import secure_channel
 
 MAX_ANSWERS = 5  # wrong answers to one question before watten-join gives up (a script feeding nonsense ends)
 MAX_NAME = 32  # what the host accepts (host/lobby.py)
+MAX_SEATS = 6  # the largest table there is: a host that lists more (or odd seat numbers) is not believed beyond it
 NAME_FILE = "name"  # in config_dir(): the name this installation last played under, one line
 YES = frozenset({"y", "yes", "j", "ja", "是", "是的"})
 
@@ -158,22 +159,37 @@ class Questions:
         raise JoinStopped(words["join_gave_up"].format(tries=MAX_ANSWERS), 1)
 
 
+def seat_rows(info: Any) -> dict[int, Any]:
+    """The table's seats by number, as far as a real table could have them (a hostile host's list is cut there)."""
+    rows: dict[int, Any] = {}
+    for row in info.seats[:MAX_SEATS]:
+        if 0 <= row.seat < MAX_SEATS:
+            rows.setdefault(int(row.seat), row)
+    return dict(sorted(rows.items()))
+
+
+def free_seats(info: Any) -> list[int]:
+    return [seat for seat, row in seat_rows(info).items() if not row.occupied]
+
+
 def seat_line(info: Any, seat: int, words: Words) -> str:
     """"seat 2 — with Anna against Sepp (bot) and seat 3 (free)": who plays with and against whoever sits there."""
+    rows = seat_rows(info)
+
     def who(s: int) -> str:
-        row = info.seats[s]
-        return visible(row.name) if row.occupied and row.name else words["join_seat_free"].format(seat=s)
+        row = rows[s]
+        return visible(row.name[:MAX_NAME]) if row.occupied and row.name else words["join_seat_free"].format(seat=s)
 
     def listed(seats: list[int]) -> str:
         names = [who(s) for s in seats]
         return ", ".join(names[:-1]) + words["join_and"] + names[-1] if len(names) > 1 else "".join(names)
 
-    others = [s.seat for s in info.seats if s.seat != seat]
-    side = info.seats[seat].side
+    others = [s for s in rows if s != seat]
+    side = rows[seat].side if seat in rows else -1
     if side < 0:  # three players: everyone scores alone, and the pair changes every hand
         return words["join_seat_three"].format(seat=seat, others=listed(others))
-    partners = [s for s in others if info.seats[s].side == side]
-    opponents = [s for s in others if info.seats[s].side != side]
+    partners = [s for s in others if rows[s].side == side]
+    opponents = [s for s in others if rows[s].side != side]
     if not partners:
         return words["join_seat_duel"].format(seat=seat, opponents=listed(opponents))
     return words["join_seat_team"].format(seat=seat, partners=listed(partners), opponents=listed(opponents))
@@ -195,16 +211,15 @@ async def sit_down(conn: Connection, questions: Questions, first: FirstContact |
     info, mine = await _table_with_our_seat(conn, wish.table_id)
     if on_table is not None:
         on_table(info)
-    free = [s.seat for s in info.seats if not s.occupied]
-    if mine is None and not free:
+    if mine is None and not free_seats(info):
         full = "join_playing" if info.phase == pb.TABLE_PHASE_PLAYING else "join_full"
-        raise JoinStopped(words[full].format(where=where, n=len(info.seats)), 4)
+        raise JoinStopped(words[full].format(where=where, n=len(seat_rows(info))), 4)
     if first is not None:
         if not questions.trusts(first.decision):
             raise JoinStopped(words["join_not_confirmed"].format(where=first.decision.host_port), 3)
         pinning.remember(first.decision.host_port, first.pem)
     if mine is not None:
-        name = info.seats[mine].name
+        name = seat_rows(info)[mine].name
         questions.say(words["join_back"].format(seat=mine, name=visible(name)))
         return await conn.join(usable_name(name) or "?", mine, table_id=info.table_id)
     name = _name(questions, wish.name)
@@ -223,7 +238,7 @@ def _name(questions: Questions, wished: str | None) -> str:
     if wished is None and remembered:
         questions.say(questions.words["join_as"].format(name=remembered))
         return remembered
-    user = usable_name(os.environ.get("USER", "")[:MAX_NAME]) or "Player"
+    user = usable_name(os.environ.get("USER", "")[:MAX_NAME]) or questions.words["join_default_name"]
     return questions.name(user)
 
 
@@ -232,7 +247,7 @@ async def join_some_seat(conn: Connection, questions: Questions, info: Any, name
     """Join at the wished seat, the only free one or the one the person names; a seat taken meanwhile asks again."""
     words = questions.words
     for _ in range(MAX_ANSWERS):
-        free = [s.seat for s in info.seats if not s.occupied]
+        free = free_seats(info)
         if wished is not None:
             seat = wished
         elif len(free) == 1:
@@ -247,8 +262,8 @@ async def join_some_seat(conn: Connection, questions: Questions, info: Any, name
                 raise
             questions.say(words["join_seat_gone"].format(seat=seat))
             info = await conn.table(info.table_id)
-            if all(s.occupied for s in info.seats):
-                raise JoinStopped(words["join_full"].format(where=where, n=len(info.seats)), 4) from None
+            if not free_seats(info):
+                raise JoinStopped(words["join_full"].format(where=where, n=len(seat_rows(info))), 4) from None
     raise JoinStopped(words["join_gave_up"].format(tries=MAX_ANSWERS), 1)
 
 
@@ -267,4 +282,5 @@ async def _table_with_our_seat(conn: Connection, table_id: str) -> tuple[Any, in
 
 
 def _held_seat(info: Any, key: bytes) -> int | None:
-    return next((s.seat for s in info.seats if s.occupied and not s.bot and bytes(s.public_key) == key), None)
+    rows = seat_rows(info).items()
+    return next((seat for seat, row in rows if row.occupied and not row.bot and bytes(row.public_key) == key), None)

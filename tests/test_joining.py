@@ -19,7 +19,17 @@ import grpc
 import pytest
 
 from client.i18n import Words
-from client.joining import MAX_ANSWERS, JoinStopped, Questions, remember_name, remembered_name, seat_line, usable_name
+from client.joining import (
+    MAX_ANSWERS,
+    JoinStopped,
+    Questions,
+    free_seats,
+    remember_name,
+    remembered_name,
+    seat_line,
+    seat_rows,
+    usable_name,
+)
 from watten_net.v1 import watten_pb2 as pb
 
 from netutil import ROOT, Proc, isolated_env, start_host, wait_until
@@ -52,6 +62,18 @@ def test_a_hostile_seat_name_is_shown_escaped() -> None:
     info = _info(("\x1b[2JAnna\u202e", False), ("", False))
     said = seat_line(info, 1, Words("en"))
     assert "\x1b" not in said and "\u202e" not in said and "\\x1b[2JAnna<U+202E>" in said
+
+
+def test_a_hostile_seat_list_is_believed_only_as_far_as_a_table_goes() -> None:
+    """Seat numbers out of range, repeated, or ten thousand seats: at most six, each once, and no crash."""
+    rows = [pb.SeatInfo(seat=99), pb.SeatInfo(seat=-1), pb.SeatInfo(seat=1, occupied=True, name="x" * 5000, side=1),
+            pb.SeatInfo(seat=1, side=0), *(pb.SeatInfo(seat=s % 7, side=s % 2) for s in range(10_000))]
+    info = pb.TableInfo(player_count=4, seats=rows)
+    assert free_seats(info) == [0] and list(seat_rows(info)) == [0, 1] and seat_rows(info)[1].occupied
+    short = pb.TableInfo(player_count=4, seats=[pb.SeatInfo(seat=2, side=0), pb.SeatInfo(seat=0, occupied=True,
+                                                                                          name="x" * 5000, side=1)])
+    assert free_seats(short) == [2]
+    assert seat_line(short, 2, Words("en")) == "seat 2 — against " + "x" * 32
 
 
 def _questions(lang: str, answers: list[str]) -> tuple[Questions, list[str]]:
@@ -173,7 +195,7 @@ def tls_host(tmp_path: Path) -> Iterator[tuple[int, str]]:
 
 
 WORDS = {
-    "de": {"match": "Stimmt er überein? [j/N]", "yes": "j", "name": "Dein Name [Player]:", "seats": "Freie Plätze:",
+    "de": {"match": "Stimmt er überein? [j/N]", "yes": "j", "name": "Dein Name [Spieler]:", "seats": "Freie Plätze:",
            "line": "Platz 2 — mit Sepp (bot) gegen Platz 1 (frei) und Platz 3 (frei)",
            "wrong": "„9“ ist kein freier Platz; antworte mit 1, 2, 3.", "back": "Zurück an Platz 2 als Anna.",
            "as": "Du spielst als Anna (gemerkt; --name ändert ihn).", "prompt": "Platz (1, 2, 3) [1]:"},
