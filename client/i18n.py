@@ -242,8 +242,8 @@ _JOINING: dict[str, dict[str, str]] = {
         "join_free_seats": "Freie Plätze:", "join_seat_prompt": "Platz ({choices})",
         "join_seat_team": "Platz {seat} — mit {partners} gegen {opponents}",
         "join_seat_duel": "Platz {seat} — gegen {opponents}",
-        "join_seat_three": "Platz {seat} — mit {others} (zu dritt zählt jeder für sich; jede Hand spielt die Vorhand "
-                           "allein gegen die zwei anderen)",
+        "join_seat_three": "Platz {seat} — mit {others}",
+        "join_three_note": "Zu dritt zählt jeder für sich; jede Hand spielt die Vorhand allein gegen die zwei anderen.",
         "join_seat_free": "Platz {seat} (frei)", "join_and": " und ",
         "join_seat_wrong": "„{answer}“ ist kein freier Platz; antworte mit {choices}.",
         "join_seat_gone": "Platz {seat} wurde eben besetzt; wähle einen anderen.",
@@ -264,8 +264,9 @@ _JOINING: dict[str, dict[str, str]] = {
         "join_free_seats": "Free seats:", "join_seat_prompt": "Seat ({choices})",
         "join_seat_team": "seat {seat} — with {partners} against {opponents}",
         "join_seat_duel": "seat {seat} — against {opponents}",
-        "join_seat_three": "seat {seat} — with {others} (three players: each keeps a score of their own; each hand the "
-                           "forehand plays alone against the other two)",
+        "join_seat_three": "seat {seat} — with {others}",
+        "join_three_note": "Three players: each keeps a score of their own; each hand the forehand plays alone against "
+                           "the other two.",
         "join_seat_free": "seat {seat} (free)", "join_and": " and ",
         "join_seat_wrong": "'{answer}' is no free seat; answer {choices}.",
         "join_seat_gone": "Seat {seat} was just taken; choose another.",
@@ -285,7 +286,8 @@ _JOINING: dict[str, dict[str, str]] = {
         "join_free_seats": "空座位：", "join_seat_prompt": "座位（{choices}）",
         "join_seat_team": "座位 {seat} — 与 {partners} 一队，对 {opponents}",
         "join_seat_duel": "座位 {seat} — 对 {opponents}",
-        "join_seat_three": "座位 {seat} — 与 {others} 同桌（三人局：各自计分；每手由先手独自对另外两人）",
+        "join_seat_three": "座位 {seat} — 与 {others} 同桌",
+        "join_three_note": "三人局：各自计分；每手由先手独自对另外两人。",
         "join_seat_free": "座位 {seat}（空）", "join_and": "、",
         "join_seat_wrong": "「{answer}」不是空座位；请回答 {choices}。",
         "join_seat_gone": "座位 {seat} 刚被占用；请另选一个。",

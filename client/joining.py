@@ -22,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,13 +110,23 @@ def usable_name(text: str) -> str:
     return name if 0 < len(name) <= MAX_NAME else ""
 
 
+def say_wrapped(text: str) -> None:
+    """Print `text`, each of its lines wrapped at word boundaries to the terminal's width (a wrapped line goes on
+    indented under itself): a terminal would otherwise break words wherever its edge falls."""
+    width = max(20, shutil.get_terminal_size((80, 24)).columns)
+    for line in text.split("\n"):
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        print(textwrap.fill(line, width, subsequent_indent=indent + "  ", break_long_words=False,
+                            break_on_hyphens=False) if line.strip() else line)
+
+
 @dataclass
 class Questions:
-    """The person at the keyboard: `ask` reads one answer (`input`), `say` prints a line, in `words`' language."""
+    """The person at the keyboard: `ask` reads one answer (`input`), `say` prints lines, in `words`' language."""
 
     words: Words
     ask: Callable[[str], str] = input
-    say: Callable[[str], None] = print
+    say: Callable[[str], None] = say_wrapped
 
     def answer(self, prompt: str) -> str:
         """One answer; the end of the input ends the joining cleanly."""
@@ -146,8 +158,8 @@ class Questions:
         """Which free seat: each shown with who would be partner and opponent; asked until a free one is named."""
         words = self.words
         self.say(words["join_free_seats"])
-        for seat in free:
-            self.say("  " + seat_line(info, seat, words))
+        for line in seat_lines(info, free, words):
+            self.say("  " + line)
         choices = ", ".join(map(str, free))
         for _ in range(MAX_ANSWERS):
             typed = self.answer(f"{words['join_seat_prompt'].format(choices=choices)} [{free[0]}]: ")
@@ -170,6 +182,12 @@ def seat_rows(info: Any) -> dict[int, Any]:
 
 def free_seats(info: Any) -> list[int]:
     return [seat for seat, row in seat_rows(info).items() if not row.occupied]
+
+
+def seat_lines(info: Any, seats: list[int], words: Words) -> list[str]:
+    """A line per seat (`seat_line`); with three players, first the sentence on how three play."""
+    note = [words["join_three_note"]] if any(seat_rows(info)[s].side < 0 for s in seats) else []
+    return note + [seat_line(info, seat, words) for seat in seats]
 
 
 def seat_line(info: Any, seat: int, words: Words) -> str:
@@ -252,7 +270,8 @@ async def join_some_seat(conn: Connection, questions: Questions, info: Any, name
             seat = wished
         elif len(free) == 1:
             seat = free[0]
-            questions.say(seat_line(info, seat, words))
+            for line in seat_lines(info, free, words):
+                questions.say(line)
         else:
             seat = questions.seat(info, free)
         try:

@@ -27,6 +27,7 @@ from client.joining import (
     remember_name,
     remembered_name,
     seat_line,
+    seat_lines,
     seat_rows,
     usable_name,
 )
@@ -54,8 +55,11 @@ def test_the_seat_line_names_partners_and_opponents_in_each_language() -> None:
     duel = _info(("Hanna", False), ("", False))
     assert seat_line(duel, 1, Words("de")) == "Platz 1 — gegen Hanna"
     three = _info(("Hanna", False), ("", False), ("Sepp (bot)", True))
-    said = seat_line(three, 1, Words("en"))
-    assert said.startswith("seat 1 — with Hanna and Sepp (bot) (three players:") and "alone" in said
+    assert seat_line(three, 1, Words("en")) == "seat 1 — with Hanna and Sepp (bot)"
+    assert seat_lines(three, [1], Words("de")) == [
+        "Zu dritt zählt jeder für sich; jede Hand spielt die Vorhand allein gegen die zwei anderen.",
+        "Platz 1 — mit Hanna und Sepp (bot)"]
+    assert seat_lines(duel, [1], Words("en")) == ["seat 1 — against Hanna"]
 
 
 def test_a_hostile_seat_name_is_shown_escaped() -> None:
@@ -340,3 +344,17 @@ def test_a_seat_taken_meanwhile_is_said_and_asked_again() -> None:
     assert "Seat 1 was just taken; choose another." in said
     assert "  seat 3 — with seat 1 (free) against Anna and Resi" not in said  # (3's partner is seat 1: Resi now)
     assert "  seat 3 — with Resi against Anna and seat 2 (free)" in said
+
+
+def test_long_lines_wrap_at_word_boundaries_to_the_terminal(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from client.joining import say_wrapped
+
+    monkeypatch.setenv("COLUMNS", "60")
+    three = _info(("Hanna", False), ("", False), ("Sepp (bot)", True))
+    note = seat_lines(three, [1], Words("en"))[0]
+    say_wrapped("  " + note + "\n\n" + "ab" * 40)
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(line) <= 60 for line in lines[:-1]) and lines[-1] == "ab" * 40, "no word is broken"
+    assert lines[0].startswith("  Three players:") and all(line.startswith("    ") for line in lines[1:-2])
+    assert " ".join(line.strip() for line in lines[:-2]) == note
