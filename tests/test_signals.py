@@ -148,3 +148,34 @@ def test_the_clients_words_for_an_unknown_signal_list_the_signals(lang: str) -> 
     said = Words(lang).reason(Reason.UNKNOWN_SIGNAL, "the host's sentence")
     assert " ".join(SIGNAL_NAMES) in said
     assert said != Words(lang).reason(Reason.MALFORMED, "")
+
+
+@pytest.mark.slow
+def test_a_trustless_tables_views_carry_the_same_signals_as_its_events() -> None:
+    """deal=trustless: the host's view is built from the PublicMatch (it knows no card); its signals are, at every
+    delivery of a whole game of random actions, exactly the hand's `signal` events each seat is shown."""
+    import dataclasses
+
+    from local_table import LocalTable
+
+    class Checking(LocalTable):
+        compared = 0
+        shown = 0
+
+        def deliver(self, posted: list[Any]) -> None:
+            super().deliver(posted)
+            public = self.host.public
+            if public is None:
+                return
+            for seat in range(self.rules.players):
+                events = public.observe(seat).events
+                starts = [i for i, e in enumerate(events) if e.kind == EventKind.HAND_START]
+                hand = events[starts[-1]:] if starts else ()
+                expected = [(e.seat, e.data["name"]) for e in hand if e.kind == EventKind.SIGNAL]
+                assert [(s.seat, s.name) for s in hand_signals(public, seat)] == expected
+                self.compared += 1
+                self.shown += len(expected)
+
+    table = Checking(dataclasses.replace(Rules.preset("bavarian", 4), target=5), seed=3, deal="trustless")
+    table.play()
+    assert table.host.finished and table.compared > 500 and table.shown > 100
