@@ -237,6 +237,8 @@ _JOINING: dict[str, dict[str, str]] = {
         "join_name_bad": "Ein Name hat 1 bis 32 druckbare Zeichen.",
         "join_as": "Du spielst als {name} (gemerkt; --name ändert ihn).",
         "join_back": "Zurück an Platz {seat} als {name}.",
+        "join_abandoned": "Achtung: dieser Host hat schon {count} Partie(n) abgebrochen, nachdem alle Spielschlüssel "
+                          "feststanden, als er jedes Austeilen kannte.",
         "join_full": "Der Tisch bei {where} ist voll: alle {n} Plätze sind besetzt.",
         "join_playing": "Am Tisch bei {where} läuft ein Spiel, alle {n} Plätze sind besetzt.",
         "join_free_seats": "Freie Plätze:", "join_seat_prompt": "Platz ({choices})",
@@ -259,6 +261,8 @@ _JOINING: dict[str, dict[str, str]] = {
         "join_name_bad": "A name has 1 to 32 printable characters.",
         "join_as": "You play as {name} (remembered; --name changes it).",
         "join_back": "Back at seat {seat} as {name}.",
+        "join_abandoned": "Warning: this host has abandoned {count} match(es) after every game key was fixed, when it "
+                          "knew every deal.",
         "join_full": "The table at {where} is full: all {n} seats are taken.",
         "join_playing": "A game is under way at the table at {where}, and all {n} seats are taken.",
         "join_free_seats": "Free seats:", "join_seat_prompt": "Seat ({choices})",
@@ -281,6 +285,7 @@ _JOINING: dict[str, dict[str, str]] = {
         "join_name": "你的名字", "join_default_name": "玩家", "join_name_bad": "名字须为 1 到 32 个可打印字符。",
         "join_as": "你的名字是 {name}（已记住；--name 可更改）。",
         "join_back": "回到座位 {seat}，名字 {name}。",
+        "join_abandoned": "警告：这个主机已有 {count} 局在所有对局密钥确定之后（它已知道每次发牌）被中止。",
         "join_full": "{where} 的牌桌已满：{n} 个座位都有人。",
         "join_playing": "{where} 的牌桌正在对局，{n} 个座位都有人。",
         "join_free_seats": "空座位：", "join_seat_prompt": "座位（{choices}）",

@@ -40,7 +40,7 @@ from watten_net.refusal import Reason
 from watten_net.v1 import watten_pb2 as pb
 
 from . import pinning
-from .connection import CHANNEL_OPTIONS, Connection, Refused, TrustDecision
+from .connection import CHANNEL_OPTIONS, Connection, Refused, TrustDecision, abandonments
 from .i18n import Words
 from .tls import secure_channel
 
@@ -222,13 +222,14 @@ class Wish:
     table_id: str = ""
 
 
-async def sit_down(conn: Connection, questions: Questions, first: FirstContact | None, wish: Wish, where: str,
-                   on_table: Callable[[Any], None] | None = None) -> int:
+async def sit_down(conn: Connection, questions: Questions, first: FirstContact | None, wish: Wish,
+                   where: str) -> int:
     """Take a seat at the table (see the module's docstring for the order); the seat number."""
     words = questions.words
     info, mine = await _table_with_our_seat(conn, wish.table_id)
-    if on_table is not None:
-        on_table(info)
+    if conn.abandon_log is not None and (count := abandonments(conn.abandon_log, bytes(info.host_public_key))):
+        # docs/protocol.md: a host that ended matches after the game keys were fixed (knowing every deal) is shown so
+        questions.say(words["join_abandoned"].format(count=count))
     if mine is None and not free_seats(info):
         full = "join_playing" if info.phase == pb.TABLE_PHASE_PLAYING else "join_full"
         raise JoinStopped(words[full].format(where=where, n=len(seat_rows(info))), 4)

@@ -191,8 +191,7 @@ async def play_at_the_table(args: argparse.Namespace) -> int:
     try:
         wish = Wish(args.name, args.seat, args.table)
         try:
-            await sit_down(conn, Questions(words), first, wish, f"{host}:{port}",
-                           on_table=lambda info: _warn_abandonments(conn, info))
+            await sit_down(conn, Questions(words), first, wish, f"{host}:{port}")
         except JoinStopped as stop:
             _fail(stop.sentence)
             return stop.code

@@ -358,3 +358,37 @@ def test_long_lines_wrap_at_word_boundaries_to_the_terminal(monkeypatch: pytest.
     assert all(len(line) <= 60 for line in lines[:-1]) and lines[-1] == "ab" * 40, "no word is broken"
     assert lines[0].startswith("  Three players:") and all(line.startswith("    ") for line in lines[1:-2])
     assert " ".join(line.strip() for line in lines[:-2]) == note
+
+
+def test_a_host_that_abandoned_matches_is_shown_so_in_the_players_language(tmp_path: Path) -> None:
+    """The count of matches this host abandoned after the game keys were fixed is said before anything else (here a
+    full table follows, so nothing is asked)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from client.connection import count_abandonment
+    from client.joining import Wish, sit_down
+
+    host_key = b"\x07" * 32
+    log = tmp_path / "abandoned.json"
+    count_abandonment(log, host_key, b"\x01" * 32)
+    count_abandonment(log, host_key, b"\x02" * 32)
+
+    class FullTable:
+        key = Ed25519PrivateKey.generate()
+        abandon_log = log
+
+        async def table(self, table_id: str = "", timeout: float = 5.0) -> Any:
+            info = _info(("Anna", False), ("Sepp (bot)", True))
+            info.host_public_key = host_key
+            return info
+
+        async def list_tables(self, timeout: float = 5.0) -> list[Any]:
+            return [await self.table()]
+
+    questions, said = _questions("de", [])
+    with pytest.raises(JoinStopped) as stopped:
+        asyncio.run(sit_down(FullTable(), questions, None, Wish(), "10.0.0.7:47150"))  # type: ignore[arg-type]
+    assert said == ["Achtung: dieser Host hat schon 2 Partie(n) abgebrochen, nachdem alle Spielschlüssel feststanden, "
+                    "als er jedes Austeilen kannte."]
+    assert stopped.value.code == 4
+    assert stopped.value.sentence == "Der Tisch bei 10.0.0.7:47150 ist voll: alle 2 Plätze sind besetzt."
