@@ -10,6 +10,8 @@ from __future__ import annotations
 import locale
 import os
 
+from watten_net.engine import SIGNAL_NAMES
+
 LANGS = ("de", "en", "zh")
 
 SUIT_DE = {"E": "Eichel", "L": "Laub", "H": "Herz", "S": "Schellen"}
@@ -219,6 +221,99 @@ Terms: Schlag = the striker rank named each hand; Trumpf = trump suit; Kritische
 术语：Schlag＝每手叫的点数王；Trumpf＝将牌花色；Kritische＝Max (HK)、Belli (S7)、Spitz (E7)；
   gespannt＝接近目标分（不能加注）；Bummerl＝输掉一局。""",
 }
+
+
+# ---------------------------------------------------------------------------------------------- joining and signals
+# (issue 12, items 3 and 9) One block, added to the tables above, so that other additions to them stay apart.
+_SIGNALS = " ".join(SIGNAL_NAMES)
+_JOINING: dict[str, dict[str, str]] = {
+    "de": {
+        "join_first": "Erste Verbindung zu {where}.\nDer Fingerabdruck seines Zertifikats ist:\n\n{fingerprint}\n\n"
+                      "Vergleiche ihn mit dem Fingerabdruck auf dem Bildschirm des Hosts\n(watten-host zeigt ihn beim "
+                      "Start).",
+        "join_match": "Stimmt er überein? [j/N] ",
+        "join_not_confirmed": "Zertifikat nicht bestätigt: {where} hat nichts von dir bekommen.",
+        "lan_tables": "Watten-Tische im LAN:", "lan_which": "Welcher Tisch",
+        "lan_number": "Gib eine Zahl von 1 bis {count} ein.",
+        "join_name": "Dein Name", "join_default_name": "Spieler",
+        "join_name_bad": "Ein Name hat 1 bis 32 druckbare Zeichen.",
+        "join_as": "Du spielst als {name} (gemerkt; --name ändert ihn).",
+        "join_back": "Zurück an Platz {seat} als {name}.",
+        "join_abandoned": "Achtung: dieser Host hat schon {count} Partie(n) abgebrochen, nachdem alle Spielschlüssel "
+                          "feststanden, als er jedes Austeilen kannte.",
+        "join_full": "Der Tisch bei {where} ist voll: alle {n} Plätze sind besetzt.",
+        "join_playing": "Am Tisch bei {where} läuft ein Spiel, alle {n} Plätze sind besetzt.",
+        "join_free_seats": "Freie Plätze:", "join_seat_prompt": "Platz ({choices})",
+        "join_seat_team": "Platz {seat} — mit {partners} gegen {opponents}",
+        "join_seat_duel": "Platz {seat} — gegen {opponents}",
+        "join_seat_three": "Platz {seat} — mit {others}",
+        "join_three_note": "Zu dritt zählt jeder für sich; jede Hand spielt die Vorhand allein gegen die zwei anderen.",
+        "join_seat_free": "Platz {seat} (frei)", "join_and": " und ",
+        "join_seat_wrong": "„{answer}“ ist kein freier Platz; antworte mit {choices}.",
+        "join_seat_gone": "Platz {seat} wurde eben besetzt; wähle einen anderen.",
+        "join_no_answer": "Keine Antwort: nicht beigetreten.",
+        "join_gave_up": "Nach {tries} Antworten kein Platz gewählt: nicht beigetreten.",
+    },
+    "en": {
+        "join_first": "First connection to {where}.\nIts certificate fingerprint is:\n\n{fingerprint}\n\n"
+                      "Compare it with the fingerprint on the host's screen\n(watten-host prints it when it starts).",
+        "join_match": "Does it match? [y/N] ",
+        "join_not_confirmed": "The certificate was not confirmed: nothing of yours was sent to {where}.",
+        "lan_tables": "Watten tables on the LAN:", "lan_which": "Which table",
+        "lan_number": "Type a number from 1 to {count}.",
+        "join_name": "Your name", "join_default_name": "Player",
+        "join_name_bad": "A name has 1 to 32 printable characters.",
+        "join_as": "You play as {name} (remembered; --name changes it).",
+        "join_back": "Back at seat {seat} as {name}.",
+        "join_abandoned": "Warning: this host has abandoned {count} match(es) after every game key was fixed, when it "
+                          "knew every deal.",
+        "join_full": "The table at {where} is full: all {n} seats are taken.",
+        "join_playing": "A game is under way at the table at {where}, and all {n} seats are taken.",
+        "join_free_seats": "Free seats:", "join_seat_prompt": "Seat ({choices})",
+        "join_seat_team": "seat {seat} — with {partners} against {opponents}",
+        "join_seat_duel": "seat {seat} — against {opponents}",
+        "join_seat_three": "seat {seat} — with {others}",
+        "join_three_note": "Three players: each keeps a score of their own; each hand the forehand plays alone against "
+                           "the other two.",
+        "join_seat_free": "seat {seat} (free)", "join_and": " and ",
+        "join_seat_wrong": "'{answer}' is no free seat; answer {choices}.",
+        "join_seat_gone": "Seat {seat} was just taken; choose another.",
+        "join_no_answer": "No answer: nothing was joined.",
+        "join_gave_up": "No seat chosen after {tries} answers: nothing was joined.",
+    },
+    "zh": {
+        "join_first": "首次连接 {where}。\n它的证书指纹是：\n\n{fingerprint}\n\n"
+                      "请与主机屏幕上的指纹核对（watten-host 启动时会显示）。",
+        "join_match": "是否一致？[y/N] ",
+        "join_not_confirmed": "证书未确认：没有向 {where} 发送任何你的信息。",
+        "lan_tables": "局域网上的 Watten 牌桌：", "lan_which": "选哪一桌",
+        "lan_number": "请输入 1 到 {count} 之间的数字。",
+        "join_name": "你的名字", "join_default_name": "玩家", "join_name_bad": "名字须为 1 到 32 个可打印字符。",
+        "join_as": "你的名字是 {name}（已记住；--name 可更改）。",
+        "join_back": "回到座位 {seat}，名字 {name}。",
+        "join_abandoned": "警告：这个主机已有 {count} 局在所有对局密钥确定之后（它已知道每次发牌）被中止。",
+        "join_full": "{where} 的牌桌已满：{n} 个座位都有人。",
+        "join_playing": "{where} 的牌桌正在对局，{n} 个座位都有人。",
+        "join_free_seats": "空座位：", "join_seat_prompt": "座位（{choices}）",
+        "join_seat_team": "座位 {seat} — 与 {partners} 一队，对 {opponents}",
+        "join_seat_duel": "座位 {seat} — 对 {opponents}",
+        "join_seat_three": "座位 {seat} — 与 {others} 同桌",
+        "join_three_note": "三人局：各自计分；每手由先手独自对另外两人。",
+        "join_seat_free": "座位 {seat}（空）", "join_and": "、",
+        "join_seat_wrong": "「{answer}」不是空座位；请回答 {choices}。",
+        "join_seat_gone": "座位 {seat} 刚被占用；请另选一个。",
+        "join_no_answer": "没有回答：未加入。",
+        "join_gave_up": "回答 {tries} 次仍未选定座位：未加入。",
+    },
+}
+_SIGNAL_REASONS = {
+    "de": {"unknown-signal": f"Unbekanntes Zeichen; die Zeichen: {_SIGNALS}."},
+    "en": {"unknown-signal": f"Unknown signal; the signals: {_SIGNALS}."},
+    "zh": {"unknown-signal": f"没有这个暗号；暗号有：{_SIGNALS}。"},
+}
+for _lang in LANGS:
+    TEXT[_lang].update(_JOINING[_lang])
+    REASONS[_lang].update(_SIGNAL_REASONS[_lang])
 
 
 def default_lang(env: dict[str, str] | None = None) -> str:

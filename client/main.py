@@ -12,7 +12,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -24,7 +23,6 @@ import grpc.aio
 
 from watten_net.bots import LEVELS, BotView, make_bot
 from watten_net.deal.identity import load_or_create_identity
-from watten_net.fingerprints import pretty_fingerprint
 from watten_net.paths import config_dir, data_subdir
 from watten_net.printable import log_visibly, visible
 from watten_net.record import Entry
@@ -37,12 +35,12 @@ from .connection import (
     Connection,
     HostBrokeProtocol,
     Refused,
-    TrustDecision,
     abandonments,
     open_channel,
     parse_address,
 )
 from .i18n import LANGS, Words, default_lang
+from .joining import JoinStopped, Questions, Wish, pinned_channel, sit_down
 from .pinning import CertificateChanged, CertificateFetchError, FingerprintMismatch
 
 DEFAULT_PORT = 47150
@@ -177,26 +175,6 @@ class LatencyLog:
             self._file.close()
 
 
-def _ask_trust(decision: TrustDecision) -> bool:
-    """Trust on first use: the person compares the fingerprint with the one on the host's screen."""
-    print(f"First connection to {decision.host_port}. Its certificate fingerprint is:\n\n"
-          f"    {pretty_fingerprint(decision.fingerprint)}\n\n"
-          "Compare it with the fingerprint on the host's screen (watten-host prints it when it starts).")
-    try:
-        answer = input("Does it match? [y/N] ").strip().lower()
-    except EOFError:
-        return False
-    return answer in ("y", "yes", "j", "ja", "是")
-
-
-def _ask(prompt: str, default: str) -> str:
-    try:
-        answer = input(f"{prompt} [{default}]: ").strip()
-    except EOFError:
-        answer = ""
-    return answer or default
-
-
 def _warn_abandonments(conn: Connection, info: Any) -> None:
     """docs/protocol.md: a host that ends matches after the game keys are fixed (knowing every deal) is shown so."""
     if conn.abandon_log is None:
@@ -210,25 +188,20 @@ def _warn_abandonments(conn: Connection, info: Any) -> None:
 async def play_at_the_table(args: argparse.Namespace) -> int:
     host, port = parse_address(args.address, DEFAULT_PORT)
     record_dir = args.record if args.record is not None else data_subdir("records")
-    channel = await open_channel(host, port, insecure=args.insecure, fingerprint=args.fingerprint,
-                                 confirm=_ask_trust)
+    words = Words(args.lang or default_lang(), args.suits)
+    # The certificate is pinned first; the questions (fingerprint, name, seat) come after GetTable (client/joining.py).
+    channel, first = await pinned_channel(host, port, insecure=args.insecure, fingerprint=args.fingerprint)
     key = load_or_create_identity(config_dir() / "identity.key")
     conn = Connection(channel, key=key, record_dir=record_dir)
     conn.secrets_dir = data_subdir("seats")
     conn.abandon_log = config_dir() / "abandoned.json"
     try:
-        info = await conn.table(args.table)
-        _warn_abandonments(conn, info)
-        free = [s.seat for s in info.seats if not s.occupied]
-        # (The host refuses a name over 32 characters: a long user name is cut rather than refused.)
-        name = (args.name or _ask("Your name", os.environ.get("USER", "") or "Player"))[:32]
-        seat = args.seat
-        if seat is None and len(free) > 1:
-            choice = _ask(f"Seat ({', '.join(map(str, free))})", str(free[0]))
-            seat = int(choice) if choice.isdigit() else free[0]
-        # At the table just shown (a host may run several): the seats offered were that table's.
-        await conn.join(name, seat, table_id=info.table_id)
-        words = Words(args.lang or default_lang(), args.suits)
+        wish = Wish(args.name, args.seat, args.table)
+        try:
+            await sit_down(conn, Questions(words), first, wish, f"{host}:{port}")
+        except JoinStopped as stop:
+            _fail(stop.sentence)
+            return stop.code
         code = await TableApp(conn, words).run()
         if conn.game is not None and not conn.game.finished:
             # The person left on purpose ([q], confirmed): a bot stands in at once instead of after the grace
@@ -259,15 +232,20 @@ def list_tables(args: argparse.Namespace) -> int:
     return 0 if found else 1
 
 
-def _pick_by_number(candidates: list[discover.FoundTable]) -> discover.FoundTable | None:
-    print("Watten tables on the LAN:")
+def _pick_by_number(candidates: list[discover.FoundTable], words: Words) -> discover.FoundTable | None:
+    """The person picks a table by its number, in their language; a closed stdin or three wrong answers give up."""
+    questions = Questions(words, ask=lambda prompt: input(prompt))  # (looked up when asked: tests replace it)
+    questions.say(words["lan_tables"])
     for number, table in enumerate(candidates, 1):
         print(f"{table.summary(number)}\n      {table.where()}")  # (two rows: the whole fits 80 columns)
-    for _ in range(3):  # (bounded: a closed stdin or three wrong answers give up)
-        choice = _ask("Which table", "1")
+    for _ in range(3):
+        try:
+            choice = questions.answer(f"{words['lan_which']} [1]: ") or "1"
+        except JoinStopped:
+            return None
         if choice.isdigit() and 1 <= int(choice) <= len(candidates):
             return candidates[int(choice) - 1]
-        print(f"Type a number from 1 to {len(candidates)}.")
+        questions.say(words["lan_number"].format(count=len(candidates)))
     return None
 
 
@@ -295,7 +273,7 @@ def choose_host(args: argparse.Namespace) -> None:
                              + "; ".join(t.line(n) for n, t in enumerate(candidates, 1)))
         chosen: discover.FoundTable | None = candidates[0]
     else:
-        chosen = _pick_by_number(candidates)
+        chosen = _pick_by_number(candidates, Words(args.lang or default_lang(), args.suits))
     if chosen is None:
         raise ValueError("no table chosen")
     if chosen.ad.tls == args.insecure:

@@ -13,7 +13,8 @@ from watten_net.deal.host_game import HostGame, Posted
 from watten_net.deal.identity import public_key_bytes
 from watten_net.deal.protocol import PROTOCOL_VERSION, event_to_pb
 from watten_net.deal.steps import DealStep, Stage
-from watten_net.engine.events import Event
+from watten_net.engine.event_data import event_data
+from watten_net.engine.events import Event, EventKind
 from watten_net.engine.notation import RAISE_PENDING, Phase
 from watten_net.v1 import watten_pb2 as pb
 
@@ -82,6 +83,7 @@ def table_view(table: Table, seat: int, info: Any = None) -> Any:
         _seat_rows(view, table, seat, None)
         return view
     _hand_rows(view, table, seat, game, match)
+    view.signals.extend(hand_signals(match, seat))
     _seat_rows(view, table, seat, match)
     spectator = not 0 <= seat < table.n
     if not spectator and not trustless and match.phase == Phase.SCHLECKEN and match.schlecken_seat == seat:
@@ -139,6 +141,26 @@ def _hand_rows(view: Any, table: Table, seat: int, game: HostGame, match: Any) -
     view.last_raise_side = match.last_raise_side
     if match.schadet_asked:
         view.extra["schadet_asked"] = "1"  # (a seat that knows its cards works out its legal plays with it)
+
+
+def hand_signals(match: Any, seat: int) -> list[Any]:
+    """The signals of the hand under way (this deal attempt) that `seat` may see, oldest first.
+
+    The same filter as the seat's events (`Event.visible_to`: the sender and its partners; nobody else, a spectator
+    included), so a view never holds a signal its stream would not. The match's log is read newest first and only
+    back to the hand's `hand-start`: a view late in a match costs no more than one early on."""
+    found: list[Any] = []
+    log = match.log
+    while log is not None:
+        step, log = log
+        for event in reversed(step):
+            if event.kind == EventKind.HAND_START:
+                log = None
+                break
+            if event.kind == EventKind.SIGNAL and event.visible_to(seat):
+                found.append(pb.SignalSeen(seat=event.seat, name=event_data(event, EventKind.SIGNAL)["name"]))
+    found.reverse()
+    return found
 
 
 def _lobby_side(n: int, seat: int) -> int:

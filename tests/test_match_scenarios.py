@@ -1126,7 +1126,7 @@ def in_play() -> Match:
         ([(2, "raise"), (1, "accept")], 0, "raise", "raise-twice"),
         ([], 1, "accept", "no-raise"),
         ([], 1, "play XX", "bad-card"),
-        ([], 1, "signal hello", "malformed"),
+        ([], 1, "signal hello", "unknown-signal"),
         ([], 1, "trump E", "not-now"),
     ],
     ids=lambda v: v if isinstance(v, str) else None,

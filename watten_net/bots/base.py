@@ -48,9 +48,9 @@ class BotView:
     seat_scores: tuple[int, ...] = ()  # match points of every seat (its side's score; its own with 3 players)
     hand_counts: tuple[int, ...] = ()  # cards every seat holds
     taken_counts: tuple[int, ...] = ()  # cards every seat took at the cut (Schlecken) in this hand; which is hidden
-    # Signals this seat has seen in this hand, its own and its partners': (sender, name), oldest first. The remote
-    # view (TableView) does not carry them yet, so comparing a remote and a local view leaves them out.
-    signals: tuple[tuple[int, str], ...] = field(default=(), compare=False)
+    # Signals this seat has seen in this hand (deal attempt), its own and its partners': (sender, name), oldest first
+    # (the observation's `signal` events; the TableView's `signals`, which the host fills from the same events).
+    signals: tuple[tuple[int, str], ...] = ()
 
     @property
     def side(self) -> int:
@@ -134,6 +134,7 @@ class BotView:
             # Outside a match the seats carry no hand sizes (the scoring sides are listed only during one).
             hand_counts=tuple(s.hand_size for s in view.seats) if view.sides else (),
             taken_counts=tuple(s.taken for s in view.seats) if view.sides else (),
+            signals=tuple((signal.seat, signal.name) for signal in view.signals),
         )
 
 

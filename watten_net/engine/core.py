@@ -291,7 +291,7 @@ class MatchCore(MatchState[Piece]):
 
     def _refuse_signal(self, seat: int, name: str) -> NoReturn:
         if name not in SIGNAL_NAMES:
-            raise RuleViolation(Reason.MALFORMED, f"unknown signal {name!r}; signals: {' '.join(SIGNAL_NAMES)}")
+            raise RuleViolation(Reason.UNKNOWN_SIGNAL, f"unknown signal {name!r}; signals: {' '.join(SIGNAL_NAMES)}")
         if not self.rules.signals:
             raise RuleViolation(Reason.NO_SIGNALS, "signals are off at this table")
         if not self.t.hand_partners_of[self.dealer][seat]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from watten_net.refusal import Code, Reason, Refusal
 
-NO_ACTION_AT_ALL = frozenset({Reason.MALFORMED, Reason.BAD_ACTION, Reason.BAD_CARD})
+NO_ACTION_AT_ALL = frozenset({Reason.MALFORMED, Reason.BAD_ACTION, Reason.BAD_CARD, Reason.UNKNOWN_SIGNAL})
 """Reasons that say the text is no action at all (INVALID_ARGUMENT); every other rule refusal is against the state
 of the match (FAILED_PRECONDITION)."""
 

@@ -787,6 +787,14 @@ class PendingRaise(_message.Message):
     proposed_value: int
     def __init__(self, seat: _Optional[int] = ..., side: _Optional[int] = ..., proposed_value: _Optional[int] = ...) -> None: ...
 
+class SignalSeen(_message.Message):
+    __slots__ = ("seat", "name")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+
 class SeatView(_message.Message):
     __slots__ = ("seat", "name", "side", "online", "bot", "ready", "hand_size", "you", "taken", "stand_in")
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -836,7 +844,7 @@ class DealStatus(_message.Message):
     def __init__(self, mode: _Optional[str] = ..., step: _Optional[str] = ..., waiting_for: _Optional[_Iterable[int]] = ..., note: _Optional[str] = ...) -> None: ...
 
 class TableView(_message.Message):
-    __slots__ = ("table", "your_seat", "hand_phase", "announce_step", "seats", "sides", "target", "match_number", "winners", "series_over", "hand", "attempt", "announcers", "partners", "dealer", "forehand", "cutter", "to_act", "your_hand", "legal_actions", "current_trick", "tricks", "stake", "pending_raise", "schlag", "trump", "announcement_hidden", "tricks_per_side", "tight_per_side", "last_raise_side", "game_fingerprint", "deal", "chain_seq", "chain_head", "extra")
+    __slots__ = ("table", "your_seat", "hand_phase", "announce_step", "seats", "sides", "target", "match_number", "winners", "series_over", "hand", "attempt", "announcers", "partners", "signals", "dealer", "forehand", "cutter", "to_act", "your_hand", "legal_actions", "current_trick", "tricks", "stake", "pending_raise", "schlag", "trump", "announcement_hidden", "tricks_per_side", "tight_per_side", "last_raise_side", "game_fingerprint", "deal", "chain_seq", "chain_head", "extra")
     class ExtraEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -858,6 +866,7 @@ class TableView(_message.Message):
     ATTEMPT_FIELD_NUMBER: _ClassVar[int]
     ANNOUNCERS_FIELD_NUMBER: _ClassVar[int]
     PARTNERS_FIELD_NUMBER: _ClassVar[int]
+    SIGNALS_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
     FOREHAND_FIELD_NUMBER: _ClassVar[int]
     CUTTER_FIELD_NUMBER: _ClassVar[int]
@@ -893,6 +902,7 @@ class TableView(_message.Message):
     attempt: int
     announcers: _containers.RepeatedScalarFieldContainer[int]
     partners: _containers.RepeatedScalarFieldContainer[int]
+    signals: _containers.RepeatedCompositeFieldContainer[SignalSeen]
     dealer: int
     forehand: int
     cutter: int
@@ -914,4 +924,4 @@ class TableView(_message.Message):
     chain_seq: int
     chain_head: bytes
     extra: _containers.ScalarMap[str, str]
-    def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ..., your_seat: _Optional[int] = ..., hand_phase: _Optional[str] = ..., announce_step: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideView, _Mapping]]] = ..., target: _Optional[int] = ..., match_number: _Optional[int] = ..., winners: _Optional[_Iterable[int]] = ..., series_over: _Optional[bool] = ..., hand: _Optional[int] = ..., attempt: _Optional[int] = ..., announcers: _Optional[_Iterable[int]] = ..., partners: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., forehand: _Optional[int] = ..., cutter: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., your_hand: _Optional[_Iterable[str]] = ..., legal_actions: _Optional[_Iterable[str]] = ..., current_trick: _Optional[_Union[Trick, _Mapping]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., stake: _Optional[int] = ..., pending_raise: _Optional[_Union[PendingRaise, _Mapping]] = ..., schlag: _Optional[str] = ..., trump: _Optional[str] = ..., announcement_hidden: _Optional[bool] = ..., tricks_per_side: _Optional[_Iterable[int]] = ..., tight_per_side: _Optional[_Iterable[bool]] = ..., last_raise_side: _Optional[int] = ..., game_fingerprint: _Optional[str] = ..., deal: _Optional[_Union[DealStatus, _Mapping]] = ..., chain_seq: _Optional[int] = ..., chain_head: _Optional[bytes] = ..., extra: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    def __init__(self, table: _Optional[_Union[TableInfo, _Mapping]] = ..., your_seat: _Optional[int] = ..., hand_phase: _Optional[str] = ..., announce_step: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatView, _Mapping]]] = ..., sides: _Optional[_Iterable[_Union[SideView, _Mapping]]] = ..., target: _Optional[int] = ..., match_number: _Optional[int] = ..., winners: _Optional[_Iterable[int]] = ..., series_over: _Optional[bool] = ..., hand: _Optional[int] = ..., attempt: _Optional[int] = ..., announcers: _Optional[_Iterable[int]] = ..., partners: _Optional[_Iterable[int]] = ..., signals: _Optional[_Iterable[_Union[SignalSeen, _Mapping]]] = ..., dealer: _Optional[int] = ..., forehand: _Optional[int] = ..., cutter: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., your_hand: _Optional[_Iterable[str]] = ..., legal_actions: _Optional[_Iterable[str]] = ..., current_trick: _Optional[_Union[Trick, _Mapping]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., stake: _Optional[int] = ..., pending_raise: _Optional[_Union[PendingRaise, _Mapping]] = ..., schlag: _Optional[str] = ..., trump: _Optional[str] = ..., announcement_hidden: _Optional[bool] = ..., tricks_per_side: _Optional[_Iterable[int]] = ..., tight_per_side: _Optional[_Iterable[bool]] = ..., last_raise_side: _Optional[int] = ..., game_fingerprint: _Optional[str] = ..., deal: _Optional[_Union[DealStatus, _Mapping]] = ..., chain_seq: _Optional[int] = ..., chain_head: _Optional[bytes] = ..., extra: _Optional[_Mapping[str, str]] = ...) -> None: ...
