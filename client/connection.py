@@ -233,10 +233,34 @@ class Connection:
         self.seat = int(response.seat)
         self.token = str(response.token)
         self.table_id = str(response.table.table_id)
+        self.game = self._new_game()
+        return self.seat
+
+    def _new_game(self) -> SeatGame:
         # The header must name the certificate on this very connection (a relaying host shows its own).
         header_fp = b"" if self.tls_fingerprint == INSECURE_PROOF else self.tls_fingerprint
-        self.game = SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir, tls_fingerprint=header_fp)
+        return SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir, tls_fingerprint=header_fp)
+
+    async def again(self, timeout: float = 5.0) -> None:
+        """After a match: ask for another at this table (Ready after the end, docs/protocol.md "Play again"). Then
+        follow the table again (`follow()`): the stream stays open until everyone agreed and carries the new match,
+        which this connection plays with a new SeatGame and writes to a new record."""
+        await self.ready(True, timeout)
+
+    async def ready(self, ready: bool = True, timeout: float = 5.0) -> None:
+        await self._call(self.stub.Ready, pb.ReadyRequest(token=self.token, ready=ready), timeout)
+
+    async def choose_seat(self, seat: int, timeout: float = 5.0) -> int:
+        """Lobby: move to the free seat `seat`; an open stream then ends and `follow()` subscribes for the new seat."""
+        response = await self._call(self.stub.ChooseSeat, pb.ChooseSeatRequest(token=self.token, seat=seat), timeout)
+        if int(response.seat) != self.seat:
+            self.seat = int(response.seat)
+            self.game = self._new_game()
         return self.seat
+
+    async def set_name(self, name: str, timeout: float = 5.0) -> None:
+        """Lobby: the name shown at the table from now on."""
+        await self._call(self.stub.SetName, pb.SetNameRequest(token=self.token, name=name), timeout)
 
     async def leave(self, timeout: float = 3.0) -> None:
         """Leave the table: in the lobby the seat is freed; in a game a bot stands in until we come back.
@@ -307,7 +331,9 @@ class Connection:
         Called again after a drop, it resumes from the last event this connection applied.
         """
         known = self.game.chain_seq if self.game is not None else 0
-        request = pb.SubscribeRequest(token=self.token, from_seq=self.last_seq, known_chain_seq=known)
+        game_id = self.game.game_id if self.game is not None else b""
+        request = pb.SubscribeRequest(token=self.token, from_seq=self.last_seq, known_chain_seq=known,
+                                      known_game_id=game_id)
         loop = asyncio.get_running_loop()
         since = loop.time()  # when this stream opened: a StandIn on it after CONNECTED_FOR came while we were there
         try:
@@ -366,6 +392,8 @@ class Connection:
 
     def _receive(self, entry: Any) -> None:
         assert self.game is not None
+        if int(entry.chain_seq) == 1 and self.game.chain_seq >= 1:
+            self._next_match()
         try:
             if entry.HasField("withheld"):
                 self.game.receive(int(entry.chain_seq), withheld=entry.withheld)
@@ -380,6 +408,16 @@ class Connection:
             self.record_path = self.record_dir / name
             self.record = RecordWriter(self.record_path, {"written_by": "watten-join", "seat": self.seat})
         self._flush_record()
+
+    def _next_match(self) -> None:
+        """A new GameHeader at the table: another match (after everyone asked for it). The last match's record is
+        whole and closed; this one gets its own SeatGame and record file."""
+        self._flush_record()
+        if self.record is not None:
+            self.record.close()
+        self.record, self.record_path, self._written = None, None, 0
+        self.game = self._new_game()
+        self._left = False
 
     def _flush_record(self) -> None:
         if self.record is None or self.game is None:

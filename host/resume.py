@@ -46,6 +46,8 @@ def journal_meta(table: Table, host_nonce: bytes) -> dict[str, Any]:
         "host_run": table.host_run, "index": table.index, "own_person_key": table.own_person_key.hex(),
         # The nonces of the lobby's joins (those of the game are NONCE entries): a resumed table refuses them.
         "used_nonces": sorted(n.hex() for n in table.lobby.used_nonces),
+        # Which match of the table this is (host/rematch.py): a resumed table plays again as the one that crashed.
+        "match": table.rematch.matches,
     }
 
 
@@ -143,6 +145,7 @@ async def resume_table(path: Path, host_key: Ed25519PrivateKey, *, bot_delay: fl
     table = Table(_settings_of(meta, host_key, bot_delay, grace, step_timeout))
     _seat_the_journaled(table, meta)
     table.journal_path = path
+    table.rematch.matches = int(meta.get("match", 1))  # (journals of older hosts: their table's first match)
     replay: dict[int, list[bytes]] = {}
     for kind, who, data in entries:
         if kind == DRAW:

@@ -1,0 +1,80 @@
+"""Another match at the same table: everyone still seated agrees, and the table plays again.
+
+After a match (the table's phase MATCH_OVER or ABANDONED) a person's `Ready(true)` means "another match"
+(docs/protocol.md, "Play again"); the host's bots always agree. Once every seat is held and every person has
+agreed, the same table (same id, same seats, same tokens) starts a new match: a new game id (a fresh host nonce),
+its own records and journal. A person who leaves between matches frees the seat and the table goes back to its lobby,
+where the host's person decides who takes it (a bot, or a newcomer's Join); there the table starts again by itself
+once it is full and every person has agreed (or when the host's person starts it).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from .changelog import LOBBY_KEPT
+
+if TYPE_CHECKING:
+    from .table import Table
+
+log = logging.getLogger("watten.host")
+
+
+class Rematch:
+    """The matches of one `Table` after its first: who agreed, when the next one starts, what the old one leaves."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.matches = 0  # matches started at this table
+
+    def between_matches(self) -> bool:
+        """The table's match is over (or abandoned) and the table is still served: "again" is what Ready means."""
+        game = self.table.game
+        return game is not None and game.finished and not self.table.released
+
+    def agreed(self) -> bool:
+        """Every seat is held, and every person at the table asked for another match (bots always agree)."""
+        return all(o is not None and (o.bot or o.ready) for o in self.table.seats)
+
+    def asked_again(self, seat: int) -> bool:
+        """A person at `seat` asked for another match (their stream stays open after the end to follow into it)."""
+        occupant = self.table.seats[seat] if 0 <= seat < len(self.table.seats) else None
+        return self.between_matches() and occupant is not None and not occupant.bot and occupant.ready
+
+    def waiting_for(self) -> list[int]:
+        """The persons' seats that have not asked for another match yet."""
+        return [s for s, o in enumerate(self.table.seats) if o is not None and not o.bot and not o.ready]
+
+    async def maybe_begin(self) -> None:
+        """After a change between matches or in the lobby after a match: start the next match once all agree."""
+        table = self.table
+        async with table.lock:
+            if not self.matches or table.released or not self.agreed():
+                return
+            if table.game is not None and not table.game.finished:
+                return
+            self.drop_finished()
+            log.info("table %s: everyone agreed, match %d begins", table.table_id, self.matches + 1)
+            await table.start_locked()
+
+    def drop_finished(self) -> None:
+        """The finished match leaves memory (its record and journal are closed on disk): the table is back in its
+        lobby, with the same seats. The log keeps its numbering; its oldest part is dropped as a lobby's is."""
+        table = self.table
+        if table.game is None:
+            return
+        table.changes.close_records()
+        table.bot_worker.stop()
+        table.clocks.stop()
+        table.game = None
+        table.bot_worker.forget_games()
+        table.submissions.forget()
+        table.finished.clear()
+        table.end_seq = 0
+        table.saw_end.clear()
+        table.log.keep_last(LOBBY_KEPT)
+
+    def journal_name(self, table_id: str) -> str:
+        """The journal file of the match about to start: each match at a table has its own."""
+        return f"{table_id}.wjournal" if self.matches <= 1 else f"{table_id}-match{self.matches}.wjournal"
