@@ -190,6 +190,9 @@ class TableApp:
         if key == "q":
             s.confirm = "quit"
             return
+        if key == "n" and self.finished and s.view is not None and s.view.table.phase in (vm.MATCH_OVER, vm.ABANDONED):
+            get_app().create_background_task(self._again())  # another match at this table (docs/protocol.md)
+            return
         if key == "i" and s.view is not None and s.view.legal_actions:
             get_app().create_background_task(self._hint(s.view))
             return
@@ -317,7 +320,20 @@ class TableApp:
             s.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
         self.finished = True
         self._ended.set()
+        s.message = s.message or f"{self.words['again']} · {self.words['again_waiting']} " + ", ".join(
+            x.name for x in (s.view.table.seats if s.view else []) if not x.bot and not x.ready)
         self.app.invalidate()
+
+    async def _again(self) -> None:
+        """[n] after a match: ask for another; the stream then follows the table into it (a new record)."""
+        try:
+            await self.conn.again()
+        except Refused as err:
+            self.state.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
+            return
+        self.finished, self.state.deal_status = False, ""
+        self._ended.clear()
+        await self.follow()
 
     def _connection_state(self, state: str) -> None:
         self.state.connection = state
