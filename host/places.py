@@ -37,7 +37,8 @@ async def until_unneeded(service: WattenTableService, table: Table, linger: floa
     deadline = loop.time() + linger
     people = any(o is not None and not o.bot for o in table.seats)
     quiet_since: float | None = None
-    while table.finished.is_set():
+    match = table.rematch.matches  # (another match may begin and even end between two looks)
+    while table.finished.is_set() and table.rematch.matches == match:
         asked = any(table.rematch.asked_again(s) for s in range(len(table.seats)))
         quiet = not service.open_streams(table) and not asked
         if quiet and (table.people_saw_end() or loop.time() >= deadline):

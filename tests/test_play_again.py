@@ -125,9 +125,9 @@ def test_leaving_between_matches_frees_the_seat_and_a_newcomer_takes_it(tmp_path
             await goes.leave()
             info = await _wait_phase(stays, table_id, pb.TABLE_PHASE_LOBBY)
             assert not info.seats[goes.seat].occupied and info.seats[stays.seat].ready and not info.game_id
-            # The seat is free: the newcomer takes it (a Join at a table that played already), and agrees.
+            # The seat is free: the newcomer takes it (a Join at a table that played already); the headless host
+            # starts the full table.
             assert await late.join("Burgi", table_id=table_id) == goes.seat
-            await late.ready()
             second = await asyncio.gather(_play(stays, 3, first[0][1]), _play(late, 4, first[0][1]))
             assert second[0] == second[1] and second[0][1] != first[0][1]
             assert (await stays.table(table_id)).seats[goes.seat].name == "Burgi"
@@ -191,7 +191,7 @@ def test_choose_seat_and_set_name_and_every_refusal(tmp_path: Path) -> None:
             try:
                 await c.join("Vroni")
                 await d.join("Burgi")  # full: the headless host starts
-                await _wait_phase(a, a.table_id, pb.TABLE_PHASE_PLAYING)
+                await _wait_phase(a, a.table_id, pb.TABLE_PHASE_STARTING)  # (nobody signs: it stays there)
                 assert await _refusal(a.choose_seat(3)) == (grpc.StatusCode.FAILED_PRECONDITION, "game-started")
                 assert await _refusal(a.set_name("Sepp")) == (grpc.StatusCode.FAILED_PRECONDITION, "game-started")
             finally:
