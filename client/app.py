@@ -53,6 +53,19 @@ class HostControls:
         self.end_match = end_match
 
 
+async def play_again(table: TableApp) -> None:
+    """[n] after a match: ask for another at this table (docs/protocol.md "Play again"); the stream then follows the
+    table into it, with a new record."""
+    try:
+        await table.conn.again()
+    except Refused as err:
+        table.state.message = f"{table.words['refused']}: {table.words.reason(err.reason, err.message)}"
+        return
+    table.finished, table.state.deal_status = False, ""
+    table._ended.clear()
+    await table.follow()
+
+
 class TableApp:
     """The full-screen terminal table (prompt-toolkit): draws the view model of a `Connection` and reads commands."""
 
@@ -191,7 +204,7 @@ class TableApp:
             s.confirm = "quit"
             return
         if key == "n" and self.finished and s.view is not None and s.view.table.phase in (vm.MATCH_OVER, vm.ABANDONED):
-            get_app().create_background_task(self._again())  # another match at this table (docs/protocol.md)
+            get_app().create_background_task(play_again(self))  # another match at this table
             return
         if key == "i" and s.view is not None and s.view.legal_actions:
             get_app().create_background_task(self._hint(s.view))
@@ -323,17 +336,6 @@ class TableApp:
         s.message = s.message or f"{self.words['again']} · {self.words['again_waiting']} " + ", ".join(
             x.name for x in (s.view.table.seats if s.view else []) if not x.bot and not x.ready)
         self.app.invalidate()
-
-    async def _again(self) -> None:
-        """[n] after a match: ask for another; the stream then follows the table into it (a new record)."""
-        try:
-            await self.conn.again()
-        except Refused as err:
-            self.state.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
-            return
-        self.finished, self.state.deal_status = False, ""
-        self._ended.clear()
-        await self.follow()
 
     def _connection_state(self, state: str) -> None:
         self.state.connection = state

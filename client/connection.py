@@ -30,12 +30,14 @@ from watten_net.paths import ensure_private_dir, open_private
 from watten_net.printable import visible
 from watten_net.record import RecordWriter
 from watten_net.refusal import HostBrokeProtocol as HostBrokeProtocol  # (the client shows it: client/app.py)
-from watten_net.refusal import Reason, known_reason
+from watten_net.refusal import Reason
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from . import pinning
 from .errors import refusal_from_error
+from .requests import Refused as Refused  # (the client's callers import it from here)
+from .requests import TableCalls
 from .tls import proof_fingerprint, secure_channel
 
 log = logging.getLogger("watten.client")
@@ -44,24 +46,6 @@ CHANNEL_OPTIONS = [
     ("grpc.keepalive_time_ms", 20_000),
     ("grpc.keepalive_timeout_ms", 10_000),
 ]
-
-
-class Refused(Exception):
-    """The host refused a request: `code` (grpc.StatusCode), `reason` (machine-readable), `message` (words).
-
-    `reason` is the host's string as it came (a newer or hostile host may send any); `known_reason` is it as a
-    Reason this client knows, or None."""
-
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str, receipt: Any = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.reason = reason
-        self.message = message
-        self.receipt = receipt  # the host's signed RefusalReceipt of a refused game envelope (None otherwise)
-
-    @property
-    def known_reason(self) -> Reason | None:
-        return known_reason(self.reason)
 
 
 def parse_address(text: str, default_port: int) -> tuple[str, int]:
@@ -160,7 +144,7 @@ def owed_message(view: Any, seat: int) -> str | None:
     return step.owed if step is not None else None
 
 
-class Connection:
+class Connection(TableCalls):
     """One seat's connection to a host."""
 
     def __init__(self, channel: grpc.aio.Channel, key: Ed25519PrivateKey | None = None,
@@ -197,17 +181,6 @@ class Connection:
         self._left = False  # we said Leave: a StandIn for us is then no dispute
         # Where this client counts, per host key, the matches abandoned after the KeySet (None: it does not)
         self.abandon_log: Path | None = None
-    async def table(self, table_id: str = "", timeout: float = 5.0) -> Any:
-        """GetTable: the named table, or (empty id) the one a Join without an id would probably go to."""
-        return await self._call(self.stub.GetTable, pb.GetTableRequest(
-            protocol_version=PROTOCOL_VERSION, client="watten-join", table_id=table_id), timeout)
-
-    async def list_tables(self, timeout: float = 5.0) -> list[Any]:
-        """Every table the host runs (TableInfo each), in the host's order."""
-        response = await self._call(self.stub.ListTables, pb.ListTablesRequest(
-            protocol_version=PROTOCOL_VERSION, client="watten-join"), timeout)
-        return list(response.tables)
-
     async def join(self, name: str, seat: int | None = None, timeout: float = 5.0, table_id: str = "") -> int:
         """Take a seat at the table `table_id` (empty: where the host puts us; `self.table_id` says which)."""
         # The proof that we hold our key is bound to one table of this host, so the Join names the table: the one
@@ -241,15 +214,6 @@ class Connection:
         header_fp = b"" if self.tls_fingerprint == INSECURE_PROOF else self.tls_fingerprint
         return SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir, tls_fingerprint=header_fp)
 
-    async def again(self, timeout: float = 5.0) -> None:
-        """After a match: ask for another at this table (Ready after the end, docs/protocol.md "Play again"). Then
-        follow the table again (`follow()`): the stream stays open until everyone agreed and carries the new match,
-        which this connection plays with a new SeatGame and writes to a new record."""
-        await self.ready(True, timeout)
-
-    async def ready(self, ready: bool = True, timeout: float = 5.0) -> None:
-        await self._call(self.stub.Ready, pb.ReadyRequest(token=self.token, ready=ready), timeout)
-
     async def choose_seat(self, seat: int, timeout: float = 5.0) -> int:
         """Lobby: move to the free seat `seat`; an open stream then ends and `follow()` subscribes for the new seat."""
         response = await self._call(self.stub.ChooseSeat, pb.ChooseSeatRequest(token=self.token, seat=seat), timeout)
@@ -257,10 +221,6 @@ class Connection:
             self.seat = int(response.seat)
             self.game = self._new_game()
         return self.seat
-
-    async def set_name(self, name: str, timeout: float = 5.0) -> None:
-        """Lobby: the name shown at the table from now on."""
-        await self._call(self.stub.SetName, pb.SetNameRequest(token=self.token, name=name), timeout)
 
     async def leave(self, timeout: float = 3.0) -> None:
         """Leave the table: in the lobby the seat is freed; in a game a bot stands in until we come back.
@@ -277,16 +237,6 @@ class Connection:
             request.nonce = new_nonce()
             request.leave_proof = leave_proof(self.key, self.table_id, host_key, game_id, self.seat, request.nonce)
         await self._call(self.stub.Leave, request, timeout)
-
-    async def start(self, timeout: float = 5.0) -> None:
-        await self._call(self.stub.Start, pb.StartRequest(token=self.token), timeout)
-
-    async def _call(self, method: Any, request: Any, timeout: float) -> Any:
-        try:
-            return await method(request, timeout=timeout)
-        except grpc.aio.AioRpcError as err:
-            info = refusal_from_error(err)
-            raise Refused(info.code, info.reason, info.message, info.receipt) from None
 
     # ------------------------------------------------------------------ the stream
     async def follow(self, on_state: Callable[[str], None] | None = None,
