@@ -51,6 +51,28 @@ class HostControls:
         # The host's person leaves: the match ends (abandoned) before the screen closes, so that this seat's record
         # and the host's carry the end, the host's key and this seat's signature of the closing checkpoint
         self.end_match = end_match
+        self.vacate: Callable[[int], Awaitable[None]] | None = None  # [x] N: free seat N (a bot's, an absent one's)
+        self.swap: Callable[[int, int], Awaitable[None]] | None = None  # [m] N M: swap two seats
+        self.typed = ""  # [x] or [m] and the seat digits typed after it so far
+
+    def call_for(self, key: str) -> Callable[[], Awaitable[None]] | None:
+        """The host call a key makes in the lobby, once its seats are typed (None: nothing to call yet)."""
+        simple = {"b": self.add_bot, "s": self.start, "d": self.toggle_deal}
+        if not self.typed and key in simple:
+            return simple[key]
+        if (not self.typed and key in ("x", "m")) or (self.typed and key.isdigit()):
+            self.typed += key
+        else:
+            self.typed = ""
+        seats = [int(c) for c in self.typed[1:]]
+        vacate, swap = self.vacate, self.swap
+        if self.typed[:1] == "x" and len(seats) == 1 and vacate is not None:
+            self.typed = ""
+            return lambda: vacate(seats[0])
+        if self.typed[:1] == "m" and len(seats) == 2 and swap is not None:
+            self.typed = ""
+            return lambda: swap(seats[0], seats[1])
+        return None
 
 
 async def play_again(table: TableApp) -> None:
@@ -217,15 +239,11 @@ class TableApp:
             self.command.buffer.cursor_position = len(self.command.text)
             get_app().layout.focus(self.command)
             return
-        if self.host_controls is not None and s.view is not None and not s.view.game_fingerprint:
-            if key == "b":
-                get_app().create_background_task(self._host_call(self.host_controls.add_bot))
-                return
-            if key == "s":
-                get_app().create_background_task(self._host_call(self.host_controls.start))
-                return
-            if key == "d" and self.host_controls.toggle_deal is not None:
-                get_app().create_background_task(self._host_call(self.host_controls.toggle_deal))
+        if self.host_controls is not None and s.view is not None and (not s.view.game_fingerprint or self.finished):
+            call = self.host_controls.call_for(key)
+            if call is not None or self.host_controls.typed:
+                if call is not None:
+                    get_app().create_background_task(self._host_call(call))
                 return
         if key.isdigit() and s.view is not None:
             index = int(key) - 1

@@ -462,13 +462,14 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
     lines = [
         f"  watten-join {_lan_address()}:{port}" + ("  (--insecure)" if not tls else ""),
         f"  TLS {fingerprint}" if tls else "  plaintext (--insecure): anyone on the network can read the game",
-        "",
+        "  [x] N: free seat N (a bot's)   [m] N M: swap seats N and M", "",
     ]
     words = Words(args.lang or default_lang(), args.suits)
     async def toggle_deal() -> None:
         await table.set_deal("trustless" if table.settings.deal == "verified" else "verified")
 
     controls = HostControls(add_bot, table.start, toggle_deal, table.end_match)
+    controls.vacate, controls.swap = table.arrange.vacate, table.arrange.swap  # ([x] N, [m] N M: client/app.py)
     app = TableApp(conn, words, host_controls=controls, lobby_lines=lines)
     try:
         result = await app.run()
