@@ -83,7 +83,7 @@ async def play_again(table: TableApp) -> None:
     except Refused as err:
         table.state.message = f"{table.words['refused']}: {table.words.reason(err.reason, err.message)}"
         return
-    table.finished, table.state.deal_status = False, ""
+    table.finished = False
     table._ended.clear()
     await table.follow()
 
@@ -103,6 +103,7 @@ class TableApp:
             refresh_interval=1.0,  # the "offline 0:37" clocks of absent seats tick
         )
         self.finished = False
+        self.judged: Any = None  # the game whose deal `deal_status` speaks of
         self._ended = asyncio.Event()  # the table's stream has ended (the match is over and every entry is in)
 
     # ------------------------------------------------------------------ layout
@@ -364,6 +365,8 @@ class TableApp:
         game = self.conn.game
         if game is None:
             return
+        if game is not self.judged:  # another match at this table (play_again): its own verdict
+            self.judged, self.state.deal_status = game, ""
         if game.problems:
             self.state.deal_status = game.problems[0]
             return

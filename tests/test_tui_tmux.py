@@ -225,3 +225,44 @@ def test_the_hosts_person_quits_mid_match_and_both_records_say_abandoned(tmux: T
         time.sleep(0.2)
     assert [r.verdict for r in reports] == [ABANDONED, ABANDONED], [(r.verdict, r.errors) for r in reports]
     assert all("the host ended the match" in r.notes[0] for r in reports)
+
+
+def play_until_the_match_is_over(tmux: Tmux, name: str, timeout: float = 240.0) -> str:
+    """Answer and play by keys until the screen says the match is over; returns that screen."""
+    deadline = time.monotonic() + timeout
+    state: dict[str, int] = {}
+    while time.monotonic() < deadline:
+        screen = tmux.screen(name)
+        if "Match over" in screen:
+            return screen
+        answer_whatever_is_asked(tmux, name, state)
+        time.sleep(0.2)
+    raise AssertionError(f"the match did not end in time:\n{tmux.screen(name)}")
+
+
+def test_play_again_by_keys_two_matches_at_one_table(tmux: Tmux, tmp_path: Path) -> None:
+    """At the end of a match the screen offers [n] another match; pressing it starts the next match at the same table
+    (the host's bots always agree) with a new game fingerprint; both matches' records (the host's and the person's)
+    verify."""
+    from watten_net.verify import verify_file
+
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "3",
+                            "--autostart", "--lang", "en", "--bot-delay", "0.02", "--set", "target=3"),
+             width=80, height=24)
+    screen = play_until_the_match_is_over(tmux, "host")
+    first = re.search(r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})", screen)
+    assert first is not None and "[n] another match" in screen, screen
+    tmux.keys("host", "n")
+    tmux.wait_for("host", rf"Game (?!{first.group(1)})[0-9a-f]{{4}} [0-9a-f]{{4}}", timeout=60)
+    screen = play_until_the_match_is_over(tmux, "host")
+    second = re.search(r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})", screen)
+    assert second is not None and second.group(1) != first.group(1), screen
+    records = tmp_path / "data" / "records"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(list(records.glob("*.wrec"))) < 4:
+        time.sleep(0.2)
+    paths = sorted(records.glob("*.wrec"))
+    assert len(paths) == 4, paths  # per match: the host's record and the person's own
+    for path in paths:
+        report = verify_file(str(path))
+        assert report.ok and report.verdict == "verified", (path.name, report.verdict, report.errors)
