@@ -77,6 +77,7 @@ class ChangeLog:
         item = self.new_item()
         item.lobby.extend(events)
         await self.append(item)
+        self.table.rematch.save_lobby()  # (only between matches: see rematch.py)
 
     def open_record(self) -> None:
         """The host's record of the game, with every chain envelope so far (a resumed game has some already)."""

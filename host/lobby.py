@@ -263,6 +263,9 @@ class Lobby:
         async with table.lock:
             if table.game is not None and not table.rematch.between_matches():
                 raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED, "the game has started: readiness is over")
+            if table.rematch.between_matches() and not table.rematch.offered:
+                raise TableRefusal(Code.PRECONDITION, Reason.NOT_SUPPORTED,
+                                   "this host plays no more matches (watten-host --matches); the evening ends here")
             occupant = self.seats[seat]
             if occupant is None or occupant.ready == ready:
                 return

@@ -298,7 +298,7 @@ async def _serve_with_a_person(args: argparse.Namespace, service: Any, port: int
     """The person sits at the first table; the others (if any) get their bots now and run on their own."""
     tables = list(service.tables)
     for table in tables[1:]:
-        if args.bots and table.game is None:
+        if args.bots and table.game is None and not table.rematch.matches:
             await table.add_bots(args.bots, args.bot_level)
     # With --matches, the other tables' places get fresh tables too (silently: the screen is the person's).
     others = [asyncio.ensure_future(_serve(service, t, args, len(tables), quiet=True))
@@ -321,7 +321,7 @@ async def _serve_headless(args: argparse.Namespace, service: Any, stop: asyncio.
     if args.bots:
         try:
             for table in tables:
-                if table.game is None:
+                if table.game is None and not table.rematch.matches:  # (not a table resumed between matches)
                     await table.add_bots(args.bots, args.bot_level)
         except (TableRefusal, ValueError) as err:
             print(f"watten-host: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
@@ -445,7 +445,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
         print(f"watten-host: cannot take a seat: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
         return 2
 
-    if args.bots and table.game is None:
+    if args.bots and table.game is None and not table.rematch.matches:
         try:
             await table.add_bots(args.bots, args.bot_level)
         except (TableRefusal, ValueError) as err:

@@ -61,6 +61,7 @@ async def serve_place(service: WattenTableService, table: Table, matches: int, b
     """
     played = 0
     while True:
+        table.rematch.offered = not matches or played + 1 < matches  # (the last match: the host ends after it)
         await table.finished.wait()
         played += 1
         on_match_over(table)

@@ -14,8 +14,11 @@ import logging
 from typing import TYPE_CHECKING
 
 from .changelog import LOBBY_KEPT
+from .journal import Journal
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .table import Table
 
 log = logging.getLogger("watten.host")
@@ -27,6 +30,9 @@ class Rematch:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.matches = 0  # matches started at this table
+        # Whether this table may play another match after the current one (a headless host's last match of
+        # `--matches M` may not: the host ends after it). Set by the table's place (host/places.py).
+        self.offered = True
 
     def between_matches(self) -> bool:
         """The table's match is over (or abandoned) and the table is still served: "again" is what Ready means."""
@@ -74,6 +80,34 @@ class Rematch:
         table.end_seq = 0
         table.saw_end.clear()
         table.log.keep_last(LOBBY_KEPT)
+
+    # ------------------------------------------------------------------ a crash between matches
+    def lobby_journal(self) -> Path | None:
+        """Where the table's seats are kept between matches (None: no crash recovery), beside the matches' journals.
+        A restart finds it as it finds an unfinished game's (host/resume.py) and opens the same table in its lobby:
+        same id, seats, tokens and bots, each person's "again" as it was."""
+        table = self.table
+        return table.journal_path.with_name(f"{table.table_id}-lobby.wjournal") if table.journal_path else None
+
+    def save_lobby(self) -> None:
+        """After a match and after every change of the lobby that follows: the seats as they are now, replaced
+        whole (written aside, then renamed: a crash leaves the old or the new one, never half of one)."""
+        from .resume import lobby_meta
+
+        table, path = self.table, self.lobby_journal()
+        if path is None or not self.matches or not self.offered or table.released:
+            return
+        if table.game is not None and not table.game.finished:
+            return
+        aside = path.with_suffix(".tmp")
+        Journal(aside, lobby_meta(table)).close()
+        aside.replace(path)
+
+    def drop_lobby(self) -> None:
+        """The next match has its own journal (or the table is gone): the lobby's is no longer needed."""
+        path = self.lobby_journal()
+        if path is not None:
+            path.unlink(missing_ok=True)
 
     def journal_name(self, table_id: str) -> str:
         """The journal file of the match about to start: each match at a table has its own."""

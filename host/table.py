@@ -201,6 +201,7 @@ class Table:
 
             path = self.journal_path.with_name(self.rematch.journal_name(self.table_id))
             self.journal = Journal(path, journal_meta(self, host_nonce))
+            self.rematch.drop_lobby()  # (the match's journal holds the seats from now on)
         for occupant in self.seats:  # readiness belongs to the lobby: after this match, "again" is asked afresh
             if occupant is not None and not occupant.bot:
                 occupant.ready = False
@@ -254,6 +255,7 @@ class Table:
             if self.journal is not None:
                 self.journal.finish()
                 self.journal = None
+            self.rematch.save_lobby()  # (a crash between matches keeps the table, its seats and tokens)
             self.finished.set()
 
     async def submit(self, token: str, raw: bytes) -> tuple[int, int, bytes]:
@@ -290,6 +292,7 @@ class Table:
         async with self.lock:
             if self.released:
                 return
+            self.rematch.drop_lobby()
             self._final_info = self.info()
             self.released = True
             self.changes.forget()
@@ -324,5 +327,6 @@ class Table:
         await self.end_match()
         async with self.lock:
             self.changes.close_records()
+            self.rematch.drop_lobby()  # (a stop, not a crash: the evening is over)
         self.bot_worker.stop()
         self.clocks.stop()

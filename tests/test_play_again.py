@@ -8,6 +8,7 @@ matches frees the seat and a newcomer takes it; ChooseSeat and SetName, and each
 from __future__ import annotations
 
 import asyncio
+import signal
 from pathlib import Path
 
 import grpc
@@ -19,7 +20,7 @@ from watten_net.bots import make_bot
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
 
-from netutil import bot_turn, start_host
+from netutil import bot_turn, isolated_env, start, start_host
 
 pytestmark = pytest.mark.network
 
@@ -141,6 +142,61 @@ def test_leaving_between_matches_frees_the_seat_and_a_newcomer_takes_it(tmp_path
     finally:
         host.stop()
     for path in sorted(records.glob("*.wrec")):
+        assert verify_file(str(path)).ok, path.name
+
+
+def test_a_host_killed_between_matches_keeps_the_table_and_plays_the_next_match(tmp_path: Path) -> None:
+    """kill -9 after the first match: the journal holds the table between matches (its seats, tokens, bots); a plain
+    restart opens the same table in its lobby, the person's token still holds the seat, "again" starts match 2."""
+    records = tmp_path / "records"
+    journals = tmp_path / "data" / "journal"
+    host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "2", "--bots", "1", "--matches", "2",
+                            "--record", str(records), "--set", TARGET)
+    target = f"127.0.0.1:{port}"
+    conn: list[Connection] = []
+
+    async def first_match() -> tuple[bytes, str]:
+        conn.append(Connection(grpc.aio.insecure_channel(target), record_dir=records))
+        await conn[0].join("Resi")
+        _, game = await asyncio.wait_for(_play(conn[0], 1), 180)
+        return game, conn[0].table_id
+
+    async def second_match(first: bytes) -> bytes:
+        me = conn[0]
+        try:
+            await me.again()  # the same token, at the restarted host
+            _, game = await asyncio.wait_for(_play(me, 2, first), 180)
+            return game
+        finally:
+            await me.close()
+
+    loop = asyncio.new_event_loop()
+    try:
+        first, table_id = loop.run_until_complete(first_match())
+        lobby = journals / f"{table_id}-lobby.wjournal"
+        for _ in range(100):
+            if lobby.exists():
+                break
+            loop.run_until_complete(asyncio.sleep(0.05))
+        assert lobby.exists(), sorted(journals.iterdir())
+        host.proc.send_signal(signal.SIGKILL)
+        host.proc.wait(10)
+        host = start("host.main", ["--headless", "--insecure", "--bind", "127.0.0.1", "--matches", "2"],
+                     isolated_env(tmp_path))
+        host.wait_for_line(rf"on port {port}")
+        second = loop.run_until_complete(second_match(first))
+    finally:
+        loop.close()
+        host.stop()
+    assert second != first
+    from host.journal import read_journal
+
+    # After the second match the restarted host (--matches 2: it may play one more) keeps the table between matches.
+    meta, _ = read_journal(lobby)
+    assert meta["between_matches"] and meta["match"] == 2 and meta["table_id"] == table_id
+    paths = sorted(records.glob("*.wrec"))
+    assert len(paths) == 4, paths  # per match: the host's record and the person's
+    for path in paths:
         assert verify_file(str(path)).ok, path.name
 
 
