@@ -83,6 +83,9 @@ async def play_again(table: TableApp) -> None:
     except Refused as err:
         table.state.message = f"{table.words['refused']}: {table.words.reason(err.reason, err.message)}"
         return
+    view, words = table.state.view, table.words
+    others = [x.name for x in (view.table.seats if view else []) if not x.bot and not x.ready and x.seat != view.your_seat]
+    table.state.message = f"{words['again_waiting']} {', '.join(others)} …" if others else ""
     table.finished = False
     table._ended.clear()
     await table.follow()
@@ -366,7 +369,7 @@ class TableApp:
         if game is None:
             return
         if game is not self.judged:  # another match at this table (play_again): its own verdict
-            self.judged, self.state.deal_status = game, ""
+            self.judged, self.state.deal_status, self.state.message = game, "", ""
         if game.problems:
             self.state.deal_status = game.problems[0]
             return

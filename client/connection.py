@@ -306,6 +306,8 @@ class Connection(TableCalls):
                     # Replaying history queued answers to steps long done: keep only what is still owed.
                     self.game.keep_only(owed_message(view, self.seat))
                 if view.ByteSize():
+                    if view.table.phase == pb.TABLE_PHASE_LOBBY and self.game is not None and self.game.chain_seq:
+                        self._next_match()  # back in the lobby after a match (a seat was freed): none yet
                     if view.deal.mode == "trustless" and self.game is not None:
                         complete_seat_view(view, self.game)  # the host does not know our cards
                     self.view = view

@@ -296,11 +296,13 @@ class Lobby:
         if occupant is None:
             return
         table = self.table
-        if table.game is not None and not table.rematch.between_matches():
+        # After a match that another may follow, the seat is freed as in the lobby (no proof: nothing is at stake)
+        between = table.rematch.between_matches() and table.rematch.offered
+        if table.game is not None and not between:
             async with table.lock:
                 self.check_leave_proof(seat, occupant.public_key, nonce, proof)
                 self.use_nonce(seat, nonce)
-        if table.game is None or table.rematch.between_matches():
+        if table.game is None or between:
             async with table.lock:
                 if table.rematch.between_matches():  # the match is over: the table goes back to its lobby
                     table.rematch.drop_finished()
