@@ -84,7 +84,8 @@ async def play_again(table: TableApp) -> None:
         table.state.message = f"{table.words['refused']}: {table.words.reason(err.reason, err.message)}"
         return
     view, words = table.state.view, table.words
-    others = [x.name for x in (view.table.seats if view else []) if not x.bot and not x.ready and x.seat != view.your_seat]
+    seats = view.table.seats if view is not None else []
+    others = [x.name for x in seats if not x.bot and not x.ready and x.seat != view.your_seat]
     table.state.message = f"{words['again_waiting']} {', '.join(others)} …" if others else ""
     table.finished = False
     table._ended.clear()

@@ -109,6 +109,7 @@ class Rematch:
         if path is not None:
             path.unlink(missing_ok=True)
 
-    def journal_name(self, table_id: str) -> str:
-        """The journal file of the match about to start: each match at a table has its own."""
-        return f"{table_id}.wjournal" if self.matches <= 1 else f"{table_id}-match{self.matches}.wjournal"
+    def journal_path(self, first: Path) -> Path:
+        """The journal file of the match about to start: the table's own for its first match, then one per match
+        beside it (a finished match's journal is moved aside as `.done`, and must not be written over)."""
+        return first if self.matches <= 1 else first.with_name(f"{self.table.table_id}-match{self.matches}.wjournal")

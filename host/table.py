@@ -199,8 +199,7 @@ class Table:
         if self.journal_path is not None:
             from .resume import journal_meta
 
-            path = self.journal_path.with_name(self.rematch.journal_name(self.table_id))
-            self.journal = Journal(path, journal_meta(self, host_nonce))
+            self.journal = Journal(self.rematch.journal_path(self.journal_path), journal_meta(self, host_nonce))
             self.rematch.drop_lobby()  # (the match's journal holds the seats from now on)
         for occupant in self.seats:  # readiness belongs to the lobby: after this match, "again" is asked afresh
             if occupant is not None and not occupant.bot:
