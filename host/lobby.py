@@ -264,8 +264,8 @@ class Lobby:
             if table.game is not None and not table.rematch.between_matches():
                 raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED, "the game has started: readiness is over")
             if table.rematch.between_matches() and not table.rematch.offered:
-                raise TableRefusal(Code.PRECONDITION, Reason.NOT_SUPPORTED,
-                                   "this host plays no more matches (watten-host --matches); the evening ends here")
+                raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED,
+                                   "this was the host's last match (watten-host --matches): no other follows")
             occupant = self.seats[seat]
             if occupant is None or occupant.ready == ready:
                 return
