@@ -209,8 +209,7 @@ class Connection(TableCalls):
         self.game = self._new_game()
         return self.seat
 
-    def _new_game(self) -> SeatGame:
-        # The header must name the certificate on this very connection (a relaying host shows its own).
+    def _new_game(self) -> SeatGame:  # (the header must name the certificate of this very connection)
         header_fp = b"" if self.tls_fingerprint == INSECURE_PROOF else self.tls_fingerprint
         return SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir, tls_fingerprint=header_fp)
 
@@ -362,8 +361,7 @@ class Connection(TableCalls):
         self._flush_record()
 
     def _next_match(self) -> None:
-        """A new GameHeader at the table: another match (after everyone asked for it). The last match's record is
-        whole and closed; this one gets its own SeatGame and record file."""
+        """Another match at the table (or its lobby after one): a new SeatGame and record; the last one's is closed."""
         self._flush_record()
         if self.record is not None:
             self.record.close()
