@@ -51,6 +51,45 @@ class HostControls:
         # The host's person leaves: the match ends (abandoned) before the screen closes, so that this seat's record
         # and the host's carry the end, the host's key and this seat's signature of the closing checkpoint
         self.end_match = end_match
+        self.vacate: Callable[[int], Awaitable[None]] | None = None  # [x] N: free seat N (a bot's, an absent one's)
+        self.swap: Callable[[int, int], Awaitable[None]] | None = None  # [m] N M: swap two seats
+        self.typed = ""  # [x] or [m] and the seat digits typed after it so far
+
+    def call_for(self, key: str) -> Callable[[], Awaitable[None]] | None:
+        """The host call a key makes in the lobby, once its seats are typed (None: nothing to call yet)."""
+        simple = {"b": self.add_bot, "s": self.start, "d": self.toggle_deal}
+        if not self.typed and key in simple:
+            return simple[key]
+        if (not self.typed and key in ("x", "m")) or (self.typed and key.isdigit()):
+            self.typed += key
+        else:
+            self.typed = ""
+        seats = [int(c) for c in self.typed[1:]]
+        vacate, swap = self.vacate, self.swap
+        if self.typed[:1] == "x" and len(seats) == 1 and vacate is not None:
+            self.typed = ""
+            return lambda: vacate(seats[0])
+        if self.typed[:1] == "m" and len(seats) == 2 and swap is not None:
+            self.typed = ""
+            return lambda: swap(seats[0], seats[1])
+        return None
+
+
+async def play_again(table: TableApp) -> None:
+    """[n] after a match: ask for another at this table (docs/protocol.md "Play again"); the stream then follows the
+    table into it, with a new record."""
+    try:
+        await table.conn.again()
+    except Refused as err:
+        table.state.message = f"{table.words['refused']}: {table.words.reason(err.reason, err.message)}"
+        return
+    view, words = table.state.view, table.words
+    seats = view.table.seats if view is not None else []
+    others = [x.name for x in seats if not x.bot and not x.ready and x.seat != view.your_seat]
+    table.state.message = f"{words['again_waiting']} {', '.join(others)} …" if others else ""
+    table.finished = False
+    table._ended.clear()
+    await table.follow()
 
 
 class TableApp:
@@ -68,6 +107,7 @@ class TableApp:
             refresh_interval=1.0,  # the "offline 0:37" clocks of absent seats tick
         )
         self.finished = False
+        self.judged: Any = None  # the game whose deal `deal_status` speaks of
         self._ended = asyncio.Event()  # the table's stream has ended (the match is over and every entry is in)
 
     # ------------------------------------------------------------------ layout
@@ -190,6 +230,9 @@ class TableApp:
         if key == "q":
             s.confirm = "quit"
             return
+        if key == "n" and self.finished and s.view is not None and s.view.table.phase in (vm.MATCH_OVER, vm.ABANDONED):
+            get_app().create_background_task(play_again(self))  # another match at this table
+            return
         if key == "i" and s.view is not None and s.view.legal_actions:
             get_app().create_background_task(self._hint(s.view))
             return
@@ -201,15 +244,11 @@ class TableApp:
             self.command.buffer.cursor_position = len(self.command.text)
             get_app().layout.focus(self.command)
             return
-        if self.host_controls is not None and s.view is not None and not s.view.game_fingerprint:
-            if key == "b":
-                get_app().create_background_task(self._host_call(self.host_controls.add_bot))
-                return
-            if key == "s":
-                get_app().create_background_task(self._host_call(self.host_controls.start))
-                return
-            if key == "d" and self.host_controls.toggle_deal is not None:
-                get_app().create_background_task(self._host_call(self.host_controls.toggle_deal))
+        if self.host_controls is not None and s.view is not None and (not s.view.game_fingerprint or self.finished):
+            call = self.host_controls.call_for(key)
+            if call is not None or self.host_controls.typed:
+                if call is not None:
+                    get_app().create_background_task(self._host_call(call))
                 return
         if key.isdigit() and s.view is not None:
             index = int(key) - 1
@@ -317,6 +356,8 @@ class TableApp:
             s.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
         self.finished = True
         self._ended.set()
+        s.message = s.message or f"{self.words['again']} · {self.words['again_waiting']} " + ", ".join(
+            x.name for x in (s.view.table.seats if s.view else []) if not x.bot and not x.ready)
         self.app.invalidate()
 
     def _connection_state(self, state: str) -> None:
@@ -328,6 +369,8 @@ class TableApp:
         game = self.conn.game
         if game is None:
             return
+        if game is not self.judged:  # another match at this table (play_again): its own verdict
+            self.judged, self.state.deal_status, self.state.message = game, "", ""
         if game.problems:
             self.state.deal_status = game.problems[0]
             return

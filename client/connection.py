@@ -30,12 +30,14 @@ from watten_net.paths import ensure_private_dir, open_private
 from watten_net.printable import visible
 from watten_net.record import RecordWriter
 from watten_net.refusal import HostBrokeProtocol as HostBrokeProtocol  # (the client shows it: client/app.py)
-from watten_net.refusal import Reason, known_reason
+from watten_net.refusal import Reason
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from . import pinning
 from .errors import refusal_from_error
+from .requests import Refused as Refused  # (the client's callers import it from here)
+from .requests import TableCalls
 from .tls import proof_fingerprint, secure_channel
 
 log = logging.getLogger("watten.client")
@@ -44,24 +46,6 @@ CHANNEL_OPTIONS = [
     ("grpc.keepalive_time_ms", 20_000),
     ("grpc.keepalive_timeout_ms", 10_000),
 ]
-
-
-class Refused(Exception):
-    """The host refused a request: `code` (grpc.StatusCode), `reason` (machine-readable), `message` (words).
-
-    `reason` is the host's string as it came (a newer or hostile host may send any); `known_reason` is it as a
-    Reason this client knows, or None."""
-
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str, receipt: Any = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.reason = reason
-        self.message = message
-        self.receipt = receipt  # the host's signed RefusalReceipt of a refused game envelope (None otherwise)
-
-    @property
-    def known_reason(self) -> Reason | None:
-        return known_reason(self.reason)
 
 
 def parse_address(text: str, default_port: int) -> tuple[str, int]:
@@ -160,7 +144,7 @@ def owed_message(view: Any, seat: int) -> str | None:
     return step.owed if step is not None else None
 
 
-class Connection:
+class Connection(TableCalls):
     """One seat's connection to a host."""
 
     def __init__(self, channel: grpc.aio.Channel, key: Ed25519PrivateKey | None = None,
@@ -197,17 +181,6 @@ class Connection:
         self._left = False  # we said Leave: a StandIn for us is then no dispute
         # Where this client counts, per host key, the matches abandoned after the KeySet (None: it does not)
         self.abandon_log: Path | None = None
-    async def table(self, table_id: str = "", timeout: float = 5.0) -> Any:
-        """GetTable: the named table, or (empty id) the one a Join without an id would probably go to."""
-        return await self._call(self.stub.GetTable, pb.GetTableRequest(
-            protocol_version=PROTOCOL_VERSION, client="watten-join", table_id=table_id), timeout)
-
-    async def list_tables(self, timeout: float = 5.0) -> list[Any]:
-        """Every table the host runs (TableInfo each), in the host's order."""
-        response = await self._call(self.stub.ListTables, pb.ListTablesRequest(
-            protocol_version=PROTOCOL_VERSION, client="watten-join"), timeout)
-        return list(response.tables)
-
     async def join(self, name: str, seat: int | None = None, timeout: float = 5.0, table_id: str = "") -> int:
         """Take a seat at the table `table_id` (empty: where the host puts us; `self.table_id` says which)."""
         # The proof that we hold our key is bound to one table of this host, so the Join names the table: the one
@@ -233,9 +206,19 @@ class Connection:
         self.seat = int(response.seat)
         self.token = str(response.token)
         self.table_id = str(response.table.table_id)
-        # The header must name the certificate on this very connection (a relaying host shows its own).
+        self.game = self._new_game()
+        return self.seat
+
+    def _new_game(self) -> SeatGame:  # (the header must name the certificate of this very connection)
         header_fp = b"" if self.tls_fingerprint == INSECURE_PROOF else self.tls_fingerprint
-        self.game = SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir, tls_fingerprint=header_fp)
+        return SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir, tls_fingerprint=header_fp)
+
+    async def choose_seat(self, seat: int, timeout: float = 5.0) -> int:
+        """Lobby: move to the free seat `seat`; an open stream then ends and `follow()` subscribes for the new seat."""
+        response = await self._call(self.stub.ChooseSeat, pb.ChooseSeatRequest(token=self.token, seat=seat), timeout)
+        if int(response.seat) != self.seat:
+            self.seat = int(response.seat)
+            self.game = self._new_game()
         return self.seat
 
     async def leave(self, timeout: float = 3.0) -> None:
@@ -253,16 +236,6 @@ class Connection:
             request.nonce = new_nonce()
             request.leave_proof = leave_proof(self.key, self.table_id, host_key, game_id, self.seat, request.nonce)
         await self._call(self.stub.Leave, request, timeout)
-
-    async def start(self, timeout: float = 5.0) -> None:
-        await self._call(self.stub.Start, pb.StartRequest(token=self.token), timeout)
-
-    async def _call(self, method: Any, request: Any, timeout: float) -> Any:
-        try:
-            return await method(request, timeout=timeout)
-        except grpc.aio.AioRpcError as err:
-            info = refusal_from_error(err)
-            raise Refused(info.code, info.reason, info.message, info.receipt) from None
 
     # ------------------------------------------------------------------ the stream
     async def follow(self, on_state: Callable[[str], None] | None = None,
@@ -307,7 +280,9 @@ class Connection:
         Called again after a drop, it resumes from the last event this connection applied.
         """
         known = self.game.chain_seq if self.game is not None else 0
-        request = pb.SubscribeRequest(token=self.token, from_seq=self.last_seq, known_chain_seq=known)
+        game_id = self.game.game_id if self.game is not None else b""
+        request = pb.SubscribeRequest(token=self.token, from_seq=self.last_seq, known_chain_seq=known,
+                                      known_game_id=game_id)
         loop = asyncio.get_running_loop()
         since = loop.time()  # when this stream opened: a StandIn on it after CONNECTED_FOR came while we were there
         try:
@@ -330,6 +305,8 @@ class Connection:
                     # Replaying history queued answers to steps long done: keep only what is still owed.
                     self.game.keep_only(owed_message(view, self.seat))
                 if view.ByteSize():
+                    if view.table.phase == pb.TABLE_PHASE_LOBBY and self.game is not None and self.game.chain_seq:
+                        self._next_match()  # back in the lobby after a match (a seat was freed): none yet
                     if view.deal.mode == "trustless" and self.game is not None:
                         complete_seat_view(view, self.game)  # the host does not know our cards
                     self.view = view
@@ -366,6 +343,8 @@ class Connection:
 
     def _receive(self, entry: Any) -> None:
         assert self.game is not None
+        if int(entry.chain_seq) == 1 and self.game.chain_seq >= 1:
+            self._next_match()
         try:
             if entry.HasField("withheld"):
                 self.game.receive(int(entry.chain_seq), withheld=entry.withheld)
@@ -380,6 +359,15 @@ class Connection:
             self.record_path = self.record_dir / name
             self.record = RecordWriter(self.record_path, {"written_by": "watten-join", "seat": self.seat})
         self._flush_record()
+
+    def _next_match(self) -> None:
+        """Another match at the table (or its lobby after one): a new SeatGame and record; the last one's is closed."""
+        self._flush_record()
+        if self.record is not None:
+            self.record.close()
+        self.record, self.record_path, self._written = None, None, 0
+        self.game = self._new_game()
+        self._left = False
 
     def _flush_record(self) -> None:
         if self.record is None or self.game is None:

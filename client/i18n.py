@@ -369,3 +369,13 @@ class Words:
 
     def help(self) -> str:
         return HELP.get(self.lang, HELP["en"])
+
+
+# ---- play again and the lobby the host arranges (issue 13 items 3 and 4): one block, kept together
+REASONS["de"]["person-seated"] = "Auf diesem Platz sitzt jemand, der da ist: nur er selbst kann ihn freigeben."
+REASONS["en"]["person-seated"] = "Somebody who is at the table holds that seat: only they can leave it."
+REASONS["zh"]["person-seated"] = "这个座位上的人还在桌旁：只有他自己能离开。"
+for _lang, _again, _waiting in (("de", "[n] noch ein Spiel", "warte auf"), ("en", "[n] another match", "waiting for"),
+                                ("zh", "[n] 再来一局", "等待")):
+    TEXT[_lang]["again"] = _again
+    TEXT[_lang]["again_waiting"] = _waiting

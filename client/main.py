@@ -203,9 +203,10 @@ async def play_at_the_table(args: argparse.Namespace) -> int:
             _fail(stop.sentence)
             return stop.code
         code = await TableApp(conn, words).run()
-        if conn.game is not None and not conn.game.finished:
+        if conn.game is not None:
             # The person left on purpose ([q], confirmed): a bot stands in at once instead of after the grace
-            # period. Coming back with `watten-join` again takes the seat back.
+            # period; coming back with `watten-join` again takes the seat back. After a match the seat is freed, so
+            # that the others' next match need not wait for it (the host's person gives it to a bot or a newcomer).
             with contextlib.suppress(Refused, grpc.aio.AioRpcError, asyncio.TimeoutError):
                 await conn.leave()
         return code

@@ -31,6 +31,7 @@ class LogItem:
     # reads the log later still gets the view that belongs to these events.
     views: dict[int, Any] = field(default_factory=dict)
     chain_len: int = 0  # the game chain's length after this change (to recognise a resume into this log)
+    game_id: bytes = b""  # the game of that chain (a table plays one match after another: rematch.py)
 
 
 class ChangeLog:
@@ -55,6 +56,7 @@ class ChangeLog:
                 info = info if info is not None else table.info()
                 item.views[seat] = table_view(table, seat, info)
         item.chain_len = len(table.game.chain) if table.game is not None else 0
+        item.game_id = table.game.game_id if table.game is not None else b""
         log = self.items
         log.append(item)
         # The per-seat views are what makes the log big (a few kB per seat and change, over a megabyte a hand at
@@ -75,6 +77,7 @@ class ChangeLog:
         item = self.new_item()
         item.lobby.extend(events)
         await self.append(item)
+        self.table.rematch.save_lobby()  # (only between matches: see rematch.py)
 
     def open_record(self) -> None:
         """The host's record of the game, with every chain envelope so far (a resumed game has some already)."""

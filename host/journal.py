@@ -16,6 +16,9 @@ every nonce the table ever accepted, so a resumed table refuses a proof replayed
 abandoned by the host (Ctrl-C / SIGTERM), `u8 255 + the reason in UTF-8`: the abandon posts into the chain like any
 input, so a restart must replay it before the closing checkpoint signatures that follow it).
 The file is private (0600): it holds the bots' keys (and digests of the seats' tokens).
+Between two matches at a table (host/rematch.py) a journal of metadata only, `<table id>-lobby.wjournal` with
+`between_matches: true`, holds the table's seats so that a crash then loses nothing; the next match's journal
+replaces it.
 """
 
 from __future__ import annotations

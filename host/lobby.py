@@ -142,6 +142,7 @@ class Lobby:
             await self.table.changes.lobby_event(event_to_pb("seat-taken", seat, {"name": name, "bot": False}))
             log.info("seat %d taken by %s", seat, name)
         await self.maybe_autostart()
+        await self.table.rematch.maybe_begin()
         return seat, token
 
     def _reclaim(self, key: bytes, nonce: bytes) -> tuple[int, str] | None:
@@ -229,6 +230,7 @@ class Lobby:
                 events.append(event_to_pb("seat-taken", seat, {"name": name, "bot": True}))
             await self.table.changes.lobby_event(*events)
         await self.maybe_autostart()
+        await self.table.rematch.maybe_begin()
 
     async def maybe_autostart(self) -> None:
         table = self.table
@@ -255,21 +257,26 @@ class Lobby:
             await table.changes.lobby_event(event_to_pb("settings", -1, {"deal": deal}))
 
     async def set_ready(self, seat: int, ready: bool) -> None:
-        """Lobby readiness. Once the game has started it means nothing any more: refused (it used to flip a flag
-        every view shows, without an event, so the seats' views disagreed)."""
-        async with self.table.lock:
-            if self.table.game is not None:
+        """Lobby readiness; after a match, "another match" (rematch.py). While a match is played it means nothing:
+        refused (it used to flip a flag every view shows, without an event, so the seats' views disagreed)."""
+        table = self.table
+        async with table.lock:
+            if table.game is not None and not table.rematch.between_matches():
                 raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED, "the game has started: readiness is over")
+            if table.rematch.between_matches() and not table.rematch.offered:
+                raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED,
+                                   "this was the host's last match (watten-host --matches): no other follows")
             occupant = self.seats[seat]
             if occupant is None or occupant.ready == ready:
                 return
             occupant.ready = ready
-            await self.table.changes.lobby_event(event_to_pb("ready", seat, {"ready": ready}))
+            await table.changes.lobby_event(event_to_pb("ready", seat, {"ready": ready}))
+        await table.rematch.maybe_begin()
 
     async def set_online(self, seat: int, online: bool) -> None:
         occupant = self.seats[seat]
-        if occupant is None or occupant.online == online:
-            return
+        if occupant is None or occupant.bot or occupant.online == online:
+            return  # (a bot is always there; a seat's timer may fire after a bot was moved to it)
         occupant.online = online
         occupant.offline_since = 0.0 if online else time.time()
         table = self.table
@@ -282,18 +289,23 @@ class Lobby:
         table.clocks.watch_steps()  # offline, the grace period is the seat's clock; online again, the step clock
 
     async def leave(self, seat: int, nonce: bytes = b"", proof: bytes = b"") -> None:
-        """Leave: in the lobby the seat is freed (its token dies with it); in a game a bot takes over at once, and
-        only with the seat's signature (`leave_proof_message`): a token alone does not send a seat away."""
+        """Leave: in the lobby or after the match the seat is freed (its token dies with it); in a game a bot takes
+        over at once, and only with the seat's signature (`leave_proof_message`): a token alone does not send a seat
+        away."""
         occupant = self.seats[seat]
         if occupant is None:
             return
         table = self.table
-        if table.game is not None:
+        # After a match that another may follow, the seat is freed as in the lobby (no proof: nothing is at stake)
+        between = table.rematch.between_matches() and table.rematch.offered
+        if table.game is not None and not between:
             async with table.lock:
                 self.check_leave_proof(seat, occupant.public_key, nonce, proof)
                 self.use_nonce(seat, nonce)
-        if table.game is None:
+        if table.game is None or between:
             async with table.lock:
+                if table.rematch.between_matches():  # the match is over: the table goes back to its lobby
+                    table.rematch.drop_finished()
                 if table.game is None and self.seats[seat] is occupant:
                     self.seats[seat] = None
                     await table.changes.lobby_event(event_to_pb("seat-freed", seat, {"name": occupant.name}))

@@ -331,7 +331,8 @@ def _lobby_lines(args: argparse.Namespace, port: int, tls: bool, fingerprint: st
     groups = fingerprint.split()
     security = [f"  TLS fingerprint {' '.join(groups[:8])}", f"                  {' '.join(groups[8:])}"] if tls else [
         "  plaintext (--insecure): anyone on the network can read the game"]
-    return [*lobby_lines(args.reach, port, not tls, args.announced), *security, ""]
+    keys = "  [x] N: free seat N (a bot's)   [m] N M: swap seats N and M"
+    return [*lobby_lines(args.reach, port, not tls, args.announced), *security, keys, ""]
 
 
 async def _serve_with_a_person(args: argparse.Namespace, service: Any, port: int, tls: bool,
@@ -339,7 +340,7 @@ async def _serve_with_a_person(args: argparse.Namespace, service: Any, port: int
     """The person sits at the first table; the others (if any) get their bots now and run on their own."""
     tables = list(service.tables)
     for table in tables[1:]:
-        if args.bots and table.game is None:
+        if args.bots and table.game is None and not table.rematch.matches:
             await table.add_bots(args.bots, args.bot_level)
     # With --matches, the other tables' places get fresh tables too (silently: the screen is the person's).
     others = [asyncio.ensure_future(_serve(service, t, args, len(tables), quiet=True))
@@ -362,7 +363,7 @@ async def _serve_headless(args: argparse.Namespace, service: Any, stop: asyncio.
     if args.bots:
         try:
             for table in tables:
-                if table.game is None:
+                if table.game is None and not table.rematch.matches:  # (not a table resumed between matches)
                     await table.add_bots(args.bots, args.bot_level)
         except (TableRefusal, ValueError) as err:
             print(f"watten-host: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
@@ -486,7 +487,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
         print(f"watten-host: cannot take a seat: {visible(str(getattr(err, 'message', err)))}", file=sys.stderr)
         return 2
 
-    if args.bots and table.game is None:
+    if args.bots and table.game is None and not table.rematch.matches:
         try:
             await table.add_bots(args.bots, args.bot_level)
         except (TableRefusal, ValueError) as err:
@@ -506,6 +507,7 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
         await table.set_deal("trustless" if table.settings.deal == "verified" else "verified")
 
     controls = HostControls(add_bot, table.start, toggle_deal, table.end_match)
+    controls.vacate, controls.swap = table.arrange.vacate, table.arrange.swap  # ([x] N, [m] N M: client/app.py)
     app = TableApp(conn, words, host_controls=controls, lobby_lines=lines)
     try:
         result = await app.run()

@@ -24,29 +24,49 @@ if TYPE_CHECKING:
 log = logging.getLogger("watten.host")
 
 
-def journal_meta(table: Table, host_nonce: bytes) -> dict[str, Any]:
-    """What a journal holds besides its entries: everything needed to build the table again."""
-    seats = []
+def _seat_entries(table: Table) -> list[dict[str, Any] | None]:
+    """Each seat as a journal keeps it (None: free)."""
+    seats: list[dict[str, Any] | None] = []
     for s, occupant in enumerate(table.seats):
-        assert occupant is not None
+        if occupant is None:
+            seats.append(None)
+            continue
         entry: dict[str, Any] = {"name": occupant.name, "public_key": occupant.public_key.hex(),
                                  "join_nonce": occupant.join_nonce.hex(), "token_sha256": occupant.token_digest.hex(),
-                                 "bot": occupant.bot}
+                                 "bot": occupant.bot, "ready": occupant.ready}
         if occupant.bot:
             bot = table.bots[s]
             entry["bot_key"] = bot.key.private_bytes_raw().hex()
             entry["level"] = bot.policy.level
         seats.append(entry)
+    return seats
+
+
+def _table_fields(table: Table) -> dict[str, Any]:
     settings = table.settings
     return {
         "rules": settings.rules.to_json(), "preset": settings.preset, "reveal": settings.reveal,
         "deal": settings.deal, "tls": settings.tls_fingerprint.hex(), "host_name": settings.host_name,
-        "table_id": table.table_id, "port": table.port, "host_nonce": host_nonce.hex(), "seats": seats,
+        "table_id": table.table_id, "port": table.port, "seats": _seat_entries(table),
         "record_dir": str(settings.record_dir) if settings.record_dir else "",
         "host_run": table.host_run, "index": table.index, "own_person_key": table.own_person_key.hex(),
         # The nonces of the lobby's joins (those of the game are NONCE entries): a resumed table refuses them.
         "used_nonces": sorted(n.hex() for n in table.lobby.used_nonces),
+        # Which match of the table this is (host/rematch.py): a resumed table plays again as the one that crashed.
+        "match": table.rematch.matches,
     }
+
+
+def journal_meta(table: Table, host_nonce: bytes) -> dict[str, Any]:
+    """What a journal holds besides its entries: everything needed to build the table again."""
+    assert all(occupant is not None for occupant in table.seats)
+    return {**_table_fields(table), "host_nonce": host_nonce.hex()}
+
+
+def lobby_meta(table: Table) -> dict[str, Any]:
+    """Between two matches (host/rematch.py): the table without a game, its seats (some may be free) and who asked
+    for another match; the host nonce is drawn afresh at the next start."""
+    return {**_table_fields(table), "between_matches": True}
 
 
 def _settings_of(meta: dict[str, Any], host_key: Ed25519PrivateKey, bot_delay: float, grace: float,
@@ -66,9 +86,12 @@ def _seat_the_journaled(table: Table, meta: dict[str, Any]) -> None:
     table.own_person_key = bytes.fromhex(str(meta.get("own_person_key", "")))
     table.port = int(meta["port"])
     for s, entry in enumerate(meta["seats"]):
+        if entry is None:  # (a free seat: only between matches)
+            continue
+        ready = bool(entry.get("ready", True)) if meta.get("between_matches") else True
         table.seats[s] = Occupant(entry["name"], bytes.fromhex(entry["public_key"]),
                                   bytes.fromhex(entry["join_nonce"]), bytes.fromhex(entry["token_sha256"]),
-                                  bot=entry["bot"], online=entry["bot"], ready=True)
+                                  bot=entry["bot"], online=entry["bot"], ready=ready)
         if entry["bot"]:
             key = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(entry["bot_key"]))
             table.bot_worker.add(s, key, entry.get("level", "heuristic"))
@@ -143,6 +166,11 @@ async def resume_table(path: Path, host_key: Ed25519PrivateKey, *, bot_delay: fl
     table = Table(_settings_of(meta, host_key, bot_delay, grace, step_timeout))
     _seat_the_journaled(table, meta)
     table.journal_path = path
+    table.rematch.matches = int(meta.get("match", 1))  # (journals of older hosts: their table's first match)
+    if meta.get("between_matches"):  # the host stopped between two matches: the table, in its lobby
+        log.info("table %s resumed between matches %d and %d", table.table_id, table.rematch.matches,
+                 table.rematch.matches + 1)
+        return table
     replay: dict[int, list[bytes]] = {}
     for kind, who, data in entries:
         if kind == DRAW:

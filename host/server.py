@@ -148,9 +148,13 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
     """The table's changes from `cursor` on, as `seat` may see them, until the stream is replaced or the match is
     over and sent."""
     table = mine.table
+    occupant = table.seats[seat]
     while True:
         if not mine.goes_on():
             return
+        if table.seats[seat] is not occupant and occupant in table.seats:
+            # (ChooseSeat, or the host's person moved them) the views of the old seat are no longer theirs
+            raise aborted(SUBSCRIBER_LAGGING, "Your seat changed; subscribe again for the new seat's snapshot.")
         # Once this stream has carried the change that ended the match, the seat has seen the end: its
         # client may stop reading (later changes are only other seats going offline), and the host may
         # let the table go (host/places.py).
@@ -168,8 +172,8 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
             mine.cursor = cursor
             if table.end_seq and cursor >= table.end_seq:
                 table.saw_end.add(seat)
-        if table.finished.is_set() and cursor >= len(table.log):
-            return
+        if table.finished.is_set() and cursor >= len(table.log) and not table.rematch.asked_again(seat):
+            return  # (a seat that asked for another match follows the table into it)
         async with table.changed:
             if cursor >= len(table.log) and not mine.replaced:
                 await table.changed.wait()
@@ -323,11 +327,20 @@ class WattenTableService(pb_grpc.WattenTableServicer):
 
     @refusals_to_status
     async def ChooseSeat(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        raise TableRefusal(Code.PRECONDITION, Reason.NOT_SUPPORTED, "moving seats is not offered yet; rejoin")
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
+        moved = await table.arrange.choose_seat(seat, int(request.seat))
+        origin = self.origins.pop((table.table_id, seat), None)
+        if origin is not None:  # (the seat limits count the seat where the person sits now)
+            self.origins[(table.table_id, moved)] = origin
+        return pb.Ack(seq=len(table.log), seat=moved)
 
     @refusals_to_status
     async def SetName(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        raise TableRefusal(Code.PRECONDITION, Reason.NOT_SUPPORTED, "renaming is not offered yet; rejoin")
+        table = self._table_of(request.token)
+        seat = table.seat_of(request.token)
+        await table.arrange.set_name(seat, request.name)
+        return pb.Ack(seq=len(table.log), seat=seat)
 
     @refusals_to_status
     async def Ready(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
@@ -381,14 +394,20 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             cursor = len(table.log)
             # Resume only into the same log: after a host restart the numbering starts again, and the chain
             # length the client holds tells the two apart.
+            known_chain_seq = int(request.known_chain_seq)
+            game_id = table.game.game_id if table.game is not None else b""
+            if request.known_game_id and bytes(request.known_game_id) != game_id:
+                known_chain_seq = 0  # another match at this table: its chain from the start
             if (table.log.first < request.from_seq <= cursor
-                    and table.log[request.from_seq - 1].chain_len == request.known_chain_seq):
+                    and table.log[request.from_seq - 1].chain_len == request.known_chain_seq
+                    and (not request.known_game_id
+                         or table.log[request.from_seq - 1].game_id in (b"", bytes(request.known_game_id)))):
                 resumed = pb.Snapshot(seq=request.from_seq, resumed=True)
                 own_chain(resumed, table, seat)  # the next envelope's seq and prev_hash, as of now
                 yield pb.TableUpdate(snapshot=resumed)
                 cursor = int(request.from_seq)
             else:
-                yield pb.TableUpdate(snapshot=snapshot(table, seat, cursor, int(request.known_chain_seq)))
+                yield pb.TableUpdate(snapshot=snapshot(table, seat, cursor, known_chain_seq))
             async for update in _updates(mine, seat, cursor):
                 yield update
         finally:

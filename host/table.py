@@ -28,6 +28,7 @@ from watten_net.engine import Rules
 from watten_net.refusal import Code, Reason
 from watten_net.v1 import watten_pb2 as pb
 
+from .arrange import Arrangement
 from .botworker import BotWorker, HostBot
 from .changelog import LOBBY_KEPT, ChangeLog, LogItem
 from .clocks import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT, TableClocks
@@ -35,6 +36,7 @@ from .eventlog import EventLog
 from .journal import HOST, Draws, Journal
 from .lobby import MAX_NAME, Lobby, Occupant, clean_name
 from .refusal import TableRefusal
+from .rematch import Rematch
 from .settings import TableSettings
 from .submissions import Submissions
 from .views import table_info
@@ -73,6 +75,8 @@ class Table:
         self.bot_worker = BotWorker(self)
         self.clocks = TableClocks(self)
         self.submissions = Submissions(self)
+        self.rematch = Rematch(self)  # another match at this table once everyone agrees (rematch.py)
+        self.arrange = Arrangement(self)  # seat moves and names in the lobby (arrange.py)
         # Once the match is over: the seats whose event stream delivered the whole log, the end included (a person
         # who has seen the end needs nothing more from this table); and whether `release()` has dropped the match.
         self.saw_end: set[int] = set()
@@ -186,20 +190,29 @@ class Table:
                 raise TableRefusal(Code.PRECONDITION, Reason.GAME_STARTED, "the game has already started")
             if any(s is None for s in self.seats):
                 raise TableRefusal(Code.PRECONDITION, Reason.NOT_ENOUGH_PLAYERS, "wait until every seat is taken")
-            host_nonce = os.urandom(32)
-            if self.journal_path is not None:
-                from .resume import journal_meta
+            await self.start_locked()
 
-                self.journal = Journal(self.journal_path, journal_meta(self, host_nonce))
-            game = self.make_game(host_nonce, {})
-            self.changes.open_record()
-            posted = game.start()
-            log.info("game %s started, fingerprint %s", game.game_id.hex()[:12], game.fingerprint)
-            await self.publish(posted)
-            self.bot_worker.start()
-            for seat, occupant in enumerate(self.seats):  # a person whose line dropped in the lobby: clock starts
-                if occupant is not None and not occupant.bot and not occupant.online:
-                    self.clocks.start_grace(seat)
+    async def start_locked(self) -> None:
+        """The match starts (under the lock): the header, the record, the journal, the bots."""
+        host_nonce = os.urandom(32)
+        self.rematch.matches += 1
+        if self.journal_path is not None:
+            from .resume import journal_meta
+
+            self.journal = Journal(self.rematch.journal_path(self.journal_path), journal_meta(self, host_nonce))
+            self.rematch.drop_lobby()  # (the match's journal holds the seats from now on)
+        for occupant in self.seats:  # readiness belongs to the lobby: after this match, "again" is asked afresh
+            if occupant is not None and not occupant.bot:
+                occupant.ready = False
+        game = self.make_game(host_nonce, {})
+        self.changes.open_record()
+        posted = game.start()
+        log.info("game %s started, fingerprint %s", game.game_id.hex()[:12], game.fingerprint)
+        await self.publish(posted)
+        self.bot_worker.start()
+        for seat, occupant in enumerate(self.seats):  # a person whose line dropped in the lobby: clock starts
+            if occupant is not None and not occupant.bot and not occupant.online:
+                self.clocks.start_grace(seat)
 
     def make_game(self, host_nonce: bytes, replay: dict[int, list[bytes]]) -> HostGame:
         """The HostGame and the bots' SeatGames, their random draws journaled (or replayed on a resume)."""
@@ -241,6 +254,7 @@ class Table:
             if self.journal is not None:
                 self.journal.finish()
                 self.journal = None
+            self.rematch.save_lobby()  # (a crash between matches keeps the table, its seats and tokens)
             self.finished.set()
 
     async def submit(self, token: str, raw: bytes) -> tuple[int, int, bytes]:
@@ -277,6 +291,7 @@ class Table:
         async with self.lock:
             if self.released:
                 return
+            self.rematch.drop_lobby()
             self._final_info = self.info()
             self.released = True
             self.changes.forget()
@@ -311,5 +326,6 @@ class Table:
         await self.end_match()
         async with self.lock:
             self.changes.close_records()
+            self.rematch.drop_lobby()  # (a stop, not a crash: the evening is over)
         self.bot_worker.stop()
         self.clocks.stop()

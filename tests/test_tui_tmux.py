@@ -225,3 +225,77 @@ def test_the_hosts_person_quits_mid_match_and_both_records_say_abandoned(tmux: T
         time.sleep(0.2)
     assert [r.verdict for r in reports] == [ABANDONED, ABANDONED], [(r.verdict, r.errors) for r in reports]
     assert all("the host ended the match" in r.notes[0] for r in reports)
+
+
+def play_until_the_match_is_over(tmux: Tmux, name: str, timeout: float = 240.0) -> str:
+    """Answer and play by keys until the screen says the match is over; returns that screen."""
+    deadline = time.monotonic() + timeout
+    state: dict[str, int] = {}
+    while time.monotonic() < deadline:
+        screen = tmux.screen(name)
+        if "Match over" in screen:
+            return screen
+        answer_whatever_is_asked(tmux, name, state)
+        time.sleep(0.2)
+    raise AssertionError(f"the match did not end in time:\n{tmux.screen(name)}")
+
+
+def test_play_again_by_keys_two_matches_at_one_table(tmux: Tmux, tmp_path: Path) -> None:
+    """At the end of a match the screen offers [n] another match; pressing it starts the next match at the same table
+    (the host's bots always agree) with a new game fingerprint; both matches' records (the host's and the person's)
+    verify."""
+    from watten_net.verify import verify_file
+
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "3",
+                            "--autostart", "--lang", "en", "--bot-delay", "0.02", "--set", "target=3"),
+             width=80, height=24)
+    screen = play_until_the_match_is_over(tmux, "host")
+    first = re.search(r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})", screen)
+    assert first is not None and "[n] another match" in screen, screen
+    tmux.keys("host", "n")
+    tmux.wait_for("host", rf"Game (?!{first.group(1)})[0-9a-f]{{4}} [0-9a-f]{{4}}", timeout=60)
+    screen = play_until_the_match_is_over(tmux, "host")
+    second = re.search(r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})", screen)
+    assert second is not None and second.group(1) != first.group(1), screen
+    records = tmp_path / "data" / "records"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(list(records.glob("*.wrec"))) < 4:
+        time.sleep(0.2)
+    paths = sorted(records.glob("*.wrec"))
+    assert len(paths) == 4, paths  # per match: the host's record and the person's own
+    for path in paths:
+        report = verify_file(str(path))
+        assert report.ok and report.verdict == "verified", (path.name, report.verdict, report.errors)
+
+
+def test_a_player_who_leaves_after_the_match_frees_the_seat_and_the_hosts_bot_takes_it(tmux: Tmux) -> None:
+    """After the match the joined player quits ([q] [y]): the seat is freed and the table is back in its lobby; the
+    host's person, who pressed [n], adds a bot there with [b], and the same table plays its next match."""
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "2",
+                            "--autostart", "--lang", "en", "--name", "Hanna", "--bot-delay", "0.02",
+                            "--set", "target=3"), width=80, height=24)
+    port = tmux.wait_for("host", r"watten-join \S+:(\d+)").group(1)
+    tmux.wait_for("host", r"(?s)Hanna.*\(bot\).*\(bot\)")
+    other = {"WATTEN_CONFIG_DIR": tmux.env["WATTEN_CONFIG_DIR"] + "-josef"}
+    tmux.new("join", python("client.main", "--insecure", "--lang", "en", "--name", "Josef", f"127.0.0.1:{port}"),
+             env=other, width=80, height=24)
+    first = tmux.wait_for("host", r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})").group(1)
+    deadline = time.monotonic() + 240
+    states: dict[str, dict[str, int]] = {"host": {}, "join": {}}
+    while not all("Match over" in tmux.screen(n) for n in states):
+        assert time.monotonic() < deadline, "\n\n".join(tmux.screen(n) for n in states)
+        for name in states:
+            if "Match over" not in tmux.screen(name):
+                answer_whatever_is_asked(tmux, name, states[name])
+        time.sleep(0.2)
+    tmux.keys("host", "n")
+    tmux.keys("join", "q")
+    tmux.wait_for("join", r"\[y/n\]")
+    tmux.keys("join", "y")
+    screen = tmux.wait_for("host", r"(?s)Waiting for players.*\(free\)", timeout=30).string
+    josef = re.search(r"Seat (\d) +\(free\)", screen)
+    assert josef is not None and "Josef" not in screen, screen
+    tmux.keys("host", "b")
+    tmux.wait_for("host", rf"Game (?!{first})[0-9a-f]{{4}} [0-9a-f]{{4}}", timeout=60)
+    screen = tmux.screen("host")
+    assert re.search(r"\(bot\)", screen) and "Josef" not in screen, screen

@@ -138,6 +138,7 @@ class Reason(StrEnum):
     PROOF_REQUIRED = "proof-required"
     PROTOCOL_VERSION = "protocol-version"
     SEAT_TAKEN = "seat-taken"
+    PERSON_SEATED = "person-seated"
     STREAM_REPLACED = "stream-replaced"
     SUBSCRIBER_LAGGING = "subscriber-lagging"
     TABLE_FULL = "table-full"

@@ -692,14 +692,16 @@ class MatchEnd(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ..., bummerl: _Optional[_Iterable[int]] = ..., winner_side: _Optional[int] = ..., reason: _Optional[str] = ..., unanswered: _Optional[_Iterable[bytes]] = ..., hand: _Optional[int] = ..., missing_keys: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SubscribeRequest(_message.Message):
-    __slots__ = ("token", "from_seq", "known_chain_seq")
+    __slots__ = ("token", "from_seq", "known_chain_seq", "known_game_id")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
     KNOWN_CHAIN_SEQ_FIELD_NUMBER: _ClassVar[int]
+    KNOWN_GAME_ID_FIELD_NUMBER: _ClassVar[int]
     token: str
     from_seq: int
     known_chain_seq: int
-    def __init__(self, token: _Optional[str] = ..., from_seq: _Optional[int] = ..., known_chain_seq: _Optional[int] = ...) -> None: ...
+    known_game_id: bytes
+    def __init__(self, token: _Optional[str] = ..., from_seq: _Optional[int] = ..., known_chain_seq: _Optional[int] = ..., known_game_id: _Optional[bytes] = ...) -> None: ...
 
 class TableUpdate(_message.Message):
     __slots__ = ("snapshot", "event")

@@ -119,7 +119,7 @@ class WattenTableServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ChooseSeat(self, request, context):
-        """Lobby: move to another free seat. Refused once the game has started.
+        """Lobby: move to another free seat. Refused once the game has started (see ChooseSeatRequest).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -133,7 +133,7 @@ class WattenTableServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Ready(self, request, context):
-        """Lobby: say (or take back) that this seat is ready to start.
+        """Lobby: say (or take back) that this seat is ready to start; after a match: play another (see ReadyRequest).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -1,0 +1,121 @@
+"""The lobby the host arranges (host/arrange.py) and another match (host/rematch.py), in process and without the
+network: the host's person frees a bot's seat or an absent person's and swaps seats; every refusal with its reason,
+and a refusal changes nothing. tests/test_play_again.py covers ChooseSeat, SetName and whole matches over real gRPC.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from host.table import Table, TableRefusal, TableSettings
+from watten_net.engine import Rules
+
+from netutil import signed_join
+
+FP = b"\x11" * 32
+RULES = Rules.preset("bavarian", players=4)
+
+
+def run(body: Callable[[Table], Awaitable[Any]]) -> Any:
+    async def main() -> Any:
+        t = Table(TableSettings(RULES, tls_fingerprint=FP))
+        try:
+            return await body(t)
+        finally:
+            await t.shutdown()
+
+    return asyncio.run(asyncio.wait_for(main(), 30))
+
+
+async def refused(awaitable: Awaitable[Any], reason: str) -> None:
+    with pytest.raises(TableRefusal) as err:
+        await awaitable
+    assert err.value.reason == reason, err.value.message
+
+
+async def person(t: Table, name: str, seat: int) -> str:
+    taken, token = await t.join(signed_join(Ed25519PrivateKey.generate(), t.info(), fingerprint=FP, name=name,
+                                            seat=seat))
+    assert taken == seat
+    return token
+
+
+def names(t: Table) -> list[str]:
+    return [o.name if o is not None else "" for o in t.seats]
+
+
+def test_the_host_frees_a_bots_seat_and_an_absent_persons_but_not_one_who_is_there() -> None:
+    async def body(t: Table) -> None:
+        await person(t, "Theres", 0)
+        await t.add_bots(3, "random")
+        await refused(t.add_bots(1, "random"), "table-full")
+        await t.arrange.vacate(2)  # a bot's seat: free, and its bot is gone
+        assert names(t) == ["Theres", "Vroni (bot)", "", "Resi (bot)"] and 2 not in t.bots
+        await t.add_bots(1, "random")
+        assert t.seats[2] is not None and t.seats[2].bot and 2 in t.bots
+        await t.set_online(0, True)
+        before = names(t)
+        await refused(t.arrange.vacate(0), "person-seated")  # Theres is at the table
+        await refused(t.arrange.vacate(4), "bad-seat")
+        await refused(t.arrange.vacate(-1), "bad-seat")
+        assert names(t) == before
+        await t.set_online(0, False)
+        await t.arrange.vacate(0)  # away: the host may give the seat to somebody else
+        assert t.seats[0] is None
+
+    run(body)
+
+
+def test_the_host_swaps_seats_bots_move_with_their_seat_games() -> None:
+    async def body(t: Table) -> None:
+        await person(t, "Theres", 0)
+        await t.add_bots(1, "random")  # seat 1
+        await t.arrange.swap(0, 1)
+        assert names(t)[:2] == ["Vroni (bot)", "Theres"]
+        assert set(t.bots) == {0} and t.bots[0].seat == 0
+        await t.arrange.swap(1, 3)  # to a free seat
+        assert names(t) == ["Vroni (bot)", "", "", "Theres"]
+        await refused(t.arrange.swap(0, 9), "bad-seat")
+        assert names(t) == ["Vroni (bot)", "", "", "Theres"]
+
+    run(body)
+
+
+def test_choose_seat_and_set_name_refusals_change_nothing() -> None:
+    async def body(t: Table) -> None:
+        await person(t, "Resi", 0)
+        await person(t, "Hias", 1)
+        await refused(t.arrange.choose_seat(0, 1), "seat-taken")
+        await refused(t.arrange.choose_seat(0, 4), "bad-seat")
+        await refused(t.arrange.set_name(0, " \u202e "), "bad-name")
+        await refused(t.arrange.set_name(0, "x" * 40), "bad-name")
+        assert names(t) == ["Resi", "Hias", "", ""]
+        assert await t.arrange.choose_seat(0, 3) == 3
+        await t.arrange.set_name(3, "  Theres\x1b ")
+        assert names(t) == ["", "Hias", "", "Theres"]
+        await t.add_bots(2, "random")
+        await t.start()
+        await refused(t.arrange.choose_seat(3, 0), "game-started")
+        await refused(t.arrange.set_name(3, "Sepp"), "game-started")
+        await refused(t.arrange.swap(0, 1), "game-started")
+        await refused(t.arrange.vacate(0), "game-started")
+        assert names(t)[3] == "Theres"
+
+    run(body)
+
+
+def test_ready_during_a_match_is_refused_and_asks_for_nothing() -> None:
+    async def body(t: Table) -> None:
+        await person(t, "Theres", 0)
+        await t.add_bots(3, "random")
+        await t.start()
+        await refused(t.set_ready(0, True), "game-started")
+        assert not t.rematch.between_matches() and t.rematch.waiting_for() == [0]
+        assert t.rematch.matches == 1
+
+    run(body)
