@@ -52,6 +52,10 @@ def decode(fields: Any) -> dict[str, Any] | None:
     return out
 
 
+def _in_hand(view: Any) -> bool:
+    return view is not None and bool(view.game_fingerprint) and bool(view.hand_phase)
+
+
 def _int(data: dict[str, Any], key: str, default: int = -1) -> int:
     value = data.get(key, default)
     return value if isinstance(value, int) and not isinstance(value, bool) else default
@@ -85,26 +89,30 @@ class Story:
         self.result_seen = True
         self._named: set[tuple[int, str]] = set()
         self._stand_in: dict[int, bool] = {}
+        self.last_trick: tuple[dict[int, str], int] | None = None  # the last finished trick: cards by seat, winner
+        self.trick_serial = 0  # finished tricks seen (the screen paces on its change)
+        self.signals: dict[int, str] = {}  # seat -> the last signal this seat saw from it this hand
         self._by: dict[str, int] = {}  # event kind -> the seat of its last event this hand (who folded, ...)
 
     # ------------------------------------------------------------------ feeding
     def snapshot(self, view: Any, events: Any) -> None:
         """A full snapshot: the current hand's lines are rebuilt from its `recent_events` (a reconnect)."""
-        self.view(view)
-        hand = int(view.hand) if view is not None and int(view.dealer) >= 0 else self.hand
-        self.lines = [line for line in self.lines if line.hand < hand]
-        self.hands = [row for row in self.hands if row.hand < hand]
-        events = list(events)
-        decoded = [(e, decode(e.fields)) for e in events]
-        if view is not None and int(view.dealer) >= 0 and not any(e.kind == "hand-start" for e in events):
-            self._start_hand({"hand": hand, "dealer": int(view.dealer), "forehand": int(view.forehand),
-                              "cutter": -1, "value": int(view.stake)}, header=True)
-        for event, data in decoded:
-            self._add(str(event.kind), int(event.seat), data)
+        if _in_hand(view):
+            hand = int(view.hand)
+            self.lines = [line for line in self.lines if line.hand < hand]
+            self.hands = [row for row in self.hands if row.hand < hand]
+            self.hand = hand - 1  # (the hand's header comes again, from its event or from the view)
+        self.events(events, view)
 
     def events(self, events: Any, view: Any = None) -> None:
+        events = list(events)
         if view is not None:
             self.view(view)
+            kinds = {e.kind for e in events}
+            if _in_hand(view) and int(view.hand) > self.hand and not kinds & {"hand-start", "hand-end"}:
+                # (the first hand of a match starts without a hand-start event: its header comes from the view)
+                self._start_hand({"hand": int(view.hand), "dealer": int(view.dealer),
+                                  "forehand": int(view.forehand), "cutter": int(view.cutter)})
         for event in events:
             self._add(str(event.kind), int(event.seat), decode(event.fields))
 
@@ -161,18 +169,20 @@ class Story:
         if handler is not None:
             handler(self, seat, data)
 
-    def _start_hand(self, data: dict[str, Any], header: bool = False) -> None:
+    def _start_hand(self, data: dict[str, Any]) -> None:
         hand = _int(data, "hand", self.hand)
-        again = hand == self.hand and not header
+        again = hand == self.hand
         self.hand, self.tricks, self.asked = hand, 0, {}
-        self._named, self._by = set(), {}
+        self._named, self._by, self.signals = set(), {}, {}
         if not again:
             self.row = HandRow(hand, dealer=_int(data, "dealer"))
         names = {k: self.name(_int(data, k)) if _int(data, k) >= 0 else "–" for k in ("dealer", "cutter", "forehand")}
         if again:
             self._line("hand-start", "redeal-start", hand=hand + 1, **names)
         else:
-            self._line("hand-start", "hand-start", hand=hand + 1, value=_int(data, "value", 2), **names)
+            value = _int(data, "value", 0)
+            self._line("hand-start", "hand-start" if value > 0 else "hand-start-plain", hand=hand + 1, value=value,
+                       **names)
 
     def _simple(self, seat: int, kind: str, key: str, **values: Any) -> None:
         self._by[kind] = seat
@@ -207,11 +217,15 @@ class Story:
     def _trick(self, seat: int, data: dict[str, Any]) -> None:
         self.tricks += 1
         leader = _int(data, "leader", 0)
-        cards = data.get("cards") if isinstance(data.get("cards"), list) else []
+        raw = data.get("cards")
+        cards: list[Any] = raw if isinstance(raw, list) else []
         width = max(4, 44 // max(1, len(cards) or 1))
         played = ", ".join(f"{self.name((leader + i) % max(1, self.players))[:width]} {self._card(card)}"
                            for i, card in enumerate(cards[:8]))
         tricks = "–".join(str(t) for t in _ints(data, "tricks"))
+        seats = max(1, self.players)
+        self.last_trick = ({(leader + i) % seats: c for i, c in enumerate(cards[:8]) if isinstance(c, str)}, seat)
+        self.trick_serial += 1
         self._simple(seat, "trick", "trick", number=self.tricks, cards=played, tricks=tricks)
 
     def _hand_end(self, data: dict[str, Any]) -> None:
@@ -239,6 +253,7 @@ class Story:
 
     def _signal(self, seat: int, data: dict[str, Any]) -> None:
         name = visible(_str(data, "name"))[:16]
+        self.signals[seat] = name
         self._simple(seat, "signal", "signal-sent" if seat == self.me else "signal", name=name)
 
     def _own_card(self, seat: int, key: str, data: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 STORY: dict[str, dict[str, str]] = {
     "en": {
         "hand-start": "── Hand {hand}: {dealer} deals, {cutter} cuts, {forehand} leads · worth {value}",
+        "hand-start-plain": "── Hand {hand}: {dealer} deals, {cutter} cuts, {forehand} leads",
         "redeal-start": "── Hand {hand}, new deal: {dealer} deals",
         "cut": "{who} cut the deck",
         "see": "You see {card} at the cut",
@@ -48,6 +49,7 @@ STORY: dict[str, dict[str, str]] = {
     },
     "de": {
         "hand-start": "── Hand {hand}: {dealer} gibt, {cutter} hebt ab, {forehand} kommt raus · Wert {value}",
+        "hand-start-plain": "── Hand {hand}: {dealer} gibt, {cutter} hebt ab, {forehand} kommt raus",
         "redeal-start": "── Hand {hand}, neu gegeben: {dealer} gibt",
         "cut": "{who} hebt ab",
         "see": "Du siehst beim Abheben {card}",
@@ -91,7 +93,8 @@ STORY: dict[str, dict[str, str]] = {
         "cut": "{who} 切牌", "see": "切牌时你看到 {card}", "took": "你拿了 {card}",
         "take": "{who} 拿走了切牌时亮出的牌", "keep": "{who} 没拿亮出的牌",
         "schlag": "{who} 叫 Schlag：{rank}", "trump": "{who} 叫 Trumpf：{suit}",
-        "announced-schlag": "{who} 叫了 Schlag（Blind：不公开）", "announced-trump": "{who} 叫了 Trumpf（Blind：不公开）",
+        "announced-schlag": "{who} 叫了 Schlag（Blind：不公开）",
+        "announced-trump": "{who} 叫了 Trumpf（Blind：不公开）",
         "announcement": "亮牌：Schlag {rank}，Trumpf {suit}",
         "raise": "{who} 加注：Gehts? 到 {value}", "accept": "{who} 接受：这一手值 {value}",
         "fold": "{who} 放弃：加注方得 {value}", "concede": "{who} 认输",

@@ -1,0 +1,154 @@
+"""The table's keys. Choosing is harmless, acting is explicit: digits and arrows choose a card, Enter or Space plays
+it; a letter means one action only while that action is legal (client/prompts.py `keymap`); the keys that only look
+(`p` the last trick, `v` the log, `?` help, `i` a hint) are never an action in any phase; fold, concede and leaving
+ask first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.filters import Condition, has_focus
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+from .prompts import keymap
+
+if TYPE_CHECKING:
+    from .app import TableApp
+
+CONFIRM = {"fold", "concede"}
+LOOK_KEYS = {"p": "last trick", "v": "log", "?": "help", "i": "hint"}  # never an action (tests check keymap)
+LOG_PAGE = 10
+
+
+def bind_keys(table: TableApp) -> KeyBindings:
+    kb = KeyBindings()
+    s = table.state
+    typing = has_focus(table.command)
+    playing = ~typing
+    reading_log = Condition(lambda: s.show_log) & playing
+
+    @kb.add("c-c")
+    def _quit_now(event: KeyPressEvent) -> None:
+        """Leave at once."""
+        event.app.exit(result=130)
+
+    @kb.add("escape", eager=True)
+    def _escape(event: KeyPressEvent) -> None:
+        """Close help or the log, cancel a question, leave the command line."""
+        s.show_help = s.show_log = False
+        s.confirm = ""
+        table.command.text = ""
+        event.app.layout.focus(table.hand_window)
+
+    @kb.add("up", filter=reading_log)
+    @kb.add("pageup", filter=reading_log)
+    def _log_up(event: KeyPressEvent) -> None:
+        """Scroll the log back."""
+        step = LOG_PAGE if event.key_sequence[0].key == "pageup" else 1
+        total = len(s.story.lines) if s.story is not None else 0
+        s.log_scroll = min(max(0, total - 1), s.log_scroll + step)
+
+    @kb.add("down", filter=reading_log)
+    @kb.add("pagedown", filter=reading_log)
+    def _log_down(event: KeyPressEvent) -> None:
+        """Scroll the log forward."""
+        step = LOG_PAGE if event.key_sequence[0].key == "pagedown" else 1
+        s.log_scroll = max(0, s.log_scroll - step)
+
+    @kb.add("left", filter=playing)
+    def _left(event: KeyPressEvent) -> None:
+        """Previous card."""
+        s.cursor = max(0, s.cursor - 1)
+
+    @kb.add("right", filter=playing)
+    def _right(event: KeyPressEvent) -> None:
+        """Next card."""
+        if s.view is not None:
+            s.cursor = max(0, min(len(s.view.your_hand) - 1, s.cursor + 1))
+
+    @kb.add("enter", filter=playing)
+    @kb.add("space", filter=playing)
+    def _play(event: KeyPressEvent) -> None:
+        """Play the chosen card."""
+        s.banner = ""
+        if not s.confirm:
+            table.play_cursor()
+
+    @kb.add(":", filter=playing)
+    def _command_line(event: KeyPressEvent) -> None:
+        """Type an action in RULES.md notation, or a card as shown."""
+        event.app.layout.focus(table.command)
+
+    @kb.add("<any>", filter=playing)
+    def _key(event: KeyPressEvent) -> None:
+        """Context keys: answers, announcement, raise/accept/fold, cards by number, help."""
+        on_key(table, event.data)
+
+    return kb
+
+
+def on_key(table: TableApp, key: str) -> None:
+    s = table.state
+    s.banner = ""  # any key puts the hand's result away
+    if s.confirm:
+        action, s.confirm = s.confirm, ""
+        if key.lower() == "y":
+            if action == "quit":
+                table.leave(0)
+            else:
+                table.act(action)
+        return
+    if _looking(table, key):
+        return
+    mapped = keymap(s.view).get(key)
+    if mapped is not None:
+        if mapped in CONFIRM:
+            s.confirm = mapped
+        else:
+            table.act(mapped)
+        return
+    if key == "q":
+        s.confirm = "quit"
+        return
+    if key == "g":
+        table.command.text = "signal "
+        table.command.buffer.cursor_position = len(table.command.text)
+        get_app().layout.focus(table.command)
+        return
+    if _host_key(table, key):
+        return
+    if key.isdigit() and s.view is not None:
+        index = int(key) - 1
+        if 0 <= index < len(s.view.your_hand):
+            s.cursor = index  # (choose only: Enter or Space plays it)
+
+
+def _looking(table: TableApp, key: str) -> bool:
+    """The keys that only show something: they never act, in any phase."""
+    s = table.state
+    if key == "?":
+        s.show_help = not s.show_help
+    elif key == "p":
+        s.show_last = not s.show_last
+    elif key == "v":
+        s.show_log, s.log_scroll = not s.show_log, 0
+    elif key == "i":
+        if s.view is not None and s.view.legal_actions:
+            get_app().create_background_task(table.hint(s.view))
+    else:
+        return False
+    return True
+
+
+def _host_key(table: TableApp, key: str) -> bool:
+    """The host's own person in the lobby: add a bot, start, switch the deal."""
+    s, controls = table.state, table.host_controls
+    if controls is None or s.view is None or s.view.game_fingerprint:
+        return False
+    call = {"b": controls.add_bot, "s": controls.start, "d": controls.toggle_deal}.get(key)
+    if call is None:
+        return False
+    get_app().create_background_task(table.host_call(call))
+    return True
