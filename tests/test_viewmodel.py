@@ -16,9 +16,9 @@ from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from client import viewmodel as vm
-from client.prompts import keymap, prompt_line
 from client.app import TableApp
 from client.i18n import Words, default_lang
+from client.prompts import keymap, prompt_line
 from watten_net.engine import Rules
 from watten_net.v1 import watten_pb2 as pb
 
