@@ -74,6 +74,8 @@ TEXT: dict[str, dict[str, str]] = {
         "col_won": "Gewonnen", "col_how": "Wie", "col_points": "Pkt", "final_score": "Endstand",
         "own_check": "Deine eigene Prüfung der Aufzeichnung", "record": "Aufzeichnung",
         "leave_keys": "[q] verlassen · [v] das ganze Protokoll", "check_running": "wird geprüft …",
+        "score_so_far": "Stand beim Verlassen",
+        "not_over": "die Partie läuft noch (ein Bot spielt für dich; watten-join nochmal holt den Platz zurück)",
     },
     "en": {
         "game": "Game", "deal_verified": "deal verified ✓",
@@ -122,7 +124,8 @@ TEXT: dict[str, dict[str, str]] = {
         "summary": "The match", "col_hand": "Hand", "col_dealer": "Dealer", "col_announced": "Schlag / Trumpf",
         "col_won": "Won by", "col_how": "How", "col_points": "Pts", "final_score": "Final score",
         "own_check": "Your own check of the record", "record": "Record", "leave_keys": "[q] leave · [v] the whole log",
-        "check_running": "checking …",
+        "check_running": "checking …", "score_so_far": "Score when you left",
+        "not_over": "the match is not over (a bot plays your seat; watten-join again takes it back)",
     },
     "zh": {
         "game": "对局", "deal_verified": "发牌已验证 ✓",

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.application.current import get_app
-from prompt_toolkit.filters import Condition, has_focus
+from prompt_toolkit.filters import Condition, Filter, has_focus
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from .log_view import match_over
 from .prompts import keymap
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ def bind_keys(table: TableApp) -> KeyBindings:
     s = table.state
     typing = has_focus(table.command)
     playing = ~typing
-    reading_log = Condition(lambda: s.show_log) & playing
+    _bind_scrolling(kb, table, Condition(lambda: s.show_log or match_over(s.view)) & playing)
 
     @kb.add("c-c")
     def _quit_now(event: KeyPressEvent) -> None:
@@ -41,21 +42,6 @@ def bind_keys(table: TableApp) -> KeyBindings:
         s.confirm = ""
         table.command.text = ""
         event.app.layout.focus(table.hand_window)
-
-    @kb.add("up", filter=reading_log)
-    @kb.add("pageup", filter=reading_log)
-    def _log_up(event: KeyPressEvent) -> None:
-        """Scroll the log back."""
-        step = LOG_PAGE if event.key_sequence[0].key == "pageup" else 1
-        total = len(s.story.lines) if s.story is not None else 0
-        s.log_scroll = min(max(0, total - 1), s.log_scroll + step)
-
-    @kb.add("down", filter=reading_log)
-    @kb.add("pagedown", filter=reading_log)
-    def _log_down(event: KeyPressEvent) -> None:
-        """Scroll the log forward."""
-        step = LOG_PAGE if event.key_sequence[0].key == "pagedown" else 1
-        s.log_scroll = max(0, s.log_scroll - step)
 
     @kb.add("left", filter=playing)
     def _left(event: KeyPressEvent) -> None:
@@ -87,6 +73,26 @@ def bind_keys(table: TableApp) -> KeyBindings:
         on_key(table, event.data)
 
     return kb
+
+
+def _bind_scrolling(kb: KeyBindings, table: TableApp, reading: Filter) -> None:
+    """The whole log (and the end-of-match summary) scroll with the arrows and the page keys."""
+    s = table.state
+
+    @kb.add("up", filter=reading)
+    @kb.add("pageup", filter=reading)
+    def _log_up(event: KeyPressEvent) -> None:
+        """Scroll back."""
+        step = LOG_PAGE if event.key_sequence[0].key == "pageup" else 1
+        total = len(s.story.lines) if s.story is not None else 0
+        s.log_scroll = min(max(0, total - 1), s.log_scroll + step)
+
+    @kb.add("down", filter=reading)
+    @kb.add("pagedown", filter=reading)
+    def _log_down(event: KeyPressEvent) -> None:
+        """Scroll forward."""
+        step = LOG_PAGE if event.key_sequence[0].key == "pagedown" else 1
+        s.log_scroll = max(0, s.log_scroll - step)
 
 
 def on_key(table: TableApp, key: str) -> None:

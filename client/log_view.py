@@ -106,3 +106,22 @@ def wrapped_help(words: Words, width: int) -> str:
         out += textwrap.wrap(line, width=max(20, width), subsequent_indent=" " * (indent + 4),
                              break_long_words=False, break_on_hyphens=False) or [""]
     return "\n".join(out)
+
+
+def farewell(state: ScreenState, words: Words) -> list[str]:
+    """What the terminal keeps after the screen closes: the (final) score and Bummerl, the own check, the record."""
+    view = state.view
+    if view is None or not view.game_fingerprint or not view.sides:
+        return []
+    score = "–".join(str(side.score) for side in view.sides)
+    bummerl = "–".join(str(side.bummerl) for side in view.sides)
+    over = match_over(view)
+    out = [f"{words['final_score'] if over else words['score_so_far']}: {score} · {words['bummerl']} {bummerl}"]
+    if view.winners:
+        three = view.table.player_count == 3
+        who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
+        out[0] += f" ({who} {words['won']})"
+    out.append(f"{words['own_check']}: {_verdict(state, words) if over else words['not_over']}")
+    if state.record_path:
+        out.append(f"{words['record']}: {visible(state.record_path)}")
+    return out

@@ -40,6 +40,7 @@ from .connection import (
     parse_address,
 )
 from .i18n import LANGS, Words, default_lang
+from .log_view import farewell
 from .pinning import CertificateChanged, CertificateFetchError, FingerprintMismatch
 
 DEFAULT_PORT = 47150
@@ -222,7 +223,10 @@ async def play_at_the_table(args: argparse.Namespace) -> int:
         # At the table just shown (a host may run several): the seats offered were that table's.
         await conn.join(name, seat, table_id=info.table_id)
         words = Words(args.lang or default_lang(), args.suits)
-        code = await TableApp(conn, words).run()
+        table = TableApp(conn, words)
+        code = await table.run()
+        for line in farewell(table.state, words):
+            print(f"watten-join: {line}", flush=True)
         if conn.game is not None and not conn.game.finished:
             # The person left on purpose ([q], confirmed): a bot stands in at once instead of after the grace
             # period. Coming back with `watten-join` again takes the seat back.
