@@ -29,7 +29,7 @@ from .commands import LegalCompleter, legal_of, to_action
 from .connection import Connection, HostBrokeProtocol, Refused
 from .i18n import Words
 from .keys import bind_keys
-from .screen_layout import table_layout
+from .screen_layout import table_layout, word_wrap
 from .story import Story
 
 STYLE = Style.from_dict({
@@ -82,7 +82,7 @@ class TableApp:
         view = self.state.view
         if view is None or not view.your_hand or log_view.match_over(view):
             return []
-        return vm.safe(vm.hand_pane(view, self.state, self.words))
+        return word_wrap(vm.safe(vm.hand_pane(view, self.state, self.words)), get_app().output.get_size().columns)
 
     def play_cursor(self) -> None:
         view = self.state.view

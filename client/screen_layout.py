@@ -16,6 +16,7 @@ from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import ConditionalContainer, Float, FloatContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.utils import get_cwidth
 from prompt_toolkit.widgets import Frame
 
 from . import log_view
@@ -36,8 +37,34 @@ def _size() -> tuple[int, int]:
 def pane(render: Callable[[], vm.Fragments], **window: Any) -> Window:
     """A window as tall as its content; whatever it holds from the host reaches the terminal escaped (`vm.safe`)."""
     window.setdefault("dont_extend_height", True)
-    return Window(FormattedTextControl(cast(Any, lambda: vm.safe(_no_last_newline(render())))), wrap_lines=True,
-                  **window)
+    return Window(FormattedTextControl(cast(Any, lambda: word_wrap(vm.safe(_no_last_newline(render())),
+                                                                   _size()[0]))), wrap_lines=True, **window)
+
+
+def word_wrap(fragments: vm.Fragments, width: int) -> vm.Fragments:
+    """`fragments` with a line break put at the last space before each row would overflow `width` columns (a word
+    longer than a row is left to the terminal's own wrapping)."""
+    chars = [(style, ch) for style, text in fragments for ch in text]
+    column, space = 0, -1
+    for i, (_, ch) in enumerate(chars):
+        if ch == "\n":
+            column, space = 0, -1
+            continue
+        cells = get_cwidth(ch)
+        if column + cells > width and space >= 0:
+            chars[space] = (chars[space][0], "\n")
+            column = sum(get_cwidth(c) for _, c in chars[space + 1:i])
+            space = -1
+        if ch == " ":
+            space = i
+        column += cells
+    out: vm.Fragments = []
+    for style, ch in chars:
+        if out and out[-1][0] == style:
+            out[-1] = (style, out[-1][1] + ch)
+        else:
+            out.append((style, ch))
+    return out
 
 
 def _no_last_newline(fragments: vm.Fragments) -> vm.Fragments:

@@ -268,6 +268,12 @@ def status_pane(view: Any, words: Words) -> Fragments:
 
 def alert_line(view: Any, state: ScreenState, words: Words) -> Fragments:
     """The moment's news under the seats: the hand's result (until a key or a decision), a raise, the trick's winner."""
+    if state.show_last:
+        last = state.story.last_trick if state.story is not None else None
+        if last is None:
+            return [("class:dim", f"{words['no_last_trick']} [p]\n")]
+        return [("class:ok", f"{words['last_trick']} [p]: "
+                 + words["takes_trick"].format(seat=seat_name(view, last[1], words)) + "\n")]
     if state.banner and not view.legal_actions:
         return [("class:ok", f"{visible(state.banner)}  [{words['any_key']}]\n")]
     if view.pending_raise.proposed_value:
