@@ -240,33 +240,36 @@ REASONS: dict[str, dict[str, str]] = {
 
 HELP: dict[str, str] = {
     "en": """Keys
-  ← →  or 1-5   choose a card        Enter / Space   play it
-  r  raise (Gehts?)    a  accept    f  fold    c  concede (when gespannt)
-  Announcement: 7 8 9 0 u o k a (6) name the Schlag · e l h s name Trumpf
-  w  ask Schlagwechsel (swap)   b  ask Bessere (new cards)   y / n  answer a question
-  t / k  take / keep a card at the cut (Schlecken)
-  :  command line (RULES.md notation, e.g. 'play HK', 'signal max', 'schadet?')
+  ← → or 1-5  choose a card    Enter / Space  play it (a digit alone never plays)
+  r  raise (Gehts?)    y  accept    f  fold    c  concede (fold and concede ask first)
+  Announcing: 7 8 9 0 u o k a (6) name the Schlag · e l h s name Trumpf
+  w  ask for a Schlagwechsel (swap)    b  ask for Bessere (new cards)
+  y / n  answer a question, take or keep the card shown at the cut (Schlecken)
+  :  command line: 'play HK', a card as shown ('♥K', 'Herz König'), 'signal max', 'schadet?'; Tab completes
   g  signal to your partner (opens the command line with 'signal ')
-  l  last trick      i  a hint (what the strong bot would do)      ?  this help      q  leave the table
+Looking only, never an action: p the last trick · v the whole log (↑ ↓ PgUp PgDn) · i a hint · ? this help
+  q  leave the table (asks first) · Esc closes help, the log or a question
+The header says what your client has checked of the deal; the lobby says whether the host can see the cards.
 Terms: Schlag = the striker rank named each hand; Trumpf = trump suit; Kritische = Max (HK), Belli (S7),
   Spitz (E7); gespannt = a side near the target (no raising); Bummerl = a lost match.""",
     "de": """Tasten
-  ← →  oder 1-5  Karte wählen         Enter / Leertaste   ausspielen
-  r  bieten (Gehts?)    a  annehmen    f  ablehnen    c  aufgeben (wenn gespannt)
+  ← → oder 1-5  Karte wählen    Enter / Leertaste  ausspielen (eine Ziffer allein spielt nie)
+  r  bieten (Gehts?)    y  annehmen    f  ablehnen    c  aufgeben (ablehnen und aufgeben fragen nach)
   Ansage: 7 8 9 0 u o k a (6) Schlag ansagen · e l h s Trumpf ansagen
-  w  Schlagwechsel fragen   b  Bessere fragen   y / n  antworten
-  t / k  beim Abheben nehmen / lassen (Schlecken)
-  :  Befehlszeile (wie in RULES.md, z. B. 'play HK', 'signal max', 'schadet?')
+  w  nach Schlagwechsel fragen    b  nach Bessere fragen
+  y / n  Fragen beantworten, beim Abheben die gezeigte Karte nehmen oder lassen (Schlecken)
+  :  Befehlszeile: 'play HK', eine Karte wie gezeigt ('♥K', 'Herz König'), 'signal max'; Tab ergänzt
   g  dem Partner deuten (öffnet die Befehlszeile mit 'signal ')
-  l  letzter Stich    i  Tipp (was der starke Bot täte)    ?  diese Hilfe    q  Tisch verlassen""",
+Nur schauen, nie eine Aktion: p letzter Stich · v das ganze Protokoll (↑ ↓ Bild↑ Bild↓) · i Tipp · ? Hilfe
+  q  Tisch verlassen (fragt nach) · Esc schließt Hilfe, Protokoll oder Frage""",
     "zh": """按键
-  ← → 或 1-5 选牌        Enter / 空格 出牌
-  r 加注（Gehts?）  a 接受  f 放弃  c 认输（紧绷时）
+  ← → 或 1-5 选牌    Enter / 空格 出牌（只按数字不会出牌）
+  r 加注（Gehts?）  y 接受  f 放弃  c 认输（放弃和认输会先确认）
   叫牌：7 8 9 0 u o k a (6) 叫 Schlag · e l h s 叫 Trumpf
-  w 请求 Schlagwechsel（交换）  b 请求 Bessere（换牌）  y / n 回答
-  t / k 切牌时拿 / 不拿（Schlecken）
-  : 命令行（RULES.md 记法，如 'play HK'、'signal max'）
-  g 给搭档打暗号   l 上一墩   i 提示（强机器人的选择）   ? 帮助   q 离开
+  w 请求 Schlagwechsel（交换）  b 请求 Bessere（换牌）
+  y / n 回答问题，切牌时拿或不拿亮出的牌（Schlecken）
+  : 命令行（'play HK'、'♥K'、'signal max'）；Tab 补全   g 给搭档打暗号
+只看不动：p 上一墩 · v 全部记录 · i 提示 · ? 帮助 · q 离开（先确认）
 术语：Schlag＝每手叫的点数王；Trumpf＝将牌花色；Kritische＝Max (HK)、Belli (S7)、Spitz (E7)；
   gespannt＝接近目标分（不能加注）；Bummerl＝输掉一局。""",
 }

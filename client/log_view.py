@@ -38,10 +38,9 @@ def log_pane(state: ScreenState, width: int = 80) -> Fragments:
     return log_lines(story.last(60), width) if story is not None else []
 
 
-def full_log(state: ScreenState, words: Words, width: int = 80) -> Fragments:
+def full_log(state: ScreenState, width: int = 80) -> Fragments:
     story = state.story
-    return [("class:heading", words["log_title"] + "\n"),
-            *log_lines(story.lines if story is not None else [], width)]
+    return log_lines(story.lines if story is not None else [], width)
 
 
 def match_over(view: Any) -> bool:

@@ -113,7 +113,8 @@ def table_layout(table: TableApp) -> Layout:
                              filter=over & ~reading),
         ConditionalContainer(pane(lambda: vm.lobby(s, w) if s.view is not None else [("", "…")]),
                              filter=~in_game & ~over & ~reading),
-        ConditionalContainer(scrolled(lambda: log_view.full_log(s, w, _size()[0]), lambda: s.log_scroll),
+        ConditionalContainer(HSplit([pane(lambda: [("class:heading", w["log_title"])]),
+                                     scrolled(lambda: log_view.full_log(s, _size()[0]), lambda: s.log_scroll)]),
                              filter=reading),
         ConditionalContainer(Window(), filter=~in_game & ~over & ~reading),  # the space left over in the lobby
         ConditionalContainer(table.hand_window, filter=in_game & ~over),
