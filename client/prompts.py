@@ -32,7 +32,7 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
         return _waiting(view, words)
     asked = _asked(view, state.story, legal, words)
     if asked:
-        return [("class:active", asked + _also(legal))]
+        return [("class:active", asked + _also(legal, words))]
     cuts = [int(a.split()[1]) for a in legal if a.startswith("cut ") and a.split()[1].isdigit()]
     if cuts:
         return [("class:active", words["cut_prompt"].format(low=min(cuts), high=max(cuts)))]
@@ -44,8 +44,8 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
         raiser = seat_name(view, view.pending_raise.seat, words)
         return [("class:active", words["answer_raise"].format(seat=raiser, value=view.pending_raise.proposed_value))]
     if any(a.startswith("play ") for a in legal) and view.your_seat in view.to_act:
-        return [("class:active", f"{words['your_turn']}: {words['choose_card']}" + _also(legal))]
-    keys = _shortcuts(legal)
+        return [("class:active", f"{words['your_turn']}: {words['choose_card']}" + _also(legal, words))]
+    keys = _shortcuts(legal, words)
     return [("class:dim", " ".join(keys))] if keys else _waiting(view, words)
 
 
@@ -75,16 +75,15 @@ def _waiting(view: Any, words: Words) -> Fragments:
     return [("class:dim", words["waiting_to"].format(names=names, what=words[what]))]
 
 
-def _also(legal: list[str]) -> str:
+def _also(legal: list[str], words: Words) -> str:
     """The side keys (a raise during the announcement, RULES.md 6) after the seat's own prompt."""
-    keys = _shortcuts(legal)
+    keys = _shortcuts(legal, words)
     return " · " + " ".join(keys) if keys else ""
 
 
-def _shortcuts(legal: list[str]) -> list[str]:
-    keys = {"raise": "[r] raise", "accept": "[y] accept", "fold": "[f] fold", "concede": "[c] concede",
-            "schadet?": "[:] schadet?"}
-    return [keys[a] for a in legal if a in keys]
+def _shortcuts(legal: list[str], words: Words) -> list[str]:
+    keys = {"raise": "[r] ", "accept": "[y] ", "fold": "[f] ", "concede": "[c] ", "schadet?": "[:] "}
+    return [keys[a] + words[f"do_{a.rstrip('?')}"] for a in legal if a in keys]
 
 
 def keymap(view: Any) -> dict[str, str]:
