@@ -68,7 +68,8 @@ class TableApp:
         self.command = TextArea(height=1, prompt="> ", multiline=False, accept_handler=self._command,
                                 completer=LegalCompleter(legal_of(self.state)), complete_while_typing=False)
         self.hand_window = Window(
-            FormattedTextControl(cast(Any, self._hand), focusable=True, show_cursor=False), height=2, wrap_lines=True)
+            FormattedTextControl(cast(Any, self._hand), focusable=True, show_cursor=False), dont_extend_height=True,
+            wrap_lines=True)
         self.app: Application[int] = Application(
             layout=table_layout(self), key_bindings=bind_keys(self), style=STYLE, full_screen=True,
             mouse_support=False,
@@ -82,7 +83,8 @@ class TableApp:
         view = self.state.view
         if view is None or not view.your_hand or log_view.match_over(view):
             return []
-        return word_wrap(vm.safe(vm.hand_pane(view, self.state, self.words)), get_app().output.get_size().columns)
+        width = get_app().output.get_size().columns
+        return word_wrap(vm.safe(vm.hand_pane(view, self.state, self.words, width)[:-1]), width)  # (no empty row)
 
     def play_cursor(self) -> None:
         view = self.state.view

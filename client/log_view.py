@@ -52,8 +52,8 @@ def summary(state: ScreenState, words: Words, story: Story | None) -> Fragments:
     view = state.view
     out: Fragments = [("class:heading", f"{words['summary']}\n")]
     rows = story.hands if story is not None else []
-    head = (f"{words['col_hand']:>4}  {words['col_dealer']:<10} {words['col_announced']:<16} "
-            f"{words['col_points']:>3}  {words['col_won']:<20} {words['col_how']}")
+    head = (f"{words['col_hand']:>4}  {words['col_dealer']:<8} {words['col_announced']:<20} "
+            f"{words['col_points']:>3}  {words['col_won']:<16} {words['col_how']}")
     out.append(("class:dim", head + "\n"))
     for row in rows:
         out.append(("", _row(row, story, words) + "\n"))
@@ -82,12 +82,12 @@ def _verdict(state: ScreenState, words: Words) -> str:
 
 
 def _row(row: HandRow, story: Story | None, words: Words) -> str:
-    name = story.name if story is not None else str
-    dealer = name(row.dealer)[:10] if row.dealer >= 0 else "–"
+    dealer = story.short(row.dealer) if story is not None and row.dealer >= 0 else "–"
     schlag = f"{row.schlag} ({RANK_DE[row.schlag]})" if row.schlag in RANK_DE else "?"
     trump = f"{words.marks[row.trump]} {SUIT_DE[row.trump]}" if row.trump in SUIT_DE else "?"
-    won = " & ".join(name(s) for s in row.winners)[:20] or "–"
-    return f"{row.hand + 1:>4}  {dealer:<10} {schlag + ' ' + trump:<16} {row.points:>3}  {won:<20} {row.how}"
+    short = story.short if story is not None else str
+    won = " & ".join(short(s) for s in row.winners)[:16] or "–"
+    return f"{row.hand + 1:>4}  {dealer:<8} {schlag + ' ' + trump:<20} {row.points:>3}  {won:<16} {row.how}"
 
 
 def too_small(cols: int, rows: int, words: Words) -> bool | str:

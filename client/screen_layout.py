@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.layout import ConditionalContainer, Float, FloatContainer, HSplit, Layout, Window
+from prompt_toolkit.layout import ConditionalContainer, Dimension, Float, FloatContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.utils import get_cwidth
 from prompt_toolkit.widgets import Frame
@@ -76,14 +76,17 @@ def _no_last_newline(fragments: vm.Fragments) -> vm.Fragments:
 
 
 def scrolled(render: Callable[[], vm.Fragments], from_end: Callable[[], int]) -> Window:
-    """A window that shows the end of its content, `from_end()` lines up (the cursor it keeps in view)."""
+    """A window that shows the end of its content, `from_end()` lines up (the cursor it keeps in view). It prefers
+    no height at all: every other pane gets its rows first, this one takes what is left."""
+    def content() -> vm.Fragments:
+        return vm.safe(_no_last_newline(render()))
+
     def cursor() -> Point:
-        lines = sum(text.count("\n") for _, text in render())
+        lines = sum(text.count("\n") for _, text in content()) + 1
         return Point(0, max(0, lines - 1 - from_end()))
 
-    control = FormattedTextControl(cast(Any, lambda: vm.safe(render())), get_cursor_position=cursor,
-                                   show_cursor=False)
-    return Window(control, wrap_lines=True)
+    control = FormattedTextControl(cast(Any, content), get_cursor_position=cursor, show_cursor=False)
+    return Window(control, wrap_lines=True, height=Dimension(min=0, preferred=0))
 
 
 def table_layout(table: TableApp) -> Layout:
@@ -103,11 +106,11 @@ def table_layout(table: TableApp) -> Layout:
         pane(need_view(lambda v: vm.status_pane(v, w))),
         pane(need_view(lambda v: vm.seats_pane(v, w, s, _size()[0]))),
         pane(need_view(lambda v: vm.alert_line(v, s, w))),
-        pane(need_view(lambda v: vm.scores_pane(v, w) + (vm.rules_line(v, w) if tall() else []))),
+        pane(need_view(lambda v: vm.scores_pane(v, w, _size()[0]) + (vm.rules_line(v, w) if tall() else []))),
         scrolled(lambda: log_view.log_pane(s, _size()[0]), lambda: 0),
     ])
     body = HSplit([
-        pane(lambda: vm.header(s, w, tall=tall())),
+        pane(lambda: vm.header(s, w, tall=tall(), compact=_size()[0] < 76)),
         ConditionalContainer(game, filter=in_game & ~over & ~reading),
         ConditionalContainer(scrolled(lambda: log_view.summary(s, w, s.story), lambda: s.log_scroll),
                              filter=over & ~reading),

@@ -135,7 +135,7 @@ class Story:
     def name(self, seat: int) -> str:
         return self.names.get(seat, f"#{seat}")
 
-    def _short(self, seat: int) -> str:
+    def short(self, seat: int) -> str:
         """A name's first word (a trick's line names every seat: "Resi ♦9", not "Resi (bot) ♦9")."""
         words = self.name(seat).split()
         return (words[0] if words else f"#{seat}")[:10]
@@ -224,7 +224,7 @@ class Story:
         leader = _int(data, "leader", 0)
         raw = data.get("cards")
         cards: list[Any] = raw if isinstance(raw, list) else []
-        played = ", ".join(f"{self._short((leader + i) % max(1, self.players))} {self._card(card)}"
+        played = ", ".join(f"{self.short((leader + i) % max(1, self.players))} {self._card(card)}"
                            for i, card in enumerate(cards[:8]))
         tricks = "–".join(str(t) for t in _ints(data, "tricks"))
         seats = max(1, self.players)

@@ -102,16 +102,19 @@ def seat_name(view: Any, seat: int, words: Words) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ panes
-def deal_progress(view: Any, state: ScreenState, words: Words) -> str:
-    """What this seat has checked of the deal so far (the final verdict replaces it at the match end)."""
+def deal_progress(view: Any, state: ScreenState, words: Words, compact: bool = False) -> str:
+    """What this seat has checked of the deal so far (the final verdict replaces it at the match end); `compact`:
+    the first part alone (a narrow window)."""
     if state.deal_consistent:
-        return words["deal_consistent"]
-    if not view.hand_phase and not view.your_hand:
-        return words["deal_pending"]
-    return words["deal_cards_checked"]
+        text = words["deal_consistent"]
+    elif not view.hand_phase and not view.your_hand:
+        text = words["deal_pending"]
+    else:
+        text = words["deal_cards_checked"]
+    return text.split(" · ")[0] if compact else text
 
 
-def header(state: ScreenState, words: Words, tall: bool = True) -> Fragments:
+def header(state: ScreenState, words: Words, tall: bool = True, compact: bool = False) -> Fragments:
     view = state.view
     out: Fragments = [("class:title", " watten-net ")]
     if view is None:
@@ -125,7 +128,7 @@ def header(state: ScreenState, words: Words, tall: bool = True) -> Fragments:
     elif state.deal_status:
         out.append(("class:error", f" · {words['deal_failed']}: {visible(state.deal_status)}"))
     elif view.game_fingerprint:
-        out.append(("class:dim", f" · {deal_progress(view, state, words)}"))
+        out.append(("class:dim", f" · {deal_progress(view, state, words, compact)}"))
     if state.connection != "connected":
         out.append(("class:error", f"  {words['reconnecting']}"))
     if state.dispute:
@@ -286,14 +289,16 @@ def alert_line(view: Any, state: ScreenState, words: Words) -> Fragments:
     return [("", "\n")]
 
 
-def scores_pane(view: Any, words: Words) -> Fragments:
+def scores_pane(view: Any, words: Words, width: int = 80) -> Fragments:
     """One line: each side's points (and gespannt), the target and the Bummerl."""
     parts: list[str] = []
     tight = list(view.tight_per_side)
     three = view.table.player_count == 3
     for side in view.sides:
         seats = "+".join(str(s) for s in side.seats)
-        label = f"{words['seat']} {seats}" if three else f"{words['team']} {'AB'[side.side]} ({seats})"
+        label = f"{words['seat']} {seats}" if three else f"{words['team']} {'AB'[side.side]}"
+        if width >= 76 and not three:  # (narrow: the seat rows say who is on which team)
+            label += f" ({seats})"
         gespannt = f" {words['gespannt']}" if side.side < len(tight) and tight[side.side] and not three else ""
         parts.append(f"{label}: {side.score}{gespannt}")
     bummerl = "–".join(str(side.bummerl) for side in view.sides)
@@ -305,7 +310,7 @@ def scores_pane(view: Any, words: Words) -> Fragments:
     return out
 
 
-def hand_pane(view: Any, state: ScreenState, words: Words) -> Fragments:
+def hand_pane(view: Any, state: ScreenState, words: Words, width: int = 80) -> Fragments:
     cards = my_hand(view)
     legal = legal_cards(view)
     out: Fragments = [("class:heading", f"{words['your_hand']}: ")]
@@ -315,5 +320,8 @@ def hand_pane(view: Any, state: ScreenState, words: Words) -> Fragments:
         out.append(("class:dim", f" {i + 1}:"))
         out += card_fragments(words, card, style)
     if cards and 0 <= state.cursor < len(cards):
-        out.append(("class:dim", f"   {words.card_name(cards[state.cursor])}"))
+        card = cards[state.cursor]
+        # (narrow: the German name alone; the language's explanation is in the help)
+        name = words.card_name(card) if width >= 76 else words.card_name(card).split(" — ")[0]
+        out.append(("class:dim", f"   {name}"))
     return [*out, ("", "\n")]
