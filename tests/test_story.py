@@ -202,3 +202,38 @@ def test_six_seat_rows_fit_80_and_60_columns() -> None:
         rows = text(vm.seats_pane(view, EN, width=width)).splitlines()
         assert len(rows) == 6 and all(len(row) <= width for row in rows), rows
         assert all("♥K" in row and "…" in row for row in rows)
+
+
+# ------------------------------------------------------------------------------------------ keys on pipe input
+def test_the_command_line_takes_a_card_as_shown_and_completes_a_legal_action() -> None:
+    from test_viewmodel import press
+
+    view = make_view(your_hand=["HK", "L7"], schlag="O", trump="L", to_act=[0],
+                     legal_actions=["play HK", "play L7", "signal max"])
+    assert press(view, [":", "♥K", "\r"])[0] == ["play HK"]
+    assert press(view, [":", "Laub Sieben", "\r"])[0] == ["play L7"]
+    assert press(view, [":", "sig", "\t", "\r"])[0] == ["signal max"]  # Tab completes from the legal actions
+
+
+def test_looking_keys_send_nothing_while_the_trump_is_named_and_l_names_laub() -> None:
+    from test_viewmodel import press
+
+    naming = make_view(legal_actions=["trump E", "trump L", "trump H", "trump S"], to_act=[0])
+    sent, state = press(naming, ["p", "v", "v", "?", "?"])
+    assert sent == [] and not state.show_log and not state.show_help
+    assert press(naming, ["l"])[0] == ["trump L"]
+    raising = make_view(legal_actions=["accept", "fold"], to_act=[0],
+                        pending_raise=pb.PendingRaise(seat=1, side=1, proposed_value=3))
+    assert press(raising, ["a", "k"])[0] == [] and press(raising, ["y"])[0] == ["accept"]
+
+
+def test_a_stale_message_clears_with_the_next_action_and_a_key_puts_the_banner_away() -> None:
+    from test_viewmodel import press
+
+    view = make_view(your_hand=["HK", "L7"], schlag="O", trump="L", legal_actions=["play HK", "play L7"],
+                     to_act=[0])
+    sent, state = press(view, ["2", "\r", "1", "\r"], refuse={"play L7": ("must-play-trump", "host words")})
+    assert sent == ["play HK"] and state.message == ""
+    idle = make_view()
+    _, state = press(idle, ["x"], banner="Hand 1: Anna & Sepp win 3 (tricks 3–1) · score 3–0")
+    assert state.banner == ""

@@ -181,7 +181,8 @@ class FakeConnection:
         self.sent.append(action)
 
 
-def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None = None) -> tuple[list[str], Any]:
+def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None = None,
+          banner: str = "") -> tuple[list[str], Any]:
     """Run the real application on pipe input, type `keys`, return the actions sent and the screen state."""
 
     async def scenario() -> tuple[list[str], Any]:
@@ -193,6 +194,7 @@ def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None 
                 if table.state.view is not None:
                     break
                 await asyncio.sleep(0.01)
+            table.state.banner = banner
             for key in keys:
                 pipe.send_text(key)
                 await asyncio.sleep(0.05)
