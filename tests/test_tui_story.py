@@ -202,6 +202,6 @@ def test_resizing_keeps_every_seat_the_hand_and_every_trick_slot(tmux: Tmux) -> 
         assert all(len(line) <= width for line in screen.splitlines()), screen
         assert re.search(r"Team A( \(0\+2\+4\))?: \d+", screen), screen  # (narrow: without the seats)
     tmux.resize("host", 40, 15)
-    tmux.wait_for("host", r"Please make this window at least 60×20 \(now 40×15\)")
+    tmux.wait_for("host", r"Please make this window at least\s+60×20\s+\(now 40×15\)")  # (wrapped in 40 columns)
     tmux.resize("host", 80, 24)
     tmux.wait_for("host", HAND["en"])
