@@ -12,14 +12,13 @@ from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition, Filter, has_focus
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from .log_view import match_over
+from .log_view import match_over, wrapped_help
 from .prompts import keymap
 
 if TYPE_CHECKING:
     from .app import TableApp
 
 CONFIRM = {"fold", "concede"}
-LOOK_KEYS = {"p": "last trick", "v": "log", "?": "help", "i": "hint"}  # never an action (tests check keymap)
 LOG_PAGE = 10
 
 
@@ -76,8 +75,20 @@ def bind_keys(table: TableApp) -> KeyBindings:
 
 
 def _bind_scrolling(kb: KeyBindings, table: TableApp, reading: Filter) -> None:
-    """The whole log (and the end-of-match summary) scroll with the arrows and the page keys."""
+    """The whole log (and the end-of-match summary) scroll with the arrows and the page keys; so does the help."""
     s = table.state
+    helping = Condition(lambda: s.show_help)
+
+    @kb.add("up", filter=helping, eager=True)
+    def _help_up(event: KeyPressEvent) -> None:
+        """Scroll the help back."""
+        s.help_line = max(0, s.help_line - 1)
+
+    @kb.add("down", filter=helping, eager=True)
+    def _help_down(event: KeyPressEvent) -> None:
+        """Scroll the help on."""
+        rows = len(wrapped_help(table.words, get_app().output.get_size().columns - 8).splitlines())
+        s.help_line = min(rows - 1, s.help_line + 1)
 
     @kb.add("up", filter=reading)
     @kb.add("pageup", filter=reading)
@@ -135,7 +146,7 @@ def _looking(table: TableApp, key: str) -> bool:
     """The keys that only show something: they never act, in any phase."""
     s = table.state
     if key == "?":
-        s.show_help = not s.show_help
+        s.show_help, s.help_line = not s.show_help, 0
     elif key == "p":
         s.show_last = not s.show_last
     elif key == "v":

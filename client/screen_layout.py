@@ -89,6 +89,13 @@ def scrolled(render: Callable[[], vm.Fragments], from_end: Callable[[], int]) ->
     return Window(control, wrap_lines=True, height=Dimension(min=0, preferred=0))
 
 
+def help_window(s: vm.ScreenState, w: Any) -> Window:
+    """The help, wrapped to the window; taller than the screen, it scrolls with the arrows (`s.help_line`)."""
+    control = FormattedTextControl(lambda: [("", log_view.wrapped_help(w, _size()[0] - 8))],
+                                   get_cursor_position=lambda: Point(0, s.help_line), show_cursor=False)
+    return Window(control, dont_extend_height=True, get_vertical_scroll=lambda window: s.help_line)
+
+
 def table_layout(table: TableApp) -> Layout:
     s, w = table.state, table.words
     in_game = Condition(lambda: s.view is not None and bool(s.view.game_fingerprint) and s.view.dealer >= 0)
@@ -125,7 +132,7 @@ def table_layout(table: TableApp) -> Layout:
         pane(lambda: [("class:error", s.message)] if s.message else [("class:dim", w["help_hint"])]),
         table.command,
     ])
-    help_box = Frame(pane(lambda: [("", log_view.wrapped_help(w, _size()[0] - 8))]), title="?")
+    help_box = Frame(help_window(s, w), title="? · ↑ ↓ · Esc")
     screen = FloatContainer(body, floats=[
         Float(ConditionalContainer(help_box, filter=Condition(lambda: s.show_help)), top=1, left=1, right=1),
     ])

@@ -42,6 +42,7 @@ class ScreenState:
     message: str = ""
     confirm: str = ""  # an action waiting for y/n: "fold", "concede", "quit"
     show_help: bool = False
+    help_line: int = 0  # the help's first row shown (a small window scrolls it)
     show_last: bool = False
     connection: str = "connected"  # or "reconnecting"
     deal_status: str = ""  # the client's own judgement: "", "verified", or the failure in words

@@ -237,3 +237,13 @@ def test_a_stale_message_clears_with_the_next_action_and_a_key_puts_the_banner_a
     idle = make_view()
     _, state = press(idle, ["x"], banner="Hand 1: Anna & Sepp win 3 (tricks 3–1) · score 3–0")
     assert state.banner == ""
+
+
+def test_the_help_scrolls_with_the_arrows_and_opens_at_its_top() -> None:
+    from test_viewmodel import press
+
+    view = make_view(your_hand=["HK", "L7"], legal_actions=["play HK", "play L7"], to_act=[0])
+    sent, state = press(view, ["?", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[A"])
+    assert sent == [] and state.show_help and state.help_line == 2 and state.cursor == 0
+    _, state = press(view, ["?", "\x1b[B", "?", "?"])
+    assert state.show_help and state.help_line == 0
