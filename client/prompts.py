@@ -38,8 +38,8 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
         return [("class:active", words["cut_prompt"].format(low=min(cuts), high=max(cuts)))]
     if "take" in legal or legal == ["keep"]:
         card = view.extra.get("schlecken_card", "?")
-        return [("class:active", words["schlecken"].format(card=words.card_short(card) if card[:1] in words.marks
-                                                           and len(card) in (2, 3) else "?"))]
+        shown = words.card_short(card) if card[:1] in words.marks and len(card) in (2, 3) else "?"
+        return [("class:active", words["schlecken" if "take" in legal else "schlecken_keep"].format(card=shown))]
     if "accept" in legal:
         raiser = seat_name(view, view.pending_raise.seat, words)
         return [("class:active", words["answer_raise"].format(seat=raiser, value=view.pending_raise.proposed_value))]

@@ -250,8 +250,9 @@ class Story:
 
     def _match_end(self, data: dict[str, Any]) -> None:
         winners = _ints(data, "winners")
-        teams = [f"{'AB'[w]}" if self.players != 3 and 0 <= w < 2 else self.name(w) for w in winners]
-        who = ", ".join((f"Team {t}" if self.players != 3 else t) for t in teams) or "–"
+        team = self.words["team"]
+        who = ", ".join(f"{team} {'AB'[w]}" if self.players != 3 and 0 <= w < 2 else self.name(w)
+                        for w in winners) or "–"
         self._line("match-end", "match-end", who=who, scores="–".join(str(s) for s in _ints(data, "scores")),
                    bummerl="–".join(str(b) for b in _ints(data, "bummerl")))
 

@@ -103,6 +103,18 @@ STORY: dict[str, dict[str, str]] = {
         "hand-end": "第 {hand} 手：{who} 得 {points} 分（{how}）· 比分 {scores}",
         "match-end": "比赛结束：{who} 获胜 · 比分 {scores} · Bummerl {bummerl}",
         "how-tricks": "墩数 {tricks}", "how-fold": "{who} 放弃", "how-concede": "{who} 认输", "you": "你",
+        "hand-start-plain": "── 第 {hand} 手：{dealer} 发牌，{cutter} 切牌，{forehand} 先出",
+        "redeal-start": "── 第 {hand} 手，重新发牌：{dealer} 发牌",
+        "swap?": "{who} 请求 Schlagwechsel",
+        "swap-yes": "{who} 同意 Schlagwechsel", "swap-no": "{who} 拒绝 Schlagwechsel",
+        "bessere?": "{who} 请求 Bessere（换牌）",
+        "bessere-yes": "{who} 同意 Bessere", "bessere-no": "{who} 拒绝 Bessere",
+        "schadet?": "{who} 问：schadet's?", "schadet-yes": "{who}：有害", "schadet-no": "{who}：无害",
+        "maschine": "{who} 亮出 Maschine：{cards}", "forfeit": "{who} 弃权这一手",
+        "bluff-penalty": "{who} 切牌时虚张声势：对方得 {points} 分", "redeal": "Bessere：重新发牌",
+        "hand-end-none": "第 {hand} 手：无人得分（{how}）· 比分 {scores}",
+        "stand-in": "{who} 不在时由机器人代打", "stand-in-trustless": "{who} 不在：牌桌等待", "back": "{who} 回来了",
+        "how-maschine": "Maschine", "how-forfeit": "{who} 弃权", "how-violation": "违反义务",
     },
 }
 
