@@ -247,3 +247,11 @@ def test_the_help_scrolls_with_the_arrows_and_opens_at_its_top() -> None:
     assert sent == [] and state.show_help and state.help_line == 2 and state.cursor == 0
     _, state = press(view, ["?", "\x1b[B", "?", "?"])
     assert state.show_help and state.help_line == 0
+
+
+def test_every_log_sentence_is_in_every_language() -> None:
+    from client.story_words import STORY
+
+    assert set(STORY["de"]) == set(STORY["en"]) == set(STORY["zh"])
+    told = lines(story_of(HAND, Words("zh")))
+    assert told[-1] == "第 1 手：Anna & Sepp 得 3 分（Vroni 放弃）· 比分 3–0"
