@@ -10,24 +10,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
-from prompt_toolkit.filters import Condition, has_focus
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import ConditionalContainer, Float, FloatContainer, HSplit, Layout, Window
+from prompt_toolkit.layout import Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
-from prompt_toolkit.widgets import Frame, TextArea
+from prompt_toolkit.widgets import TextArea
 
-from watten_net.engine import normalise_action
 from watten_net.verify import verify_entries
 
+from . import log_view
 from . import viewmodel as vm
+from .commands import LegalCompleter, legal_of, to_action
 from .connection import Connection, HostBrokeProtocol, Refused
 from .i18n import Words
+from .keys import bind_keys
+from .screen_layout import table_layout, word_wrap
+from .story import Story
 
 STYLE = Style.from_dict({
     "title": "bold reverse", "fingerprint": "bold", "ok": "ansigreen bold", "error": "ansired bold",
@@ -36,7 +39,6 @@ STYLE = Style.from_dict({
     "suit.h": "ansired", "suit.s": "ansiyellow", "suit.e": "ansibrightblack", "suit.l": "ansigreen",
     "seat": "",
 })
-CONFIRM = {"fold", "concede"}
 
 
 class HostControls:
@@ -75,23 +77,6 @@ class HostControls:
         return None
 
 
-async def play_again(table: TableApp) -> None:
-    """[n] after a match: ask for another at this table (docs/protocol.md "Play again"); the stream then follows the
-    table into it, with a new record."""
-    try:
-        await table.conn.again()
-    except Refused as err:
-        table.state.message = f"{table.words['refused']}: {table.words.reason(err.reason, err.message)}"
-        return
-    view, words = table.state.view, table.words
-    seats = view.table.seats if view is not None else []
-    others = [x.name for x in seats if not x.bot and not x.ready and x.seat != view.your_seat]
-    table.state.message = f"{words['again_waiting']} {', '.join(others)} …" if others else ""
-    table.finished = False
-    table._ended.clear()
-    await table.follow()
-
-
 class TableApp:
     """The full-screen terminal table (prompt-toolkit): draws the view model of a `Connection` and reads commands."""
 
@@ -100,163 +85,31 @@ class TableApp:
         self.conn = conn
         self.words = words
         self.host_controls = host_controls
-        self.state = vm.ScreenState(lobby_lines=lobby_lines or [], host_controls=host_controls is not None)
-        self.command = TextArea(height=1, prompt="> ", multiline=False, accept_handler=self._command)
+        self.state = vm.ScreenState(lobby_lines=lobby_lines or [], host_controls=host_controls is not None,
+                                    story=Story(words))
+        self.command = TextArea(height=1, prompt="> ", multiline=False, accept_handler=self._command,
+                                completer=LegalCompleter(legal_of(self.state)), complete_while_typing=False)
+        self.hand_window = Window(
+            FormattedTextControl(cast(Any, self._hand), focusable=True, show_cursor=False), dont_extend_height=True,
+            wrap_lines=True)
         self.app: Application[int] = Application(
-            layout=self._layout(), key_bindings=self._keys(), style=STYLE, full_screen=True, mouse_support=False,
-            refresh_interval=1.0,  # the "offline 0:37" clocks of absent seats tick
+            layout=table_layout(self), key_bindings=bind_keys(self), style=STYLE, full_screen=True,
+            mouse_support=False,
+            refresh_interval=0.5,  # the "offline 0:37" clocks tick, and a finished trick leaves after its time
         )
         self.finished = False
         self.judged: Any = None  # the game whose deal `deal_status` speaks of
         self._ended = asyncio.Event()  # the table's stream has ended (the match is over and every entry is in)
+        self._tricks_seen = 0
 
-    # ------------------------------------------------------------------ layout
-    def _pane(self, render: Callable[[], vm.Fragments], **window: Any) -> Window:
-        # Each pane is as tall as its content; what is left over stays empty at the bottom. `vm.safe`: whatever a
-        # pane holds from the host reaches the terminal escaped, never raw.
-        window.setdefault("dont_extend_height", True)
-        return Window(FormattedTextControl(cast(Any, lambda: vm.safe(render()))), wrap_lines=True, **window)
+    def _hand(self) -> vm.Fragments:
+        view = self.state.view
+        if view is None or not view.your_hand or log_view.match_over(view):
+            return []
+        width = get_app().output.get_size().columns
+        return word_wrap(vm.safe(vm.hand_pane(view, self.state, self.words, width)[:-1]), width)  # (no empty row)
 
-    def _layout(self) -> Layout:
-        s, w = self.state, self.words
-        in_game = Condition(lambda: s.view is not None and bool(s.view.game_fingerprint) and s.view.dealer >= 0)
-        in_lobby = ~in_game
-
-        def need_view(render: Callable[[Any], vm.Fragments]) -> Callable[[], vm.Fragments]:
-            return lambda: render(s.view) if s.view is not None else []
-
-        table = HSplit([
-            self._pane(need_view(lambda v: vm.seats_pane(v, w))),
-            Window(height=1),
-            self._pane(need_view(lambda v: vm.trick_pane(v, s, w))),
-            Window(height=1),
-            self._pane(need_view(lambda v: vm.status_pane(v, w))),
-            self._pane(need_view(lambda v: vm.scores_pane(v, w))),
-        ])
-        lobby = self._pane(lambda: vm.lobby(s, w) if s.view is not None else [("", "…")])
-        # The hand is where the keyboard is when the command line is not: it holds the focus.
-        self.hand_window = Window(
-            FormattedTextControl(cast(Any, need_view(lambda v: vm.safe(vm.hand_pane(v, s, w)) if v.your_hand else [])),
-                                 focusable=True, show_cursor=False),
-            height=2, wrap_lines=True,
-        )
-        body = HSplit([
-            self._pane(lambda: vm.header(s, w)),
-            ConditionalContainer(table, filter=in_game),
-            ConditionalContainer(lobby, filter=in_lobby),
-            Window(),  # the space left over
-            self.hand_window,
-            self._pane(need_view(lambda v: vm.prompt_line(v, s, w)), height=1),
-            self._pane(lambda: [("class:error", s.message)] if s.message else [("class:dim", w["help_hint"])],
-                       height=1),
-            self.command,
-        ])
-        help_box = Frame(self._pane(lambda: [("", w.help())]), title="?")
-        return Layout(FloatContainer(body, floats=[
-            Float(ConditionalContainer(help_box, filter=Condition(lambda: s.show_help)), top=2, left=2),
-        ]), focused_element=self.hand_window)
-
-    # ------------------------------------------------------------------ keys
-    def _keys(self) -> KeyBindings:
-        kb = KeyBindings()
-        s = self.state
-        typing = has_focus(self.command)
-        playing = ~typing
-
-        @kb.add("c-c")
-        def _quit_now(event: KeyPressEvent) -> None:
-            """Leave at once."""
-            event.app.exit(result=130)
-
-        @kb.add("escape", eager=True)
-        def _escape(event: KeyPressEvent) -> None:
-            """Close help, cancel a question, leave the command line."""
-            s.show_help = False
-            s.confirm = ""
-            self.command.text = ""
-            event.app.layout.focus(self.hand_window)
-
-        @kb.add("left", filter=playing)
-        def _left(event: KeyPressEvent) -> None:
-            """Previous card."""
-            s.cursor = max(0, s.cursor - 1)
-
-        @kb.add("right", filter=playing)
-        def _right(event: KeyPressEvent) -> None:
-            """Next card."""
-            if s.view is not None:
-                s.cursor = min(len(s.view.your_hand) - 1, s.cursor + 1)
-
-        @kb.add("enter", filter=playing)
-        @kb.add("space", filter=playing)
-        def _play(event: KeyPressEvent) -> None:
-            """Play the chosen card."""
-            self._play_cursor()
-
-        @kb.add(":", filter=playing)
-        def _command_line(event: KeyPressEvent) -> None:
-            """Type an action in RULES.md notation."""
-            event.app.layout.focus(self.command)
-
-        @kb.add("<any>", filter=playing)
-        def _key(event: KeyPressEvent) -> None:
-            """Context keys: answers, announcement, raise/accept/fold, cards by number, help."""
-            self._on_key(event.data)
-
-        return kb
-
-    def _on_key(self, key: str) -> None:
-        s = self.state
-        s.message = ""
-        if s.confirm:
-            action, s.confirm = s.confirm, ""
-            if key.lower() == "y":
-                if action == "quit":
-                    self._leave(0)
-                else:
-                    self.act(action)
-            return
-        if key == "?":
-            s.show_help = not s.show_help
-            return
-        # The moment's own keys first: while trump is named, 'l' is Laub, not the last trick.
-        mapped = vm.keymap(s.view).get(key)
-        if mapped is not None:
-            if mapped in CONFIRM:
-                s.confirm = mapped
-            else:
-                self.act(mapped)
-            return
-        if key == "q":
-            s.confirm = "quit"
-            return
-        if key == "n" and self.finished and s.view is not None and s.view.table.phase in (vm.MATCH_OVER, vm.ABANDONED):
-            get_app().create_background_task(play_again(self))  # another match at this table
-            return
-        if key == "i" and s.view is not None and s.view.legal_actions:
-            get_app().create_background_task(self._hint(s.view))
-            return
-        if key == "l":
-            s.show_last = not s.show_last
-            return
-        if key == "g":
-            self.command.text = "signal "
-            self.command.buffer.cursor_position = len(self.command.text)
-            get_app().layout.focus(self.command)
-            return
-        if self.host_controls is not None and s.view is not None and (not s.view.game_fingerprint or self.finished):
-            call = self.host_controls.call_for(key)
-            if call is not None or self.host_controls.typed:
-                if call is not None:
-                    get_app().create_background_task(self._host_call(call))
-                return
-        if key.isdigit() and s.view is not None:
-            index = int(key) - 1
-            if 0 <= index < len(s.view.your_hand):
-                s.cursor = index
-                self._play_cursor()
-
-    def _play_cursor(self) -> None:
+    def play_cursor(self) -> None:
         view = self.state.view
         if view is None:
             return
@@ -278,9 +131,9 @@ class TableApp:
         if text in ("help", "?"):
             self.state.show_help = True
         elif text in ("quit", "exit"):
-            self._leave(0)
+            self.leave(0)
         else:
-            self.act(normalise_action(text))
+            self.act(to_action(text))
         return False
 
     # ------------------------------------------------------------------ actions and the stream
@@ -288,13 +141,14 @@ class TableApp:
         get_app().create_background_task(self._act(action))
 
     async def _act(self, action: str) -> None:
+        self.state.message = ""  # (a hint or a refusal of before is stale now)
         try:
             await self.conn.act(action)
         except Refused as err:
             self.state.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
         self.app.invalidate()
 
-    async def _hint(self, view: Any) -> None:
+    async def hint(self, view: Any) -> None:
         """What the strong bot would do from this seat's own view (it sees nothing more), and its chance."""
         from watten_net.bots import BotView
         from watten_net.bots.strong import hint
@@ -309,7 +163,7 @@ class TableApp:
             self.state.message = f"{self.words['hint']}: {action}{odds}"
         self.app.invalidate()
 
-    def _leave(self, result: int) -> None:
+    def leave(self, result: int) -> None:
         """Close the screen; the host's own person first ends the match and follows its stream to the end (a few
         seconds at most), so both records are whole."""
         controls = self.host_controls
@@ -329,7 +183,7 @@ class TableApp:
 
         self.app.create_background_task(end_then_exit())
 
-    async def _host_call(self, call: Callable[[], Awaitable[None]]) -> None:
+    async def host_call(self, call: Callable[[], Awaitable[None]]) -> None:
         try:
             await call()
         except Exception as err:  # a lobby refusal (table full, ...) is shown, never a crash
@@ -343,11 +197,13 @@ class TableApp:
     async def follow(self) -> None:
         s = self.state
         self.conn.on_dispute = self._dispute
+        self.conn.on_update = self._tell_story
         try:
             async for view in self.conn.follow(on_state=self._connection_state):
                 s.view = view
                 if view is not None and view.your_hand:
-                    s.cursor = min(s.cursor, len(view.your_hand) - 1)
+                    s.cursor = max(0, min(s.cursor, len(view.your_hand) - 1))
+                self._pace()
                 self._judge_deal()
                 self.app.invalidate()
         except HostBrokeProtocol as err:
@@ -359,6 +215,42 @@ class TableApp:
         s.message = s.message or f"{self.words['again']} · {self.words['again_waiting']} " + ", ".join(
             x.name for x in (s.view.table.seats if s.view else []) if not x.bot and not x.ready)
         self.app.invalidate()
+
+    async def play_again(self) -> None:
+        """[n] after a match: ask for another at this table (docs/protocol.md "Play again"); the stream then follows
+        the table into it, with a new record."""
+        try:
+            await self.conn.again()
+        except Refused as err:
+            self.state.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
+            return
+        view, words = self.state.view, self.words
+        seats = view.table.seats if view is not None else []
+        others = [x.name for x in seats if not x.bot and not x.ready and view is not None and x.seat != view.your_seat]
+        self.state.message = f"{words['again_waiting']} {', '.join(others)} …" if others else ""
+        self.finished = False
+        self._ended.clear()
+        await self.follow()
+
+    def _tell_story(self, update: Any) -> None:
+        """The table log hears every event of the stream; a full snapshot rebuilds the current hand's lines."""
+        story = self.state.story
+        assert story is not None
+        if update.HasField("snapshot"):
+            if not update.snapshot.resumed:
+                story.snapshot(update.snapshot.view, update.snapshot.recent_events)
+        else:
+            story.events(update.event.events, update.event.view if update.event.view.ByteSize() else None)
+
+    def _pace(self) -> None:
+        """A trick just won stays on the table a while; a hand just ended shows its result as a banner."""
+        story = self.state.story
+        assert story is not None
+        if story.trick_serial != self._tricks_seen:
+            self._tricks_seen = story.trick_serial
+            self.state.trick_done_at = time.monotonic()
+        if not story.result_seen:
+            self.state.banner, story.result_seen = story.result, True
 
     def _connection_state(self, state: str) -> None:
         self.state.connection = state
@@ -377,6 +269,8 @@ class TableApp:
         # PROTOCOL.md step 10: until k_H arrives, decks that matched their seals are "consistent", never "verified"
         self.state.deal_consistent = game.verified is not None and game.verified.decks_checked > 0
         view = self.state.view
+        if self.conn.record_path is not None:
+            self.state.record_path = str(self.conn.record_path)
         if view is not None and view.table.phase in (vm.MATCH_OVER, vm.ABANDONED) and not self.state.deal_status:
             from watten_net.record import Entry
 

@@ -29,36 +29,61 @@ _SUIT_EXPLAIN = {
 
 TEXT: dict[str, dict[str, str]] = {
     "de": {
-        "game": "Spiel", "deal_verified": "Austeilen geprüft ✓", "deal_pending": "Austeilen wird geprüft …",
-        "deal_consistent": "stimmig, wartet auf den Schlüssel des Hosts",
+        "game": "Spiel", "deal_verified": "Austeilen geprüft ✓",
         "deal_failed": "Austeilen NICHT in Ordnung",
         "host_sees": "Geprüftes Austeilen: der Host kann alle Karten sehen, dieses Spiels und der folgenden",
         "dispute": "STREITFALL",
         "schlag": "Schlag", "trump": "Trumpf", "stake": "Wert", "hidden": "?", "your_turn": "Du bist dran",
         "waiting_for": "Warten auf", "dealer": "Geber", "forehand": "Vorhand", "cutter": "Abheber",
         "team": "Team", "tricks": "Stiche", "score": "Punkte", "bummerl": "Bummerl", "target": "Ziel",
-        "gespannt": "gespannt", "pending_raise": "Gehts? {seat} bietet {value}: [a] annehmen / [f] ablehnen",
+        "gespannt": "gespannt",
         "rules": "Regeln", "flags": "geändert", "your_hand": "Deine Karten", "trick": "Stich",
-        "last_trick": "Letzter Stich", "no_last_trick": "Noch kein Stich", "help_hint": "? Hilfe",
+        "last_trick": "Letzter Stich", "no_last_trick": "Noch kein Stich",
+        "help_hint": "? Hilfe · v Protokoll · p letzter Stich · : Befehl",
         "confirm_fold": "Wirklich ablehnen (die Hand geht verloren)? [y/n]",
         "confirm_concede": "Wirklich aufgeben? [y/n]", "confirm_quit": "Tisch verlassen? [y/n]",
         "refused": "Nicht erlaubt", "reconnecting": "Verbindung verloren, verbinde neu …",
         "lobby": "Warten auf Spieler", "seat": "Platz", "free": "frei", "bot": "Bot", "you": "du",
         "stand_in": "ein Bot vertritt", "away_waits": "weg: der Tisch wartet",
         "offline": "offline", "match_over": "Partie vorbei", "won": "gewinnt", "announce": "Ansage",
-        "choose_schlag": "Schlag wählen: 7 8 9 0(=10) u o k a{six}  · [w] Schlagwechsel · [b] Bessere",
-        "choose_trump": "Trumpf wählen: [e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
-        "answer": "[y] ja / [n] nein", "schlecken": "Abheben: du siehst {card} · [t] nehmen / [k] lassen",
         "address": "Adresse", "fingerprint": "Zertifikat", "start_key": "[s] starten", "bot_key": "[b] Bot setzen",
         "deal_key": "[d] Geben: geprüft / vertrauenslos",
         "host_blind": "Vertrauensloses Geben: der Host kann deine Karten nicht sehen",
         "cut_prompt": "Du hebst ab: [Enter] irgendwo, oder :cut N ({low}–{high})",
         "series_over": "Serie vorbei", "value": "Wert", "hint": "Tipp", "thinking": "denke nach …",
         "no_hint": "kein Tipp", "chance": "etwa {pct} % für dein Team",
+        "deal_pending": "Austeilen: warte auf die ersten Karten",
+        "deal_consistent": "jedes Deck passt zu seinem Siegel ✓ · wartet auf den Schlüssel des Hosts (Partieende)",
+        "deal_cards_checked": "jede Karte geprüft ✓ · Seeds am Partieende",
+        "signals": "deutet", "tricks_short": "Stiche", "any_key": "Taste",
+        "takes_trick": "→ {seat} sticht", "someone": "Jemand",
+        "pending_raise": "Gehts? {seat} bietet {value}",
+        "answer_raise": "{seat} bietet {value} (Gehts?): [y] annehmen / [f] ablehnen",
+        "choose_card": "Karte wählen (1-5, ← →), Enter spielt sie",
+        "choose_schlag": "Schlag ansagen: 7 8 9 0(=10) u o k a{six} · [w] Schlagwechsel · [b] Bessere",
+        "choose_trump": "Trumpf ansagen: [e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
+        "asks_swap": "{seat} fragt: Schlagwechsel?",
+        "asks_bessere": "{seat} fragt: neue Karten für beide Ansager (Bessere)?",
+        "asks_schadet": "{seat} fragt: Schadet's?",
+        "answer": "[y] ja / [n] nein", "schlecken": "Beim Abheben siehst du {card}: nehmen? [y] nehmen / [n] lassen",
+        "schlecken_keep": "Beim Abheben siehst du {card}: nehmen darfst du sie nicht · [n] lassen",
+        "waiting_to": "Warten auf {names}: {what}",
+        "do_raise": "bieten", "do_accept": "annehmen", "do_fold": "ablehnen", "do_concede": "aufgeben",
+        "do_schadet": "schadet's?",
+        "wait_schlag": "Schlag ansagen", "wait_trump": "Trumpf ansagen", "wait_swap": "Antwort auf den Schlagwechsel",
+        "wait_bessere": "Antwort auf Bessere", "wait_cut": "abheben", "wait_schlecken": "die Karte nehmen oder lassen",
+        "wait_raise": "Antwort aufs Bieten", "wait_play": "ausspielen",
+        "log_title": "Die Partie bisher (↑ ↓ Bild↑ Bild↓ blättern, v oder Esc schließt)",
+        "too_small": "Bitte das Fenster auf mindestens 60×20 vergrößern (jetzt {cols}×{rows}).",
+        "summary": "Die Partie", "col_hand": "Hand", "col_dealer": "Geber", "col_announced": "Schlag / Trumpf",
+        "col_won": "Gewonnen", "col_how": "Wie", "col_points": "Pkt", "final_score": "Endstand",
+        "own_check": "Deine eigene Prüfung der Aufzeichnung", "record": "Aufzeichnung",
+        "leave_keys": "[q] verlassen · [v] das ganze Protokoll", "check_running": "wird geprüft …",
+        "score_so_far": "Stand beim Verlassen",
+        "not_over": "die Partie läuft noch (ein Bot spielt für dich; watten-join nochmal holt den Platz zurück)",
     },
     "en": {
-        "game": "Game", "deal_verified": "deal verified ✓", "deal_pending": "checking the deal …",
-        "deal_consistent": "consistent, waiting for the host's key",
+        "game": "Game", "deal_verified": "deal verified ✓",
         "deal_failed": "deal check FAILED",
         "host_sees": "Verified deal: the host can see all cards, of this hand and those to come",
         "dispute": "DISPUTE",
@@ -66,27 +91,52 @@ TEXT: dict[str, dict[str, str]] = {
         "your_turn": "Your turn", "waiting_for": "Waiting for", "dealer": "dealer", "forehand": "forehand",
         "cutter": "cutter", "team": "Team", "tricks": "Stiche (tricks)", "score": "Points", "bummerl": "Bummerl",
         "target": "target", "gespannt": "gespannt (tight)",
-        "pending_raise": "Gehts? {seat} raises to {value}: [a] accept / [f] fold", "rules": "Rules",
+        "rules": "Rules",
         "flags": "changed", "your_hand": "Your cards", "trick": "Stich (trick)", "last_trick": "Last trick",
-        "no_last_trick": "No trick yet", "help_hint": "? help",
+        "no_last_trick": "No trick yet", "help_hint": "? help · v log · p last trick · : command",
         "confirm_fold": "Really fold (you lose the hand)? [y/n]", "confirm_concede": "Really concede? [y/n]",
         "confirm_quit": "Leave the table? [y/n]", "refused": "Not allowed",
         "reconnecting": "connection lost, reconnecting…",
         "lobby": "Waiting for players", "seat": "Seat", "free": "free", "bot": "bot", "you": "you",
         "stand_in": "a bot stands in", "away_waits": "away: the table waits",
         "offline": "offline", "match_over": "Match over", "won": "wins", "announce": "Announcement",
-        "choose_schlag": "Choose the Schlag: 7 8 9 0(=10) u o k a{six}  · [w] Schlagwechsel (swap) · [b] Bessere",
-        "choose_trump": "Choose Trumpf: [e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
-        "answer": "[y] yes / [n] no", "schlecken": "Cut: you see {card} · [t] take / [k] keep",
         "address": "Address", "fingerprint": "Certificate", "start_key": "[s] start", "bot_key": "[b] add a bot",
         "deal_key": "[d] deal: verified / trustless",
         "host_blind": "Trustless deal: the host cannot see your cards",
         "cut_prompt": "You cut the deck: [Enter] anywhere, or :cut N ({low}–{high})",
         "series_over": "Series over", "value": "worth", "hint": "Hint", "thinking": "thinking …",
         "no_hint": "no hint", "chance": "about {pct}% for your side",
+        "deal_pending": "deal: waiting for the first cards",
+        "deal_consistent": "every deck matched its seal ✓ · waiting for the host's key (match end)",
+        "deal_cards_checked": "every card checked ✓ · seeds revealed at the end",
+        "signals": "signals", "tricks_short": "Stiche", "any_key": "any key",
+        "takes_trick": "→ {seat} takes the trick", "someone": "Someone",
+        "pending_raise": "Gehts? {seat} raises to {value}",
+        "answer_raise": "{seat} raises to {value} (Gehts?): [y] accept / [f] fold",
+        "choose_card": "choose a card (1-5, ← →), Enter plays it",
+        "choose_schlag": "name the Schlag: 7 8 9 0(=10) u o k a{six} · [w] Schlagwechsel · [b] Bessere",
+        "choose_trump": "name Trumpf: [e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
+        "asks_swap": "{seat} asks: swap Schlag and Trumpf (Schlagwechsel)?",
+        "asks_bessere": "{seat} asks: new cards for both announcers (Bessere)?",
+        "asks_schadet": "{seat} asks: schadet's (does it harm us)?",
+        "answer": "[y] / [n]", "schlecken": "At the cut you see {card}: take it? [y] take / [n] keep",
+        "schlecken_keep": "At the cut you see {card}: you may not take it · [n] keep",
+        "waiting_to": "Waiting for {names} {what}",
+        "do_raise": "raise", "do_accept": "accept", "do_fold": "fold", "do_concede": "concede",
+        "do_schadet": "schadet?",
+        "wait_schlag": "to name the Schlag", "wait_trump": "to name Trumpf", "wait_swap": "to answer the Schlagwechsel",
+        "wait_bessere": "to answer Bessere", "wait_cut": "to cut", "wait_schlecken": "to take or keep the card shown",
+        "wait_raise": "to answer the raise", "wait_play": "to play a card",
+        "log_title": "The match so far (↑ ↓ PgUp PgDn scroll, v or Esc closes)",
+        "too_small": "Please make this window at least 60×20 (now {cols}×{rows}).",
+        "summary": "The match", "col_hand": "Hand", "col_dealer": "Dealer", "col_announced": "Schlag / Trumpf",
+        "col_won": "Won by", "col_how": "How", "col_points": "Pts", "final_score": "Final score",
+        "own_check": "Your own check of the record", "record": "Record", "leave_keys": "[q] leave · [v] the whole log",
+        "check_running": "checking …", "score_so_far": "Score when you left",
+        "not_over": "the match is not over (a bot plays your seat; watten-join again takes it back)",
     },
     "zh": {
-        "game": "对局", "deal_verified": "发牌已验证 ✓", "deal_pending": "正在验证发牌 …",
+        "game": "对局", "deal_verified": "发牌已验证 ✓",
         "deal_consistent": "一致，等待主机的密钥",
         "deal_failed": "发牌验证失败",
         "host_sees": "可验证发牌：主机能看到所有牌（本局及之后各局）", "dispute": "争议",
@@ -94,22 +144,30 @@ TEXT: dict[str, dict[str, str]] = {
         "stake": "分值", "hidden": "?", "your_turn": "轮到你", "waiting_for": "等待", "dealer": "发牌者",
         "forehand": "先手", "cutter": "切牌者", "team": "队", "tricks": "Stiche（墩）", "score": "分数",
         "bummerl": "Bummerl", "target": "目标", "gespannt": "gespannt（紧绷）",
-        "pending_raise": "Gehts? {seat} 加注到 {value}：[a] 接受 / [f] 放弃", "rules": "规则", "flags": "改动",
+        "rules": "规则", "flags": "改动",
         "your_hand": "你的牌", "trick": "Stich（墩）", "last_trick": "上一墩", "no_last_trick": "还没有墩",
-        "help_hint": "? 帮助", "confirm_fold": "确定放弃（输掉这一手）？[y/n]", "confirm_concede": "确定认输？[y/n]",
+        "help_hint": "? 帮助 · v 记录 · p 上一墩 · : 命令",
+        "confirm_fold": "确定放弃（输掉这一手）？[y/n]", "confirm_concede": "确定认输？[y/n]",
         "confirm_quit": "离开牌桌？[y/n]", "refused": "不允许", "reconnecting": "连接中断，正在重连…",
         "lobby": "等待玩家", "seat": "座位", "free": "空", "bot": "机器人", "you": "你", "offline": "离线",
         "stand_in": "机器人代打", "away_waits": "离开：牌桌等待",
         "match_over": "比赛结束", "won": "获胜", "announce": "叫牌",
         "choose_schlag": "选择 Schlag：7 8 9 0(=10) u o k a{six} · [w] Schlagwechsel（交换）· [b] Bessere（换牌）",
         "choose_trump": "选择 Trumpf：[e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
-        "answer": "[y] 是 / [n] 否", "schlecken": "切牌：你看到 {card} · [t] 拿 / [k] 不拿",
         "address": "地址", "fingerprint": "证书", "start_key": "[s] 开始", "bot_key": "[b] 加机器人",
         "deal_key": "[d] 发牌：可验证 / 无需信任",
         "host_blind": "无需信任发牌：主机看不到你的牌",
         "cut_prompt": "你来切牌：[Enter] 随意切，或 :cut N（{low}–{high}）",
         "series_over": "系列赛结束", "value": "分值", "hint": "提示", "thinking": "思考中 …", "no_hint": "没有提示",
         "chance": "你方约 {pct}% 胜率",
+        "deal_pending": "发牌：等待第一批牌", "deal_cards_checked": "每张牌都已对照承诺检查 ✓ · 种子在比赛结束时公开",
+        "do_raise": "加注", "do_accept": "接受", "do_fold": "放弃", "do_concede": "认输",
+        "signals": "暗号", "tricks_short": "墩", "any_key": "任意键", "takes_trick": "→ {seat} 赢得这一墩",
+        "someone": "有人", "pending_raise": "Gehts? {seat} 加注到 {value}",
+        "answer_raise": "{seat} 加注到 {value}（Gehts?）：[y] 接受 / [f] 放弃",
+        "choose_card": "选牌（1-5，← →），Enter 出牌", "answer": "[y] 是 / [n] 否",
+        "schlecken": "切牌时你看到 {card}：拿吗？[y] 拿 / [n] 不拿",
+        "too_small": "请把窗口调到至少 60×20（现在 {cols}×{rows}）。", "leave_keys": "[q] 离开 · [v] 全部记录",
     },
 }
 
@@ -191,33 +249,36 @@ REASONS: dict[str, dict[str, str]] = {
 
 HELP: dict[str, str] = {
     "en": """Keys
-  ← →  or 1-5   choose a card        Enter / Space   play it
-  r  raise (Gehts?)    a  accept    f  fold    c  concede (when gespannt)
-  Announcement: 7 8 9 0 u o k a (6) name the Schlag · e l h s name Trumpf
-  w  ask Schlagwechsel (swap)   b  ask Bessere (new cards)   y / n  answer a question
-  t / k  take / keep a card at the cut (Schlecken)
-  :  command line (RULES.md notation, e.g. 'play HK', 'signal max', 'schadet?')
+  ← → or 1-5  choose a card    Enter / Space  play it (a digit alone never plays)
+  r  raise (Gehts?)    y  accept    f  fold    c  concede (fold and concede ask first)
+  Announcing: 7 8 9 0 u o k a (6) name the Schlag · e l h s name Trumpf
+  w  ask for a Schlagwechsel (swap)    b  ask for Bessere (new cards)
+  y / n  answer a question, take or keep the card shown at the cut (Schlecken)
+  :  command line: 'play HK', a card as shown ('♥K', 'Herz König'), 'signal max', 'schadet?'; Tab completes
   g  signal to your partner (opens the command line with 'signal ')
-  l  last trick      i  a hint (what the strong bot would do)      ?  this help      q  leave the table
+Looking only, never an action: p the last trick · v the whole log (↑ ↓ PgUp PgDn) · i a hint · ? this help
+  q  leave the table (asks first) · Esc closes help, the log or a question
+The header says what your client has checked of the deal; the lobby says whether the host can see the cards.
 Terms: Schlag = the striker rank named each hand; Trumpf = trump suit; Kritische = Max (HK), Belli (S7),
   Spitz (E7); gespannt = a side near the target (no raising); Bummerl = a lost match.""",
     "de": """Tasten
-  ← →  oder 1-5  Karte wählen         Enter / Leertaste   ausspielen
-  r  bieten (Gehts?)    a  annehmen    f  ablehnen    c  aufgeben (wenn gespannt)
+  ← → oder 1-5  Karte wählen    Enter / Leertaste  ausspielen (eine Ziffer allein spielt nie)
+  r  bieten (Gehts?)    y  annehmen    f  ablehnen    c  aufgeben (ablehnen und aufgeben fragen nach)
   Ansage: 7 8 9 0 u o k a (6) Schlag ansagen · e l h s Trumpf ansagen
-  w  Schlagwechsel fragen   b  Bessere fragen   y / n  antworten
-  t / k  beim Abheben nehmen / lassen (Schlecken)
-  :  Befehlszeile (wie in RULES.md, z. B. 'play HK', 'signal max', 'schadet?')
+  w  nach Schlagwechsel fragen    b  nach Bessere fragen
+  y / n  Fragen beantworten, beim Abheben die gezeigte Karte nehmen oder lassen (Schlecken)
+  :  Befehlszeile: 'play HK', eine Karte wie gezeigt ('♥K', 'Herz König'), 'signal max'; Tab ergänzt
   g  dem Partner deuten (öffnet die Befehlszeile mit 'signal ')
-  l  letzter Stich    i  Tipp (was der starke Bot täte)    ?  diese Hilfe    q  Tisch verlassen""",
+Nur schauen, nie eine Aktion: p letzter Stich · v das ganze Protokoll (↑ ↓ Bild↑ Bild↓) · i Tipp · ? Hilfe
+  q  Tisch verlassen (fragt nach) · Esc schließt Hilfe, Protokoll oder Frage""",
     "zh": """按键
-  ← → 或 1-5 选牌        Enter / 空格 出牌
-  r 加注（Gehts?）  a 接受  f 放弃  c 认输（紧绷时）
+  ← → 或 1-5 选牌    Enter / 空格 出牌（只按数字不会出牌）
+  r 加注（Gehts?）  y 接受  f 放弃  c 认输（放弃和认输会先确认）
   叫牌：7 8 9 0 u o k a (6) 叫 Schlag · e l h s 叫 Trumpf
-  w 请求 Schlagwechsel（交换）  b 请求 Bessere（换牌）  y / n 回答
-  t / k 切牌时拿 / 不拿（Schlecken）
-  : 命令行（RULES.md 记法，如 'play HK'、'signal max'）
-  g 给搭档打暗号   l 上一墩   i 提示（强机器人的选择）   ? 帮助   q 离开
+  w 请求 Schlagwechsel（交换）  b 请求 Bessere（换牌）
+  y / n 回答问题，切牌时拿或不拿亮出的牌（Schlecken）
+  : 命令行（'play HK'、'♥K'、'signal max'）；Tab 补全   g 给搭档打暗号
+只看不动：p 上一墩 · v 全部记录 · i 提示 · ? 帮助 · q 离开（先确认）
 术语：Schlag＝每手叫的点数王；Trumpf＝将牌花色；Kritische＝Max (HK)、Belli (S7)、Spitz (E7)；
   gespannt＝接近目标分（不能加注）；Bummerl＝输掉一局。""",
 }

@@ -41,6 +41,7 @@ from .connection import (
 )
 from .i18n import LANGS, Words, default_lang
 from .joining import JoinStopped, Questions, Wish, pinned_channel, sit_down
+from .log_view import farewell
 from .pinning import CertificateChanged, CertificateFetchError, FingerprintMismatch
 
 DEFAULT_PORT = 47150
@@ -202,7 +203,10 @@ async def play_at_the_table(args: argparse.Namespace) -> int:
         except JoinStopped as stop:
             _fail(stop.sentence)
             return stop.code
-        code = await TableApp(conn, words).run()
+        table = TableApp(conn, words)
+        code = await table.run()
+        for line in farewell(table.state, words):
+            print(f"watten-join: {line}", flush=True)
         if conn.game is not None:
             # The person left on purpose ([q], confirmed): a bot stands in at once instead of after the grace
             # period; coming back with `watten-join` again takes the seat back. After a match the seat is freed, so

@@ -18,16 +18,19 @@ from functools import lru_cache
 from typing import Any
 
 from watten_net.engine import Card, Rules
-from watten_net.engine.ranking import ranking, schlag_choices
+from watten_net.engine.ranking import ranking
 from watten_net.printable import visible, visible_lines
 
-from .i18n import SUIT_COLOUR, Words
+from .i18n import SUIT_COLOUR, SUIT_DE, Words
+from .story import Story
 
 Fragments = list[tuple[str, str]]
 
 LOBBY, STARTING, PLAYING, MATCH_OVER, ABANDONED = 1, 2, 3, 4, 5
 SCHLAG_KEYS = {"7": "7", "8": "8", "9": "9", "0": "10", "u": "U", "o": "O", "k": "K", "a": "A", "6": "6"}
 TRUMP_KEYS = {"e": "E", "l": "L", "h": "H", "s": "S"}
+PACE = 1.5  # seconds a finished trick stays on the table at least (the screen's pacing, never the protocol's)
+MIN_SIZE = (60, 20)  # columns, rows: below this the screen asks for a larger window
 
 
 @dataclass
@@ -39,6 +42,7 @@ class ScreenState:
     message: str = ""
     confirm: str = ""  # an action waiting for y/n: "fold", "concede", "quit"
     show_help: bool = False
+    help_line: int = 0  # the help's first row shown (a small window scrolls it)
     show_last: bool = False
     connection: str = "connected"  # or "reconnecting"
     deal_status: str = ""  # the client's own judgement: "", "verified", or the failure in words
@@ -47,10 +51,16 @@ class ScreenState:
     deal_consistent: bool = False
     lobby_lines: list[str] = field(default_factory=list)  # the host's own lobby (address, fingerprint)
     host_controls: bool = False
+    story: Story | None = None  # the table log (client/story.py), fed from the stream's events
+    show_log: bool = False  # the whole match's log fills the screen
+    log_scroll: int = 0  # lines scrolled up from the log's end
+    trick_done_at: float = -PACE  # when the last trick was won (time.monotonic): it stays at least PACE seconds
+    banner: str = ""  # the last hand's result, until a key is pressed or this seat has to decide
+    record_path: str = ""  # this seat's record of the match (the summary names it)
 
 
 @lru_cache(maxsize=32)
-def _rules(rules_json: str) -> Rules | None:
+def rules_of(rules_json: str) -> Rules | None:
     try:
         return Rules.from_json(rules_json)
     except (ValueError, TypeError):
@@ -59,7 +69,7 @@ def _rules(rules_json: str) -> Rules | None:
 
 def sort_hand(cards: list[str], rules_json: str, schlag: str, trump: str) -> list[str]:
     """Kritische, Guate, Hauptschlag, Schlag cards, trumps, then the rest by suit; strongest first."""
-    rules = _rules(rules_json)
+    rules = rules_of(rules_json)
     parsed = [Card.parse(c) for c in cards]
     if rules is None or not schlag or not trump:
         return [c.text for c in sorted(parsed, key=lambda c: (c.suit_index, -c.rank_index))]
@@ -93,31 +103,45 @@ def seat_name(view: Any, seat: int, words: Words) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ panes
-def header(state: ScreenState, words: Words) -> Fragments:
+def deal_progress(view: Any, state: ScreenState, words: Words, compact: bool = False) -> str:
+    """What this seat has checked of the deal so far (the final verdict replaces it at the match end); `compact`:
+    the first part alone (a narrow window)."""
+    if state.deal_consistent:
+        text = words["deal_consistent"]
+    elif not view.hand_phase and not view.your_hand:
+        text = words["deal_pending"]
+    else:
+        text = words["deal_cards_checked"]
+    return text.split(" · ")[0] if compact else text
+
+
+def header(state: ScreenState, words: Words, tall: bool = True, compact: bool = False) -> Fragments:
     view = state.view
     out: Fragments = [("class:title", " watten-net ")]
     if view is None:
         return out
+    if view.game_fingerprint and not tall:
+        out = []  # (the name of the program gives its room to the deal's status)
     if view.game_fingerprint:
-        out.append(("class:fingerprint", f" {words['game']} {visible(view.game_fingerprint)} "))
+        out.append(("class:fingerprint", f" {words['game']} {visible(view.game_fingerprint)}"))
     if state.deal_status == "verified":
-        out.append(("class:ok", f" {words['deal_verified']} "))
+        out.append(("class:ok", f" · {words['deal_verified']}"))
     elif state.deal_status:
-        out.append(("class:error", f" {words['deal_failed']}: {visible(state.deal_status)} "))
+        out.append(("class:error", f" · {words['deal_failed']}: {visible(state.deal_status)}"))
     elif view.game_fingerprint:
-        out.append(("class:dim", f" {words['deal_consistent' if state.deal_consistent else 'deal_pending']} "))
+        out.append(("class:dim", f" · {deal_progress(view, state, words, compact)}"))
     if state.connection != "connected":
         out.append(("class:error", f"  {words['reconnecting']}"))
     if state.dispute:
         out.append(("class:error", f"\n {words['dispute']}: {visible(state.dispute)}"))
-    if view.game_fingerprint:
+    if view.game_fingerprint and tall:
         note = "host_blind" if view.deal.mode == "trustless" else "host_sees"
         out.append(("class:ok" if note == "host_blind" else "class:dim", f"\n {words[note]}"))
     return out
 
 
 def rules_line(view: Any, words: Words) -> Fragments:
-    rules = _rules(view.table.rules_json)
+    rules = rules_of(view.table.rules_json)
     preset = visible(view.table.preset) or "custom"
     text = f"{words['rules']}: {preset}"
     if rules is not None:
@@ -156,114 +180,138 @@ def lobby(state: ScreenState, words: Words) -> Fragments:
     return out
 
 
-def seats_pane(view: Any, words: Words) -> Fragments:
+def table_cards(view: Any, state: ScreenState, now: float) -> tuple[dict[int, str], int]:
+    """The cards on the table by seat, and the trick's winner (-1 while it runs).
+
+    A finished trick stays until the next trick's first card is played and at least PACE seconds have passed;
+    the last trick of a hand stays into the next hand the same way (the story keeps it when the view has moved on).
+    """
+    current = {tc.seat: tc.card for tc in view.current_trick.cards}
+    story = state.story
+    last = story.last_trick if story is not None else None
+    if state.show_last and last is not None:  # ([p] shows the last finished trick until pressed again)
+        return dict(last[0]), last[1]
+    if last is not None and (not current or now - state.trick_done_at < PACE):
+        return dict(last[0]), last[1]
+    return current, int(view.current_trick.winner) if current else -1
+
+
+def seats_pane(view: Any, words: Words, state: ScreenState | None = None, width: int = 80,
+               now: float | None = None) -> Fragments:
+    """One row per seat: who, which side, cards held, the card it played to this trick, and what is special."""
+    state = state if state is not None else ScreenState(view=view)
+    cards, winner = table_cards(view, state, time.monotonic() if now is None else now)
+    over = view.table.phase in (MATCH_OVER, ABANDONED)
+    signals = state.story.signals if state.story is not None else {}
+    name_width = 16 if width >= 76 else 10
     out: Fragments = []
     to_act = set(view.to_act)
     for s in view.seats:
-        marks = []
-        if s.seat == view.dealer:
-            marks.append(words["dealer"])
-        if s.seat == view.forehand:
-            marks.append(words["forehand"])
-        if not s.online:
-            since = view.extra.get(f"offline_since.{s.seat}")
-            if since:
-                gone = max(0, int(time.time() - float(since)))
-                marks.append(f"{words['offline']} {gone // 60}:{gone % 60:02d}")
-            else:
-                marks.append(words["offline"])
-        if s.stand_in:
-            # (trustless: nobody can play for the seat, so the table waits for it; see docs/protocol-decisions.md)
-            marks.append(words["away_waits"] if view.deal.mode == "trustless" else words["stand_in"])
+        marks = _seat_marks(view, s, words, over)
+        if s.seat in signals:
+            marks.append(f"{words['signals']}: {visible(signals[s.seat])}")
         style = "class:active" if s.seat in to_act else ("class:you" if s.you else "")
         arrow = "▶ " if s.seat in to_act else "  "
         side = f"{words['team']} {'AB'[s.side]}" if view.table.player_count != 3 else (
             "solo" if s.side == 0 else "pair")
-        name = seat_name(view, s.seat, words)
-        out.append((style, f"{arrow}{s.seat} {name:<22} {side:<7} [{s.hand_size}] {', '.join(marks)}\n"))
-    return out
-
-
-def trick_pane(view: Any, state: ScreenState, words: Words) -> Fragments:
-    """The cards of the current trick placed by seat (compass layout for four players)."""
-    if state.show_last:
-        title = words["last_trick"]
-        trick = view.tricks[-1] if view.tricks else None
-        if trick is None:
-            return [("class:dim", words["no_last_trick"])]
-    elif view.current_trick.cards or not view.tricks:
-        title = words["trick"]
-        trick = view.current_trick if view.current_trick.cards else None
-    else:  # between tricks the last one stays on the table until the next card is led
-        title = words["last_trick"]
-        trick = view.tricks[-1]
-    played = {tc.seat: tc.card for tc in trick.cards} if trick is not None else {}
-    n = view.table.player_count
-    me = view.your_seat if view.your_seat >= 0 else 0
-
-    def slot(seat: int) -> Fragments:
-        card = played.get(seat)
-        label = f"{seat_name(view, seat, words)[:14]:>14} "
+        name = _fit(seat_name(view, s.seat, words), name_width)
+        out.append((style, f"{arrow}{s.seat} {name:<{name_width}} {side:<6} [{s.hand_size}] "))
+        card = cards.get(s.seat)
         if card is None:
-            return [("class:dim", label + "  · ")]
-        return [("", label), *card_fragments(words, card, "bold"), ("", " ")]
-
-    out: Fragments = [("class:heading", f"{title}\n")]
-    if n == 4:
-        # Seen from your chair: the next player clockwise sits on your left, your partner opposite.
-        top, left, right = (me + 2) % 4, (me + 1) % 4, (me + 3) % 4
-        out += [("", " " * 18), *slot(top), ("", "\n")]
-        out += [*slot(left), ("", " " * 10), *slot(right), ("", "\n")]
-        out += [("", " " * 18), *slot(me), ("", "\n")]
-    else:
-        for seat in range(n):
-            out += [*slot(seat), ("", "\n")]
-    if trick is not None and trick.winner >= 0:
-        out.append(("class:dim", f"→ {seat_name(view, trick.winner, words)}\n"))
+            out.append(("class:dim", " ·  "))
+        else:
+            out += card_fragments(words, card, "bold")
+            out.append(("", " " * max(1, 4 - len(words.card_short(card)))))
+        out.append(("class:ok", "★ " if s.seat == winner else "  "))
+        out.append((style, ", ".join(marks) + "\n"))
     return out
+
+
+def _seat_marks(view: Any, s: Any, words: Words, over: bool) -> list[str]:
+    marks = []
+    if s.seat == view.dealer:
+        marks.append(words["dealer"])
+    if s.seat == view.forehand:
+        marks.append(words["forehand"])
+    if not s.online and not over:  # (at the end nobody is "offline": the streams close with the match)
+        since = view.extra.get(f"offline_since.{s.seat}")
+        if since:
+            try:
+                gone = max(0, int(time.time() - float(since)))
+            except ValueError:
+                gone = 0
+            marks.append(f"{words['offline']} {gone // 60}:{gone % 60:02d}")
+        else:
+            marks.append(words["offline"])
+    if s.stand_in:
+        # (trustless: nobody can play for the seat, so the table waits for it; see docs/protocol-decisions.md)
+        marks.append(words["away_waits"] if view.deal.mode == "trustless" else words["stand_in"])
+    return marks
+
+
+def _fit(text: str, width: int) -> str:
+    """`text` in `width` columns, its cut marked with "…" (never cut silently)."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def status_pane(view: Any, words: Words) -> Fragments:
+    """One line: the Schlag, the trump, the stake and the tricks per side."""
     schlag = view.schlag or (words["hidden"] if view.announcement_hidden else "–")
     trump = view.trump or (words["hidden"] if view.announcement_hidden else "–")
     out: Fragments = [
-        ("class:label", f"{words['schlag']}: "), ("class:value", words.rank(schlag) if view.schlag else schlag),
-        ("", "   "), ("class:label", f"{words['trump']}: "),
-        ("class:value", words.suit(trump) if view.trump else trump),
-        ("", "\n"), ("class:label", f"{words['stake']}: "), ("class:value", f"{view.stake}"),
+        ("class:label", "Schlag "), ("class:value", words.rank(schlag) if view.schlag else schlag),
+        ("", " · "), ("class:label", "Trumpf "),
+        ("class:value", f"{words.marks[trump]} {SUIT_DE[trump]}" if view.trump in SUIT_DE else trump),
+        ("", " · "), ("class:label", f"{words['stake']} "), ("class:value", f"{view.stake}"),
     ]
     if view.tricks_per_side:
-        out += [("", "   "), ("class:label", f"{words['tricks']}: "),
-                ("class:value", " – ".join(str(t) for t in view.tricks_per_side))]
-    out.append(("", "\n"))
+        out += [("", " · "), ("class:label", f"{words['tricks_short']} "),
+                ("class:value", "–".join(str(t) for t in view.tricks_per_side))]
+    return [*out, ("", "\n")]
+
+
+def alert_line(view: Any, state: ScreenState, words: Words) -> Fragments:
+    """The moment's news under the seats: the hand's result (until a key or a decision), a raise, the trick's winner."""
+    if state.show_last:
+        last = state.story.last_trick if state.story is not None else None
+        if last is None:
+            return [("class:dim", f"{words['no_last_trick']} [p]\n")]
+        return [("class:ok", f"{words['last_trick']} [p]: "
+                 + words["takes_trick"].format(seat=seat_name(view, last[1], words)) + "\n")]
+    if state.banner and not view.legal_actions:
+        return [("class:ok", f"{visible(state.banner)}  [{words['any_key']}]\n")]
     if view.pending_raise.proposed_value:
         raiser = seat_name(view, view.pending_raise.seat, words)
-        out.append(("class:alert", words["pending_raise"].format(seat=raiser, value=view.pending_raise.proposed_value)
-                    + "\n"))
+        return [("class:alert", words["pending_raise"].format(seat=raiser, value=view.pending_raise.proposed_value)
+                 + "\n")]
+    _, winner = table_cards(view, state, time.monotonic())
+    if winner >= 0:
+        return [("class:ok", words["takes_trick"].format(seat=seat_name(view, winner, words)) + "\n")]
+    return [("", "\n")]
+
+
+def scores_pane(view: Any, words: Words, width: int = 80) -> Fragments:
+    """One line: each side's points (and gespannt), the target and the Bummerl."""
+    parts: list[str] = []
+    tight = list(view.tight_per_side)
+    three = view.table.player_count == 3
+    for side in view.sides:
+        seats = "+".join(str(s) for s in side.seats)
+        label = f"{words['seat']} {seats}" if three else f"{words['team']} {'AB'[side.side]}"
+        if width >= 76 and not three:  # (narrow: the seat rows say who is on which team)
+            label += f" ({seats})"
+        gespannt = f" {words['gespannt']}" if side.side < len(tight) and tight[side.side] and not three else ""
+        parts.append(f"{label}: {side.score}{gespannt}")
+    bummerl = "–".join(str(side.bummerl) for side in view.sides)
+    out: Fragments = [("class:score", " · ".join(parts) + f" · {words['target']} {view.target} · "
+                       f"{words['bummerl']} {bummerl}\n")]
+    if view.winners:
+        who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
+        out.append(("class:ok", f"{words['match_over']}: {who} {words['won']}\n"))
     return out
 
 
-def scores_pane(view: Any, words: Words) -> Fragments:
-    out: Fragments = []
-    tight = list(view.tight_per_side)
-    for side in view.sides:
-        seats = "+".join(str(s) for s in side.seats)
-        label = f"{words['team']} {'AB'[side.side]}" if view.table.player_count != 3 else f"{words['seat']} {seats}"
-        gespannt = ""
-        for s in side.seats:
-            for row in view.seats:
-                if row.seat == s and row.side < len(tight) and tight[row.side]:
-                    gespannt = f"  {words['gespannt']}"
-        out.append(("class:score", f"{label} ({seats}): {side.score} {words['score']}, "
-                    f"{words['bummerl']} {side.bummerl}{gespannt}\n"))
-    if view.winners:
-        who = ", ".join(f"{words['team']} {'AB'[w]}" if view.table.player_count != 3 else f"{words['seat']} {w}"
-                        for w in view.winners)
-        out.append(("class:ok", f"{words['match_over']}: {who} {words['won']}\n"))
-    return out + rules_line(view, words)
-
-
-def hand_pane(view: Any, state: ScreenState, words: Words) -> Fragments:
+def hand_pane(view: Any, state: ScreenState, words: Words, width: int = 80) -> Fragments:
     cards = my_hand(view)
     legal = legal_cards(view)
     out: Fragments = [("class:heading", f"{words['your_hand']}: ")]
@@ -273,71 +321,8 @@ def hand_pane(view: Any, state: ScreenState, words: Words) -> Fragments:
         out.append(("class:dim", f" {i + 1}:"))
         out += card_fragments(words, card, style)
     if cards and 0 <= state.cursor < len(cards):
-        out.append(("class:dim", f"   {words.card_name(cards[state.cursor])}"))
+        card = cards[state.cursor]
+        # (narrow: the German name alone; the language's explanation is in the help)
+        name = words.card_name(card) if width >= 76 else words.card_name(card).split(" — ")[0]
+        out.append(("class:dim", f"   {name}"))
     return [*out, ("", "\n")]
-
-
-def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
-    """What the seat is asked to do now, with the keys for it."""
-    if state.confirm:
-        return [("class:alert", words[f"confirm_{state.confirm}"])]
-    legal = list(view.legal_actions)
-    if not legal:
-        if view.to_act:
-            names = ", ".join(seat_name(view, s, words) for s in view.to_act)
-            return [("class:dim", f"{words['waiting_for']}: {names}")]
-        return []
-    if any(a.startswith("schlag ") for a in legal):
-        rules = _rules(view.table.rules_json)
-        six = " 6(=Weli)" if rules is not None and "6" in schlag_choices(rules) else ""
-        return [("class:active", f"{words['your_turn']}: {words['choose_schlag'].format(six=six)}"
-                 + _also(legal))]
-    if any(a.startswith("trump ") for a in legal):
-        return [("class:active", f"{words['your_turn']}: {words['choose_trump']}" + _also(legal))]
-    if any(a.endswith(" yes") for a in legal):
-        question = visible(legal[0].split(" ")[0])
-        return [("class:active", f"{words['your_turn']}: {question}? {words['answer']}" + _also(legal))]
-    cuts = [int(a.split()[1]) for a in legal if a.startswith("cut ")]
-    if cuts:
-        return [("class:active", words["cut_prompt"].format(low=min(cuts), high=max(cuts)))]
-    if "take" in legal or legal == ["keep"]:
-        card = view.extra.get("schlecken_card", "?")
-        return [("class:active", words["schlecken"].format(card=words.card_short(card) if card != "?" else card))]
-    if view.your_seat in view.to_act:
-        return [("class:active", f"{words['your_turn']} · " + " ".join(_shortcuts(legal)))]
-    return [("class:dim", " ".join(_shortcuts(legal)))]
-
-
-def _also(legal: list[str]) -> str:
-    """The side keys (a raise during the announcement, RULES.md 6) after the announcer's own prompt."""
-    keys = _shortcuts(legal)
-    return " · " + " ".join(keys) if keys else ""
-
-
-def _shortcuts(legal: list[str]) -> list[str]:
-    keys = {"raise": "[r] raise", "accept": "[a] accept", "fold": "[f] fold", "concede": "[c] concede",
-            "schadet?": "[:] schadet?"}
-    return [keys[a] for a in legal if a in keys]
-
-
-def keymap(view: Any) -> dict[str, str]:
-    """Single keys that mean an action now (context-dependent: 'a' is Ass while naming the Schlag)."""
-    if view is None:
-        return {}
-    legal = set(view.legal_actions)
-    out: dict[str, str] = {}
-    if any(a.startswith("schlag ") for a in legal):
-        out.update({k: f"schlag {r}" for k, r in SCHLAG_KEYS.items() if f"schlag {r}" in legal})
-    if any(a.startswith("trump ") for a in legal):
-        out.update({k: f"trump {s}" for k, s in TRUMP_KEYS.items() if f"trump {s}" in legal})
-    for key, action in (("w", "swap?"), ("b", "bessere?"), ("t", "take"), ("k", "keep")):
-        if action in legal and key not in out:
-            out[key] = action
-    for key, action in (("r", "raise"), ("a", "accept"), ("f", "fold"), ("c", "concede")):
-        if action in legal and key not in out:
-            out[key] = action
-    for answer, key in (("yes", "y"), ("no", "n")):
-        for a in legal:
-            if a.endswith(f" {answer}"):
-                out[key] = a
-    return out

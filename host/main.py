@@ -514,7 +514,16 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
     finally:
         await table.shutdown()
         await conn.close()
+    _print_the_end(app)
     return result
+
+
+def _print_the_end(app: Any) -> None:
+    """After the screen closes: the final score, this seat's own check of the record, and the record's path."""
+    from client.log_view import farewell
+
+    for line in farewell(app.state, app.words):
+        print(f"watten-host: {line}", flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

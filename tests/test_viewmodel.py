@@ -18,6 +18,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from client import viewmodel as vm
 from client.app import TableApp
 from client.i18n import Words, default_lang
+from client.prompts import keymap, prompt_line
 from watten_net.engine import Rules
 from watten_net.v1 import watten_pb2 as pb
 
@@ -78,42 +79,46 @@ def test_legal_cards_are_bold_and_the_others_dimmed() -> None:
 
 def test_keys_mean_what_the_moment_needs() -> None:
     naming = make_view(legal_actions=["schlag 7", "schlag A", "schlag O", "swap?", "bessere?"], to_act=[0])
-    assert vm.keymap(naming)["a"] == "schlag A" and vm.keymap(naming)["w"] == "swap?"
+    assert keymap(naming)["a"] == "schlag A" and keymap(naming)["w"] == "swap?"
     raising = make_view(legal_actions=["accept", "fold"], to_act=[0])
-    assert vm.keymap(raising) == {"a": "accept", "f": "fold"}
+    assert keymap(raising) == {"y": "accept", "f": "fold"}  # (a is Ass while the Schlag is named: never accept)
     trump = make_view(legal_actions=["trump E", "trump L", "trump H", "trump S"], to_act=[3], your_seat=3)
-    assert vm.keymap(trump)["l"] == "trump L"
+    assert keymap(trump)["l"] == "trump L"
     answer = make_view(legal_actions=["bessere yes", "bessere no"], to_act=[0])
-    assert vm.keymap(answer) == {"y": "bessere yes", "n": "bessere no"}
+    assert keymap(answer) == {"y": "bessere yes", "n": "bessere no"}
 
 
 def test_a_raise_during_the_announcement_has_its_key_beside_the_announcers_own() -> None:
     """RULES.md 6: from the first packet on a seat may raise; the announcer's prompt shows [r] too."""
     naming = make_view(legal_actions=["schlag 7", "schlag A", "swap?", "raise"], to_act=[0])
-    keys = vm.keymap(naming)
+    keys = keymap(naming)
     assert keys["r"] == "raise" and keys["a"] == "schlag A"
-    assert "[r] raise" in text(vm.prompt_line(naming, vm.ScreenState(view=naming), EN))
+    assert "[r] raise" in text(prompt_line(naming, vm.ScreenState(view=naming), EN))
     answer = make_view(legal_actions=["swap yes", "swap no", "raise"], to_act=[0])
-    assert vm.keymap(answer) == {"y": "swap yes", "n": "swap no", "r": "raise"}
-    assert "[r] raise" in text(vm.prompt_line(answer, vm.ScreenState(view=answer), EN))
+    assert keymap(answer) == {"y": "swap yes", "n": "swap no", "r": "raise"}
+    assert "[r] raise" in text(prompt_line(answer, vm.ScreenState(view=answer), EN))
     other = make_view(legal_actions=["raise", "signal max"], to_act=[3])
-    assert "[r] raise" in text(vm.prompt_line(other, vm.ScreenState(view=other), EN))
+    assert "[r] raise" in text(prompt_line(other, vm.ScreenState(view=other), EN))
 
 
 def test_the_screen_says_what_is_asked_and_who_is_awaited() -> None:
     raising = make_view(pending_raise=pb.PendingRaise(seat=1, side=1, proposed_value=3), stake=2,
                         legal_actions=["accept", "fold"], to_act=[0, 2])
-    assert "P1 raises to 3" in text(vm.status_pane(raising, EN))
+    state = vm.ScreenState(view=raising)
+    assert "P1 raises to 3" in text(vm.alert_line(raising, state, EN))
+    assert "P1 raises to 3 (Gehts?): [y] accept / [f] fold" in text(prompt_line(raising, state, EN))
     waiting = make_view(to_act=[2])
-    assert "Waiting for: P2" in text(vm.prompt_line(waiting, vm.ScreenState(view=waiting), EN))
+    assert "Waiting for: P2" in text(prompt_line(waiting, vm.ScreenState(view=waiting), EN))
+    naming = make_view(to_act=[2], announce_step="schlag", hand_phase="announce")
+    assert "Waiting for P2 to name the Schlag" in text(prompt_line(naming, vm.ScreenState(view=naming), EN))
     confirm = vm.ScreenState(view=raising, confirm="fold")
-    assert "Really fold" in text(vm.prompt_line(raising, confirm, EN))
+    assert "Really fold" in text(prompt_line(raising, confirm, EN))
 
 
 def test_blind_hides_the_announcement_as_a_question_mark() -> None:
     view = make_view(rules=Rules.preset("blind"), announcement_hidden=True, preset="blind")
     status = text(vm.status_pane(view, EN))
-    assert "Schlag (striker rank): ?" in status and "Trumpf (trump): ?" in status
+    assert "Schlag ? · Trumpf ?" in status
 
 
 def test_the_header_shows_the_fingerprint_the_deal_status_and_who_can_see_the_cards() -> None:
@@ -125,7 +130,7 @@ def test_the_header_shows_the_fingerprint_the_deal_status_and_who_can_see_the_ca
     assert "FAILED" in failed and "envelope 7: bad" in failed
     # reveal = hand-end: decks that matched their seals are consistent, never "verified" before the host's key
     consistent = text(vm.header(vm.ScreenState(view=view, deal_consistent=True), EN))
-    assert "consistent, waiting for the host's key" in consistent and "verified ✓" not in consistent
+    assert "waiting for the host's key" in consistent and "verified ✓" not in consistent
     disputed = text(vm.header(vm.ScreenState(view=view, dispute="the host says this seat is away"), EN))
     assert "DISPUTE: the host says this seat is away" in disputed
 
@@ -176,7 +181,8 @@ class FakeConnection:
         self.sent.append(action)
 
 
-def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None = None) -> tuple[list[str], Any]:
+def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None = None,
+          banner: str = "") -> tuple[list[str], Any]:
     """Run the real application on pipe input, type `keys`, return the actions sent and the screen state."""
 
     async def scenario() -> tuple[list[str], Any]:
@@ -188,6 +194,7 @@ def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None 
                 if table.state.view is not None:
                     break
                 await asyncio.sleep(0.01)
+            table.state.banner = banner
             for key in keys:
                 pipe.send_text(key)
                 await asyncio.sleep(0.05)
@@ -198,10 +205,12 @@ def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None 
     return asyncio.run(scenario())
 
 
-def test_a_digit_plays_that_card_of_the_sorted_hand() -> None:
+def test_a_digit_chooses_that_card_of_the_sorted_hand_and_enter_plays_it() -> None:
     view = make_view(your_hand=["SA", "HK", "L7"], schlag="O", trump="L",
                      legal_actions=["play HK", "play L7", "play SA"], to_act=[0])
-    sent, _ = press(view, ["2"])
+    sent, state = press(view, ["2"])
+    assert sent == [] and state.cursor == 1  # a digit only chooses: a misclick costs nothing
+    sent, _ = press(view, ["2", " "])
     assert sent == ["play L7"]  # sorted: HK (Max), L7 (trump), SA
 
 
@@ -222,7 +231,7 @@ def test_fold_asks_first_and_only_yes_folds() -> None:
 def test_a_refused_card_shows_the_reason_in_words() -> None:
     view = make_view(your_hand=["HK", "L7"], schlag="O", trump="L", legal_actions=["play HK", "play L7"],
                      to_act=[0])
-    sent, state = press(view, ["2"], refuse={"play L7": ("must-play-trump", "host words")})
+    sent, state = press(view, ["2", "\r"], refuse={"play L7": ("must-play-trump", "host words")})
     assert sent == [] and "You must play a trump or a Kritischer." in state.message
 
 
@@ -284,7 +293,7 @@ def test_a_live_cut_is_asked_for_and_enter_cuts_at_a_legal_place() -> None:
     """Trustless deals: the cutter cuts live (in a verified deal the cut comes with the seed)."""
     cuts = [f"cut {n}" for n in range(4, 29)]
     view = make_view(your_hand=[], legal_actions=cuts, to_act=[0])
-    shown = text(vm.prompt_line(view, vm.ScreenState(view=view), EN))
+    shown = text(prompt_line(view, vm.ScreenState(view=view), EN))
     assert "You cut the deck" in shown and "4–28" in shown, shown
     sent, _ = press(view, ["\r"])
     assert len(sent) == 1 and sent[0] in cuts
@@ -319,16 +328,17 @@ def test_a_hostile_name_and_host_strings_are_shown_escaped_in_every_pane() -> No
     view = hostile_view()
     state = vm.ScreenState(view=view, deal_status=f"envelope 3 ({HOSTILE}): bad")
     panes = {
-        "seats": vm.seats_pane(view, EN), "trick": vm.trick_pane(view, state, EN), "status": vm.status_pane(view, EN),
-        "prompt": vm.prompt_line(view, state, EN), "lobby": vm.lobby(state, EN), "header": vm.header(state, EN),
+        "seats": vm.seats_pane(view, EN, state), "alert": vm.alert_line(view, state, EN),
+        "status": vm.status_pane(view, EN),
+        "prompt": prompt_line(view, state, EN), "lobby": vm.lobby(state, EN), "header": vm.header(state, EN),
         "rules": vm.rules_line(view, EN), "scores": vm.scores_pane(view, EN),
     }
     for name, fragments in panes.items():
         shown = text(fragments)
         assert not RAW.search(shown), (name, shown)
-        if name not in ("scores",):
-            assert SHOWN[:14] in shown, (name, shown)  # there to read (the trick pane cuts names at 14 characters)
-    assert SHOWN in text(panes["seats"]) and SHOWN in text(panes["header"])
+        if name not in ("scores", "status"):
+            assert SHOWN[:14] in shown, (name, shown)  # there to read (the seat rows cut long names, marked …)
+    assert SHOWN in text(panes["header"]) and f"{SHOWN[:15]}…" in text(panes["seats"])
     assert vm.safe([("", "Hand 1\n\x1b[2J\u202e")]) == [("", "Hand 1\n\\x1b[2J<U+202E>")]
 
 

@@ -1,0 +1,126 @@
+"""The table log on screen, the end-of-match summary, the help text and the too-small notice (pure fragments).
+
+The log pane shows the story's last lines (the layout scrolls it to its end); `v` opens the whole match's log,
+scrolled with the arrows. When the match is over, the summary replaces the table: a row per hand, the final score
+and Bummerl, this seat's own verdict on the record and the record's path, and the keys to leave.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from watten_net.printable import visible
+
+from .i18n import RANK_DE, SUIT_DE, Words
+from .story import HandRow, LogLine, Story
+from .viewmodel import ABANDONED, MATCH_OVER, MIN_SIZE, Fragments, ScreenState
+
+STYLE_OF = {"hand-start": "class:heading", "hand-end": "class:ok", "match-end": "class:ok", "trick": "",
+            "raise": "class:alert", "accept": "class:alert", "fold": "class:alert", "concede": "class:alert",
+            "signal": "class:key", "stand-in": "class:dim"}
+
+
+def log_lines(lines: list[LogLine], width: int = 80) -> Fragments:
+    """The lines, each wrapped at word boundaries to `width` columns (continuations indented)."""
+    out: Fragments = []
+    for line in lines:
+        style = STYLE_OF.get(line.kind, "class:dim" if line.kind in ("cut", "announced") else "")
+        rows = textwrap.wrap(visible(line.text), width=max(20, width - 1), subsequent_indent="    ",
+                             break_long_words=True, break_on_hyphens=False) or [""]
+        out.append((style, "\n".join(rows) + "\n"))
+    return out
+
+
+def log_pane(state: ScreenState, width: int = 80) -> Fragments:
+    """The story's recent lines (the window shows as many of the last ones as fit)."""
+    story = state.story
+    return log_lines(story.last(60), width) if story is not None else []
+
+
+def full_log(state: ScreenState, width: int = 80) -> Fragments:
+    story = state.story
+    return log_lines(story.lines if story is not None else [], width)
+
+
+def match_over(view: Any) -> bool:
+    return view is not None and bool(view.game_fingerprint) and view.table.phase in (MATCH_OVER, ABANDONED)
+
+
+def summary(state: ScreenState, words: Words, story: Story | None) -> Fragments:
+    """The end of the match: a row per hand, the final score and Bummerl, the own verdict, the record, the keys."""
+    view = state.view
+    out: Fragments = [("class:heading", f"{words['summary']}\n")]
+    rows = story.hands if story is not None else []
+    head = (f"{words['col_hand']:>4}  {words['col_dealer']:<8} {words['col_announced']:<20} "
+            f"{words['col_points']:>3}  {words['col_won']:<16} {words['col_how']}")
+    out.append(("class:dim", head + "\n"))
+    for row in rows:
+        out.append(("", _row(row, story, words) + "\n"))
+    score = " – ".join(f"{side.score}" for side in view.sides) if view is not None else ""
+    bummerl = " – ".join(f"{side.bummerl}" for side in view.sides) if view is not None else ""
+    out.append(("class:ok", f"{words['final_score']}: {score} · {words['bummerl']} {bummerl}\n"))
+    if view is not None and view.winners:
+        three = view.table.player_count == 3
+        who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
+        out.append(("class:ok", f"{words['match_over']}: {who} {words['won']}\n"))
+    verdict = _verdict(state, words)
+    out.append(("class:ok" if state.deal_status == "verified" else "class:error" if state.deal_status else "class:dim",
+                f"{words['own_check']}: {verdict}\n"))
+    if state.record_path:
+        out.append(("class:dim", f"{words['record']}: {visible(state.record_path)}\n"))
+    out.append(("class:key", f"\n{words['again']} · {words['leave_keys']}\n"))
+    return out
+
+
+def _verdict(state: ScreenState, words: Words) -> str:
+    if state.deal_status == "verified":
+        return words["deal_verified"]
+    if state.deal_status:
+        return f"{words['deal_failed']}: {visible(state.deal_status)}"
+    return words["check_running"]
+
+
+def _row(row: HandRow, story: Story | None, words: Words) -> str:
+    dealer = story.short(row.dealer) if story is not None and row.dealer >= 0 else "–"
+    schlag = f"{row.schlag} ({RANK_DE[row.schlag]})" if row.schlag in RANK_DE else "?"
+    trump = f"{words.marks[row.trump]} {SUIT_DE[row.trump]}" if row.trump in SUIT_DE else "?"
+    short = story.short if story is not None else str
+    won = " & ".join(short(s) for s in row.winners)[:16] or "–"
+    return f"{row.hand + 1:>4}  {dealer:<8} {schlag + ' ' + trump:<20} {row.points:>3}  {won:<16} {row.how}"
+
+
+def too_small(cols: int, rows: int, words: Words) -> bool | str:
+    """The notice for a window below the minimum (False: the window is large enough)."""
+    if cols >= MIN_SIZE[0] and rows >= MIN_SIZE[1]:
+        return False
+    return words["too_small"].format(cols=cols, rows=rows)
+
+
+def wrapped_help(words: Words, width: int) -> str:
+    """The help text wrapped at word boundaries to `width` columns (continuations indented)."""
+    out: list[str] = []
+    for line in words.help().splitlines():
+        indent = len(line) - len(line.lstrip())
+        out += textwrap.wrap(line, width=max(20, width), subsequent_indent=" " * (indent + 4),
+                             break_long_words=False, break_on_hyphens=False) or [""]
+    return "\n".join(out)
+
+
+def farewell(state: ScreenState, words: Words) -> list[str]:
+    """What the terminal keeps after the screen closes: the (final) score and Bummerl, the own check, the record."""
+    view = state.view
+    if view is None or not view.game_fingerprint or not view.sides:
+        return []
+    score = "–".join(str(side.score) for side in view.sides)
+    bummerl = "–".join(str(side.bummerl) for side in view.sides)
+    over = match_over(view)
+    out = [f"{words['final_score'] if over else words['score_so_far']}: {score} · {words['bummerl']} {bummerl}"]
+    if view.winners:
+        three = view.table.player_count == 3
+        who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
+        out[0] += f" ({who} {words['won']})"
+    out.append(f"{words['own_check']}: {_verdict(state, words) if over else words['not_over']}")
+    if state.record_path:
+        out.append(f"{words['record']}: {visible(state.record_path)}")
+    return out

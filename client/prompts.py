@@ -1,0 +1,111 @@
+"""What the seat is asked now, and which single keys mean an action at this moment.
+
+A prompt names who asks what ("Vroni asks: new cards for both announcers (Bessere)? [y] / [n]") and is shown only to
+a seat whose `legal_actions` hold the answer; every other seat reads whom the table waits for and for what. The keys
+never change meaning between a harmless and an irreversible act: the last trick and the log have keys of their own
+(client/keys.py), answers are always y / n, accepting a raise is y, fold and concede ask first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from watten_net.engine.ranking import schlag_choices
+
+from .i18n import Words
+from .story import Story
+from .viewmodel import SCHLAG_KEYS, TRUMP_KEYS, Fragments, ScreenState, rules_of, seat_name
+
+# What the table waits for, from the view's announce_step or hand_phase (RULES.md's moments)
+WAITING_FOR = {"schlag": "wait_schlag", "trump": "wait_trump", "swap-answer": "wait_swap",
+               "bessere-answer": "wait_bessere", "cut": "wait_cut", "schlecken": "wait_schlecken",
+               "raise-pending": "wait_raise", "play": "wait_play"}
+QUESTIONS = ("swap", "bessere", "schadet")
+
+
+def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
+    """What the seat is asked to do now, with the keys for it."""
+    if state.confirm:
+        return [("class:alert", words[f"confirm_{state.confirm}"])]
+    legal = list(view.legal_actions)
+    if not legal:
+        return _waiting(view, words)
+    asked = _asked(view, state.story, legal, words)
+    if asked:
+        return [("class:active", asked + _also(legal, words))]
+    cuts = [int(a.split()[1]) for a in legal if a.startswith("cut ") and a.split()[1].isdigit()]
+    if cuts:
+        return [("class:active", words["cut_prompt"].format(low=min(cuts), high=max(cuts)))]
+    if "take" in legal or legal == ["keep"]:
+        card = view.extra.get("schlecken_card", "?")
+        shown = words.card_short(card) if card[:1] in words.marks and len(card) in (2, 3) else "?"
+        return [("class:active", words["schlecken" if "take" in legal else "schlecken_keep"].format(card=shown))]
+    if "accept" in legal:
+        raiser = seat_name(view, view.pending_raise.seat, words)
+        return [("class:active", words["answer_raise"].format(seat=raiser, value=view.pending_raise.proposed_value))]
+    if any(a.startswith("play ") for a in legal) and view.your_seat in view.to_act:
+        return [("class:active", f"{words['your_turn']}: {words['choose_card']}" + _also(legal, words))]
+    keys = _shortcuts(legal, words)
+    return [("class:dim", " ".join(keys))] if keys else _waiting(view, words)
+
+
+def _asked(view: Any, story: Story | None, legal: list[str], words: Words) -> str:
+    """The announcer's own choice, or a question asked of this seat (with who asked it)."""
+    if any(a.startswith("schlag ") for a in legal):
+        rules = rules_of(view.table.rules_json)
+        six = " 6(=Weli)" if rules is not None and "6" in schlag_choices(rules) else ""
+        return f"{words['your_turn']}: {words['choose_schlag'].format(six=six)}"
+    if any(a.startswith("trump ") for a in legal):
+        return f"{words['your_turn']}: {words['choose_trump']}"
+    for question in QUESTIONS:
+        if f"{question} yes" in legal:
+            seat = story.asker(f"{question}?") if story is not None else -1
+            who = seat_name(view, seat, words) if seat >= 0 else words["someone"]
+            return f"{words[f'asks_{question}'].format(seat=who)} {words['answer']}"
+    return ""
+
+
+def _waiting(view: Any, words: Words) -> Fragments:
+    if not view.to_act:
+        return []
+    names = ", ".join(seat_name(view, s, words) for s in view.to_act)
+    what = WAITING_FOR.get(view.announce_step) or WAITING_FOR.get(view.hand_phase)
+    if what is None:
+        return [("class:dim", f"{words['waiting_for']}: {names}")]
+    return [("class:dim", words["waiting_to"].format(names=names, what=words[what]))]
+
+
+def _also(legal: list[str], words: Words) -> str:
+    """The side keys (a raise during the announcement, RULES.md 6) after the seat's own prompt."""
+    keys = _shortcuts(legal, words)
+    return " · " + " ".join(keys) if keys else ""
+
+
+def _shortcuts(legal: list[str], words: Words) -> list[str]:
+    keys = {"raise": "[r] ", "accept": "[y] ", "fold": "[f] ", "concede": "[c] ", "schadet?": "[:] "}
+    return [keys[a] + words[f"do_{a.rstrip('?')}"] for a in legal if a in keys]
+
+
+def keymap(view: Any) -> dict[str, str]:
+    """Single keys that mean an action now. A letter names a Schlag or a trump only while one is named; every
+    answer is y / n (a question, the card at the cut, a raise: y accepts); r raises, f folds, c concedes."""
+    if view is None:
+        return {}
+    legal = set(view.legal_actions)
+    out: dict[str, str] = {}
+    if any(a.startswith("schlag ") for a in legal):
+        out.update({k: f"schlag {r}" for k, r in SCHLAG_KEYS.items() if f"schlag {r}" in legal})
+    if any(a.startswith("trump ") for a in legal):
+        out.update({k: f"trump {s}" for k, s in TRUMP_KEYS.items() if f"trump {s}" in legal})
+    for key, action in (("w", "swap?"), ("b", "bessere?")):
+        if action in legal and key not in out:
+            out[key] = action
+    for question in QUESTIONS:
+        for answer, key in (("yes", "y"), ("no", "n")):
+            if f"{question} {answer}" in legal:
+                out.setdefault(key, f"{question} {answer}")
+    for key, action in (("y", "take"), ("n", "keep"), ("y", "accept"), ("r", "raise"), ("f", "fold"),
+                        ("c", "concede")):
+        if action in legal:
+            out.setdefault(key, action)
+    return out

@@ -1,0 +1,142 @@
+"""The table's layout: what goes where on the screen, sized for 80x24 and down to 60x20.
+
+From the top: the header; the Schlag, trump, stake and tricks line; a row per seat with the card it played; the
+moment's news (the hand's result, a raise, who takes the trick); the score line; the table log, which takes every
+row left over and shows its last lines; your hand; the prompt; the message line; the command line. Below 60x20 the
+screen is one line asking for a larger window. The match's end replaces the table with the summary; `v` the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.layout import ConditionalContainer, Dimension, Float, FloatContainer, HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.utils import get_cwidth
+from prompt_toolkit.widgets import Frame
+
+from . import log_view
+from . import viewmodel as vm
+from .prompts import prompt_line
+
+if TYPE_CHECKING:
+    from .app import TableApp
+
+TALL = 30  # rows from which the header's trust note and the rules line have room
+
+
+def _size() -> tuple[int, int]:
+    size = get_app().output.get_size()
+    return size.columns, size.rows
+
+
+def pane(render: Callable[[], vm.Fragments], **window: Any) -> Window:
+    """A window as tall as its content; whatever it holds from the host reaches the terminal escaped (`vm.safe`)."""
+    window.setdefault("dont_extend_height", True)
+    return Window(FormattedTextControl(cast(Any, lambda: word_wrap(vm.safe(_no_last_newline(render())),
+                                                                   _size()[0]))), wrap_lines=True, **window)
+
+
+def word_wrap(fragments: vm.Fragments, width: int) -> vm.Fragments:
+    """`fragments` with a line break put at the last space before each row would overflow `width` columns (a word
+    longer than a row is left to the terminal's own wrapping)."""
+    chars = [(style, ch) for style, text in fragments for ch in text]
+    column, space = 0, -1
+    for i, (_, ch) in enumerate(chars):
+        if ch == "\n":
+            column, space = 0, -1
+            continue
+        cells = get_cwidth(ch)
+        if column + cells > width and space >= 0:
+            chars[space] = (chars[space][0], "\n")
+            column = sum(get_cwidth(c) for _, c in chars[space + 1:i])
+            space = -1
+        if ch == " ":
+            space = i
+        column += cells
+    out: vm.Fragments = []
+    for style, ch in chars:
+        if out and out[-1][0] == style:
+            out[-1] = (style, out[-1][1] + ch)
+        else:
+            out.append((style, ch))
+    return out
+
+
+def _no_last_newline(fragments: vm.Fragments) -> vm.Fragments:
+    """A pane's last line break would show as an empty row."""
+    if fragments and fragments[-1][1].endswith("\n"):
+        style, text = fragments[-1]
+        return [*fragments[:-1], (style, text[:-1])]
+    return fragments
+
+
+def scrolled(render: Callable[[], vm.Fragments], from_end: Callable[[], int]) -> Window:
+    """A window that shows the end of its content, `from_end()` lines up (the cursor it keeps in view). It prefers
+    no height at all: every other pane gets its rows first, this one takes what is left."""
+    def content() -> vm.Fragments:
+        return vm.safe(_no_last_newline(render()))
+
+    def cursor() -> Point:
+        lines = sum(text.count("\n") for _, text in content()) + 1
+        return Point(0, max(0, lines - 1 - from_end()))
+
+    control = FormattedTextControl(cast(Any, content), get_cursor_position=cursor, show_cursor=False)
+    return Window(control, wrap_lines=True, height=Dimension(min=0, preferred=0))
+
+
+def help_window(s: vm.ScreenState, w: Any) -> Window:
+    """The help, wrapped to the window; taller than the screen, it scrolls with the arrows (`s.help_line`)."""
+    control = FormattedTextControl(lambda: [("", log_view.wrapped_help(w, _size()[0] - 8))],
+                                   get_cursor_position=lambda: Point(0, s.help_line), show_cursor=False)
+    return Window(control, dont_extend_height=True, get_vertical_scroll=lambda window: s.help_line)
+
+
+def table_layout(table: TableApp) -> Layout:
+    s, w = table.state, table.words
+    in_game = Condition(lambda: s.view is not None and bool(s.view.game_fingerprint) and s.view.dealer >= 0)
+    over = Condition(lambda: log_view.match_over(s.view))
+    reading = Condition(lambda: s.show_log)
+    small = Condition(lambda: bool(log_view.too_small(*_size(), w)))
+
+    def need_view(render: Callable[[Any], vm.Fragments]) -> Callable[[], vm.Fragments]:
+        return lambda: render(s.view) if s.view is not None else []
+
+    def tall() -> bool:
+        return _size()[1] >= TALL
+
+    game = HSplit([
+        pane(need_view(lambda v: vm.status_pane(v, w))),
+        pane(need_view(lambda v: vm.seats_pane(v, w, s, _size()[0]))),
+        pane(need_view(lambda v: vm.alert_line(v, s, w))),
+        pane(need_view(lambda v: vm.scores_pane(v, w, _size()[0]) + (vm.rules_line(v, w) if tall() else []))),
+        scrolled(lambda: log_view.log_pane(s, _size()[0]), lambda: 0),
+    ])
+    body = HSplit([
+        pane(lambda: vm.header(s, w, tall=tall(), compact=_size()[0] < 76)),
+        ConditionalContainer(game, filter=in_game & ~over & ~reading),
+        ConditionalContainer(scrolled(lambda: log_view.summary(s, w, s.story), lambda: s.log_scroll),
+                             filter=over & ~reading),
+        ConditionalContainer(pane(lambda: vm.lobby(s, w) if s.view is not None else [("", "…")]),
+                             filter=~in_game & ~over & ~reading),
+        ConditionalContainer(HSplit([pane(lambda: [("class:heading", w["log_title"])]),
+                                     scrolled(lambda: log_view.full_log(s, _size()[0]), lambda: s.log_scroll)]),
+                             filter=reading),
+        ConditionalContainer(Window(), filter=~in_game & ~over & ~reading),  # the space left over in the lobby
+        ConditionalContainer(table.hand_window, filter=in_game & ~over),
+        pane(need_view(lambda v: prompt_line(v, s, w))),
+        pane(lambda: [("class:error", s.message)] if s.message else [("class:dim", w["help_hint"])]),
+        table.command,
+    ])
+    help_box = Frame(help_window(s, w), title="? · ↑ ↓ · Esc")
+    screen = FloatContainer(body, floats=[
+        Float(ConditionalContainer(help_box, filter=Condition(lambda: s.show_help)), top=1, left=1, right=1),
+    ])
+    notice = pane(lambda: [("class:error", str(log_view.too_small(*_size(), w)))])
+    root = HSplit([ConditionalContainer(screen, filter=~small), ConditionalContainer(notice, filter=small)])
+    return Layout(root, focused_element=table.hand_window)
+

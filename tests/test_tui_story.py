@@ -1,0 +1,207 @@
+"""The table tells the story, read off an 80x24 terminal: who named, raised, folded and won, in English and German,
+with four, six and two players; Blind hides the partner's announcement; the layout keeps every seat, the hand and
+every trick slot from 120x40 down to 60x20, and below that says so in one line.
+
+Real processes in tmux (tests/tmuxutil.py); every wait polls the screen with a deadline.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tmuxutil import Tmux, have_tmux, python
+
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (.ci/run installs it)"),
+]
+
+# What a person reads in the prompt, and the key they press for it (per language)
+ANSWERS = {
+    "en": [("At the cut you see", ["n"]), ("Your turn: name the Schlag", ["o"]), ("Your turn: name Trumpf", ["l"]),
+           ("? [y] / [n]", ["n"]), ("[y] accept / [f] fold", ["y"])],
+    "de": [("Beim Abheben siehst du", ["n"]), ("Du bist dran: Schlag ansagen", ["o"]),
+           ("Du bist dran: Trumpf ansagen", ["l"]), ("[y] ja / [n] nein", ["n"]), ("[y] annehmen", ["y"])],
+}
+PLAY = {"en": "Your turn: choose a card", "de": "Du bist dran: Karte wählen"}
+HAND = {"en": r"Your cards:\s+1:", "de": r"Deine Karten:\s+1:"}
+RAISE = "[r] "
+SEAT_ROW = re.compile(r"(?m)^(?:▶ |  )(\d) .*\[\d\] +(·|[♣♠♥♦]\S+)")
+
+
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Tmux]:
+    t = Tmux.start(tmp_path)
+    try:
+        yield t
+    finally:
+        t.kill()
+
+
+def bottom(screen: str) -> str:
+    """The hand, the prompt (it may wrap onto a second row) and the message line, joined."""
+    lines = [line for line in screen.rstrip().splitlines() if line.strip()]
+    return " ".join(lines[-5:-1])
+
+
+class Player:
+    """A person at one tmux session: answers what is asked, plays cards by digit and Enter, raises once if told."""
+
+    def __init__(self, tmux: Tmux, name: str, lang: str = "en", *, raise_once: bool = False,
+                 fold: bool = False) -> None:
+        self.tmux, self.name, self.lang = tmux, name, lang
+        self.raise_once, self.fold = raise_once, fold
+        self.card = 0
+
+    def step(self) -> str:
+        screen = self.tmux.screen(self.name)
+        asked = bottom(screen)
+        if "[y/n]" in asked:  # (our own fold, confirmed)
+            self.tmux.keys(self.name, "y")
+            return screen
+        if self.fold and "[f] fold" in asked:
+            self.tmux.keys(self.name, "f")
+            return screen
+        if self.raise_once and RAISE in asked:
+            self.raise_once = False
+            self.tmux.keys(self.name, "r")
+            return screen
+        for question, keys in ANSWERS[self.lang]:
+            if question in asked:
+                self.tmux.keys(self.name, *keys)
+                return screen
+        if PLAY[self.lang] in asked and re.search(HAND[self.lang], screen):
+            self.card = self.card % 5 + 1  # a refused card leaves a reason on screen: the next one is tried
+            self.tmux.keys(self.name, str(self.card), "Enter")
+        return screen
+
+
+def play_until(players: list[Player], pattern: str, timeout: float = 150.0) -> str:
+    """Every player answers and plays until `pattern` is in the first player's log (read whole, `v`)."""
+    deadline = time.monotonic() + timeout
+    regex = re.compile(pattern)
+    while time.monotonic() < deadline:
+        for player in players:
+            player.step()
+        if regex.search(players[0].tmux.screen(players[0].name)):
+            return whole_log(players[0])
+        time.sleep(0.2)
+    raise AssertionError(f"{pattern!r} never showed:\n" + "\n\n".join(p.tmux.screen(p.name) for p in players))
+
+
+def whole_log(player: Player) -> str:
+    """The whole match's log: `v` opens it, Page Up scrolls back; wrapped lines are joined again."""
+    tmux, name = player.tmux, player.name
+    tmux.keys(name, "v")
+    tmux.wait_for(name, r"The match so far|Die Partie bisher")
+    pages = [tmux.screen(name)]
+    for _ in range(8):
+        tmux.keys(name, "PageUp")
+        time.sleep(0.3)
+        pages.append(tmux.screen(name))
+    tmux.keys(name, "v")
+    lines: list[str] = []
+    for page in reversed(pages):
+        for line in page.splitlines():
+            if line.startswith("    ") and lines:
+                lines[-1] += " " + line.strip()
+            elif line.strip():
+                lines.append(line.rstrip())
+    return "\n".join(dict.fromkeys(lines))
+
+
+def host(tmux: Tmux, *args: str, lang: str = "en", width: int = 80, height: int = 24) -> None:
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--autostart",
+                            "--lang", lang, "--bot-delay", "0.05", *args), width=width, height=height)
+
+
+def test_four_players_in_english_a_whole_hand_with_a_raise_is_told_at_80x24(tmux: Tmux) -> None:
+    host(tmux, "--bots", "3", "--name", "Anna")
+    anna = Player(tmux, "host", raise_once=True)
+    log = play_until([anna], r"Hand 1: .* (win|wins) \d+|Hand 1: nobody scores")
+    assert re.search(r"(?m)^\S.* names the Schlag: \S+", log), log
+    assert re.search(r"(?m)^\S.* names Trumpf: [♣♠♥♦] \w+", log), log
+    raised = re.search(r"(?m)^Anna raises: Gehts\? to (\d+)$", log)  # (3, or 4 when a bot raised first)
+    assert raised is not None, log
+    value = int(raised.group(1))
+    assert re.search(rf"(?m)^.+ (accepts: the hand is worth {value}|folds: the raisers score {value - 1})$", log), log
+    result = re.search(r"(?m)^Hand 1: (.+) win (\d+) \((.+)\) · score (\d+)–(\d+)$", log)
+    assert result is not None, log
+    tricks = re.findall(r"(?m)^Trick (\d): (.+) → (.+) \((\d)–(\d)\)$", log)
+    assert [int(t[0]) for t in tricks] == list(range(1, len(tricks) + 1))  # every trick, each with its winner
+    if result.group(3).endswith(" folded"):  # a fold decided it: the log says who folded, and the result too
+        folder = result.group(3).removesuffix(" folded")
+        assert re.search(rf"(?m)^{re.escape(folder)} folds: the raisers score \d+$", log), log
+    else:
+        assert re.fullmatch(r"tricks \d–\d", result.group(3)) and len(tricks) >= 3, log
+    screen = tmux.screen("host")
+    assert all(len(line) <= 80 for line in screen.splitlines())
+
+
+def test_six_players_in_german_a_whole_hand_is_told_at_80x24(tmux: Tmux) -> None:
+    host(tmux, "--players", "6", "--bots", "5", "--name", "Anna", lang="de")
+    anna = Player(tmux, "host", "de")
+    tmux.wait_for("host", HAND["de"], timeout=90)
+    assert {m.group(1) for m in SEAT_ROW.finditer(tmux.screen("host"))} == {"0", "1", "2", "3", "4", "5"}
+    log = play_until([anna], r"Hand 1: .* schreiben \d+|Hand 1: niemand schreibt")
+    assert re.search(r"(?m)^\S.* sagt den Schlag an: \S+", log), log
+    assert re.search(r"(?m)^\S.* sagt Trumpf an: [♣♠♥♦] \w+", log), log
+    assert re.search(r"(?m)^Stich 1: .+ → .+ \(\d–\d\)$", log), log
+    assert re.search(r"(?m)^Hand 1: .+ schreiben \d+ \(.+\) · Stand \d+–\d+$", log), log
+
+
+def test_a_hand_decided_by_a_fold_says_who_folded_on_both_screens(tmux: Tmux) -> None:
+    host(tmux, "--players", "2", "--name", "Hanna")
+    port = tmux.wait_for("host", r"watten-join \S+:(\d+)").group(1)
+    other = {"WATTEN_CONFIG_DIR": tmux.env["WATTEN_CONFIG_DIR"] + "-josef"}
+    tmux.new("join", python("client.main", "--insecure", "--lang", "en", "--name", "Josef", f"127.0.0.1:{port}"),
+             env=other, width=80, height=24)
+    hanna = Player(tmux, "host", raise_once=True)
+    josef = Player(tmux, "join", fold=True)
+    log = play_until([hanna, josef], r"Hand 1: .* win \d+")
+    assert re.search(r"(?m)^Hanna raises: Gehts\? to 3$", log), log
+    assert re.search(r"(?m)^Josef folds: the raisers score 2$", log), log
+    assert re.search(r"(?m)^Hand 1: Hanna win 2 \(Josef folded\)", log), log
+    joined = whole_log(josef)
+    assert re.search(r"(?m)^Hand 1: Hanna win 2 \(Josef folded\)", joined), joined
+
+
+def test_blind_hides_the_partners_announcement_in_the_log(tmux: Tmux) -> None:
+    host(tmux, "--bots", "3", "--name", "Anna", "--rules", "blind")
+    anna = Player(tmux, "host")
+    screen = tmux.wait_for("host", r"(?m)^  2 (\S+)", timeout=90)
+    partner = screen.group(1)
+    # The partner (seat 2) announces when it deals or leads, and Anna then does not: within four hands it happens.
+    log = play_until([anna], rf"{re.escape(partner)}.* named (the Schlag|Trumpf) \(hidden: Blind\)", timeout=300)
+    assert not re.search(rf"(?m)^{re.escape(partner)}.* names (the Schlag|Trumpf):", log), log
+    hidden = log.index("(hidden: Blind)")
+    revealed = re.search(r"Revealed: Schlag (\S+) \(\w+\), Trumpf", log[hidden:])
+    if revealed is not None:  # (the hand may still run: then the rank is nowhere before its end)
+        before = log[:hidden + revealed.start()].rsplit("── Hand", 1)[-1]
+        assert "names the Schlag" not in before or partner not in before
+
+
+def test_resizing_keeps_every_seat_the_hand_and_every_trick_slot(tmux: Tmux) -> None:
+    host(tmux, "--players", "6", "--bots", "5", "--name", "Anna", width=80, height=24)
+    anna = Player(tmux, "host")
+    deadline = time.monotonic() + 90
+    while not re.search(HAND["en"], tmux.screen("host")) and time.monotonic() < deadline:
+        anna.step()
+        time.sleep(0.2)
+    for width, height in ((80, 24), (60, 20), (120, 40)):
+        tmux.resize("host", width, height)
+        time.sleep(0.8)
+        screen = tmux.wait_for("host", HAND["en"]).string
+        rows = {m.group(1) for m in SEAT_ROW.finditer(screen)}
+        assert rows == {"0", "1", "2", "3", "4", "5"}, (width, height, screen)
+        assert all(len(line) <= width for line in screen.splitlines()), screen
+        assert re.search(r"Team A( \(0\+2\+4\))?: \d+", screen), screen  # (narrow: without the seats)
+    tmux.resize("host", 40, 15)
+    tmux.wait_for("host", r"Please make this window at least\s+60×20\s+\(now 40×15\)")  # (wrapped in 40 columns)
+    tmux.resize("host", 80, 24)
+    tmux.wait_for("host", HAND["en"])
