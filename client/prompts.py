@@ -44,7 +44,8 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
         raiser = seat_name(view, view.pending_raise.seat, words)
         return [("class:active", words["answer_raise"].format(seat=raiser, value=view.pending_raise.proposed_value))]
     if any(a.startswith("play ") for a in legal) and view.your_seat in view.to_act:
-        return [("class:active", f"{words['your_turn']}: {words['choose_card']}" + _also(legal, words))]
+        choose = words["choose_card"].format(n=max(1, len(view.your_hand)))
+        return [("class:active", f"{words['your_turn']}: {choose}" + _also(legal, words))]
     keys = _shortcuts(legal, words)
     return [("class:dim", " ".join(keys))] if keys else _waiting(view, words)
 
