@@ -101,6 +101,7 @@ class TableApp:
         self.judged: Any = None  # the game whose deal `deal_status` speaks of
         self._ended = asyncio.Event()  # the table's stream has ended (the match is over and every entry is in)
         self._tricks_seen = 0
+        self._story_of = ""  # the game fingerprint the table log tells of
 
     def _hand(self) -> vm.Fragments:
         view = self.state.view
@@ -236,6 +237,13 @@ class TableApp:
         """The table log hears every event of the stream; a full snapshot rebuilds the current hand's lines."""
         story = self.state.story
         assert story is not None
+        view = update.snapshot.view if update.HasField("snapshot") else update.event.view
+        fingerprint = view.game_fingerprint if view.ByteSize() else ""
+        if fingerprint and fingerprint != self._story_of:  # another match at this table: its own story
+            if self._story_of:
+                story = self.state.story = Story(self.words)
+                self._tricks_seen, self.state.banner = 0, ""
+            self._story_of = fingerprint
         if update.HasField("snapshot"):
             if not update.snapshot.resumed:
                 story.snapshot(update.snapshot.view, update.snapshot.recent_events)

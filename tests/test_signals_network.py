@@ -269,5 +269,6 @@ def test_whole_matches_of_signalling_bots_never_show_a_seat_a_signal_it_may_not_
     rules = Rules.preset(preset, players)
     for seat, s in seen.items():
         assert s.leaks(rules) == [], (seat, s.leaks(rules))
-        assert s.hand_ends >= 2
+        # (One hand may decide a match: a raise can take the stake to the target.)
+        assert s.hand_ends >= 1
         assert seat in s.senders() and len(s.senders()) >= 2, "own signals and a partner's were shown"

@@ -10,6 +10,7 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -261,14 +262,20 @@ def test_play_again_by_keys_two_matches_at_one_table(tmux: Tmux, tmp_path: Path)
     second = re.search(r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})", screen)
     assert second is not None and second.group(1) != first.group(1), screen
     records = tmp_path / "data" / "records"
+
+    def reports() -> dict[str, Any]:
+        return {path.name: verify_file(str(path)) for path in sorted(records.glob("*.wrec"))}
+
+    # A record is complete once the stream has brought the match's last entries (the disclosure after its end),
+    # which may come a moment after "Match over" is on the screen: poll, with a deadline.
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and len(list(records.glob("*.wrec"))) < 4:
-        time.sleep(0.2)
-    paths = sorted(records.glob("*.wrec"))
-    assert len(paths) == 4, paths  # per match: the host's record and the person's own
-    for path in paths:
-        report = verify_file(str(path))
-        assert report.ok and report.verdict == "verified", (path.name, report.verdict, report.errors)
+    found = reports()
+    while time.monotonic() < deadline and (len(found) < 4 or not all(r.ok for r in found.values())):
+        time.sleep(0.3)
+        found = reports()
+    assert len(found) == 4, list(found)  # per match: the host's record and the person's own
+    for name, report in found.items():
+        assert report.ok and report.verdict == "verified", (name, report.verdict, report.errors)
 
 
 def test_a_player_who_leaves_after_the_match_frees_the_seat_and_the_hosts_bot_takes_it(tmux: Tmux) -> None:
