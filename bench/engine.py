@@ -7,6 +7,7 @@ read off beside it. Figures only; nothing here passes or fails on time.
 
     python bench/engine.py [--seconds 0.5] [--matches 200]
     python bench/engine.py --kinds south-tyrolean:2   # where the time goes, per kind of step
+    python bench/engine.py --against 2abf4a4 --rounds 3 --seconds 0.5   # that revision and this tree, alternating
 
 The machine's other work shows in these figures: repeat a run and take the best.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -122,7 +124,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.5, help="time per preset and player count")
     parser.add_argument("--matches", type=int, default=200, help="4-player Bavarian matches for the median")
     parser.add_argument("--kinds", metavar="PRESET:PLAYERS", help="only the per-step breakdown for one table")
+    parser.add_argument("--against", metavar="REV", help="run this benchmark on REV and on this tree, alternating "
+                        "(bench/against.py); the other options are passed on to both")
+    parser.add_argument("--rounds", type=int, default=2, help="with --against: runs of each side")
     args = parser.parse_args()
+    if args.against:
+        passed = ["--seconds", str(args.seconds), "--matches", str(args.matches)]
+        passed += ["--kinds", args.kinds] if args.kinds else []
+        here = Path(__file__).resolve()
+        sys.exit(subprocess.run([sys.executable, str(here.parent / "against.py"), args.against, "bench/engine.py",
+                                 "--rounds", str(args.rounds), "--", *passed], check=False).returncode)
     if args.kinds:
         name, _, players = args.kinds.partition(":")
         kinds(Rules.preset(name, int(players or 4)), max(args.seconds, 2.0))

@@ -245,7 +245,22 @@ class MatchCore(MatchState[Piece]):
         verb, _, arg = text.partition(" ")
         _ACTION_STEPS[verb](m, seat, verb, arg, events)  # every legal action's verb has a step
         m.log = (tuple(events), self.log)
+        if verb == "signal" and self._legal:
+            m._legal = self._legal_after_signal(seat, m.signals_sent[seat])
         return m, events
+
+    def _legal_after_signal(self, seat: int, sent: int) -> dict[int, list[str]]:
+        """The legal actions known for this state that still hold after `seat` signalled (its `sent`th signal).
+
+        A signal changes nothing but the signaller's count, and a seat's legal actions depend on its own count
+        only through "fewer than MAX_SIGNALS_PER_HAND": so every list stays, unless the signaller used its last
+        signal. Random playouts signal often (a dozen signal actions beside a few card plays), and working the
+        lists out again would cost more than the signal itself."""
+        assert self._legal is not None
+        kept = dict(self._legal)  # a dict of its own: the new state adds to it (the lists are never changed)
+        if sent >= MAX_SIGNALS_PER_HAND:
+            kept.pop(seat, None)
+        return kept
 
     # -- refusals: the precise RuleViolation for an action that is not legal now
     def _refuse_idle(self, verb: str, text: str) -> None:
@@ -380,7 +395,10 @@ class MatchCore(MatchState[Piece]):
         self.rest = ()
         self.schlecken_seat = -1
         # The taken cards start the hands (a seat that took a whole first packet gets no cards from it).
-        self.hands = tuple(self._in_hand_order(pieces) for pieces in taken)
+        if any(taken):
+            self.hands = tuple(self._in_hand_order(pieces) for pieces in taken)
+        else:  # nobody took a card (the usual case): every hand starts empty
+            self.hands = taken
         self._deal_packet(0, events)
         if not self._f.second_packet_later:
             self._deal_packet(1, events)

@@ -42,6 +42,8 @@ from .state import Log, all_slots, iter_log, make_event
 
 __all__ = ["Match", "normalise_action"]  # normalise_action: callers have always imported it from here
 
+_TEXT = attrgetter("text")  # a card's text, read in C (a deck's 32 to 36 cards at every hand)
+
 class Match(MatchCore[Card]):
     """One match to `rules.target`, one hand after another, plus the series' Bummerl, with the cards known."""
 
@@ -100,7 +102,7 @@ class Match(MatchCore[Card]):
         # Only cards of this deck, as many as it has, none twice (a twice-given card has one position): each once.
         if not known or len(deck) != len(canonical) or len(positions) != len(deck):
             raise ValueError(f"the deck must hold each of the {len(canonical)} cards exactly once")
-        m = self._with_deck(deck, ("deck", tuple([c.text for c in deck])))
+        m = self._with_deck(deck, ("deck", tuple(map(_TEXT, deck))))
         m._pos = positions
         return m
 

@@ -11,6 +11,11 @@ never changed) with a straight-line copy generated per engine, and the legal act
 once and cached. Speed matters (bots search by random playouts), so the play path reads plain slots into
 locals, and a few lists of a handful of items are built by plain loops: in Python 3.11 a comprehension is a
 function call of its own, which costs more than the loop for two to five items.
+
+The engine is pure Python on purpose: a compiled core (mypyc, Cython) would need a build step with a
+pure-Python fallback behind the README's set-up commands, and mypyc's native classes refuse what this
+module does at run time (the clone generated per engine, methods set on subclasses). Measure with
+`bench/engine.py --against REV` before reaching for one.
 """
 
 from __future__ import annotations
