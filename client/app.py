@@ -213,8 +213,9 @@ class TableApp:
             s.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
         self.finished = True
         self._ended.set()
-        s.message = s.message or f"{self.words['again']} · {self.words['again_waiting']} " + ", ".join(
-            x.name for x in (s.view.table.seats if s.view else []) if not x.bot and not x.ready)
+        if s.view is not None and s.view.table.phase in (vm.MATCH_OVER, vm.ABANDONED):
+            s.message = s.message or f"{self.words['again']} · {self.words['again_waiting']} " + ", ".join(
+                x.name for x in s.view.table.seats if not x.bot and not x.ready)
         self.app.invalidate()
 
     async def play_again(self) -> None:

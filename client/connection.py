@@ -298,6 +298,7 @@ class Connection(TableCalls):
                 else:
                     entries, view = update.event.chain, update.event.view
                     self.last_seq = int(update.event.seq)
+                _follow_a_move(self, view)
                 for entry in entries:
                     self._receive(entry)
                 self._check_called_away(live=not catch_up and loop.time() - since > CONNECTED_FOR)
@@ -443,3 +444,13 @@ class Connection(TableCalls):
             self.record.close()
             self.record = None
         await self.channel.close()
+
+
+def _follow_a_move(conn: Connection, view: Any) -> None:
+    """The host's person moved this seat in the lobby (docs/protocol.md, arranging the lobby): before a game has
+    begun, the seat the host shows is ours, so the game to come is checked against it. Harmless to believe: the game
+    header must still seat our key there, and once a chain has begun the seat never changes."""
+    seat = int(view.your_seat) if view.ByteSize() else conn.seat
+    if seat != conn.seat and seat >= 0 and (conn.game is None or not conn.game.chain_seq):
+        conn.seat = seat
+        conn.game = conn._new_game()

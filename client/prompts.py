@@ -47,7 +47,11 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
         choose = words["choose_card"].format(n=max(1, len(view.your_hand)))
         return [("class:active", f"{words['your_turn']}: {choose}" + _also(legal, words))]
     keys = _shortcuts(legal, words)
-    return [("class:dim", " ".join(keys))] if keys else _waiting(view, words)
+    if not keys:
+        return _waiting(view, words)
+    # Out of turn with something still allowed (a raise, a signal): who the table waits for, then the keys
+    waiting = _waiting(view, words) if view.your_seat not in view.to_act else []
+    return [*waiting, ("class:dim", (" · " if waiting else "") + " ".join(keys))]
 
 
 def _asked(view: Any, story: Story | None, legal: list[str], words: Words) -> str:
