@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from watten_net.cardwords import record_name
 from watten_net.deal.host_game import Posted
 from watten_net.engine.events import Event
 from watten_net.record import KIND_HOST, RecordWriter
@@ -86,10 +87,11 @@ class ChangeLog:
         self.write(table.game.chain)
 
     def record_name(self) -> str:
-        """The host record's file name: the game id says which game, the table id which of the host's tables."""
+        """The host record's file name: the game's fingerprint as the screen shows it says which game, the table id
+        which of the host's tables."""
         game = self.table.game
         assert game is not None
-        return f"watten-{game.game_id.hex()[:12]}-table-{self.table.table_id}-host.wrec"
+        return record_name(game.fingerprint, f"table-{self.table.table_id}-host")
 
     def write(self, posted: list[Posted]) -> None:
         if self.record is not None:
