@@ -115,8 +115,8 @@ def describe(match: Any, telling: Telling | None = None) -> list[str]:
             continue
         if e.kind == EventKind.SIGNAL and tell.owner is not None and tell.owner not in (e.to or ()):
             continue  # (another side's signal: not the owner's to see)
-        if e.kind == EventKind.PLAY and not tell.plays:
-            continue
+        if e.kind == EventKind.PLAY and not tell.plays and index not in by_bot:
+            continue  # (the trick line names every card; a card the stand-in chose is said on its own line)
         line = _line(e, tell, match.rules.players)
         if line is not None:
             line += tell.words["stand_in"] if index in by_bot else ""
