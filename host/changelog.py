@@ -42,6 +42,7 @@ class ChangeLog:
         self.items: EventLog[LogItem] = EventLog()
         self.record: RecordWriter | None = None
         self.record_path: Path | None = None
+        self.record_wanted = False  # a record is to be written once the game's header gives its name
 
     def new_item(self) -> LogItem:
         return LogItem(seq=len(self.items) + 1)
@@ -78,10 +79,20 @@ class ChangeLog:
         await self.append(item)
 
     def open_record(self) -> None:
-        """The host's record of the game, with every chain envelope so far (a resumed game has some already)."""
+        """The host's record of the game, with every chain envelope so far (a resumed game has some already).
+
+        Its name holds the game's fingerprint, which the header gives: a game not started yet gets its file when its
+        header is written (`write`)."""
         table = self.table
         if table.settings.record_dir is None or table.game is None:
             return
+        self.record_wanted = True
+        if table.game.fingerprint:
+            self._open_record()
+
+    def _open_record(self) -> None:
+        table = self.table
+        assert table.settings.record_dir is not None and table.game is not None
         self.record_path = table.settings.record_dir / self.record_name()
         self.record = RecordWriter(self.record_path, {"written_by": "watten-host", "seat": None})
         self.write(table.game.chain)
@@ -94,11 +105,15 @@ class ChangeLog:
         return record_name(game.fingerprint, f"table-{self.table.table_id}-host")
 
     def write(self, posted: list[Posted]) -> None:
+        if self.record is None and self.record_wanted and self.table.game is not None and self.table.game.fingerprint:
+            self._open_record()  # (the first envelopes, the header's among them: the whole chain so far)
+            return
         if self.record is not None:
             for p in posted:
                 self.record.append(KIND_HOST, p.raw)
 
     def close_records(self) -> None:
+        self.record_wanted = False
         if self.record is not None:
             self.record.close()
             self.record = None
