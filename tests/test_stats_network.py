@@ -64,10 +64,12 @@ def test_records_are_named_by_the_fingerprint_and_a_folder_verifies(records: Pat
         assert verify_file(str(path)).fingerprint == found.group(1).replace("-", " ")
     done = _run("watten_net.verify", str(records))
     assert done.returncode == 0 and done.stdout.count(": verified ✓") == 6, done.stdout
-    # the README's example, on a joiner's machine and on the host's (whose own seat would be 0)
-    shell = subprocess.run(f"{sys.executable} -m watten_net.verify {records}/watten-*-seat*.wrec", shell=True,
-                           cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert shell.returncode == 0 and shell.stdout.count(": verified ✓") == 4, shell.stdout + shell.stderr
+    # the README's examples, as written: the folder (above), and one game's records by the fingerprint on screen
+    game = NAME.fullmatch(paths[0].name)
+    assert game
+    shell = subprocess.run(f"{sys.executable} -m watten_net.verify {records}/watten-{game.group(1)}-*.wrec",
+                           shell=True, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert shell.returncode == 0 and shell.stdout.count(": verified ✓") == 3, shell.stdout + shell.stderr
 
 
 def _expected(records: Path) -> dict[str, dict[str, Any]]:
@@ -90,6 +92,8 @@ def _expected(records: Path) -> dict[str, dict[str, Any]]:
             seat, mine = player["seat"], totals.setdefault(player["key"], Counter())
             mine["matches"] += 1
             mine["wins"] += scorer[seat] == winner
+            mine["points_for"] += game["final_scores"][scorer[seat]]
+            mine["points_against"] += sum(game["final_scores"]) - game["final_scores"][scorer[seat]]
             raised = 0
             for e in match.events():
                 if e.kind == EventKind.HAND_START:
@@ -101,7 +105,6 @@ def _expected(records: Path) -> dict[str, dict[str, Any]]:
                     won = seat in e.data["seats"]
                     mine["hands"] += 1
                     mine["hands_won"] += won
-                    mine["points_for" if won else "points_against"] += e.data["points"]
                     mine["raises_won"] += raised if won else 0
     return {key: dict(c) for key, c in totals.items()}
 

@@ -72,7 +72,7 @@ def _add(hand: dict[str, Any], e: Event, by_stand_in: bool) -> None:
         hand["tricks"].append({"leader": d["leader"], "cards": list(d["cards"]), "winner": e.seat})
         return
     if e.kind in (EventKind.HAND_END, EventKind.REDEAL):
-        hand["result"] = {k: v for k, v in d.items() if k != "scores"} | {"kind": str(e.kind)}
+        hand["result"] = {k: v for k, v in d.items() if k not in ("scores", "hand")} | {"kind": str(e.kind)}
         hand["scores"] = list(d["scores"])
         return
     hand["actions"].append({"seat": e.seat, "kind": str(e.kind), "data": dict(d), "stand_in": by_stand_in})

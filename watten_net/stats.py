@@ -39,8 +39,8 @@ class PlayerTotals:
     bummerl: int = 0  # the Bummerl the player's side (or the player, with three) took
     hands: int = 0  # hands played to a result (a redeal is none)
     hands_won: int = 0
-    points_for: int = 0  # points the player's side (or the player) scored at hand ends
-    points_against: int = 0  # points the others scored at hand ends of hands the player played
+    points_for: int = 0  # the final scores of the player's side (or the player's, with three), penalties included
+    points_against: int = 0  # the final scores of the others
     raises: int = 0
     raises_won: int = 0  # raises made in hands the player's side then won
     folds: int = 0
@@ -103,10 +103,13 @@ def _count_match(evening: Evening, report: Report) -> None:
     assert match is not None
     seating = seating_for(match.rules)
     people = [evening.players.setdefault(key, PlayerTotals(key)) for key in report.keys]
-    for person, name in zip(people, report.names, strict=False):
+    for seat, (person, name) in enumerate(zip(people, report.names, strict=False)):
         if name not in person.names:
             person.names.append(name)
         person.matches += 1
+        mine = seating.scorer_of[seat]
+        person.points_for += report.final_scores[mine]
+        person.points_against += sum(report.final_scores) - report.final_scores[mine]
     preset = evening.presets.setdefault(report.preset or "custom", PresetTotals(report.preset or "custom"))
     preset.matches += 1
     dealer, raisers = 0, [0] * len(people)
@@ -137,11 +140,8 @@ def _count_hand(people: list[PlayerTotals], winners: list[int], points: int, rai
         person.stake_total += points
         if seat in winners:
             person.hands_won += 1
-            person.points_for += points
             person.raises_won += raisers[seat]
             person.won_as_announcer += seat in announcers
-        else:
-            person.points_against += points
 
 
 def count(paths: Sequence[str]) -> Evening:

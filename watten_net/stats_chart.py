@@ -33,22 +33,24 @@ def score_chart(report: Any) -> str:
     match = report.match
     steps = score_steps(match)
     target = max(int(match.rules.target), *(max(s) for s in steps))
-    rows = min(target, MAX_ROWS)
+    step = -(-target // MAX_ROWS)  # points a row stands for: a row per point up to 12, else a row per 2 or more
+    rows = -(-target // step)
     grid = [[" "] * (len(steps) * COLUMN) for _ in range(rows + 1)]
     for x, scores in enumerate(steps):
         for scorer, score in enumerate(scores):
-            y = round(score * rows / target)
+            y = score // step
             cell = grid[y][x * COLUMN + 1]
             grid[y][x * COLUMN + 1] = str(scorer) if cell == " " else "*"
     lines = [f"Game {report.fingerprint} ({visible(report.preset) or 'custom'}): score after each hand, "
              f"target {match.rules.target}"]
     for y in range(rows, -1, -1):
-        label = round(y * target / rows)
+        label = y * step
         lines.append(f"{label:>3} ┤{''.join(grid[y]).rstrip()}")
     lines.append("    └" + "─" * (len(steps) * COLUMN))
     lines.append("     " + "".join(f"{x:^{COLUMN}}" for x in range(len(steps))) + " hand")
     lines += ["     " + part for part in _legend(report, match)]
-    lines.append("     (* two at once)")
+    rows_say = f"; a row is {step} points, a mark at the row at or below the score" if step > 1 else ""
+    lines.append(f"     (* two at once{rows_say})")
     return "\n".join(lines)
 
 
@@ -58,5 +60,6 @@ def _legend(report: Any, match: Any) -> list[str]:
     for scorer in range(seating.scorers):
         seats = [s for s in range(match.rules.players) if seating.scorer_of[s] == scorer]
         names = ", ".join(visible(report.names[s][:NAME_LIMIT]) for s in seats if s < len(report.names))
-        parts.append(f"{scorer} = {names}")
+        final = report.final_scores[scorer] if scorer < len(report.final_scores) else 0
+        parts.append(f"{scorer} = {names}: {final}")
     return parts
