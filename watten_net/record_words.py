@@ -36,6 +36,11 @@ _EN = {
     "match_end": "\nMatch over: {scores}, won by {won}; Bummerl {marks}.",
     "seat": "seat {n}", "side": "side {n}", "seats": "{list}", "stand_in": " [the stand-in, for a seat away]",
     "yes": "yes", "no": "no",
+    "away_head": "People away (the host's word; every stand-in move recomputed):",
+    "away_away": "envelope {seq}: the host says seat {n} is away; the reference stand-in plays it",
+    "away_back": "envelope {seq}: seat {n} is back ({moves} moves by the stand-in)",
+    "away_forfeit": "envelope {seq}: hand {hand} forfeited by the side of seat {n}, away",
+    "away_still": "seat {n} was still away at the end ({moves} moves by the stand-in)",
 }
 _DE = {
     "hand": "\nHand {hand}{attempt}: {dealer} gibt, {forehand} spielt aus, Wert {value}.", "attempt": " (Geben {n})",
@@ -53,7 +58,14 @@ _DE = {
     "hand_end": "  {seats} gewinnen {points} ({reason}); Stand {scores}.",
     "match_end": "\nPartie vorbei: {scores}, gewonnen von {won}; Bummerl {marks}.",
     "seat": "Platz {n}", "side": "Seite {n}", "seats": "{list}", "stand_in": " [der Vertreter, Platz war weg]",
-    "yes": "ja", "no": "nein",
+    "yes": "ja", "no": "nein", "why_tricks": "Stiche", "why_fold": "nach Ablehnung", "why_concede": "aufgegeben",
+    "why_forfeit": "verwirkt", "why_maschine": "Maschine",
+    "swap?": "nach dem Schlagwechsel.", "bessere?": "nach der Bessere.", "schadet?": "„schadet's?“",
+    "away_head": "Wer weg war (das Wort des Hosts; jeder Zug des Vertreters nachgerechnet):",
+    "away_away": "Umschlag {seq}: der Host sagt, {s} ist weg; der Referenz-Vertreter spielt für ihn",
+    "away_back": "Umschlag {seq}: {s} ist zurück ({moves} Züge des Vertreters)",
+    "away_forfeit": "Umschlag {seq}: Hand {hand} verwirkt von der Seite von {s}, weg",
+    "away_still": "{s} war am Ende noch weg ({moves} Züge des Vertreters)",
 }
 _ZH = {
     "hand": "\n第 {hand} 手{attempt}：{dealer} 发牌，{forehand} 先出，分值 {value}。", "attempt": "（第 {n} 次发牌）",
@@ -70,7 +82,14 @@ _ZH = {
     "hand_end": "  {seats} 赢 {points} 分（{reason}）；比分 {scores}。",
     "match_end": "\n比赛结束：{scores}，{won} 获胜；Bummerl {marks}。",
     "seat": "座位 {n}", "side": "第 {n} 方", "seats": "{list}", "stand_in": "［代打：该座位离开］",
-    "yes": "是", "no": "否",
+    "yes": "是", "no": "否", "why_tricks": "墩数", "why_fold": "对方放弃", "why_concede": "认输", "why_forfeit": "判负",
+    "why_maschine": "Maschine", "swap?": "是否交换（Schlagwechsel）。", "bessere?": "是否换牌（Bessere）。",
+    "schadet?": "schadet's?",
+    "away_head": "离开的人（主机的说法；代打的每一步都已重算）：",
+    "away_away": "信封 {seq}：主机说 {s} 离开；参考代打替他出牌",
+    "away_back": "信封 {seq}：{s} 回来了（代打走了 {moves} 步）",
+    "away_forfeit": "信封 {seq}：{s} 一方因离开判负第 {hand} 手",
+    "away_still": "{s} 到结束时仍离开（代打走了 {moves} 步）",
 }
 WORDS: dict[str, dict[str, str]] = {"en": _EN, "de": _DE, "zh": _ZH}
 
@@ -98,6 +117,17 @@ class Telling:
         if 0 <= n < len(self.names) and self.names[n]:
             said += f" ({visible(self.names[n][:NAME_LIMIT])})"
         return said
+
+
+def absence_lines(away: Sequence[tuple[str, int, int, int]], telling: Telling | None = None) -> list[str]:
+    """Who was away when, and what the stand-in did for them (`Report.away`), in words. In English without a
+    Telling the seats are numbers only: the sentences `Report.absences` (and --json) always had."""
+    tell = telling or Telling()
+    lines = []
+    for what, seq, seat, number in away:
+        said = tell.seat(seat) if telling is not None else str(seat)
+        lines.append(tell.words["away_" + what].format(seq=seq, n=seat, s=said, moves=number, hand=number))
+    return lines
 
 
 def roster_names(header: Any) -> list[str]:
@@ -155,7 +185,7 @@ def _line(e: Event, tell: Telling, players: int) -> str | None:
     if kind == EventKind.TRUMP:
         return w["trump"].format(s=s, suit=suit_words(d["suit"], tell.lang))
     if kind in (EventKind.SWAP_ASK, EventKind.BESSERE_ASK, EventKind.SCHADET_ASK):
-        return w["ask"].format(s=s, what=kind)
+        return w["ask"].format(s=s, what=w.get(str(kind), kind))
     if kind in (EventKind.SWAP, EventKind.BESSERE, EventKind.SCHADET):
         return w["answer"].format(s=s, answer=w.get(str(d["answer"]), visible(str(d["answer"]))))
     if kind in (EventKind.CUT, EventKind.RAISE, EventKind.ACCEPT):
@@ -178,7 +208,8 @@ def _ends(e: Event, tell: Telling, players: int) -> str | None:
     w, d = tell.words, e.data
     if e.kind == EventKind.HAND_END:
         seats = w["seats"].format(list=", ".join(tell.seat(n) for n in d["seats"]))
-        return w["hand_end"].format(seats=seats, points=d["points"], reason=d["reason"],
+        reason = str(d["reason"])
+        return w["hand_end"].format(seats=seats, points=d["points"], reason=w.get("why_" + reason, visible(reason)),
                                     scores="-".join(map(str, d["scores"])))
     if e.kind == EventKind.MATCH_END:
         # One winner (RULES.md 7): a side, or the seats of one side with 3 players (a score per seat).

@@ -50,7 +50,7 @@ from watten_net.record import (
     RecordError,
     read_record,
 )
-from watten_net.record_words import NAME_LIMIT, Telling, describe, roster_names
+from watten_net.record_words import NAME_LIMIT, Telling, absence_lines, describe, roster_names
 from watten_net.refusal import HostBrokeProtocol
 from watten_net.v1 import watten_pb2 as pb
 
@@ -107,7 +107,8 @@ class Report:
     ok: bool = False  # the record is a fair game as far as it goes (abandoned and claimed-disputed records are)
     verdict: str = FAILED
     notes: list[str] = field(default_factory=list)  # what the verdict is about (abandonment, disputes), in words
-    absences: list[str] = field(default_factory=list)  # who was away when, and what played for them (for --show)
+    absences: list[str] = field(default_factory=list)  # who was away when, and what played for them, in English
+    away: list[tuple[str, int, int, int]] = field(default_factory=list)  # the same as data (record_words.absence_lines)
     game_id: str = ""
     fingerprint: str = ""
     seat: int | None = None
@@ -186,7 +187,8 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         report.errors.append(stop.problem)
         return report
     match = game.engine
-    report.absences = _absences(links)
+    report.away = _absences(links)
+    report.absences = absence_lines(report.away)
     report.moves = [(int(s.signed.payload.seat), str(s.signed.payload.action), str(s.signed.payload.actor))
                     for s in links if s.type == "ActionAccepted" and s.signed is not None]
     report.hands = sum(1 for s in links if s.type == "HandEnd")
@@ -222,26 +224,25 @@ def _header_facts(report: Report, header: Any) -> None:
     report.bots = [bool(r.bot) for r in header.roster]
 
 
-def _absences(links: list[_Link]) -> list[str]:
-    """Every StandIn and forfeit for an absence in the record, with the moves the stand-in made, in words."""
-    lines: list[str] = []
+def _absences(links: list[_Link]) -> list[tuple[str, int, int, int]]:
+    """Every StandIn and forfeit for an absence in the record, with the moves the stand-in made: (what, chain seq,
+    seat, number), what being "away", "back" (number: the stand-in's moves), "forfeit" (number: the hand) or
+    "still" (away at the end; number: the stand-in's moves)."""
+    said: list[tuple[str, int, int, int]] = []
     moves: dict[int, int] = {}
     for link in links:
         p = link.signed.payload if link.signed is not None else None
         if link.type == "StandIn" and p is not None:
             if p.active:
                 moves[int(p.seat)] = 0
-                lines.append(f"envelope {link.seq}: the host says seat {p.seat} is away; the reference stand-in "
-                             "plays it")
+                said.append(("away", link.seq, int(p.seat), 0))
             else:
-                lines.append(f"envelope {link.seq}: seat {p.seat} is back ({moves.pop(int(p.seat), 0)} moves by the "
-                             "stand-in)")
+                said.append(("back", link.seq, int(p.seat), moves.pop(int(p.seat), 0)))
         elif link.type == "ActionAccepted" and p is not None and p.actor == "bot" and int(p.seat) in moves:
             moves[int(p.seat)] += 1
         elif link.type == "AttemptAborted" and p is not None and p.reason == "away":
-            lines.append(f"envelope {link.seq}: hand {p.hand + 1} forfeited by the side of seat {p.seat}, away")
-    lines += [f"seat {seat} was still away at the end ({n} moves by the stand-in)" for seat, n in moves.items()]
-    return lines
+            said.append(("forfeit", link.seq, int(p.seat), int(p.hand) + 1))
+    return said + [("still", 0, seat, n) for seat, n in moves.items()]
 
 
 def _missing_keys(header: Any, seats: list[int]) -> str:
@@ -764,9 +765,10 @@ def _print_report(report: Report) -> None:
 
 def _print_show(report: Report, lang: str) -> None:
     assert report.match is not None
-    if report.absences:
-        print("\nPeople away (the host's word; every stand-in move recomputed):")
-        print(visible_lines("\n".join(f"  {line}" for line in report.absences)))
+    if report.away:
+        telling = report.telling(lang)
+        print("\n" + telling.words["away_head"])
+        print(visible_lines("\n".join(f"  {line}" for line in absence_lines(report.away, telling))))
     print(visible_lines("\n".join(describe(report.match, report.telling(lang)))))
 
 
