@@ -8,6 +8,7 @@ reference stand-in made for a seat that was away is marked, and so are the signa
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -218,3 +219,27 @@ def _ends(e: Event, tell: Telling, players: int) -> str | None:
         return w["match_end"].format(scores="-".join(map(str, d["scores"])), won=won,
                                      marks="-".join(map(str, d["bummerl"])))
     return None
+
+
+def _width(text: str) -> int:
+    """Columns `text` takes on a terminal: East Asian wide and full-width characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def wrap_words(line: str, width: int, indent: str = "      ") -> list[str]:
+    """`line` broken between words to at most `width` columns (wide characters counted twice), continued indented.
+
+    >>> wrap_words("  Trick: Laub Ober, Eichel Acht (led by seat 0)", 30)
+    ['  Trick: Laub Ober, Eichel', '      Acht (led by seat 0)']
+    """
+    body = line.lstrip(" ")
+    words = body.split(" ")
+    out: list[str] = []
+    current = line[: len(line) - len(body)] + words[0]
+    for word in words[1:]:
+        if _width(f"{current} {word}") > width:
+            out.append(current)
+            current = indent + word
+        else:
+            current = f"{current} {word}"
+    return [*out, current]

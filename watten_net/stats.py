@@ -168,7 +168,8 @@ COLUMNS = (("matches", "M"), ("wins", "W"), ("bummerl", "B"), ("hands", "H"), ("
            ("points_for", "P+"), ("points_against", "P-"), ("raises", "R"), ("raises_won", "RW"), ("folds", "F"),
            ("average_stake", "Stake"), ("won_as_announcer", "Ann"))
 LEGEND = ("M matches, W won, B Bummerl, H hands, HW hands won, P+/P- points for/against,\n"
-          "R raises made, RW raises in hands won, F folds, Stake average hand value, Ann hands won as announcer")
+          "R raises made, RW raises in hands won, F folds, Stake average hand value,\n"
+          "Ann hands won as announcer (naming the Schlag or the trump)")
 
 
 def table(evening: Evening) -> str:

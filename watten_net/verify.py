@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -50,7 +51,7 @@ from watten_net.record import (
     RecordError,
     read_record,
 )
-from watten_net.record_words import NAME_LIMIT, Telling, absence_lines, describe, roster_names
+from watten_net.record_words import NAME_LIMIT, Telling, absence_lines, describe, roster_names, wrap_words
 from watten_net.refusal import HostBrokeProtocol
 from watten_net.v1 import watten_pb2 as pb
 
@@ -756,7 +757,9 @@ def _print_report(report: Report) -> None:
     if report.game_id:
         names = ", ".join(f"{n} {visible(name[:NAME_LIMIT])}" for n, name in enumerate(report.names))
         print(f"  game {report.fingerprint}  ({report.hands} hands, final scores "
-              f"{'-'.join(map(str, report.final_scores)) or 'none'}){'; seats: ' + names if names else ''}")
+              f"{'-'.join(map(str, report.final_scores)) or 'none'})")
+        if names:
+            print(f"  seats: {names}")
     for note in report.notes:
         print(f"  {visible(note)}")
     for problem in report.errors:
@@ -769,7 +772,11 @@ def _print_show(report: Report, lang: str) -> None:
         telling = report.telling(lang)
         print("\n" + telling.words["away_head"])
         print(visible_lines("\n".join(f"  {line}" for line in absence_lines(report.away, telling))))
-    print(visible_lines("\n".join(describe(report.match, report.telling(lang)))))
+    said = visible_lines("\n".join(describe(report.match, report.telling(lang))))
+    if sys.stdout.isatty():  # (on a terminal, long lines break between words, continued indented; a pipe gets lines)
+        width = max(shutil.get_terminal_size().columns - 1, 40)
+        said = "\n".join("\n".join(wrap_words(line, width)) for line in said.split("\n"))
+    print(said)
 
 
 def _write_exports(target: str, exports: list[dict[str, Any]]) -> None:
