@@ -34,6 +34,7 @@ _EN = {
     "trick": "  Trick: {cards} (led by {leader}), won by {s}.",
     "bluff": "  {s} bluffed at the cut and never played a Kritischer: 2 to the others.",
     "hand_end": "  {seats} win {points} ({reason}); scores {scores}.",
+    "hand_end_one": "  {seats} wins {points} ({reason}); scores {scores}.",
     "match_end": "\nMatch over: {scores}, won by {won}; Bummerl {marks}.",
     "seat": "seat {n}", "side": "side {n}", "seats": "{list}", "stand_in": " [the stand-in, for a seat away]",
     "yes": "yes", "no": "no",
@@ -57,6 +58,7 @@ _DE = {
     "trick": "  Stich: {cards} (ausgespielt von {leader}), geht an {s}.",
     "bluff": "  {s} hat beim Abheben geblufft und keinen Kritischen gespielt: 2 für die anderen.",
     "hand_end": "  {seats} gewinnen {points} ({reason}); Stand {scores}.",
+    "hand_end_one": "  {seats} gewinnt {points} ({reason}); Stand {scores}.",
     "match_end": "\nPartie vorbei: {scores}, gewonnen von {won}; Bummerl {marks}.",
     "seat": "Platz {n}", "side": "Seite {n}", "seats": "{list}", "stand_in": " [der Vertreter, Platz war weg]",
     "yes": "ja", "no": "nein", "why_tricks": "Stiche", "why_fold": "nach Ablehnung", "why_concede": "aufgegeben",
@@ -81,6 +83,7 @@ _ZH = {
     "trick": "  一墩：{cards}（{leader} 先出），{s} 赢。",
     "bluff": "  {s} 切牌时虚张声势且未打出 Kritischer：其他人得 2 分。",
     "hand_end": "  {seats} 赢 {points} 分（{reason}）；比分 {scores}。",
+    "hand_end_one": "  {seats} 赢 {points} 分（{reason}）；比分 {scores}。",
     "match_end": "\n比赛结束：{scores}，{won} 获胜；Bummerl {marks}。",
     "seat": "座位 {n}", "side": "第 {n} 方", "seats": "{list}", "stand_in": "［代打：该座位离开］",
     "yes": "是", "no": "否", "why_tricks": "墩数", "why_fold": "对方放弃", "why_concede": "认输", "why_forfeit": "判负",
@@ -210,8 +213,9 @@ def _ends(e: Event, tell: Telling, players: int) -> str | None:
     if e.kind == EventKind.HAND_END:
         seats = w["seats"].format(list=", ".join(tell.seat(n) for n in d["seats"]))
         reason = str(d["reason"])
-        return w["hand_end"].format(seats=seats, points=d["points"], reason=w.get("why_" + reason, visible(reason)),
-                                    scores="-".join(map(str, d["scores"])))
+        template = w["hand_end_one" if len(d["seats"]) == 1 else "hand_end"]
+        return template.format(seats=seats, points=d["points"], reason=w.get("why_" + reason, visible(reason)),
+                               scores="-".join(map(str, d["scores"])))
     if e.kind == EventKind.MATCH_END:
         # One winner (RULES.md 7): a side, or the seats of one side with 3 players (a score per seat).
         who = "seat" if players == 3 else "side"
