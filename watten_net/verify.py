@@ -466,7 +466,7 @@ def _game_of_header(links: list[_Link]) -> HostGame:
         raise _problem(1, "GameHeader", "header-mismatch", "the roster does not match the number of players")
     deal = header.settings.deal or "verified"
     if deal not in ("verified", "trustless") or (deal == "trustless" and rules.blind):
-        raise _problem(1, "GameHeader", "header-mismatch", f"the header asks for an unknown deal mode ({deal})")
+        raise _problem(1, "GameHeader", "header-mismatch", f"the header asks for an unknown deal mode {deal!r}")
     seats = [
         Seat(bytes(r.public_key), str(r.name), bytes(nonce), bool(r.bot), host_run=bool(r.host_run))
         for r, nonce in zip(header.roster, header.join_nonces, strict=True)
