@@ -97,6 +97,8 @@ def test_messages_for_files_and_folders(away_game: Game, tmp_path: Path,
     missing = tmp_path / "watten-nothing-seat1.wrec"
     assert main([str(missing)]) == EXIT_CODES[FAILED]
     assert capsys.readouterr().out == f"{missing}: no such file\n"
+    assert main(["--export", "-", str(missing)]) == EXIT_CODES[FAILED]
+    assert capsys.readouterr() == ("", f"{missing}: no such file\n")  # (stdout holds exports alone)
     folder = tmp_path / "records"
     folder.mkdir()
     assert main([str(folder)]) == EXIT_CODES[FAILED]

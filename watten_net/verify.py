@@ -738,6 +738,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             _print_show(report, args.lang)
         if args.export and report.match is not None:
             exports.append(export_match(report))
+        elif args.export == "-" and not args.json:  # (the standard output holds the JSON alone: say it aside)
+            missing = report.errors and report.errors[0].reason == NO_SUCH_FILE
+            said = "no such file" if missing else f"{STATUS[report.verdict]}, nothing to export"
+            print(f"{visible(report.path)}: {said}", file=sys.stderr)
     if args.export:
         _write_exports(args.export, exports)
     return EXIT_CODES[max(verdicts, key=GRAVITY.index)]
@@ -780,7 +784,7 @@ def _print_show(report: Report, lang: str) -> None:
 
 
 def _write_exports(target: str, exports: list[dict[str, Any]]) -> None:
-    text = "\n".join(json.dumps(e, sort_keys=True, ensure_ascii=False) for e in exports) + "\n"
+    text = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in exports)
     if target == "-":
         sys.stdout.write(text)
     else:
