@@ -20,6 +20,7 @@ import grpc
 import grpc.aio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from watten_net.cardwords import record_name
 from watten_net.deal.identity import INSECURE as INSECURE_PROOF
 from watten_net.deal.identity import join_proof, leave_proof, new_nonce, public_key_bytes, require_proof_fingerprint
 from watten_net.deal.own_hand import complete_seat_view
@@ -356,8 +357,8 @@ class Connection(TableCalls):
             # (its message may quote what the host sent)
             raise HostBrokeProtocol(err.reason, visible(err.message), err.seat) from None
         if self.record is None and self.game.game_id and self.record_dir is not None:
-            name = f"watten-{self.game.game_id.hex()[:12]}-seat{self.seat}.wrec"
-            self.record_path = self.record_dir / name
+            # (named by the fingerprint the screen shows, so a person finds the record of the game they saw)
+            self.record_path = self.record_dir / record_name(self.game.fingerprint, f"seat{self.seat}")
             self.record = RecordWriter(self.record_path, {"written_by": "watten-join", "seat": self.seat})
         self._flush_record()
 

@@ -7,25 +7,15 @@ German locale, English otherwise; `--lang de|en|zh` chooses.
 
 from __future__ import annotations
 
-import locale
-import os
-
+from watten_net.cardwords import LANGS as LANGS
+from watten_net.cardwords import NICK, RANK_DE, SUIT_DE
+from watten_net.cardwords import SUIT_EXPLAIN as _SUIT_EXPLAIN
+from watten_net.cardwords import default_lang as default_lang
 from watten_net.engine import SIGNAL_NAMES
 
-LANGS = ("de", "en", "zh")
-
-SUIT_DE = {"E": "Eichel", "L": "Laub", "H": "Herz", "S": "Schellen"}
-RANK_DE = {"6": "Sechs", "7": "Sieben", "8": "Acht", "9": "Neun", "10": "Zehn", "U": "Unter", "O": "Ober",
-           "K": "König", "A": "Ass"}
-NICK = {"HK": "Max", "S7": "Belli", "E7": "Spitz", "S6": "Weli", "SU": "Bugl"}
 FRENCH_MARK = {"E": "♣", "L": "♠", "H": "♥", "S": "♦"}
 GERMAN_MARK = {"E": "Ei", "L": "La", "H": "He", "S": "Sc"}
 SUIT_COLOUR = {"E": "class:suit.e", "L": "class:suit.l", "H": "class:suit.h", "S": "class:suit.s"}
-
-_SUIT_EXPLAIN = {
-    "en": {"E": "Acorns ♣", "L": "Leaves ♠", "H": "Hearts ♥", "S": "Bells ♦"},
-    "zh": {"E": "橡子 ♣", "L": "树叶 ♠", "H": "红心 ♥", "S": "铃铛 ♦"},
-}
 
 TEXT: dict[str, dict[str, str]] = {
     "de": {
@@ -375,21 +365,6 @@ _SIGNAL_REASONS = {
 for _lang in LANGS:
     TEXT[_lang].update(_JOINING[_lang])
     REASONS[_lang].update(_SIGNAL_REASONS[_lang])
-
-
-def default_lang(env: dict[str, str] | None = None) -> str:
-    """German for a German locale (de_*), Chinese for zh_*, else English."""
-    environ = env if env is not None else dict(os.environ)
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
-        value = environ.get(name, "")
-        if value:
-            code = value.split(":")[0][:2].lower()
-            return code if code in LANGS else "en"
-    try:
-        code = (locale.getlocale()[0] or "en")[:2].lower()
-    except ValueError:
-        code = "en"
-    return code if code in LANGS else "en"
 
 
 class Words:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from watten_net.cardwords import record_name
 from watten_net.deal.host_game import Posted
 from watten_net.engine.events import Event
 from watten_net.record import KIND_HOST, RecordWriter
@@ -42,6 +43,7 @@ class ChangeLog:
         self.items: EventLog[LogItem] = EventLog()
         self.record: RecordWriter | None = None
         self.record_path: Path | None = None
+        self.record_wanted = False  # a record is to be written once the game's header gives its name
 
     def new_item(self) -> LogItem:
         return LogItem(seq=len(self.items) + 1)
@@ -80,26 +82,41 @@ class ChangeLog:
         self.table.rematch.save_lobby()  # (only between matches: see rematch.py)
 
     def open_record(self) -> None:
-        """The host's record of the game, with every chain envelope so far (a resumed game has some already)."""
+        """The host's record of the game, with every chain envelope so far (a resumed game has some already).
+
+        Its name holds the game's fingerprint, which the header gives: a game not started yet gets its file when its
+        header is written (`write`)."""
         table = self.table
         if table.settings.record_dir is None or table.game is None:
             return
+        self.record_wanted = True
+        if table.game.fingerprint:
+            self._open_record()
+
+    def _open_record(self) -> None:
+        table = self.table
+        assert table.settings.record_dir is not None and table.game is not None
         self.record_path = table.settings.record_dir / self.record_name()
         self.record = RecordWriter(self.record_path, {"written_by": "watten-host", "seat": None})
         self.write(table.game.chain)
 
     def record_name(self) -> str:
-        """The host record's file name: the game id says which game, the table id which of the host's tables."""
+        """The host record's file name: the game's fingerprint as the screen shows it says which game, the table id
+        which of the host's tables."""
         game = self.table.game
         assert game is not None
-        return f"watten-{game.game_id.hex()[:12]}-table-{self.table.table_id}-host.wrec"
+        return record_name(game.fingerprint, f"table-{self.table.table_id}-host")
 
     def write(self, posted: list[Posted]) -> None:
+        if self.record is None and self.record_wanted and self.table.game is not None and self.table.game.fingerprint:
+            self._open_record()  # (the first envelopes, the header's among them: the whole chain so far)
+            return
         if self.record is not None:
             for p in posted:
                 self.record.append(KIND_HOST, p.raw)
 
     def close_records(self) -> None:
+        self.record_wanted = False
         if self.record is not None:
             self.record.close()
             self.record = None

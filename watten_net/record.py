@@ -80,7 +80,7 @@ def read_record(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[Entr
 
 def parse_record(data: bytes, name: str = "record") -> tuple[dict[str, Any], list[Entry]]:
     if not data.startswith(MAGIC):
-        raise RecordError(f"{name} is not a watten-net game record (it does not start with {MAGIC!r})")
+        raise RecordError(f"{name} is not a watten-net game record (its first line is not {MAGIC.decode().strip()})")
     entries: list[Entry] = []
     offset = len(MAGIC)
     while offset < len(data):

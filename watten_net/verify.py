@@ -19,13 +19,16 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from pathlib import Path
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from watten_net.cardwords import LANGS, default_lang
 from watten_net.deal.envelope import GENESIS_PREV_HASH, envelope_hash
 from watten_net.deal.host_game import HostGame, Seat
 from watten_net.deal.identity import game_fingerprint
@@ -35,9 +38,8 @@ from watten_net.deal.receipts import receipt_holds
 from watten_net.deal.seat import SeatGame
 from watten_net.deal.steps import Stage
 from watten_net.engine import Match, Rules
-from watten_net.engine.event_data import AnswerData, event_data
-from watten_net.engine.events import Event, EventKind
 from watten_net.engine.public import PublicMatch
+from watten_net.export import export_match
 from watten_net.printable import visible, visible_lines
 from watten_net.record import (
     KIND_HOST,
@@ -49,6 +51,7 @@ from watten_net.record import (
     RecordError,
     read_record,
 )
+from watten_net.record_words import NAME_LIMIT, Telling, absence_lines, describe, roster_names, wrap_words
 from watten_net.refusal import HostBrokeProtocol
 from watten_net.v1 import watten_pb2 as pb
 
@@ -105,7 +108,8 @@ class Report:
     ok: bool = False  # the record is a fair game as far as it goes (abandoned and claimed-disputed records are)
     verdict: str = FAILED
     notes: list[str] = field(default_factory=list)  # what the verdict is about (abandonment, disputes), in words
-    absences: list[str] = field(default_factory=list)  # who was away when, and what played for them (for --show)
+    absences: list[str] = field(default_factory=list)  # who was away when, and what played for them, in English
+    away: list[tuple[str, int, int, int]] = field(default_factory=list)  # the same as data (record_words.absence_lines)
     game_id: str = ""
     fingerprint: str = ""
     seat: int | None = None
@@ -113,12 +117,23 @@ class Report:
     final_scores: list[int] = field(default_factory=list)
     errors: list[Problem] = field(default_factory=list)
     match: Match | PublicMatch | None = None
+    preset: str = ""
+    names: list[str] = field(default_factory=list)  # by seat, from the header's roster (raw: shown via `visible`)
+    keys: list[str] = field(default_factory=list)  # by seat, each seat's public key in hex (who played, by key)
+    bots: list[bool] = field(default_factory=list)  # by seat: a bot from the start
+    moves: list[tuple[int, str, str]] = field(default_factory=list)  # every accepted action: (seat, action, actor)
+
+    def telling(self, lang: str = "en") -> Telling:
+        """How `--show` tells this record: its names, its stand-in's moves, the owner's signals."""
+        return Telling(lang=lang, names=self.names, moves=self.moves, owner=self.seat)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "path": self.path, "ok": self.ok, "verdict": self.verdict, "notes": self.notes, "absences": self.absences,
             "game_id": self.game_id, "fingerprint": self.fingerprint,
-            "seat": self.seat, "hands": self.hands, "final_scores": self.final_scores,
+            "seat": self.seat, "hands": self.hands, "final_scores": self.final_scores, "preset": self.preset,
+            "players": [{"seat": n, "name": name, "key": key, "bot": bot}
+                        for n, (name, key, bot) in enumerate(zip(self.names, self.keys, self.bots, strict=False))],
             "errors": [
                 {"envelope": p.envelope, "type": p.type, "reason": p.reason, "message": p.sentence(),
                  "seat": p.seat}
@@ -162,6 +177,7 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         assert header is not None
         report.game_id = bytes(header.payload.game_id).hex()
         report.fingerprint = game_fingerprint(header.raw)
+        _header_facts(report, header.payload)
         refusals = _refusals(entries, links)
         proven: list[str] = []
         game, embedded = _replay(links, refusals, proven)
@@ -172,7 +188,10 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         report.errors.append(stop.problem)
         return report
     match = game.engine
-    report.absences = _absences(links)
+    report.away = _absences(links)
+    report.absences = absence_lines(report.away)
+    report.moves = [(int(s.signed.payload.seat), str(s.signed.payload.action), str(s.signed.payload.actor))
+                    for s in links if s.type == "ActionAccepted" and s.signed is not None]
     report.hands = sum(1 for s in links if s.type == "HandEnd")
     report.final_scores = list(match.scores) if match else []
     report.ok = not proven
@@ -197,26 +216,34 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
     return report
 
 
-def _absences(links: list[_Link]) -> list[str]:
-    """Every StandIn and forfeit for an absence in the record, with the moves the stand-in made, in words."""
-    lines: list[str] = []
+def _header_facts(report: Report, header: Any) -> None:
+    """Who played (names and keys by seat) and the preset, from the header (before the replay: a record that fails
+    still says whose game it was)."""
+    report.preset = str(header.preset)
+    report.names = roster_names(header)
+    report.keys = [bytes(r.public_key).hex() for r in header.roster]
+    report.bots = [bool(r.bot) for r in header.roster]
+
+
+def _absences(links: list[_Link]) -> list[tuple[str, int, int, int]]:
+    """Every StandIn and forfeit for an absence in the record, with the moves the stand-in made: (what, chain seq,
+    seat, number), what being "away", "back" (number: the stand-in's moves), "forfeit" (number: the hand) or
+    "still" (away at the end; number: the stand-in's moves)."""
+    said: list[tuple[str, int, int, int]] = []
     moves: dict[int, int] = {}
     for link in links:
         p = link.signed.payload if link.signed is not None else None
         if link.type == "StandIn" and p is not None:
             if p.active:
                 moves[int(p.seat)] = 0
-                lines.append(f"envelope {link.seq}: the host says seat {p.seat} is away; the reference stand-in "
-                             "plays it")
+                said.append(("away", link.seq, int(p.seat), 0))
             else:
-                lines.append(f"envelope {link.seq}: seat {p.seat} is back ({moves.pop(int(p.seat), 0)} moves by the "
-                             "stand-in)")
+                said.append(("back", link.seq, int(p.seat), moves.pop(int(p.seat), 0)))
         elif link.type == "ActionAccepted" and p is not None and p.actor == "bot" and int(p.seat) in moves:
             moves[int(p.seat)] += 1
         elif link.type == "AttemptAborted" and p is not None and p.reason == "away":
-            lines.append(f"envelope {link.seq}: hand {p.hand + 1} forfeited by the side of seat {p.seat}, away")
-    lines += [f"seat {seat} was still away at the end ({n} moves by the stand-in)" for seat, n in moves.items()]
-    return lines
+            said.append(("forfeit", link.seq, int(p.seat), int(p.hand) + 1))
+    return said + [("still", 0, seat, n) for seat, n in moves.items()]
 
 
 def _missing_keys(header: Any, seats: list[int]) -> str:
@@ -638,118 +665,130 @@ def _check_stubs(links: list[_Link], game: HostGame, owner: int | None) -> None:
 def verify_file(path: str) -> Report:
     try:
         meta, entries = read_record(path)
-    except (OSError, RecordError) as err:
-        report = Report(path=path)
-        report.errors.append(Problem(0, "", "unreadable", str(err)))
-        return report
+    except FileNotFoundError:
+        return _unreadable(path, NO_SUCH_FILE, "no such file")
+    except IsADirectoryError:
+        return _unreadable(path, "unreadable", "a folder, not a record (give the folder itself to verify every "
+                           "record in it)")
+    except PermissionError:
+        return _unreadable(path, "unreadable", "cannot be read: permission denied")
+    except OSError as err:
+        return _unreadable(path, "unreadable", f"cannot be read: {err.strerror or type(err).__name__}")
+    except RecordError as err:
+        return _unreadable(path, "unreadable", str(err))
     return verify_entries(entries, path, meta)
+
+
+NO_SUCH_FILE = "no-such-file"
+
+
+def _unreadable(path: str, reason: str, message: str) -> Report:
+    report = Report(path=path)
+    report.errors.append(Problem(0, "", reason, message))
+    return report
+
+
+def record_paths(paths: Sequence[str]) -> list[str]:
+    """The records named: a folder stands for every `*.wrec` in it (sorted by name; an empty folder stands for
+    itself, so that it is said to hold none)."""
+    out: list[str] = []
+    for path in paths:
+        folder = Path(path)
+        if folder.is_dir():
+            found = sorted(str(p) for p in folder.glob("*.wrec") if p.is_file())
+            out += found or [path]
+        else:
+            out.append(path)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # --show: the game hand by hand in words
 # ---------------------------------------------------------------------------------------------------------------
 
-def describe(match: Match | PublicMatch) -> list[str]:
-    lines: list[str] = []
-    for e in match.events():
-        if e.to is not None and e.kind not in (EventKind.SCHLAG, EventKind.TRUMP):
-            continue
-        line = _describe_event(e, match.rules.players)
-        if line is not None:
-            lines.append(line)
-    return lines
-
-
-_SUIT_NAMES = {"E": "Eichel", "L": "Laub", "H": "Herz", "S": "Schellen"}
-
-
-def _describe_event(e: Event, players: int) -> str | None:
-    """One public event in words (None: an event --show leaves out)."""
-    kind, seat = e.kind, e.seat
-    if kind == EventKind.HAND_START:
-        d = event_data(e, EventKind.HAND_START)
-        return (f"\nHand {d['hand'] + 1}" + (f" (deal {d['attempt'] + 1})" if d["attempt"] else "")
-                + f": seat {d['dealer']} deals, seat {d['forehand']} leads, worth {d['value']}.")
-    if kind == EventKind.CUT:
-        return f"  Seat {seat} cuts {event_data(e, EventKind.CUT)['n']} cards."
-    if kind == EventKind.TAKE:
-        return f"  Seat {seat} takes a card at the cut (Schlecken)."
-    if kind == EventKind.SCHLAG:
-        return f"  Seat {seat} names the Schlag {event_data(e, EventKind.SCHLAG)['rank']}."
-    if kind == EventKind.TRUMP:
-        return f"  Seat {seat} names trump {_SUIT_NAMES[event_data(e, EventKind.TRUMP)['suit']]}."
-    if kind in (EventKind.SWAP_ASK, EventKind.BESSERE_ASK, EventKind.SCHADET_ASK):
-        return f"  Seat {seat} asks {kind}"
-    if kind in (EventKind.SWAP, EventKind.BESSERE, EventKind.SCHADET):
-        return f"  Seat {seat} answers {cast(AnswerData, e.data)['answer']}."
-    if kind == EventKind.RAISE:
-        return f"  Seat {seat} raises to {event_data(e, EventKind.RAISE)['value']}."
-    if kind == EventKind.ACCEPT:
-        return f"  Seat {seat} accepts: the hand is worth {event_data(e, EventKind.ACCEPT)['value']}."
-    if kind == EventKind.FOLD:
-        return f"  Seat {seat} folds."
-    if kind == EventKind.CONCEDE:
-        return f"  Seat {seat} concedes."
-    if kind == EventKind.FORFEIT:
-        return f"  Seat {seat} went away while the deal needed it: its side loses the hand."
-    if kind == EventKind.MASCHINE:
-        return f"  Seat {seat} shows a Maschine: {' '.join(event_data(e, EventKind.MASCHINE)['cards'])}."
-    if kind == EventKind.TRICK:
-        d_trick = event_data(e, EventKind.TRICK)
-        return f"  Trick: {' '.join(d_trick['cards'])} (led by seat {d_trick['leader']}), won by seat {seat}."
-    if kind == EventKind.BLUFF_PENALTY:
-        return f"  Seat {seat} bluffed at the cut and never played a Kritischer: 2 to the others."
-    if kind == EventKind.HAND_END:
-        d_end = event_data(e, EventKind.HAND_END)
-        return (f"  Seats {', '.join(map(str, d_end['seats']))} win {d_end['points']} ({d_end['reason']}); "
-                f"scores {'-'.join(map(str, d_end['scores']))}.")
-    if kind == EventKind.MATCH_END:
-        d_over = event_data(e, EventKind.MATCH_END)
-        scores, marks = "-".join(map(str, d_over["scores"])), "-".join(map(str, d_over["bummerl"]))
-        # One winner (RULES.md 7): a side, or the seats of one side with 3 players (a score per seat).
-        who = "seat" if players == 3 else "side"
-        won = ", ".join(f"{who} {w}" for w in d_over["winners"])
-        return f"\nMatch over: {scores}, won by {won}; Bummerl {marks}."
-    return None
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="watten-verify",
         description="Check a watten-net game record: signatures, hash chain, commitments, every deck from every seat's "
         "game key, the deal, every card played, every stand-in move and a full replay of the rules. Exit codes: 0 "
-        "verified, 1 failed, 3 abandoned (every deal verified), 4 disputed (proven), 5 disputed (claimed by the "
-        "record's owner, otherwise verified); for several records the gravest.",
+        "verified, 1 failed (or no such file), 3 abandoned (every deal verified), 4 disputed (proven), 5 disputed "
+        "(claimed by the record's owner, otherwise verified); for several records the gravest.",
     )
     parser.add_argument(
-        "records", nargs="+", metavar="RECORD", help="a .wrec file written by watten-host or watten-join"
+        "records", nargs="+", metavar="RECORD", help="a .wrec file written by watten-host or watten-join, or a folder "
+        "of them (every record in it)"
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per record per line")
     parser.add_argument("--show", action="store_true", help="print the game hand by hand in words")
+    parser.add_argument("--lang", choices=LANGS, default=default_lang(), help="language of --show (default: from "
+                        "the locale)")
+    parser.add_argument("--export", metavar="FILE", help="write the whole match as JSON (docs/export.md) to FILE "
+                        "(- for the standard output); with several records, one JSON object a line")
     args = parser.parse_args(argv)
     verdicts: list[str] = []
-    for path in args.records:
+    exports: list[dict[str, Any]] = []
+    for path in record_paths(args.records):
         report = verify_file(path)
         verdicts.append(report.verdict)
         if args.json:
             print(json.dumps(report.to_json(), sort_keys=True))
-        else:
-            # Every string from the record (envelope types, reasons, messages that quote it) and the path itself is
-            # shown through `visible`: a record must not be able to rewrite this screen (json.dumps escapes anyway).
-            print(f"{visible(path)}: {STATUS[report.verdict]}")
-            if report.game_id:
-                print(f"  game {report.fingerprint}  ({report.hands} hands, final scores "
-                      f"{'-'.join(map(str, report.final_scores)) or 'none'})")
-            for note in report.notes:
-                print(f"  {visible(note)}")
-            for problem in report.errors:
-                print(f"  {visible(problem.sentence())}")
+        elif args.export != "-":
+            _print_report(report)
         if args.show and report.match is not None:
-            if report.absences:
-                print("\nPeople away (the host's word; every stand-in move recomputed):")
-                print(visible_lines("\n".join(f"  {line}" for line in report.absences)))
-            print(visible_lines("\n".join(describe(report.match))))
+            _print_show(report, args.lang)
+        if args.export and report.match is not None:
+            exports.append(export_match(report))
+        elif args.export == "-" and not args.json:  # (the standard output holds the JSON alone: say it aside)
+            missing = report.errors and report.errors[0].reason == NO_SUCH_FILE
+            said = "no such file" if missing else f"{STATUS[report.verdict]}, nothing to export"
+            print(f"{visible(report.path)}: {said}", file=sys.stderr)
+    if args.export:
+        _write_exports(args.export, exports)
     return EXIT_CODES[max(verdicts, key=GRAVITY.index)]
+
+
+def _print_report(report: Report) -> None:
+    # Every string from the record (envelope types, reasons, messages that quote it) and the path itself is
+    # shown through `visible`: a record must not be able to rewrite this screen (json.dumps escapes anyway).
+    path = visible(report.path)
+    if report.errors and report.errors[0].reason == NO_SUCH_FILE:
+        print(f"{path}: no such file")
+        return
+    if report.errors and not report.game_id and Path(report.path).is_dir():
+        print(f"{path}: no records (*.wrec) in this folder")
+        return
+    print(f"{path}: {STATUS[report.verdict]}")
+    if report.game_id:
+        names = ", ".join(f"{n} {visible(name[:NAME_LIMIT])}" for n, name in enumerate(report.names))
+        print(f"  game {report.fingerprint}  ({report.hands} hands, final scores "
+              f"{'-'.join(map(str, report.final_scores)) or 'none'})")
+        if names:
+            print(f"  seats: {names}")
+    for note in report.notes:
+        print(f"  {visible(note)}")
+    for problem in report.errors:
+        print(f"  {visible(problem.sentence())}")
+
+
+def _print_show(report: Report, lang: str) -> None:
+    assert report.match is not None
+    if report.away:
+        telling = report.telling(lang)
+        print("\n" + telling.words["away_head"])
+        print(visible_lines("\n".join(f"  {line}" for line in absence_lines(report.away, telling))))
+    said = visible_lines("\n".join(describe(report.match, report.telling(lang))))
+    if sys.stdout.isatty():  # (on a terminal, long lines break between words, continued indented; a pipe gets lines)
+        width = max(shutil.get_terminal_size().columns - 1, 40)
+        said = "\n".join("\n".join(wrap_words(line, width)) for line in said.split("\n"))
+    print(said)
+
+
+def _write_exports(target: str, exports: list[dict[str, Any]]) -> None:
+    text = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in exports)
+    if target == "-":
+        sys.stdout.write(text)
+    else:
+        Path(target).write_text(text, encoding="utf-8")
 
 
 STATUS = {VERIFIED: "verified ✓", FAILED: "FAILED", ABANDONED: "ABANDONED (every deal verified)",
