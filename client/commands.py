@@ -12,9 +12,10 @@ from typing import Any
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from watten_net.cardwords import RANK_DE, SUIT_DE
 from watten_net.engine import normalise_action
 
-from .i18n import FRENCH_MARK, GERMAN_MARK, RANK_DE, SUIT_DE
+from .i18n import FRENCH_MARK, GERMAN_MARK
 
 _SUIT_WORDS = {**{mark: s for s, mark in FRENCH_MARK.items()}, **{m.lower(): s for s, m in GERMAN_MARK.items()},
                **{w.lower(): s for s, w in SUIT_DE.items()}, "e": "E", "l": "L", "h": "H", "s": "S",

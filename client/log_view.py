@@ -10,9 +10,10 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from watten_net.cardwords import RANK_DE, SUIT_DE
 from watten_net.printable import visible
 
-from .i18n import RANK_DE, SUIT_DE, Words
+from .i18n import Words
 from .story import HandRow, LogLine, Story
 from .viewmodel import ABANDONED, MATCH_OVER, MIN_SIZE, Fragments, ScreenState
 

@@ -12,9 +12,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from watten_net.cardwords import RANK_DE, SUIT_DE
 from watten_net.printable import visible
 
-from .i18n import RANK_DE, SUIT_DE, Words
+from .i18n import Words
 from .story_words import story_text
 
 LOG_KEEP = 2000  # lines kept for the whole match's log (a long match has a few hundred)

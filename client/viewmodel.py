@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from watten_net.cardwords import SUIT_DE
 from watten_net.engine import Card, Rules
 from watten_net.engine.ranking import ranking
 from watten_net.printable import visible, visible_lines
 
-from .i18n import SUIT_COLOUR, SUIT_DE, Words
+from .i18n import SUIT_COLOUR, Words
 from .story import Story
 
 Fragments = list[tuple[str, str]]
