@@ -309,3 +309,24 @@ def test_a_player_who_leaves_after_the_match_frees_the_seat_and_the_hosts_bot_ta
     tmux.wait_for("host", rf"Game (?!{first})[0-9a-f]{{4}} [0-9a-f]{{4}}", timeout=60)
     screen = tmux.screen("host")
     assert re.search(r"\(bot\)", screen) and "Josef" not in screen, screen
+
+
+def test_a_person_the_host_moves_in_the_lobby_plays_the_game_at_the_new_seat(tmux: Tmux) -> None:
+    """The host's person swaps a joined person with a bot ([m] N M) before the start: the joined client follows the
+    move, and the game's header, which seats its key at the new seat, is checked against that seat (no failed deal
+    check)."""
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "2",
+                            "--lang", "en", "--name", "Hanna", "--bot-delay", "0.02"), width=80, height=24)
+    port = tmux.wait_for("host", r"watten-join \S+:(\d+)").group(1)
+    other = {"WATTEN_CONFIG_DIR": tmux.env["WATTEN_CONFIG_DIR"] + "-josef"}
+    tmux.new("join", python("client.main", "--insecure", "--lang", "en", "--name", "Josef", f"127.0.0.1:{port}"),
+             env=other, width=80, height=24)
+    josef = int(tmux.wait_for("host", r"Seat (\d)  Josef").group(1))
+    partner = (josef + 2) % 4  # a bot's seat on the other side of the table
+    tmux.keys("host", "m", str(josef), str(partner))
+    tmux.wait_for("join", rf"Seat {partner}  Josef +Team \w +you")
+    tmux.keys("host", "s")
+    screen = tmux.wait_for("join", rf"(?m)^(▶ |  ){partner} Josef \(you\)", timeout=60).string
+    time.sleep(1.0)  # (the header arrives with the game: a failed check would show in the header line)
+    screen = tmux.screen("join")
+    assert "Game " in screen and "FAILED" not in screen, screen
