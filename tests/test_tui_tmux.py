@@ -330,3 +330,39 @@ def test_a_person_the_host_moves_in_the_lobby_plays_the_game_at_the_new_seat(tmu
     time.sleep(1.0)  # (the header arrives with the game: a failed check would show in the header line)
     screen = tmux.screen("join")
     assert "Game " in screen and "FAILED" not in screen, screen
+
+
+def test_a_signal_reaches_the_partners_screen_and_no_opponents(tmux: Tmux) -> None:
+    """Josef (seat 2) signals `belli` from the keyboard ([g], the signal's name, Enter): his partner Hanna (seat 0,
+    the host's person) reads it in her log and beside his seat; Sepp (seat 3, an opponent) never sees it."""
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "1",
+                            "--autostart", "--lang", "en", "--name", "Hanna", "--bot-delay", "0.02"),
+             width=80, height=24)
+    port = tmux.wait_for("host", r"watten-join \S+:(\d+)").group(1)
+    for name, seat in (("Josef", 2), ("Sepp", 3)):
+        env = {"WATTEN_CONFIG_DIR": tmux.env["WATTEN_CONFIG_DIR"] + "-" + name.lower()}
+        tmux.new(name.lower(), python("client.main", "--insecure", "--lang", "en", "--name", name, "--seat",
+                                      str(seat), f"127.0.0.1:{port}"), env=env, width=80, height=24)
+        tmux.wait_for("host", rf"(Seat {seat}  | {seat} ){name}")  # (the lobby, or the game once full)
+    tmux.wait_for("josef", r"Game [0-9a-f]{4}", timeout=60)
+    deadline = time.monotonic() + 120
+    states: dict[str, dict[str, int]] = {"host": {}, "josef": {}, "sepp": {}}
+    sent = False
+    while time.monotonic() < deadline:
+        if not sent and re.search(r"Your cards:\s+1:", tmux.screen("josef")):
+            tmux.keys("josef", "g")
+            time.sleep(0.3)
+            tmux.keys("josef", "belli", literal=True)
+            tmux.keys("josef", "Enter")
+            sent = True
+        if sent and "Josef signals: belli" in tmux.screen("host"):
+            break
+        for name in states:
+            answer_whatever_is_asked(tmux, name, states[name])
+        time.sleep(0.3)
+    host = tmux.screen("host")
+    assert "Josef signals: belli" in host, host
+    assert re.search(r"(?m)^(▶ |  )2 Josef .*signals: belli", host), host  # beside the sender's seat
+    assert "You signalled: belli" in tmux.screen("josef"), tmux.screen("josef")
+    sepp = tmux.screen("sepp")
+    assert "belli" not in sepp, sepp
