@@ -92,6 +92,22 @@ async def play_again(table: TableApp) -> None:
     await table.follow()
 
 
+def prefill(command: TextArea, text: str) -> None:
+    """The command line, focused, with `text` typed at its start."""
+    command.text = text
+    command.buffer.cursor_position = len(text)
+    get_app().layout.focus(command)
+
+
+async def say(table: TableApp, text: str) -> None:
+    """[t] then a line: table chat to everyone at the table, spectators included; a refusal is shown."""
+    try:
+        await table.conn.say(text)
+    except Refused as err:
+        table.state.message = f"{table.words['refused']}: {table.words.reason(err.reason, err.message)}"
+    table.app.invalidate()
+
+
 class TableApp:
     """The full-screen terminal table (prompt-toolkit): draws the view model of a `Connection` and reads commands."""
 
@@ -145,7 +161,7 @@ class TableApp:
             ConditionalContainer(table, filter=in_game),
             ConditionalContainer(lobby, filter=in_lobby),
             Window(),  # the space left over
-            self.hand_window,
+            self._pane(lambda: vm.chat_pane(s)), self.hand_window,  # (the chat's last lines over the hand)
             self._pane(need_view(lambda v: vm.prompt_line(v, s, w)), height=1),
             self._pane(lambda: [("class:error", s.message)] if s.message else [("class:dim", w["help_hint"])],
                        height=1),
@@ -239,10 +255,9 @@ class TableApp:
         if key == "l":
             s.show_last = not s.show_last
             return
-        if key == "g":
-            self.command.text = "signal "
-            self.command.buffer.cursor_position = len(self.command.text)
-            get_app().layout.focus(self.command)
+
+        if key in ("g", "t"):  # a signal, or a line of table chat: the command line with its start typed
+            prefill(self.command, "signal " if key == "g" else "say ")
             return
         if self.host_controls is not None and s.view is not None and (not s.view.game_fingerprint or self.finished):
             call = self.host_controls.call_for(key)
@@ -279,6 +294,8 @@ class TableApp:
             self.state.show_help = True
         elif text in ("quit", "exit"):
             self._leave(0)
+        elif text.startswith("say "):
+            get_app().create_background_task(say(self, text[4:]))
         else:
             self.act(normalise_action(text))
         return False
@@ -343,6 +360,7 @@ class TableApp:
     async def follow(self) -> None:
         s = self.state
         self.conn.on_dispute = self._dispute
+        self.conn.on_update = lambda update: vm.note_chat(s, update, self.words)
         try:
             async for view in self.conn.follow(on_state=self._connection_state):
                 s.view = view

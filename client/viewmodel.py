@@ -12,6 +12,7 @@ whole panes at render time, for whatever a pane builds from host data without na
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -47,6 +48,7 @@ class ScreenState:
     deal_consistent: bool = False
     lobby_lines: list[str] = field(default_factory=list)  # the host's own lobby (address, fingerprint)
     host_controls: bool = False
+    chat: list[str] = field(default_factory=list)  # the table chat's last lines, and who came to watch or went
 
 
 @lru_cache(maxsize=32)
@@ -106,6 +108,7 @@ def header(state: ScreenState, words: Words) -> Fragments:
         out.append(("class:error", f" {words['deal_failed']}: {visible(state.deal_status)} "))
     elif view.game_fingerprint:
         out.append(("class:dim", f" {words['deal_consistent' if state.deal_consistent else 'deal_pending']} "))
+    out += watching(view, words)
     if state.connection != "connected":
         out.append(("class:error", f"  {words['reconnecting']}"))
     if state.dispute:
@@ -341,3 +344,48 @@ def keymap(view: Any) -> dict[str, str]:
             if a.endswith(f" {answer}"):
                 out[key] = a
     return out
+
+
+# ---- spectators and table chat (issue 13 items 5 and 6)
+CHAT_SHOWN = 3  # chat lines on the screen
+MAX_NAME_SHOWN = 32  # (what an honest host sends at most: a hostile one's longer strings are cut)
+MAX_CHAT_SHOWN = 200
+
+
+def watching(view: Any, words: Words) -> Fragments:
+    """' You are watching' for a spectator, ' 2 watching' when anybody does (the header's)."""
+    out: Fragments = []
+    if view.your_seat < 0:
+        out.append(("class:active", f" {words['spectator']} "))
+    if view.table.watching:
+        out.append(("class:dim", f" {words['watching'].format(count=int(view.table.watching))} "))
+    return out
+
+
+def chat_line(event: Any, words: Words) -> str | None:
+    """A `chat` or `watching` event as one line for the screen ('Anna: hi'); None for any other event. Everything in
+    it came from the host (which may be hostile): through `visible`, and one line whatever it holds."""
+    if event.kind not in ("chat", "watching"):
+        return None
+    try:
+        data = {k: json.loads(v) for k, v in event.fields.items()}
+    except ValueError:
+        return None
+    name = visible(str(data.get("name", "?")))[:MAX_NAME_SHOWN]
+    if event.kind == "watching":
+        return words["watch_joined" if data.get("joined") else "watch_left"].format(name=name)
+    return words["said"].format(name=name, text=visible(str(data.get("text", "")))[:MAX_CHAT_SHOWN])
+
+
+def note_chat(state: ScreenState, update: Any, words: Words) -> None:
+    """Keep the chat lines of a stream update (events only: a snapshot carries none)."""
+    if not update.HasField("event"):
+        return
+    for event in update.event.events:
+        line = chat_line(event, words)
+        if line is not None:
+            state.chat = [*state.chat, line][-CHAT_SHOWN:]
+
+
+def chat_pane(state: ScreenState) -> Fragments:
+    return [("", "\n".join(state.chat))] if state.chat else []
