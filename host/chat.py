@@ -1,4 +1,4 @@
-"""Table chat (the `Say` call): one line to everyone at the table, cleaned on arrival, a few per connection.
+"""Table chat (the `Say` call): one line to everyone at the table, cleaned on arrival, a few per sender.
 
 A chat line is a public lobby event `chat` {name, text} of the table's log: every seat's and every spectator's
 stream carries it, and nothing of it goes into the game's chain, the records or the journal.
@@ -17,6 +17,7 @@ from watten_net.deal.protocol import event_to_pb
 from watten_net.printable import shown_as_is
 from watten_net.refusal import Code, Reason, Refusal
 
+from .lobby import token_digest
 from .refusal import TableRefusal
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 MAX_CHAT = 200  # characters of one line, after cleaning
 MAX_RAW = 4 * MAX_CHAT  # a line longer than this as sent is refused unread (it cannot clean down to a line)
-CHAT_LINES = 5  # lines one connection may say ...
+CHAT_LINES = 5  # lines one sender may say ...
 CHAT_WINDOW = 10.0  # ... within this many seconds
 
 # Terminal escape sequences go whole (removing only ESC would leave "[31m" on everyone's screen): CSI (ESC [ or the
@@ -58,9 +59,11 @@ def clean_chat(text: str) -> str:
 
 
 class ChatLimiter:
-    """At most CHAT_LINES lines per CHAT_WINDOW seconds per connection (`context.peer()`)."""
+    """At most CHAT_LINES lines per CHAT_WINDOW seconds per sender: a seat or spectator place, keyed by its token's
+    digest. (Not by `context.peer()`: gRPC clients in one process share one TCP connection to a host, so the people
+    of one machine would share one allowance; a client holding many places is bounded by the places, 6 + 16.)"""
 
-    MAX_TRACKED = 1024  # connections remembered; beyond it, those quiet for a whole window are forgotten
+    MAX_TRACKED = 1024  # senders remembered; beyond it, those quiet for a whole window are forgotten
 
     def __init__(self, lines: int = CHAT_LINES, window: float = CHAT_WINDOW,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -69,10 +72,10 @@ class ChatLimiter:
         self.clock = clock
         self.said: dict[str, deque[float]] = {}
 
-    def admit(self, peer: str) -> None:
-        """Count one line of `peer`'s, or refuse it (RESOURCE_EXHAUSTED `chat-rate-limited`) and count nothing."""
+    def admit(self, sender: str) -> None:
+        """Count one line of `sender`'s, or refuse it (RESOURCE_EXHAUSTED `chat-rate-limited`) and count nothing."""
         now = self.clock()
-        times = self.said.setdefault(peer, deque())
+        times = self.said.setdefault(sender, deque())
         while times and now - times[0] >= self.window:
             times.popleft()
         if len(times) >= self.lines:
@@ -85,10 +88,9 @@ class ChatLimiter:
                 del self.said[other]
 
 
-async def say(table: Table, token: str, text: str, limiter: ChatLimiter, peer: str) -> int:
+async def say(table: Table, token: str, text: str, limiter: ChatLimiter) -> int:
     """`text` from the holder of `token` (a seat or a spectator) to everyone at `table`: the sender's seat (-1 for a
-    spectator). The token is checked first, then the line, then the connection's rate: a refused line counts
-    nothing."""
+    spectator). The token is checked first, then the line, then the sender's rate: a refused line counts nothing."""
     person = table.spectators.of(token)
     if person is not None:
         seat, name = -1, person.name
@@ -97,7 +99,7 @@ async def say(table: Table, token: str, text: str, limiter: ChatLimiter, peer: s
         occupant = table.seats[seat]
         name = occupant.name if occupant is not None else f"seat {seat}"
     line = clean_chat(text)
-    limiter.admit(peer)
+    limiter.admit(token_digest(token).hex())
     async with table.lock:
         await table.changes.lobby_event(event_to_pb("chat", seat, {"name": name, "text": line}))
     return seat

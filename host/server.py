@@ -241,7 +241,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         self.latest: dict[tuple[str, int], _Stream] = {}  # the stream each seat reads now (one per token)
         self.offline_timers: dict[tuple[str, int], asyncio.Future[None]] = {}
         self.offline_delay = OFFLINE_DELAY
-        self.chat = ChatLimiter()  # chat lines per connection (host/chat.py)
+        self.chat = ChatLimiter()  # chat lines per sender (host/chat.py)
 
     @property
     def table(self) -> Table:
@@ -417,7 +417,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
     @refusals_to_status
     async def Say(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         table = self._table_of(request.token)
-        seat = await say(table, request.token, request.text, self.chat, str(context.peer()))
+        seat = await say(table, request.token, request.text, self.chat)
         return pb.Ack(seq=len(table.log), seat=seat)
 
     @refusals_to_status
