@@ -382,13 +382,13 @@ for _lang, _again, _waiting in (("de", "[n] noch ein Spiel", "warte auf"), ("en"
 
 # ---- spectators and table chat (issue 13 items 5 and 6): one block, kept together
 for _lang, _words in (
-    ("de", {"watching": "{count} schauen zu", "spectator": "Du schaust zu", "chat_key": "[t] sagen",
+    ("de", {"watching": "{count} schauen zu", "spectator": "Zuschauer", "chat_key": "[t] sagen",
             "chat_prompt": "sagen: ", "said": "{name}: {text}", "watch_joined": "{name} schaut zu",
             "watch_left": "{name} schaut nicht mehr zu"}),
-    ("en", {"watching": "{count} watching", "spectator": "You are watching", "chat_key": "[t] talk",
+    ("en", {"watching": "{count} watching", "spectator": "Spectator", "chat_key": "[t] talk",
             "chat_prompt": "say: ", "said": "{name}: {text}", "watch_joined": "{name} is watching",
             "watch_left": "{name} stopped watching"}),
-    ("zh", {"watching": "{count} 人观看", "spectator": "你在观看", "chat_key": "[t] 聊天",
+    ("zh", {"watching": "{count} 人观看", "spectator": "观众", "chat_key": "[t] 聊天",
             "chat_prompt": "说：", "said": "{name}：{text}", "watch_joined": "{name} 在观看",
             "watch_left": "{name} 不再观看"}),
 ):
@@ -411,3 +411,10 @@ REASONS["zh"].update({
     "bad-chat": "消息须为 1 到 200 个字符。",
     "chat-rate-limited": "消息太多：请稍等。",
 })
+for _lang, _line, _before in (
+        ("en", "  t  table chat: one line to everyone at the table, spectators too (at the cut, t takes)\n",
+         "  l  last trick"),
+        ("de", "  t  Tischgespräch: eine Zeile an alle am Tisch, auch Zuschauer (beim Abheben: nehmen)\n",
+         "  l  letzter Stich"),
+        ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到（切牌时为拿）\n", "  g 给搭档打暗号")):
+    HELP[_lang] = HELP[_lang].replace(_before, _line + _before, 1)

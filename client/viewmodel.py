@@ -106,7 +106,7 @@ def header(state: ScreenState, words: Words) -> Fragments:
         out.append(("class:ok", f" {words['deal_verified']} "))
     elif state.deal_status:
         out.append(("class:error", f" {words['deal_failed']}: {visible(state.deal_status)} "))
-    elif view.game_fingerprint:
+    elif view.game_fingerprint and view.your_seat >= 0:  # (a spectator checks no deal: it holds no record)
         out.append(("class:dim", f" {words['deal_consistent' if state.deal_consistent else 'deal_pending']} "))
     out += watching(view, words)
     if state.connection != "connected":
