@@ -374,8 +374,7 @@ class TableApp:
             s.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
         self.finished = True
         self._ended.set()
-        s.message = s.message or f"{self.words['again']} · {self.words['again_waiting']} " + ", ".join(
-            x.name for x in (s.view.table.seats if s.view else []) if not x.bot and not x.ready)
+        s.message = s.message or vm.end_message(s.view, self.words)
         self.app.invalidate()
 
     def _connection_state(self, state: str) -> None:

@@ -384,13 +384,13 @@ for _lang, _again, _waiting in (("de", "[n] noch ein Spiel", "warte auf"), ("en"
 for _lang, _words in (
     ("de", {"watching": "{count} schauen zu", "spectator": "Zuschauer", "chat_key": "[t] sagen",
             "chat_prompt": "sagen: ", "said": "{name}: {text}", "watch_joined": "{name} schaut zu",
-            "watch_left": "{name} schaut nicht mehr zu"}),
+            "watch_left": "{name} schaut nicht mehr zu", "watch_over": "Das Spiel ist aus · [q] gehen"}),
     ("en", {"watching": "{count} watching", "spectator": "Spectator", "chat_key": "[t] talk",
             "chat_prompt": "say: ", "said": "{name}: {text}", "watch_joined": "{name} is watching",
-            "watch_left": "{name} stopped watching"}),
+            "watch_left": "{name} stopped watching", "watch_over": "The match is over · [q] leave"}),
     ("zh", {"watching": "{count} 人观看", "spectator": "观众", "chat_key": "[t] 聊天",
             "chat_prompt": "说：", "said": "{name}：{text}", "watch_joined": "{name} 在观看",
-            "watch_left": "{name} 不再观看"}),
+            "watch_left": "{name} 不再观看", "watch_over": "本局结束 · [q] 离开"}),
 ):
     TEXT[_lang].update(_words)
 REASONS["de"].update({

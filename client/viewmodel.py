@@ -389,3 +389,13 @@ def note_chat(state: ScreenState, update: Any, words: Words) -> None:
 
 def chat_pane(state: ScreenState) -> Fragments:
     return [("", "\n".join(state.chat))] if state.chat else []
+
+
+def end_message(view: Any, words: Words) -> str:
+    """The line once the table's stream has ended: [n] for another match and whom it waits for; a spectator, who
+    plays none, reads that the match is over."""
+    if view is not None and view.your_seat < 0:
+        return words["watch_over"]
+    seats = view.table.seats if view is not None else []
+    return f"{words['again']} · {words['again_waiting']} " + ", ".join(
+        x.name for x in seats if not x.bot and not x.ready)

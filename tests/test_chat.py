@@ -78,3 +78,19 @@ def test_the_client_shows_a_hostile_hosts_chat_through_visible() -> None:
     assert vm.chat_line(_event("watching", name="Vroni", count=1, joined=True), words) == "Vroni is watching"
     assert vm.chat_line(_event("play", card="HK"), words) is None
     assert vm.chat_line(pb.GameEvent(kind="chat", fields={"text": "not json"}), words) is None
+
+
+def test_the_header_says_who_watches_and_a_spectators_end_line() -> None:
+    words = Words("en")
+    view = pb.TableView(your_seat=-1, game_fingerprint="1a2b 3c4d 5e6f 7a8b", dealer=0,
+                        table=pb.TableInfo(watching=2))
+    text = "".join(t for _, t in vm.header(vm.ScreenState(view=view), words))
+    assert "Spectator" in text and "2 watching" in text
+    assert words["deal_pending"] not in text  # (a spectator checks no deal of its own)
+    view.your_seat = 1
+    text = "".join(t for _, t in vm.header(vm.ScreenState(view=view), words))
+    assert "Spectator" not in text and "2 watching" in text and words["deal_pending"] in text
+    view.table.watching = 0
+    assert "watching" not in "".join(t for _, t in vm.header(vm.ScreenState(view=view), words))
+    assert vm.end_message(pb.TableView(your_seat=-1), words) == "The match is over · [q] leave"
+    assert vm.end_message(pb.TableView(your_seat=0), words).startswith("[n] another match")
