@@ -117,5 +117,8 @@ class Spectators:
                 await self._announce(person, joined=False)
 
     async def _announce(self, person: Spectator, *, joined: bool) -> None:
-        data = {"name": person.name, "count": self.watching(), "joined": joined}
+        count = self.watching()
+        data = {"name": person.name, "count": count, "joined": joined}
         await self.table.changes.lobby_event(event_to_pb("watching", -1, data))
+        if self.table.on_notice is not None:  # (a headless host's log; a host's person sees it on the screen)
+            self.table.on_notice(f"{person.name} {'is watching' if joined else 'stopped watching'} ({count} watching)")

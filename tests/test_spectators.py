@@ -262,6 +262,8 @@ def test_sixteen_spectators_are_counted_none_may_act_and_the_seventeenth_is_refu
     host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "2")
     try:
         out = asyncio.run(_places(port))
+        host.wait_for_line(r"watcher 15 is watching \(16 watching\)")  # the headless host's log says so too
+        host.wait_for_line(r"watcher 1 stopped watching \(15 watching\)")
     finally:
         host.stop()
     assert out["watching"] == 16
