@@ -5,7 +5,8 @@ The leak scan plays a whole match with every seat joined from the test, in both 
 each seat and each spectator received. A spectator's every message (snapshot, events, views, chain entries with the
 payloads of every envelope it was given) is read for card names; a card that some seat held at that event seq (the
 seat's own view says so: its `your_hand`, which a trustless seat's client fills in itself) is a leak unless every
-other seat had been shown it too by then (a card played, shown at a Maschine, opened at the end). Spectators are
+other seat had been shown it too by then (a card played, shown at a Maschine, opened at the end); in Blind Watten it
+never gets the announcers' Schlag or trump while the hand is played. Spectators are
 also counted on the seats' screens ("2 watching"), refused at every acting call with `spectator`, and the 17th is
 refused with `no-spectators`.
 """
@@ -179,9 +180,11 @@ async def _match(port: int, players: int) -> tuple[dict[int, Heard], list[Heard]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("deal", "players"), [("verified", 4), ("trustless", 2)])
-def test_a_spectator_is_never_shown_a_card_a_player_holds(tmp_path: Path, deal: str, players: int) -> None:
-    host, port = start_host(tmp_path, "--headless", "--insecure", "--players", str(players),
+@pytest.mark.parametrize(("deal", "players", "preset"),
+                         [("verified", 4, "bavarian"), ("trustless", 2, "bavarian"), ("verified", 4, "blind")])
+def test_a_spectator_is_never_shown_a_card_a_player_holds(tmp_path: Path, deal: str, players: int,
+                                                          preset: str) -> None:
+    host, port = start_host(tmp_path, "--headless", "--insecure", "--players", str(players), "--rules", preset,
                             "--set", f"deal={deal}", "--set", "target=5")
     try:
         seats, watchers = asyncio.run(_match(port, players))
@@ -197,6 +200,11 @@ def test_a_spectator_is_never_shown_a_card_a_player_holds(tmp_path: Path, deal: 
             assert view.your_seat == -1 and not view.your_hand and not view.legal_actions
             assert not view.signals and not view.partners and "schlecken_card" not in view.extra
         assert any(view.table.phase in FINISHED for view in _views(watcher))
+        if preset == "blind":  # the announcers' Schlag and trump stay theirs while the hand is played
+            hidden = [view for view in _views(watcher) if view.announcement_hidden]
+            assert hidden and all(not view.schlag and not view.trump for view in hidden)
+            kinds = [e.kind for _, u in watcher.updates if u.HasField("event") for e in u.event.events]
+            assert "announced" in kinds and "schlag" not in kinds and "trump" not in kinds
     # The seats saw them come: "watching" events, and the count in their views.
     events = [e for _, u in seats[0].updates if u.HasField("event") for e in u.event.events if e.kind == "watching"]
     assert [json.loads(e.fields["name"]) for e in events if json.loads(e.fields["joined"])][-1] == "Late"
