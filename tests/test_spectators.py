@@ -281,3 +281,55 @@ def test_sixteen_spectators_are_counted_none_may_act_and_the_seventeenth_is_refu
         assert out[name] == (grpc.StatusCode.PERMISSION_DENIED, "spectator"), (name, out[name])
     assert out["after a leave"] == -1
     assert out["seats"] == ["Anna", ""]  # nothing a spectator did touched a seat
+
+
+async def _two_matches(port: int) -> tuple[list[bytes], int]:
+    """A person plays two matches at one table (another after the first: Ready); a spectator follows both on one
+    stream. (The game ids the spectator saw end, and the snapshots it got.)"""
+    from watten_net.bots import make_bot
+
+    from netutil import bot_turn
+
+    async def person() -> None:
+        conn = Connection(await open_channel("127.0.0.1", port, insecure=True))
+        bot, done = make_bot("random", 5), b""
+        try:
+            await conn.join("Resi")
+            for match in range(2):
+                async for view in conn.follow(give_up_after=30):
+                    if view.table.phase in FINISHED and view.table.game_id not in (b"", done):
+                        await conn.send_automatic()
+                        done = bytes(view.table.game_id)
+                        break
+                    await bot_turn(conn, bot, view)
+                if match == 0:
+                    await conn.again()
+        finally:
+            await conn.close()
+
+    watcher, ended = Heard(), []
+    conn = Connection(await open_channel("127.0.0.1", port, insecure=True))
+    conn.on_update = watcher.note
+    try:
+        await conn.join("Zaungast", spectate=True)
+        playing = asyncio.create_task(person())
+        async with asyncio.timeout(300):
+            async for view in conn.updates():  # one stream, no reconnect
+                if view.table.phase in FINISHED and bytes(view.table.game_id) not in ended:
+                    ended.append(bytes(view.table.game_id))
+                    if len(ended) == 2:
+                        break
+            await playing
+    finally:
+        await conn.close()
+    return ended, sum(1 for _, u in watcher.updates if u.HasField("snapshot"))
+
+
+def test_a_spectator_follows_the_table_into_its_next_match(tmp_path: Path) -> None:
+    host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "2", "--bots", "1", "--matches", "2",
+                            "--set", "target=3")
+    try:
+        ended, snapshots = asyncio.run(_two_matches(port))
+    finally:
+        host.stop()
+    assert len(ended) == 2 and ended[0] != ended[1] and snapshots == 1
