@@ -133,6 +133,8 @@ class TableApp:
             self.state.show_help = True
         elif text in ("quit", "exit"):
             self.leave(0)
+        elif text.startswith("say "):
+            get_app().create_background_task(self.say(text[4:]))
         else:
             self.act(to_action(text))
         return False
@@ -214,8 +216,15 @@ class TableApp:
         self.finished = True
         self._ended.set()
         if s.view is not None and s.view.table.phase in (vm.MATCH_OVER, vm.ABANDONED):
-            s.message = s.message or f"{self.words['again']} · {self.words['again_waiting']} " + ", ".join(
-                x.name for x in s.view.table.seats if not x.bot and not x.ready)
+            s.message = s.message or vm.end_message(s.view, self.words)
+        self.app.invalidate()
+
+    async def say(self, text: str) -> None:
+        """[t] then a line: table chat to everyone at the table, spectators included; a refusal is shown."""
+        try:
+            await self.conn.say(text)
+        except Refused as err:
+            self.state.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
         self.app.invalidate()
 
     async def play_again(self) -> None:
@@ -250,6 +259,10 @@ class TableApp:
                 story.snapshot(update.snapshot.view, update.snapshot.recent_events)
         else:
             story.events(update.event.events, update.event.view if update.event.view.ByteSize() else None)
+            for event in update.event.events:  # table chat and who came to watch: in the log, through `visible`
+                line = vm.chat_line(event, self.words)
+                if line is not None:
+                    story.note("chat", line)
 
     def _pace(self) -> None:
         """A trick just won stays on the table a while; a hand just ended shows its result as a banner."""

@@ -182,12 +182,13 @@ class Connection(TableCalls):
         self._left = False  # we said Leave: a StandIn for us is then no dispute
         # Where this client counts, per host key, the matches abandoned after the KeySet (None: it does not)
         self.abandon_log: Path | None = None
-    async def join(self, name: str, seat: int | None = None, timeout: float = 5.0, table_id: str = "") -> int:
-        """Take a seat at the table `table_id` (empty: where the host puts us; `self.table_id` says which)."""
+    async def join(self, name: str, seat: int | None = None, timeout: float = 5.0, table_id: str = "",
+                   spectate: bool = False) -> int:
+        """Take a seat at the table `table_id` (empty: where the host puts us), or a spectator's place (seat -1)."""
         # The proof that we hold our key is bound to one table of this host, so the Join names the table: the one
         # where our key already holds a seat (a restart: we take it back), else where GetTable says a Join goes.
         table_id = table_id or self.table_id  # (joining again on this connection: the same table)
-        if not table_id:
+        if not table_id and not spectate:
             mine = public_key_bytes(self.key)
             held = [t for t in await self.list_tables(timeout) if any(s.public_key == mine for s in t.seats)]
             table_id = str(held[0].table_id) if held else ""
@@ -199,15 +200,13 @@ class Connection(TableCalls):
         proof = join_proof(self.key, table_id, self._host_keys[table_id], self.tls_fingerprint, nonce)
         request = pb.JoinRequest(protocol_version=PROTOCOL_VERSION, name=name, public_key=public_key_bytes(self.key),
                                  join_nonce=nonce, key_proof=proof, table_id=table_id,
-                                 tls_fingerprint=self.tls_fingerprint)
+                                 tls_fingerprint=self.tls_fingerprint, spectate=spectate)
         if seat is not None:
             request.seat = seat
         response = await self._call(self.stub.Join, request, timeout)
-        self.join_nonce = nonce
-        self.seat = int(response.seat)
-        self.token = str(response.token)
+        self.join_nonce, self.seat, self.token = nonce, int(response.seat), str(response.token)
         self.table_id = str(response.table.table_id)
-        self.game = self._new_game()
+        self.game = None if spectate else self._new_game()  # (a spectator checks no chain and keeps no record)
         return self.seat
 
     def _new_game(self) -> SeatGame:  # (the header must name the certificate of this very connection)
@@ -223,10 +222,8 @@ class Connection(TableCalls):
         return self.seat
 
     async def leave(self, timeout: float = 3.0) -> None:
-        """Leave the table: in the lobby the seat is freed; in a game a bot stands in until we come back.
-
-        During a game the request is signed with our key (`leave_proof`: this table, host, game and seat, a fresh
-        nonce), as the host requires; the game id is our chain's, else the one the host shows."""
+        """Leave the table: in the lobby the seat is freed; in a game a bot stands in until we come back. In a game
+        the request is signed (`leave_proof`: table, host, game, seat, a fresh nonce; the game id is our chain's)."""
         self._left = True
         request = pb.LeaveRequest(token=self.token)
         game_id = self.game.game_id if self.game is not None else b""
@@ -300,7 +297,7 @@ class Connection(TableCalls):
                     entries, view = update.event.chain, update.event.view
                     self.last_seq = int(update.event.seq)
                 _follow_a_move(self, view)
-                for entry in entries:
+                for entry in entries if self.game is not None else ():
                     self._receive(entry)
                 self._check_called_away(live=not catch_up and loop.time() - since > CONNECTED_FOR)
                 if catch_up and self.game is not None:
@@ -385,7 +382,8 @@ class Connection(TableCalls):
 
     async def act(self, action: str, timeout: float = 10.0) -> None:
         """Send one game action (RULES.md notation). Raises Refused with the host's reason when refused."""
-        assert self.game is not None
+        if self.game is None:  # (a spectator: refused here as the host would refuse it)
+            raise Refused(grpc.StatusCode.PERMISSION_DENIED, Reason.SPECTATOR, "spectators cannot act")
         async with self._send_lock:
             await self._flush_automatic()
             try:
@@ -397,7 +395,8 @@ class Connection(TableCalls):
 
     async def _flush_automatic(self) -> None:
         """The queued protocol steps, oldest first (the caller holds `_send_lock`)."""
-        assert self.game is not None
+        if self.game is None:
+            return  # (a spectator owes nothing)
         while (raw := self.game.next_automatic()) is not None:
             try:
                 await self._submit(raw)

@@ -415,3 +415,42 @@ for _lang, _again, _waiting in (("de", "[n] noch ein Spiel", "warte auf"), ("en"
                                 ("zh", "[n] 再来一局", "等待")):
     TEXT[_lang]["again"] = _again
     TEXT[_lang]["again_waiting"] = _waiting
+
+# ---- spectators and table chat (issue 13 items 5 and 6): one block, kept together
+for _lang, _words in (
+    ("de", {"watching": "{count} schauen zu", "spectator": "Zuschauer", "chat_key": "[t] sagen",
+            "chat_prompt": "sagen: ", "said": "{name}: {text}", "watch_joined": "{name} schaut zu",
+            "watch_left": "{name} schaut nicht mehr zu", "watch_over": "Das Spiel ist aus · [q] gehen"}),
+    ("en", {"watching": "{count} watching", "spectator": "Spectator", "chat_key": "[t] talk",
+            "chat_prompt": "say: ", "said": "{name}: {text}", "watch_joined": "{name} is watching",
+            "watch_left": "{name} stopped watching", "watch_over": "The match is over · [q] leave"}),
+    ("zh", {"watching": "{count} 人观看", "spectator": "观众", "chat_key": "[t] 聊天",
+            "chat_prompt": "说：", "said": "{name}：{text}", "watch_joined": "{name} 在观看",
+            "watch_left": "{name} 不再观看", "watch_over": "本局结束 · [q] 离开"}),
+):
+    TEXT[_lang].update(_words)
+REASONS["de"].update({
+    "spectator": "Du schaust zu: Zuschauer können nicht mitspielen.",
+    "no-spectators": "An diesem Tisch schauen schon 16 zu, mehr geht nicht: später noch einmal versuchen.",
+    "bad-chat": "Eine Nachricht hat 1 bis 200 Zeichen.",
+    "chat-rate-limited": "Zu viele Nachrichten: kurz warten.",
+})
+REASONS["en"].update({
+    "spectator": "You are watching: spectators cannot play.",
+    "no-spectators": "16 people are watching this table already, the most it takes: try again later.",
+    "bad-chat": "A message has 1 to 200 characters.",
+    "chat-rate-limited": "Too many messages: wait a moment.",
+})
+REASONS["zh"].update({
+    "spectator": "你在观看：观众不能出牌。",
+    "no-spectators": "这张桌子已有 16 人观看，不能再多：请稍后再试。",
+    "bad-chat": "消息须为 1 到 200 个字符。",
+    "chat-rate-limited": "消息太多：请稍等。",
+})
+for _lang, _line, _before in (
+        ("en", "  t  table chat: one line to everyone at the table, spectators too (at the cut, t takes)\n",
+         "  l  last trick"),
+        ("de", "  t  Tischgespräch: eine Zeile an alle am Tisch, auch Zuschauer (beim Abheben: nehmen)\n",
+         "  l  letzter Stich"),
+        ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到（切牌时为拿）\n", "  g 给搭档打暗号")):
+    HELP[_lang] = HELP[_lang].replace(_before, _line + _before, 1)

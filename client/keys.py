@@ -133,8 +133,8 @@ def on_key(table: TableApp, key: str) -> None:
     if key == "n" and table.finished and s.view is not None and s.view.table.phase in (MATCH_OVER, ABANDONED):
         get_app().create_background_task(table.play_again())  # another match at this table
         return
-    if key == "g":
-        table.command.text = "signal "
+    if key in ("g", "t"):  # a signal, or a line of table chat: the command line with its start typed
+        table.command.text = "signal " if key == "g" else "say "
         table.command.buffer.cursor_position = len(table.command.text)
         get_app().layout.focus(table.command)
         return

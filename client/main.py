@@ -2,6 +2,7 @@
 
     watten-join                                            find the tables on the LAN, pick one by number
     watten-join --list [--json]                            list the tables on the LAN and exit
+    watten-join --watch [HOST[:PORT]]                      follow a table as a spectator (LAN lookup without HOST)
     watten-join 192.168.1.20                               sit down at the table (full-screen terminal)
     watten-join --bot random --insecure 127.0.0.1:47150     a bot plays the seat, without a screen, to the end
 """
@@ -12,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -40,7 +42,7 @@ from .connection import (
     parse_address,
 )
 from .i18n import LANGS, Words, default_lang
-from .joining import JoinStopped, Questions, Wish, pinned_channel, sit_down
+from .joining import JoinStopped, Questions, Wish, pinned_channel, remembered_name, sit_down, usable_name
 from .log_view import farewell
 from .pinning import CertificateChanged, CertificateFetchError, FingerprintMismatch
 
@@ -55,6 +57,8 @@ def parser() -> argparse.ArgumentParser:
                         "on the LAN are listed to pick from")
     p.add_argument("--list", action="store_true", help="list the tables announced on the LAN, one a line, and exit")
     p.add_argument("--json", action="store_true", help="with --list: one JSON object per table")
+    p.add_argument("--watch", action="store_true",
+                   help="follow the table as a spectator: the public view and the chat, no cards but those played")
     p.add_argument("--bot", metavar="LEVEL", choices=LEVELS, help=f"let a bot play this seat ({', '.join(LEVELS)})")
     p.add_argument("--name", help="the name shown at the table")
     p.add_argument("--seat", type=int, help="the seat you want (default: the first free one)")
@@ -218,6 +222,29 @@ async def play_at_the_table(args: argparse.Namespace) -> int:
         await conn.close()
 
 
+async def watch_the_table(args: argparse.Namespace) -> int:
+    """`--watch`: a spectator's place at the table (the certificate confirmed first as for a seat), then the screen."""
+    host, port = parse_address(args.address, DEFAULT_PORT)
+    words = Words(args.lang or default_lang(), args.suits)
+    channel, first = await pinned_channel(host, port, insecure=args.insecure, fingerprint=args.fingerprint)
+    conn = Connection(channel, key=load_or_create_identity(config_dir() / "identity.key"))
+    try:
+        if first is not None:
+            if not Questions(words).trusts(first.decision):
+                _fail(words["join_not_confirmed"].format(where=first.decision.host_port))
+                return 3
+            from .pinning import remember
+
+            remember(first.decision.host_port, first.pem)
+        name = usable_name(args.name or "") or remembered_name() or usable_name(os.environ.get("USER", "")[:32]) or "?"
+        await conn.join(name, table_id=args.table, spectate=True)
+        return await TableApp(conn, words).run()
+    finally:
+        with contextlib.suppress(Refused, grpc.aio.AioRpcError, asyncio.TimeoutError):
+            await conn.leave()  # (the place is free for somebody else at once)
+        await conn.close()
+
+
 def _fail(text: str) -> None:
     """A last word on stderr; its parts may come from the host (a refusal, a certificate error), so `visible`."""
     print(f"watten-join: {visible(text)}", file=sys.stderr)
@@ -262,7 +289,8 @@ def choose_host(args: argparse.Namespace) -> None:
     certificate (compared on first use, or against --fingerprint), and plaintext still takes --insecure.
     """
     found, ignored = asyncio.run(discover.discover())
-    candidates = [t for t in found if t.table.free and (not args.table or t.table.table_id == args.table)]
+    candidates = [t for t in found
+                  if (t.table.free or args.watch) and (not args.table or t.table.table_id == args.table)]
     if args.fingerprint:
         from watten_net.fingerprints import normalise_fingerprint
 
@@ -290,6 +318,8 @@ def choose_host(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.watch and (args.bot or args.list):
+        parser().error("--watch follows a table on the screen: not with --bot or --list")
     if (args.json and not args.list) or (args.list and args.address):
         parser().error("--list looks on the LAN (without an address); --json goes with --list")
     log_visibly(logging.INFO if args.verbose else logging.WARNING)
@@ -298,6 +328,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return list_tables(args)
         if args.address is None:
             choose_host(args)
+        if args.watch:
+            return asyncio.run(watch_the_table(args))
         return asyncio.run(play_as_bot(args) if args.bot else play_at_the_table(args))
     except (CertificateChanged, FingerprintMismatch, CertificateFetchError, PermissionError) as err:
         _fail(str(err))

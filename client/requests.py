@@ -63,6 +63,10 @@ class TableCalls:
         """Lobby: the name shown at the table from now on."""
         await self._call(self.stub.SetName, pb.SetNameRequest(token=self.token, name=name), timeout)
 
+    async def say(self, text: str, timeout: float = 5.0) -> None:
+        """Table chat: one line to everyone at the table (the host cleans it, and refuses one over 200 characters)."""
+        await self._call(self.stub.Say, pb.SayRequest(token=self.token, text=text), timeout)
+
     async def start(self, timeout: float = 5.0) -> None:
         await self._call(self.stub.Start, pb.StartRequest(token=self.token), timeout)
 

@@ -148,6 +148,11 @@ class Story:
         """Who asked `question` ("bessere?", "swap?", "schadet?") this hand; -1: nobody this seat saw."""
         return self.asked.get(question, -1)
 
+    def note(self, kind: str, text: str) -> None:
+        """A line that is no game event (table chat, who came to watch): `text` is ready for the screen."""
+        self.lines.append(LogLine(self.hand, kind, text))
+        del self.lines[:-LOG_KEEP]
+
     # ------------------------------------------------------------------ the lines
     def _line(self, kind: str, key: str, **values: Any) -> None:
         text = story_text(self.words.lang, key).format(**values)

@@ -12,6 +12,7 @@ whole panes at render time, for whatever a pane builds from host data without na
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -129,8 +130,9 @@ def header(state: ScreenState, words: Words, tall: bool = True, compact: bool = 
         out.append(("class:ok", f" · {words['deal_verified']}"))
     elif state.deal_status:
         out.append(("class:error", f" · {words['deal_failed']}: {visible(state.deal_status)}"))
-    elif view.game_fingerprint:
+    elif view.game_fingerprint and view.your_seat >= 0:  # (a spectator checks no deal: it holds no record)
         out.append(("class:dim", f" · {deal_progress(view, state, words, compact)}"))
+    out += watching(view, words)
     if state.connection != "connected":
         out.append(("class:error", f"  {words['reconnecting']}"))
     if state.dispute:
@@ -327,3 +329,43 @@ def hand_pane(view: Any, state: ScreenState, words: Words, width: int = 80) -> F
         name = words.card_name(card) if width >= 76 else words.card_name(card).split(" — ")[0]
         out.append(("class:dim", f"   {name}"))
     return [*out, ("", "\n")]
+
+
+# ---- spectators and table chat (issue 13 items 5 and 6)
+MAX_NAME_SHOWN = 32  # (what an honest host sends at most: a hostile one's longer strings are cut)
+MAX_CHAT_SHOWN = 200
+
+
+def watching(view: Any, words: Words) -> Fragments:
+    """' You are watching' for a spectator, ' 2 watching' when anybody does (the header's)."""
+    out: Fragments = []
+    if view.your_seat < 0:
+        out.append(("class:active", f" {words['spectator']} "))
+    if view.table.watching:
+        out.append(("class:dim", f" {words['watching'].format(count=int(view.table.watching))} "))
+    return out
+
+
+def chat_line(event: Any, words: Words) -> str | None:
+    """A `chat` or `watching` event as one line for the screen ('Anna: hi'); None for any other event. Everything in
+    it came from the host (which may be hostile): through `visible`, and one line whatever it holds."""
+    if event.kind not in ("chat", "watching"):
+        return None
+    try:
+        data = {k: json.loads(v) for k, v in event.fields.items()}
+    except ValueError:
+        return None
+    name = visible(str(data.get("name", "?")))[:MAX_NAME_SHOWN]
+    if event.kind == "watching":
+        return words["watch_joined" if data.get("joined") else "watch_left"].format(name=name)
+    return words["said"].format(name=name, text=visible(str(data.get("text", "")))[:MAX_CHAT_SHOWN])
+
+
+def end_message(view: Any, words: Words) -> str:
+    """The line once the table's stream has ended: [n] for another match and whom it waits for; a spectator, who
+    plays none, reads that the match is over."""
+    if view is not None and view.your_seat < 0:
+        return words["watch_over"]
+    seats = view.table.seats if view is not None else []
+    return f"{words['again']} · {words['again_waiting']} " + ", ".join(
+        x.name for x in seats if not x.bot and not x.ready)

@@ -57,6 +57,8 @@ class ChangeLog:
             if occupant is not None and occupant.online and not occupant.bot:
                 info = info if info is not None else table.info()
                 item.views[seat] = table_view(table, seat, info)
+        if table.spectators.watching():  # one view for every spectator (seat -1), of this very change
+            item.views[-1] = table_view(table, -1, info if info is not None else table.info())
         item.chain_len = len(table.game.chain) if table.game is not None else 0
         item.game_id = table.game.game_id if table.game is not None else b""
         log = self.items

@@ -73,8 +73,6 @@ def _checked_name(request: Any, players: int) -> str:
     if request.protocol_version not in (0, PROTOCOL_VERSION):
         raise TableRefusal(Code.PRECONDITION, Reason.PROTOCOL_VERSION,
                            f"this host speaks protocol {PROTOCOL_VERSION}; update watten-join")
-    if request.spectate:
-        raise TableRefusal(Code.PRECONDITION, Reason.NO_SPECTATORS, "this table takes no spectators yet")
     name = clean_name(request.name)
     if len(request.public_key) != 32:
         raise TableRefusal(Code.INVALID, Reason.BAD_PUBLIC_KEY, "the public key must be 32 bytes")
@@ -110,6 +108,9 @@ class Lobby:
         for s, occupant in enumerate(self.seats):
             if occupant is not None and not occupant.bot and hmac.compare_digest(occupant.token_digest, given):
                 return s
+        if self.table.spectators.of(token) is not None:
+            raise TableRefusal(Code.PERMISSION, Reason.SPECTATOR,
+                               "you are watching this table: a spectator cannot act at it (join a free seat to play)")
         raise TableRefusal(Code.UNAUTHENTICATED, Reason.BAD_TOKEN, "unknown seat token: join the table again")
 
     def may_start(self, seat: int) -> bool:

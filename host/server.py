@@ -18,10 +18,12 @@ from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from . import reflection
+from .chat import ChatLimiter, say
 from .errors import RefusalInterceptor, abort_with, aborted, refusals_to_status
 from .limits import BIG_REQUEST_METHODS, MAX_SMALL_REQUEST, Limits, PeerLimits, grpc_options
 from .lobby import token_digest
 from .refusal import TableRefusal
+from .spectators import Spectator
 from .table import Table
 from .views import own_chain, seat_event, snapshot
 
@@ -148,17 +150,17 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
     """The table's changes from `cursor` on, as `seat` may see them, until the stream is replaced or the match is
     over and sent."""
     table = mine.table
-    occupant = table.seats[seat]
+    occupant = table.seats[seat] if seat >= 0 else None  # (seat -1: a spectator, see `_watch`)
     while True:
         if not mine.goes_on():
             return
-        if table.seats[seat] is not occupant and occupant in table.seats:
+        if occupant is not None and table.seats[seat] is not occupant and occupant in table.seats:
             # (ChooseSeat, or the host's person moved them) the views of the old seat are no longer theirs
             raise aborted(SUBSCRIBER_LAGGING, "Your seat changed; subscribe again for the new seat's snapshot.")
         # Once this stream has carried the change that ended the match, the seat has seen the end: its
         # client may stop reading (later changes are only other seats going offline), and the host may
         # let the table go (host/places.py).
-        if table.end_seq and cursor >= table.end_seq:
+        if table.end_seq and cursor >= table.end_seq and seat >= 0:
             table.saw_end.add(seat)
         while cursor < len(table.log):
             if not mine.goes_on():
@@ -170,13 +172,43 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
             cursor += 1
             yield pb.TableUpdate(event=seat_event(table, item, seat))
             mine.cursor = cursor
-            if table.end_seq and cursor >= table.end_seq:
+            if table.end_seq and cursor >= table.end_seq and seat >= 0:
                 table.saw_end.add(seat)
-        if table.finished.is_set() and cursor >= len(table.log) and not table.rematch.asked_again(seat):
+        if table.finished.is_set() and cursor >= len(table.log) and not _follows_on(table, seat):
             return  # (a seat that asked for another match follows the table into it)
         async with table.changed:
             if cursor >= len(table.log) and not mine.replaced:
                 await table.changed.wait()
+
+
+def _follows_on(table: Table, seat: int) -> bool:
+    """After the end of a match: a seat that asked for another follows the table into it; a spectator too, while
+    another may come (the table is not released)."""
+    if seat < 0:
+        return not table.released and table.rematch.between_matches() and table.rematch.offered
+    return table.rematch.asked_again(seat)
+
+
+async def _watch(table: Table, person: Spectator, request: Any, context: grpc.aio.ServicerContext
+                 ) -> AsyncIterator[Any]:
+    """A spectator's stream: a full snapshot of seat -1's view, then every change as seat -1 sees it, while it holds
+    its place (a Leave, or the place given away, ends it)."""
+    mine = _Stream(context, table)
+    await table.spectators.stream_opened(person)
+    try:
+        cursor = len(table.log)
+        known_chain_seq = int(request.known_chain_seq)
+        game_id = table.game.game_id if table.game is not None else b""
+        if request.known_game_id and bytes(request.known_game_id) != game_id:
+            known_chain_seq = 0
+        yield pb.TableUpdate(snapshot=snapshot(table, -1, cursor, known_chain_seq))
+        async for update in _updates(mine, -1, cursor):
+            if person not in table.spectators.people:
+                return
+            yield update
+    finally:
+        mine.ended = True
+        await table.spectators.stream_closed(person)
 
 
 class WattenTableService(pb_grpc.WattenTableServicer):
@@ -209,6 +241,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         self.latest: dict[tuple[str, int], _Stream] = {}  # the stream each seat reads now (one per token)
         self.offline_timers: dict[tuple[str, int], asyncio.Future[None]] = {}
         self.offline_delay = OFFLINE_DELAY
+        self.chat = ChatLimiter()  # chat lines per sender (host/chat.py)
 
     @property
     def table(self) -> Table:
@@ -278,16 +311,18 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         self.peers.admit_join(context)
         named = self._named(request.table_id)
         key = bytes(request.public_key)
-        holding = [t for t in self.tables if t.holds_key(key)]
+        holding = [t for t in self.tables if t.holds_key(key)] if not request.spectate else []
         if named is not None:
             candidates = [named]
+        elif request.spectate:  # (no table named: the first where a match is played, else the first)
+            candidates = [next((t for t in self.tables if t.game is not None), self.tables[0])]
         else:
             # Empty table_id: where the key already sits (a restarted client gets its seat back), else every lobby
             # table with a free seat in order, else the first table. Several candidates, because joins race: a
             # table may fill up while this join waits for its lock, and the next one then takes the seat.
             candidates = holding or [t for t in self.tables if t.has_free_lobby_seat()] or [self.tables[0]]
         # A key taking its seat back is not a new seat; any other Join is, and counts against the seat limits.
-        origin = ("", "") if holding else self.peers.check_seats(context, self._seats_held)
+        origin = ("", "") if holding or request.spectate else self.peers.check_seats(context, self._seats_held)
         self.joining.append(origin)
         try:
             for i, table in enumerate(candidates):
@@ -298,7 +333,8 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                         continue
                     raise
                 self.tokens[token_digest(token)] = table
-                self.origins[(table.table_id, seat)] = (*self.peers_of(context), key)
+                if seat >= 0:
+                    self.origins[(table.table_id, seat)] = (*self.peers_of(context), key)
                 return pb.JoinResponse(seat=seat, token=token, table=table.info())
         finally:
             self.joining.remove(origin)
@@ -370,13 +406,33 @@ class WattenTableService(pb_grpc.WattenTableServicer):
     @refusals_to_status
     async def Leave(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         table = self._table_of(request.token)
+        person = table.spectators.of(request.token)
+        if person is not None:
+            await table.spectators.leave(person)
+            return pb.Ack(seq=len(table.log), seat=-1)
         seat = table.seat_of(request.token)
         await table.leave(seat, bytes(request.nonce), bytes(request.leave_proof))
         return pb.Ack(seq=len(table.log), seat=-1)
 
     @refusals_to_status
+    async def Say(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        table = self._table_of(request.token)
+        seat = await say(table, request.token, request.text, self.chat)
+        return pb.Ack(seq=len(table.log), seat=seat)
+
+    @refusals_to_status
     async def Subscribe(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
         table = self._table_of(request.token)
+        person = table.spectators.of(request.token)
+        if person is not None:
+            end_watch = self.peers.open_stream(context)
+            try:
+                async for update in _watch(table, person, request, context):
+                    yield update
+            finally:
+                if end_watch is not None:
+                    end_watch()
+            return
         seat = table.seat_of(request.token)
         end_stream = self.peers.open_stream(context)
         key = (table.table_id, seat)

@@ -38,6 +38,7 @@ from .lobby import MAX_NAME, Lobby, Occupant, clean_name
 from .refusal import TableRefusal
 from .rematch import Rematch
 from .settings import TableSettings
+from .spectators import Spectators
 from .submissions import Submissions
 from .views import table_info
 
@@ -77,6 +78,7 @@ class Table:
         self.submissions = Submissions(self)
         self.rematch = Rematch(self)  # another match at this table once everyone agrees (rematch.py)
         self.arrange = Arrangement(self)  # seat moves and names in the lobby (arrange.py)
+        self.spectators = Spectators(self)  # who watches, seat -1 (spectators.py)
         # Once the match is over: the seats whose event stream delivered the whole log, the end included (a person
         # who has seen the end needs nothing more from this table); and whether `release()` has dropped the match.
         self.saw_end: set[int] = set()
@@ -142,6 +144,9 @@ class Table:
 
     # ------------------------------------------------------------------ the lobby (see lobby.py)
     async def join(self, request: Any) -> tuple[int, str]:
+        """A seat and its token; a spectator's place (seat -1) when the request says `spectate`."""
+        if request.spectate:
+            return -1, await self.spectators.join(request)
         return await self.lobby.join(request)
 
     async def add_bots(self, count: int, level: str) -> None:

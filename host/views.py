@@ -50,7 +50,8 @@ def table_info(table: Table, rules_json: str) -> Any:
         protocol_version=PROTOCOL_VERSION, table_id=table.table_id, host_name=settings.host_name,
         preset=settings.preset, rules_json=rules_json,
         settings=pb.TableSettings(deal=settings.deal, reveal=settings.reveal), player_count=table.n, seats=seats,
-        phase=table.phase(), seq=len(table.log), host_tls_fingerprint=settings.tls_fingerprint,
+        phase=table.phase(), seq=len(table.log), watching=table.spectators.watching(),
+        host_tls_fingerprint=settings.tls_fingerprint,
         host_public_key=public_key_bytes(settings.host_key),
         game_id=game.game_id if game else b"", game_fingerprint=game.fingerprint if game else "",
     )

@@ -77,17 +77,17 @@ ALLOWED = {
 DOCUMENTED: dict[SC, set[str]] = {
     SC.INVALID_ARGUMENT: {"bad-envelope", "bad-payload", "unknown-type", "bad-action", "bad-card", "bad-signature",
                           "bad-public-key", "bad-nonce", "bad-fingerprint", "bad-name", "bad-seat", "bad-request",
-                          "bad-chain-head"},
+                          "bad-chain-head", "bad-chat"},
     SC.FAILED_PRECONDITION: {"seat-taken", "table-full", "game-started", "not-all-ready", "not-enough-players",
                              "protocol-version", "wrong-game", "unexpected-message", "commitment-mismatch",
                              "wrong-hash", "not-supported", "no-spectators", "game-not-started", "wrong-hand",
                              "stood-in", "unknown-table", "too-many-joins"},
     SC.PERMISSION_DENIED: {"wrong-seat", "not-a-player", "host-only", "bad-key-proof", "proof-required",
-                           "wrong-certificate", "insecure-proof", "nonce-used"},
+                           "wrong-certificate", "insecure-proof", "nonce-used", "spectator"},
     SC.UNAUTHENTICATED: {"no-token", "bad-token"},
     SC.ABORTED: {"stale-chain-head", "stale-envelope-seq", "subscriber-lagging", "stream-replaced"},
     SC.RESOURCE_EXHAUSTED: {"rate-limited", "request-too-large", "too-many-connections", "too-many-streams",
-                            "too-many-seats", "join-rate-limited"},
+                            "too-many-seats", "join-rate-limited", "chat-rate-limited"},
 }
 _ENGINE_DIR = Path(__file__).resolve().parents[1] / "watten_net" / "engine"
 ENGINE_REASONS = {  # every Reason the engine's modules name (they name only the reasons they refuse with)
@@ -438,11 +438,12 @@ def raws() -> st.SearchStrategy[Raw]:
 
 def fuzz_cases() -> st.SearchStrategy[Any]:
     """One request: mostly envelopes, then every other call, bytes of the wrong type, now and then one too big."""
-    unary = sorted(m for m in METHODS if m not in ("SubmitEnvelope", "Leave"))
+    unary = sorted(m for m in METHODS if m not in ("SubmitEnvelope", "Leave", "Say"))
     return weighted(
         (60, submits()),
         (20, st.one_of([calls(m, legit_tokens=True) for m in unary])),
         (3, calls("Leave", legit_tokens=False)),  # a real token would really leave
+        (1, calls("Say", legit_tokens=False)),  # a real token's line would really be said (tests/test_chat.py)
         (16, raws()),
         (1, st.builds(Oversized, st.sampled_from(["SubmitEnvelope", "Join", "GetTable", "Subscribe"]),
                       st.integers(1, 1 << 20))),

@@ -96,7 +96,6 @@ def test_a_seat_number_outside_the_table() -> None:
 # ---------------------------------------------------------------------- the request's fields
 @pytest.mark.parametrize(("change", "kind", "reason", "words"), [
     ({"protocol_version": PROTOCOL_VERSION + 1}, "precondition", "protocol-version", "update watten-join"),
-    ({"spectate": True}, "precondition", "no-spectators", "takes no spectators"),
     ({"name": "x" * (MAX_NAME + 1)}, "invalid", "bad-name", "at most 32 characters"),
     ({"name": "\u202e\u200b "}, "invalid", "bad-name", "choose a name of 1 to 32 printable characters"),
 ])

@@ -33,6 +33,7 @@ EXPECTED_METHODS = {
     "SubmitEnvelope": ("SubmitEnvelopeRequest", "SubmitEnvelopeResponse", False, False),
     "Leave": ("LeaveRequest", "Ack", False, False),
     "Subscribe": ("SubscribeRequest", "TableUpdate", False, True),
+    "Say": ("SayRequest", "Ack", False, False),
 }
 
 # Envelope.type values, as documented on Envelope: every one must name a message of the package.

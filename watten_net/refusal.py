@@ -145,9 +145,13 @@ class Reason(StrEnum):
     TOO_MANY_JOINS = "too-many-joins"
     UNKNOWN_TABLE = "unknown-table"
     WRONG_CERTIFICATE = "wrong-certificate"
+    # spectators and table chat (issue 13)
+    BAD_CHAT = "bad-chat"
+    SPECTATOR = "spectator"
 
     # -- the host's limits (RESOURCE_EXHAUSTED)
     JOIN_RATE_LIMITED = "join-rate-limited"
+    CHAT_RATE_LIMITED = "chat-rate-limited"
     RATE_LIMITED = "rate-limited"
     REQUEST_TOO_LARGE = "request-too-large"
     TOO_MANY_CONNECTIONS = "too-many-connections"

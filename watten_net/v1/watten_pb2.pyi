@@ -97,7 +97,7 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., occupied: _Optional[bool] = ..., name: _Optional[str] = ..., side: _Optional[int] = ..., ready: _Optional[bool] = ..., online: _Optional[bool] = ..., bot: _Optional[bool] = ..., public_key: _Optional[bytes] = ..., stand_in: _Optional[bool] = ...) -> None: ...
 
 class TableInfo(_message.Message):
-    __slots__ = ("protocol_version", "table_id", "host_name", "preset", "rules_json", "settings", "player_count", "seats", "phase", "seq", "host_tls_fingerprint", "host_public_key", "game_id", "game_fingerprint")
+    __slots__ = ("protocol_version", "table_id", "host_name", "preset", "rules_json", "settings", "player_count", "seats", "phase", "seq", "watching", "host_tls_fingerprint", "host_public_key", "game_id", "game_fingerprint")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     HOST_NAME_FIELD_NUMBER: _ClassVar[int]
@@ -108,6 +108,7 @@ class TableInfo(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
+    WATCHING_FIELD_NUMBER: _ClassVar[int]
     HOST_TLS_FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
     HOST_PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
@@ -122,11 +123,12 @@ class TableInfo(_message.Message):
     seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
     phase: TablePhase
     seq: int
+    watching: int
     host_tls_fingerprint: bytes
     host_public_key: bytes
     game_id: bytes
     game_fingerprint: str
-    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[str] = ..., host_name: _Optional[str] = ..., preset: _Optional[str] = ..., rules_json: _Optional[str] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., player_count: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., phase: _Optional[_Union[TablePhase, str]] = ..., seq: _Optional[int] = ..., host_tls_fingerprint: _Optional[bytes] = ..., host_public_key: _Optional[bytes] = ..., game_id: _Optional[bytes] = ..., game_fingerprint: _Optional[str] = ...) -> None: ...
+    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[str] = ..., host_name: _Optional[str] = ..., preset: _Optional[str] = ..., rules_json: _Optional[str] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., player_count: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., phase: _Optional[_Union[TablePhase, str]] = ..., seq: _Optional[int] = ..., watching: _Optional[int] = ..., host_tls_fingerprint: _Optional[bytes] = ..., host_public_key: _Optional[bytes] = ..., game_id: _Optional[bytes] = ..., game_fingerprint: _Optional[str] = ...) -> None: ...
 
 class GetTableRequest(_message.Message):
     __slots__ = ("protocol_version", "client", "table_id")
@@ -223,6 +225,14 @@ class LeaveRequest(_message.Message):
     nonce: bytes
     leave_proof: bytes
     def __init__(self, token: _Optional[str] = ..., nonce: _Optional[bytes] = ..., leave_proof: _Optional[bytes] = ...) -> None: ...
+
+class SayRequest(_message.Message):
+    __slots__ = ("token", "text")
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    text: str
+    def __init__(self, token: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
 
 class Ack(_message.Message):
     __slots__ = ("seq", "seat")

@@ -85,6 +85,11 @@ class WattenTableStub:
                 request_serializer=watten__net_dot_v1_dot_watten__pb2.SubscribeRequest.SerializeToString,
                 response_deserializer=watten__net_dot_v1_dot_watten__pb2.TableUpdate.FromString,
                 _registered_method=True)
+        self.Say = channel.unary_unary(
+                '/watten_net.v1.WattenTable/Say',
+                request_serializer=watten__net_dot_v1_dot_watten__pb2.SayRequest.SerializeToString,
+                response_deserializer=watten__net_dot_v1_dot_watten__pb2.Ack.FromString,
+                _registered_method=True)
 
 
 class WattenTableServicer:
@@ -169,6 +174,13 @@ class WattenTableServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Say(self, request, context):
+        """Table chat: one line to everyone at the table, spectators included (see SayRequest). Not part of any record.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_WattenTableServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -221,6 +233,11 @@ def add_WattenTableServicer_to_server(servicer, server):
                     servicer.Subscribe,
                     request_deserializer=watten__net_dot_v1_dot_watten__pb2.SubscribeRequest.FromString,
                     response_serializer=watten__net_dot_v1_dot_watten__pb2.TableUpdate.SerializeToString,
+            ),
+            'Say': grpc.unary_unary_rpc_method_handler(
+                    servicer.Say,
+                    request_deserializer=watten__net_dot_v1_dot_watten__pb2.SayRequest.FromString,
+                    response_serializer=watten__net_dot_v1_dot_watten__pb2.Ack.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -494,6 +511,33 @@ class WattenTable:
             '/watten_net.v1.WattenTable/Subscribe',
             watten__net_dot_v1_dot_watten__pb2.SubscribeRequest.SerializeToString,
             watten__net_dot_v1_dot_watten__pb2.TableUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Say(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/watten_net.v1.WattenTable/Say',
+            watten__net_dot_v1_dot_watten__pb2.SayRequest.SerializeToString,
+            watten__net_dot_v1_dot_watten__pb2.Ack.FromString,
             options,
             channel_credentials,
             insecure,
