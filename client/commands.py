@@ -1,4 +1,4 @@
-"""The command line: an action in RULES.md notation, or a card as the screen shows it, completed from the legal ones.
+"""The command line: an action in the rules' notation (docs/rules.md) or a card as shown, completed from the legal ones.
 
 `♥K`, `HK`, `hk`, `Herz König`, `HeK`, `Sc7` and `play ♥K` all mean `play HK`; anything else goes through the engine's
 own `normalise_action` (the host decides whether it is legal and says why not).
@@ -25,7 +25,7 @@ _RANK_WORDS = {**{w.lower(): r for r, w in RANK_DE.items()}, **{r.lower(): r for
 
 
 def parse_card(text: str) -> str | None:
-    """A card in any of the ways the screen or a player writes it, as RULES.md's code (`HK`); None otherwise."""
+    """A card in any of the ways the screen or a player writes it, as docs/rules.md's code (`HK`); None otherwise."""
     joined = "".join(text.split()).lower()
     for cut in range(1, len(joined)):
         suit, rank = _SUIT_WORDS.get(joined[:cut]), _RANK_WORDS.get(joined[cut:])

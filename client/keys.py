@@ -64,7 +64,7 @@ def bind_keys(table: TableApp) -> KeyBindings:
 
     @kb.add(":", filter=playing)
     def _command_line(event: KeyPressEvent) -> None:
-        """Type an action in RULES.md notation, or a card as shown."""
+        """Type an action in docs/rules.md notation, or a card as shown."""
         event.app.layout.focus(table.command)
 
     @kb.add("<any>", filter=playing)

@@ -16,7 +16,7 @@ from .i18n import Words
 from .story import Story
 from .viewmodel import SCHLAG_KEYS, TRUMP_KEYS, Fragments, ScreenState, rules_of, seat_name
 
-# What the table waits for, from the view's announce_step or hand_phase (RULES.md's moments)
+# What the table waits for, from the view's announce_step or hand_phase (docs/rules.md's moments)
 WAITING_FOR = {"schlag": "wait_schlag", "trump": "wait_trump", "swap-answer": "wait_swap",
                "bessere-answer": "wait_bessere", "cut": "wait_cut", "schlecken": "wait_schlecken",
                "raise-pending": "wait_raise", "play": "wait_play"}
@@ -81,7 +81,7 @@ def _waiting(view: Any, words: Words) -> Fragments:
 
 
 def _also(legal: list[str], words: Words) -> str:
-    """The side keys (a raise during the announcement, RULES.md 6) after the seat's own prompt."""
+    """The side keys (a raise during the announcement, docs/rules.md 6) after the seat's own prompt."""
     keys = _shortcuts(legal, words)
     return " · " + " ".join(keys) if keys else ""
 

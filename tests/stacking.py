@@ -1,6 +1,6 @@
 """Stacked decks for scenario tests: choose the hands, get the deck order that deals them.
 
-RULES.md 5.3-5.4: the deck is given top card first; `cut N` lifts the top N cards and the stack is
+docs/rules.md 5.3-5.4: the deck is given top card first; `cut N` lifts the top N cards and the stack is
 joined as `deck[N:] + deck[:N]` (the dealer's part on top of the cutter's packet, minus the cards
 taken at Schlecken from the two bottoms). Packets go clockwise from the forehand (dealer + 1):
 3 cards each, then 2 each (Wurf: 2 then 1); a seat that took k cards gets k fewer, first packet first.
@@ -21,7 +21,7 @@ from watten_net.engine import Card, Event, Match, Rules, canonical_deck, cards
 
 
 def cutter_seat(players: int, dealer: int) -> int:
-    """RULES.md section 1: the dealer's right neighbour (4, 6), the opponent (2), the forehand (3)."""
+    """docs/rules.md section 1: the dealer's right neighbour (4, 6), the opponent (2), the forehand (3)."""
     return (dealer + 1) % players if players in (2, 3) else (dealer - 1) % players
 
 

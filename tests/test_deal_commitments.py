@@ -188,7 +188,7 @@ def test_key_derivations_refuse_malformed_input(call: Callable[[], Any], message
 
 
 def test_cuts_are_legal_and_cover_the_range() -> None:
-    # RULES.md: 4 <= N <= size - 4, every such cut reachable (the cut follows from the cutter's key alone)
+    # docs/rules.md: 4 <= N <= size - 4, every such cut reachable (the cut follows from the cutter's key alone)
     for size in (32, 33):
         cuts = {cut_position(hashlib.sha256(b"%d" % i).digest(), GAME_ID, 0, 0, size) for i in range(3000)}
         assert cuts == set(range(4, size - 3))

@@ -2,7 +2,7 @@
 
 Seeded loops (reproducible, no wall clock): each test plays whole matches with every action drawn
 uniformly from the legal ones of a seat the game waits for, plus random side actions (raises and
-signals of other seats), and checks RULES.md's invariants after every step.
+signals of other seats), and checks docs/rules.md's invariants after every step.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def _playout(rules: Rules, seed: int, hands: int, *, deep: bool) -> int:
         action = rng.choice(actions)
         value_before = m.value
         if action in ("raise", "accept", "fold") and m.phase == "announce":
-            SEEN_KINDS[action + "-in-announcement"] += 1  # RULES.md 6: raising from the first packet on
+            SEEN_KINDS[action + "-in-announcement"] += 1  # docs/rules.md 6: raising from the first packet on
         m, events = m.apply(seat, action)
         assert before.legal_actions(seat) == actions, "apply changed the old match"
         for old, new in zip(before.scores, m.scores, strict=True):
@@ -169,7 +169,7 @@ def _playout(rules: Rules, seed: int, hands: int, *, deep: bool) -> int:
             if e.kind == "match-end":
                 assert max(m.scores) >= rules.target
                 assert max(before.scores) < rules.target
-                # RULES.md 7: exactly one side wins (with 3 players: seats of one side of the deciding hand),
+                # docs/rules.md 7: exactly one side wins (with 3 players: seats of one side of the deciding hand),
                 # and every other score slot gets its Bummerl.
                 winners = e.data["winners"]
                 assert winners and all(m.scores[w] >= rules.target for w in winners)

@@ -1,10 +1,10 @@
-"""Table tests for the pure functions of ``watten_net.engine``, written from RULES.md alone.
+"""Table tests for the pure functions of ``watten_net.engine``, written from docs/rules.md alone.
 
 Every row names its rules (a preset, or a preset with flags changed), the announcement (Schlag, trump)
-and the cards; the expected result comes from RULES.md sections 2-4 and 10. Cards are written in the
+and the cards; the expected result comes from docs/rules.md sections 2-4 and 10. Cards are written in the
 notation of section 1 and separated by blanks: ``"S7 HK"`` is a trick in which ``S7`` was led.
 
-Open points of RULES.md are not tested; each one is named in a one-line ``# open:`` comment.
+Open points of docs/rules.md are not tested; each one is named in a one-line ``# open:`` comment.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def test_rule_violation_is_an_exception() -> None:
     assert issubclass(RuleViolation, Exception)
 
 
-# open: Card.parse of a malformed string ("X9", "H5") - RULES.md does not say which exception.
+# open: Card.parse of a malformed string ("X9", "H5") - docs/rules.md does not say which exception.
 
 
 # --------------------------------------------------------------------------------------------------
@@ -215,7 +215,7 @@ def test_kritische_order(key: str, schlag: str, trump: str, trick: str, winner: 
     check_winner(key, schlag, trump, trick, winner)
 
 
-# open: bugl=True outside the 36-card Austrian deck (RULES.md only describes it for the Austrian family).
+# open: bugl=True outside the 36-card Austrian deck (docs/rules.md only describes it for the Austrian family).
 
 
 # --------------------------------------------------------------------------------------------------
@@ -349,7 +349,7 @@ def test_guate(key: str, schlag: str, trump: str, trick: str, winner: str) -> No
 
 
 # open: whether S6 in a 36-card deck is a "Weli" (weli_role, Schlag "6" meaning the Weli, no Guate);
-#       RULES.md names the Weli only for the 33-card deck, so the 36-card rows avoid that question.
+#       docs/rules.md names the Weli only for the 33-card deck, so the 36-card rows avoid that question.
 
 
 # --------------------------------------------------------------------------------------------------
@@ -455,7 +455,7 @@ def test_led_suit(key: str, schlag: str, trump: str, trick: str, winner: str) ->
     check_winner(key, schlag, trump, trick, winner)
 
 
-# open: trick_winner on an empty trick or with a card that is not in the deck - RULES.md does not say.
+# open: trick_winner on an empty trick or with a card that is not in the deck - docs/rules.md does not say.
 
 
 # --------------------------------------------------------------------------------------------------
@@ -686,7 +686,7 @@ def test_trump_lead(
 
 # open: trump-lead together with Kritische - whether a Kritischer lead is a trump lead or satisfies it.
 # open: trump-lead, weli_role "lowest-trump", trump not S: is the Weli in hand "a trump-suit card"?
-# open: legal_cards with a hand that holds a card already in the trick - RULES.md does not say.
+# open: legal_cards with a hand that holds a card already in the trick - docs/rules.md does not say.
 
 
 # --------------------------------------------------------------------------------------------------

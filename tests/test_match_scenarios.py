@@ -1,12 +1,12 @@
-"""Scenario tests of whole hands through `Match`: the table tests at the match level (RULES.md sections 5 to 9).
+"""Scenario tests of whole hands through `Match`: the table tests at the match level (docs/rules.md sections 5 to 9).
 
 Every test deals a fixed deck built by `tests/stacking.py`, so the hands are known, and plays a short script.
 Unless a test says otherwise the table is Bavarian with four players, seat 0 deals, seat 1 is the forehand,
 seat 3 cuts (10 cards, and keeps at Schlecken), seats {0, 2} play against {1, 3}, Schlag O and trump L:
 the Kritische HK > S7 > E7, then the Hauptschlag LO, the Schlag cards EO HO SO, then the Laub cards.
 
-Where RULES.md is silent the engine's documented decisions are tested as the project's rules. Where the
-engine contradicts RULES.md the test says what RULES.md demands and is marked `xfail(strict=True)`.
+Where docs/rules.md is silent the engine's documented decisions are tested as the project's rules. Where the
+engine contradicts docs/rules.md the test says what docs/rules.md demands and is marked `xfail(strict=True)`.
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ def test_a_cut_lifts_between_4_and_size_minus_4_cards(preset: str, size: int) ->
 
 
 # --------------------------------------------------------------------------------------------------
-# 5.4 Deal layout, computed here from RULES.md on a canonical deck (independent of stacking.py)
+# 5.4 Deal layout, computed here from docs/rules.md on a canonical deck (independent of stacking.py)
 # --------------------------------------------------------------------------------------------------
 
 
@@ -442,7 +442,7 @@ def test_a_maschine_scores_maschine_points_even_when_the_hand_is_worth_3() -> No
 
 
 def test_a_maschine_dealt_by_a_bessere_still_wins_before_the_first_lead() -> None:
-    # RULES.md 5.5: "a player holding all the Kritische shows them before the first lead; that player's
+    # docs/rules.md 5.5: "a player holding all the Kritische shows them before the first lead; that player's
     # side wins the hand at once". Here the Bessere gives the forehand HK S7 E7 after the whole deal, so
     # (as after any complete deal) the Maschine is shown at once, before the announcement starts again.
     r = rules(announce_after=5)
@@ -758,7 +758,7 @@ def test_fold_only_answers_a_pending_raise() -> None:
     assert refusal(announced(BAVARIAN, PLAIN), 1, "fold") == "no-raise"
 
 
-# RULES.md 6: raising from the first packet on (the default); a pending raise holds the announcement.
+# docs/rules.md 6: raising from the first packet on (the default); a pending raise holds the announcement.
 
 
 def test_a_raise_during_the_announcement_holds_it_until_accepted_and_the_stake_stays() -> None:
@@ -966,7 +966,7 @@ def test_a_signal_is_seen_only_by_the_sender_and_its_partners(
 
 
 def test_austrian_partners_may_signal() -> None:
-    """Seeds 001 and 002 forbid signals only in Blind (RULES.md 10)."""
+    """Seeds 001 and 002 forbid signals only in Blind (docs/rules.md 10)."""
     r = rules("austrian")
     m = start(r, list(canonical_deck(36)))
     assert m.phase == "announce" and "signal belli" in m.legal_actions(2)
@@ -1066,7 +1066,7 @@ def test_three_players_every_seat_below_the_target_gets_a_bummerl() -> None:
     assert (m.scores, m.winners, m.bummerl) == ((16, 5, 3), (0,), (0, 1, 1)), "seat 2 too, although its pair won"
 
 
-# RULES.md 7: one winner. A bluff penalty after the hand's points cannot make a second winner.
+# docs/rules.md 7: one winner. A bluff penalty after the hand's points cannot make a second winner.
 # Seat 3 (the cutter) bluffs with EU; side {1, 3} wins the hand 3-2 and the cutter never plays a Kritischer.
 FOREHAND_SIDE_WINS_3_2 = "EA E8 E9 E10 / S8 SA S9 LA / LK SK SU HU / H9 HA H7 H8 / H10 EK EU S10"
 

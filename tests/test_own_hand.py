@@ -41,7 +41,7 @@ def test_a_completed_view_holds_the_seats_cards_and_exactly_the_plays_the_rules_
         public = table.host.public
         assert public is not None
         if plays:
-            # An oracle apart from the seat's engine copy: the follow rules of RULES.md, from the public facts.
+            # An oracle apart from the seat's engine copy: the follow rules of docs/rules.md, from the public facts.
             hand = [Card.parse(c) for c in seat.cards.values()]
             allowed = legal_cards(rules, public.schlag, public.trump, hand, list(public.trick),
                                   first_trick=not public.tricks, announcer=seat.seat in public.announcers,

@@ -1,4 +1,4 @@
-"""Partner signals (RULES.md 9) in the seat's view: the TableView carries the signals of the current hand that the
+"""Partner signals (docs/rules.md 9) in the seat's view: the TableView carries the signals of the current hand that the
 seat may see, filled on the host from the same visibility as the events, so a remote bot or the hint (built with
 `BotView.from_table_view`) decides from exactly what a bot in the host sees (`BotView.from_observation`).
 
@@ -86,7 +86,7 @@ CASES = [("austrian", 4), ("bavarian", 4), ("tyrolean", 3), ("south-tyrolean", 6
 def test_a_remote_view_holds_the_same_signals_as_the_hosts_own_bots_see(preset: str, players: int) -> None:
     """At every step of hands full of signals, for every seat: the BotView from the TableView the host sends equals
     the BotView from the engine's observation, signals included; and each signal in it is the seat's own or a
-    partner's of this hand (RULES.md 9), none at all in Blind or without a partner."""
+    partner's of this hand (docs/rules.md 9), none at all in Blind or without a partner."""
     rules = Rules.preset(preset, players)
     audience = seating_for(rules).signal_audience_of
     seen_from_partner = 0

@@ -1,4 +1,4 @@
-"""Partner signals over the network (RULES.md 9: partners only; none in Blind), between a real host process and
+"""Partner signals over the network (docs/rules.md 9: partners only; none in Blind), between a real host process and
 seats that join as `watten-join` does (client.connection.Connection over loopback gRPC).
 
 Every update a joined seat receives is read: its TableView's `signals` and its stream's `signal` events. A signal

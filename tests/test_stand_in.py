@@ -118,7 +118,7 @@ def match_deck(match: Match) -> list[str]:
 def test_reference_v1_picks_a_legal_move_in_every_phase_and_accepts_a_raise_in_the_announcement(
     preset: str, players: int, raise_from: str
 ) -> None:
-    """RULES.md 6 lets a seat raise during the announcement: the frozen stand-in never raises, and when a raise
+    """docs/rules.md 6 lets a seat raise during the announcement: the frozen stand-in never raises, and when a raise
     holds the announcement it accepts, so it always has a legal move and stays a function of its view."""
     rules = dataclasses.replace(Rules.preset(preset, players), raise_from=raise_from)
     rng = random.Random(f"{preset}{players}{raise_from}")

@@ -1,7 +1,7 @@
 """No seat's log ever holds an event that seat may not see: four seats of a Blind match over loopback gRPC, each with
 its own `Connection` and its own table log (client/story.py), played by bots to the end of a short match.
 
-What a seat may see (RULES.md, docs/protocol.md section 8): its own dealt and shown cards only; in Blind the Schlag
+What a seat may see (docs/rules.md, docs/protocol.md section 8): its own dealt and shown cards only; in Blind the Schlag
 and the trump only if it is an announcer of the hand (the others get `announced`, without the rank, until the
 `announcement` at the hand's end); a signal only if it is the sender's partner.
 """

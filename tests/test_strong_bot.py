@@ -401,7 +401,7 @@ def test_strong_bot_without_rules_still_plays_legally() -> None:
     assert _bot(1).choose(view) in view.legal_actions
 
 
-# ---------------------------------------------------------------------------------------------- RULES.md 6
+# ---------------------------------------------------------------------------------------------- docs/rules.md 6
 def test_a_raise_during_the_announcement_is_answered_by_a_search_and_the_hint() -> None:
     """From the first packet on a seat may raise; the other side's answer is searched in worlds that hold the
     pending raise in the announcement (no fallback), and the hint gives the same kind of move."""

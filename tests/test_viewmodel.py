@@ -89,7 +89,7 @@ def test_keys_mean_what_the_moment_needs() -> None:
 
 
 def test_a_raise_during_the_announcement_has_its_key_beside_the_announcers_own() -> None:
-    """RULES.md 6: from the first packet on a seat may raise; the announcer's prompt shows [r] too."""
+    """docs/rules.md 6: from the first packet on a seat may raise; the announcer's prompt shows [r] too."""
     naming = make_view(legal_actions=["schlag 7", "schlag A", "swap?", "raise"], to_act=[0])
     keys = keymap(naming)
     assert keys["r"] == "raise" and keys["a"] == "schlag A"

@@ -217,7 +217,7 @@ def _ends(e: Event, tell: Telling, players: int) -> str | None:
         return template.format(seats=seats, points=d["points"], reason=w.get("why_" + reason, visible(reason)),
                                scores="-".join(map(str, d["scores"])))
     if e.kind == EventKind.MATCH_END:
-        # One winner (RULES.md 7): a side, or the seats of one side with 3 players (a score per seat).
+        # One winner (docs/rules.md 7): a side, or the seats of one side with 3 players (a score per seat).
         who = "seat" if players == 3 else "side"
         won = ", ".join(tell.seat(n) if who == "seat" else w["side"].format(n=n) for n in d["winners"])
         return w["match_end"].format(scores="-".join(map(str, d["scores"])), won=won,

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 class BotView:
     """What a bot may know: its seat's view, the same fields the host sends a client in its TableView.
 
-    Cards are strings in RULES.md notation. Build it with `from_observation` (bots in the host process)
+    Cards are strings in docs/rules.md notation. Build it with `from_observation` (bots in the host process)
     or `from_table_view` (remote bots): both give the same view of the same state. Every field beyond
     `seat` and `legal_actions` has a safe default, so a bot must cope with a view that lacks them.
     """
@@ -112,7 +112,7 @@ class BotView:
             schlag=view.schlag,
             trump=view.trump,
             # The TableView names a pending raise as a phase of its own; the engine phase is still "play", or
-            # "announce" for a raise during the announcement (which keeps its step, RULES.md 6).
+            # "announce" for a raise during the announcement (which keeps its step, docs/rules.md 6).
             phase=(
                 (Phase.ANNOUNCE if view.announce_step else Phase.PLAY) if view.hand_phase == RAISE_PENDING
                 else view.hand_phase

@@ -81,7 +81,7 @@ def heuristic_action(view: BotView, rules: Rules, bot: Bot) -> str | None:
     if signal is not None:
         return signal
     if Verb.RAISE in legal and view.phase == Phase.ANNOUNCE and should_raise_in_announcement(h):
-        return "raise"  # RULES.md 6: from the first packet on, on the announcer's own turn
+        return "raise"  # docs/rules.md 6: from the first packet on, on the announcer's own turn
     if any(a.startswith("schlag ") for a in legal):
         return announce_schlag(h)
     if any(a.startswith("trump ") for a in legal):

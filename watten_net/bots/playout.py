@@ -43,7 +43,7 @@ class Playouts:
             steps += 1
             phase = m.phase
             if m.raise_pending is not None:  # only a raise the bot is evaluating: answered by the heuristic
-                seat = m.waiting_for[0]  # (in the play or, RULES.md 6, in the announcement)
+                seat = m.waiting_for[0]  # (in the play or, docs/rules.md 6, in the announcement)
                 m, _ = m.apply(seat, self.answer_raise(m, seat))
                 continue
             if phase == PLAY:

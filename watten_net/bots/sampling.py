@@ -410,7 +410,7 @@ def build_world(kn: Knowledge, deal: Deal) -> Match | None:
             m, _ = m.apply(seat, action)
         if kn.phase == Phase.PLAY:
             m = _replay_play(kn, m)
-        elif kn.phase == Phase.ANNOUNCE:  # raises during the announcement (RULES.md 6): the stake and a pending one
+        elif kn.phase == Phase.ANNOUNCE:  # raises while announcing (docs/rules.md 6): the stake, a pending one
             m = _replay_raises(kn, m)
             if kn.view.pending_raise is not None:
                 m, _ = m.apply(kn.view.pending_raise[1], "raise")
@@ -484,7 +484,7 @@ def announce_script(kn: Knowledge, announcement: tuple[str, str] | None) -> list
         return [(f, "schlag " + schlag), (f if kn.n == 3 else d, "trump " + trump)]
     step = view.announce_step
     if view.pending_raise is not None:
-        # Answering a raise that holds the announcement (RULES.md 6): the seat need not be the announcer on turn,
+        # Answering a raise that holds the announcement (docs/rules.md 6): the seat need not be the announcer on turn,
         # so whether a Schlagwechsel happened cannot be told from its turn; the usual case, none, is assumed. In
         # Blind a seat that is no announcer does not know the Schlag named: any Schlag stands in for it.
         schlag = view.schlag or schlag_choices(kn.rules)[0]

@@ -149,7 +149,7 @@ class StrongBot(Bot):
         if kn is None:
             return self._fallback(view, counted=True)
         if view.phase == Phase.ANNOUNCE:
-            if Verb.ACCEPT in legal:  # a raise during the announcement (RULES.md 6)
+            if Verb.ACCEPT in legal:  # a raise during the announcement (docs/rules.md 6)
                 return self._search(kn, ["accept", "fold"], raising=False)
             if Verb.RAISE in legal and heuristic_action(view, rules, self._heuristic) == Verb.RAISE:
                 return Advice("raise", None)  # by rule: the Kritische held, before anything is named

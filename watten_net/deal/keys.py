@@ -30,7 +30,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from watten_net.hashing import DIGEST_LEN, SECRET_LEN, V2, H, framed, require_len, u8, u32
 
 MIN_CUT = 4
-"""RULES.md: the cutter lifts N cards with 4 <= N <= deck size - 4."""
+"""docs/rules.md: the cutter lifts N cards with 4 <= N <= deck size - 4."""
 
 
 def _mac(key: bytes, name: str, *fields: bytes) -> bytes:

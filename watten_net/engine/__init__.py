@@ -1,4 +1,4 @@
-"""The rules engine: pure, deterministic, no I/O (RULES.md is the specification).
+"""The rules engine: pure, deterministic, no I/O (docs/rules.md is the specification).
 
     >>> from watten_net.engine import Match, Rules
     >>> match = Match.new(Rules.preset("bavarian"))

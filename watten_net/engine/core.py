@@ -1,4 +1,4 @@
-"""How a match of Watten moves, for both engines: legal actions and every step (RULES.md sections 5 to 9).
+"""How a match of Watten moves, for both engines: legal actions and every step (docs/rules.md sections 5 to 9).
 
 `Match` knows the cards; `PublicMatch` (a trustless host) knows only what is public. The rules are the same,
 so they live here once, in `MatchCore` (over the state of `state.MatchState`): phases and turns, the cut and
@@ -98,7 +98,7 @@ class MatchCore(MatchState[Piece]):
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, seat: int) -> list[str]:
-        """Every action `seat` may take now, in RULES.md notation (empty when it is not that seat's move).
+        """Every action `seat` may take now, in docs/rules.md notation (empty when it is not that seat's move).
 
         >>> from watten_net.engine import Match, Rules, canonical_deck
         >>> rules = Rules.preset("bavarian")
@@ -148,7 +148,7 @@ class MatchCore(MatchState[Piece]):
                 out.extend(SIGNAL_ACTIONS)
             return out
         if phase == ANNOUNCE:
-            # RULES.md 6: a raise during the announcement holds it (a pending Schlagwechsel or Bessere question
+            # docs/rules.md 6: a raise during the announcement holds it (a pending Schlagwechsel or Bessere question
             # included) until the raise is answered; raise_from = "trump" keeps raising for after the trump.
             pending = self.raise_pending
             if pending is not None:

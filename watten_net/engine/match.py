@@ -1,7 +1,7 @@
-"""A match of Watten with known cards, as an immutable state machine (RULES.md sections 5 to 9).
+"""A match of Watten with known cards, as an immutable state machine (docs/rules.md sections 5 to 9).
 
 `Match.new(rules)` waits for a deck (`needs_deck`); chance is an input: `apply_deck(order)` takes the
-shuffled deck from the dealing protocol. Every other step is an action in RULES.md notation:
+shuffled deck from the dealing protocol. Every other step is an action in docs/rules.md notation:
 `apply(seat, "play HK")` returns a *new* match and the events it caused; the old match stays valid,
 so bots can search, the host can keep snapshots, and the verifier can replay a record.
 
@@ -52,7 +52,7 @@ class Match(MatchCore[Card]):
     HAND_ORDER = attrgetter("code")  # hands are kept sorted by suit and rank
 
     _pos: dict[Card, int]  # deck position of each card in this attempt's deck
-    bluff: bool  # the cutter took a card that is no Kritischer (schlecken_bluff), see RULES.md 5.8
+    bluff: bool  # the cutter took a card that is no Kritischer (schlecken_bluff), see docs/rules.md 5.8
 
     def _reset_attempt(self) -> None:
         self._pos = {}

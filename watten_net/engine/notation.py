@@ -1,4 +1,4 @@
-"""The words both engines speak: phases, announcement steps and actions in RULES.md notation.
+"""The words both engines speak: phases, announcement steps and actions in docs/rules.md notation.
 
 `Match` (known cards) and `PublicMatch` (sealed cards) name their states and take their actions with
 exactly these strings, so a record, a client and a bot read both the same way.
@@ -34,7 +34,7 @@ class AnnounceStep(StrEnum):
 
 
 class Verb(StrEnum):
-    """The first word of an action (RULES.md notation); a trustless table adds MASCHINE and OPEN."""
+    """The first word of an action (docs/rules.md notation); a trustless table adds MASCHINE and OPEN."""
 
     CUT = "cut"
     TAKE = "take"
@@ -82,7 +82,7 @@ PLAY_ACTION = {card: "play " + card.text for card in canonical_deck(36)}
 CARD_OF_PLAY = {text: card for card, text in PLAY_ACTION.items()}
 SIGNAL_ACTIONS = tuple("signal " + name for name in SIGNAL_NAMES)
 TRUMP_ACTIONS = ("trump E", "trump L", "trump H", "trump S")
-CUT_ACTIONS = {size: [f"cut {n}" for n in range(4, size - 3)] for size in (32, 33, 36)}  # RULES.md: 4 <= N <= size-4
+CUT_ACTIONS = {size: [f"cut {n}" for n in range(4, size - 3)] for size in (32, 33, 36)}  # docs/rules.md: 4≤N≤size-4
 
 
 def normalise_action(action: str) -> str:

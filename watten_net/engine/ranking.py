@@ -1,4 +1,4 @@
-"""Card order under an announcement (RULES.md section 3) and which cards may be played (section 4).
+"""Card order under an announcement (docs/rules.md section 3) and which cards may be played (section 4).
 
 `Ranking` precomputes, once per (rules, Schlag, trump), each card's tier so that a trick winner is a
 few list look-ups. Strengths are plain ints: higher wins, equal strength means the first card played

@@ -1,4 +1,4 @@
-"""`Rules`: every regional system of RULES.md as one frozen value built from orthogonal flags.
+"""`Rules`: every regional system of docs/rules.md as one frozen value built from orthogonal flags.
 
 A table starts from a preset (`Rules.preset("bavarian")`) and may change any flag with
 `dataclasses.replace`; every combination is validated on construction, so an impossible table
@@ -34,7 +34,7 @@ def first_packet_size(hand_size: int) -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """The flags of RULES.md. The defaults are the Bavarian preset for four players."""
+    """The flags of docs/rules.md. The defaults are the Bavarian preset for four players."""
 
     deck: int = 32
     kritische: tuple[str, ...] = ("HK", "S7", "E7")
@@ -89,7 +89,7 @@ class Rules:
     # ------------------------------------------------------------------ presets
     @classmethod
     def preset(cls, name: str, players: int = 4) -> Rules:
-        """A preset of RULES.md section 10, for `players` players (2, 3, 4 or 6)."""
+        """A preset of docs/rules.md section 10, for `players` players (2, 3, 4 or 6)."""
         key = name.strip().lower().replace("_", "-")
         if key not in cls.PRESET_NAMES:
             raise ValueError(f"unknown preset {name!r}; the presets are: {', '.join(cls.PRESET_NAMES)}")
@@ -113,7 +113,7 @@ class Rules:
         else:  # blind
             flags = {**_SOUTH_TYROLEAN, "blind": True, "signals": False}
         if key in ("south-tyrolean", "blind") and players == 6:
-            # RULES.md section 8: six South Tyrolean players hold three cards each.
+            # docs/rules.md section 8: six South Tyrolean players hold three cards each.
             flags.update(hand_size=3, tricks_to_win=2, announce_after=2)
         return cls(players=players, **flags)
 

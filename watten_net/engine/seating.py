@@ -44,7 +44,7 @@ class Seating:
             self.partners = tuple(() for _ in range(n))
         dealers = range(n)
         self.forehand_of = tuple((d + 1) % n for d in dealers)
-        # RULES.md section 1: the dealer's right neighbour with 4 or 6, the opponent with 2, forehand with 3.
+        # docs/rules.md section 1: the dealer's right neighbour with 4 or 6, the opponent with 2, forehand with 3.
         self.cutter_of = tuple((d + 1) % n if n == 3 else (d - 1) % n for d in dealers)
         self.announcers_of = tuple(((d + 1) % n,) if n == 3 else ((d + 1) % n, d) for d in dealers)
         # Side (0 or 1) of each seat in a hand; with 3 players the forehand alone is side 0.

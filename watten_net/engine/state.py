@@ -1,4 +1,4 @@
-"""What a match of Watten is, for both engines: its state, its set-up and its scoring (RULES.md 5 to 9).
+"""What a match of Watten is, for both engines: its state, its set-up and its scoring (docs/rules.md 5 to 9).
 
 `MatchState` holds one match to `rules.target`, hand after hand, plus the series' Bummerl: the phase and
 turns, the cut and the hands, the announcement, the stake, the tricks, the scores and the logs of events
@@ -95,7 +95,7 @@ class Facts:
             tuple(rules.signals and bool(partners) for partners in per_seat) for per_seat in seating.hand_partners_of
         )
         self.bessere = rules.bessere
-        # RULES.md 6: a raise from the first packet on (the announcement included), unless raise_from = "trump".
+        # docs/rules.md 6: a raise from the first packet on (the announcement included), unless raise_from = "trump".
         self.raise_in_announce = rules.raise_from != "trump"
 
 
@@ -375,7 +375,7 @@ class MatchState(Generic[Piece]):
         three_or_concede = rules.tight == "three-or-concede"
         # No raising when gespannt: with three-or-concede when any side is, with base-two for that side.
         blocked = (any(gespannt),) * 2 if three_or_concede else gespannt
-        # RULES.md: no raise "beyond the points it still needs": the proposed value may not exceed them.
+        # docs/rules.md: no raise "beyond the points it still needs": the proposed value may not exceed them.
         needs = (target - best[0], target - best[1]) if rules.raise_cap == "target" else (_NO_CAP, _NO_CAP)
         self._raise_limit = (-1 if blocked[0] else needs[0], -1 if blocked[1] else needs[1])
         self._concede_ok = (three_or_concede and gespannt[0], three_or_concede and gespannt[1])
@@ -405,12 +405,12 @@ class MatchState(Generic[Piece]):
     ) -> None:
         """Score a hand for `side` (-1: nobody) and go on to the next one, or end the match.
 
-        `bluff_penalty`: the cutter bluffed at the Schlecken and played no Kritischer (RULES.md 5.8);
+        `bluff_penalty`: the cutter bluffed at the Schlecken and played no Kritischer (docs/rules.md 5.8);
         `extra` goes into the hand-end event.
         """
         if side >= 0:
             self._add_points(side, points)
-        # RULES.md 7: the points of the hand count first, so a penalty that lifts another side to the target too
+        # docs/rules.md 7: the points of the hand count first, so a penalty that lifts another side to the target too
         # does not make it a winner (exactly one side wins the match).
         first = self._reached()
         if bluff_penalty:

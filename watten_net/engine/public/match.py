@@ -34,7 +34,7 @@ Decisions
   the `decided` outcome it replaced.
 - **A seat that does not open** (the host's timeout calls `no_opening`): every obligation it left open counts
   as broken (`not-opened`), and a sealed Schlecken card counts as no Kritischer for the bluff penalty.
-- **The bluff penalty** stays the rule of RULES.md 5.8, not a violation: when the hand went to its last trick
+- **The bluff penalty** stays the rule of docs/rules.md 5.8, not a violation: when the hand went to its last trick
   and the cutter, who took cards with `schlecken_bluff`, played no Kritischer, the cutter opens the taken cards
   that are still sealed; if one is no Kritischer, the opponents score 2. Without `schlecken_bluff` a non-Kritischer
   take is a breach (a Schlecken obligation) and there is no bluff penalty.
@@ -449,7 +449,7 @@ class PublicMatch(MatchCore[int]):
         return {seat: tuple(sorted(need[seat])) for seat in sorted(need)}
 
     def _bluff_possible(self, outcome: Outcome) -> bool:
-        """Match's bluff penalty needs a look at the cutter's taken cards (RULES.md 5.8)."""
+        """Match's bluff penalty needs a look at the cutter's taken cards (docs/rules.md 5.8)."""
         return (
             outcome.reason == "tricks" and self.rules.schlecken_bluff and bool(self.taken[self.cutter])
             and not self.cutter_played_kritisch
@@ -564,7 +564,7 @@ class PublicMatch(MatchCore[int]):
     def _conclude_redeal(self, outcome: Outcome, broke: set[int], violations: list[Violation],
                          events: list[Event]) -> None:
         self._add_points(outcome.side, outcome.points)
-        first = self._reached()  # the redeal's own points count first (RULES.md 7: one winner)
+        first = self._reached()  # the redeal's own points count first (docs/rules.md 7: one winner)
         if len(broke) == 1:  # the attempt is lost to the side that kept its obligations
             self._add_points(1 - next(iter(broke)), self.value)
         extra = {"violations": [v.to_dict() for v in violations]} if violations else None

@@ -58,7 +58,7 @@ class Obligation:
 @dataclass(frozen=True)
 class FollowObligation(Obligation):
     """The seat played `played` to a trick where the follow rule binds, and so claims it held no card that would
-    have forced another one (RULES.md section 4). `scope`: the positions it still held besides the played one."""
+    have forced another one (docs/rules.md section 4). `scope`: the positions it still held besides the played one."""
 
     ranking: Ranking
     before: tuple[Card, ...]  # the cards already in the trick, in play order
@@ -106,7 +106,7 @@ class SchadetObligation(Obligation):
 
 @dataclass(frozen=True)
 class SchleckenObligation(Obligation):
-    """The seat took the card at `scope[0]` at the cut where only a Kritischer may be taken (RULES.md 5.3)."""
+    """The seat took the card at `scope[0]` at the cut where only a Kritischer may be taken (docs/rules.md 5.3)."""
 
     kritische: frozenset[Card]
 
