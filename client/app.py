@@ -92,6 +92,14 @@ async def play_again(table: TableApp) -> None:
     await table.follow()
 
 
+def ends_the_match(table: TableApp) -> bool:
+    """The host's own person leaving now ends the match for everyone (a match is under way)."""
+    view, controls = table.state.view, table.host_controls
+    playing = view is not None and view.table.phase not in (vm.MATCH_OVER, vm.ABANDONED) and bool(
+        view.game_fingerprint)
+    return controls is not None and controls.end_match is not None and not table.finished and playing
+
+
 class TableApp:
     """The full-screen terminal table (prompt-toolkit): draws the view model of a `Connection` and reads commands."""
 
@@ -211,7 +219,7 @@ class TableApp:
         if s.confirm:
             action, s.confirm = s.confirm, ""
             if key.lower() == "y":
-                if action == "quit":
+                if action in ("quit", "quit_host"):
                     self._leave(0)
                 else:
                     self.act(action)
@@ -228,7 +236,7 @@ class TableApp:
                 self.act(mapped)
             return
         if key == "q":
-            s.confirm = "quit"
+            s.confirm = "quit_host" if ends_the_match(self) else "quit"  # the host's person: for everyone
             return
         if key == "n" and self.finished and s.view is not None and s.view.table.phase in (vm.MATCH_OVER, vm.ABANDONED):
             get_app().create_background_task(play_again(self))  # another match at this table
@@ -312,14 +320,10 @@ class TableApp:
     def _leave(self, result: int) -> None:
         """Close the screen; the host's own person first ends the match and follows its stream to the end (a few
         seconds at most), so both records are whole."""
-        controls = self.host_controls
-        view = self.state.view
-        playing = view is not None and view.table.phase not in (vm.MATCH_OVER, vm.ABANDONED) and bool(
-            view.game_fingerprint)
-        if controls is None or controls.end_match is None or self.finished or not playing:
+        end_match = self.host_controls.end_match if self.host_controls is not None else None
+        if end_match is None or not ends_the_match(self):
             self.app.exit(result=result)
             return
-        end_match = controls.end_match
 
         async def end_then_exit() -> None:
             with contextlib.suppress(Exception):
@@ -344,7 +348,7 @@ class TableApp:
         s = self.state
         self.conn.on_dispute = self._dispute
         try:
-            async for view in self.conn.follow(on_state=self._connection_state):
+            async for view in self.conn.follow(on_state=self._connection_state, give_up_after=3600):
                 s.view = view
                 if view is not None and view.your_hand:
                     s.cursor = min(s.cursor, len(view.your_hand) - 1)

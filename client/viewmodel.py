@@ -37,10 +37,10 @@ class ScreenState:
     view: Any = None
     cursor: int = 0
     message: str = ""
-    confirm: str = ""  # an action waiting for y/n: "fold", "concede", "quit"
+    confirm: str = ""  # an action waiting for y/n: "fold", "concede", "quit", "quit_host" (ends the match)
     show_help: bool = False
     show_last: bool = False
-    connection: str = "connected"  # or "reconnecting"
+    connection: str = "connected"  # or "reconnecting", "host-left"
     deal_status: str = ""  # the client's own judgement: "", "verified", or the failure in words
     dispute: str = ""  # this seat disputes what the host did (docs/protocol.md Disputes), in words
     # Level 1 with reveal = hand-end: every deck so far matched its seals, but k_H (which proves them) is to come
@@ -106,8 +106,8 @@ def header(state: ScreenState, words: Words) -> Fragments:
         out.append(("class:error", f" {words['deal_failed']}: {visible(state.deal_status)} "))
     elif view.game_fingerprint:
         out.append(("class:dim", f" {words['deal_consistent' if state.deal_consistent else 'deal_pending']} "))
-    if state.connection != "connected":
-        out.append(("class:error", f"  {words['reconnecting']}"))
+    if state.connection != "connected":  # "reconnecting", or "host-left" (the host ended the stream as it exited)
+        out.append(("class:error", f"  {words['host_left' if state.connection == 'host-left' else 'reconnecting']}"))
     if state.dispute:
         out.append(("class:error", f"\n {words['dispute']}: {visible(state.dispute)}"))
     if view.game_fingerprint:

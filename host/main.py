@@ -219,6 +219,7 @@ async def run(args: argparse.Namespace) -> int:
     finally:
         if announcer is not None:
             await announcer.stop()  # withdrawn from the LAN before the port closes
+        await service.host_leaving()  # every stream still open says why it ends
         await stop_server(server, 0.5)
 
 
@@ -392,7 +393,7 @@ async def _serve_with_a_person(args: argparse.Namespace, service: Any, port: int
     others = [asyncio.ensure_future(_serve(service, t, args, len(tables), quiet=True))
               for t in tables[1:] if args.matches != 1]
     try:
-        return await _play_at_the_host(args, tables[0], port, tls, fingerprint_text)
+        return await _play_at_the_host(args, service, port, tls, fingerprint_text)
     finally:
         for task in others:
             task.cancel()
@@ -427,6 +428,7 @@ async def _serve_headless(args: argparse.Namespace, service: Any, stop: asyncio.
         await all_finished  # retrieved, so asyncio logs no "exception never retrieved" at exit
     print("watten-host: stopping: ending the match, revealing the host's game key and closing the records",
           flush=True)
+    service.leaving = True  # (each stream, once it has carried the end, says the host has left)
     for table in service.tables:  # the tables serving now (with --matches, fresh ones replaced the first)
         await table.shutdown()
     await _drain_streams(service.tables)
@@ -538,23 +540,16 @@ def _abandon(paths: Sequence[Path]) -> None:
         print(f"watten-host: the unfinished game of {visible(str(path))} is kept as abandoned", flush=True)
 
 
-async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls: bool, fingerprint: str) -> int:
-    """The host's own person: a seat at this table, over loopback, in the same full-screen client."""
+async def _play_at_the_host(args: argparse.Namespace, service: Any, port: int, tls: bool, fingerprint: str) -> int:
+    """The host's own person: a seat at the first table, over loopback, in the same full-screen client."""
     from client.app import HostControls, TableApp
     from client.connection import Connection
     from client.i18n import Words, default_lang
-    from client.tls import secure_channel
-    from host import tls as host_tls
     from host.table import TableRefusal
     from watten_net.deal.identity import load_or_create_identity, public_key_bytes
 
-    target = f"127.0.0.1:{port}"
-    if tls:
-        channel = secure_channel(target, host_tls.load_or_create().cert_pem)
-    else:
-        import grpc.aio
-
-        channel = grpc.aio.insecure_channel(target)
+    table = service.tables[0]
+    channel = _own_channel(port, tls)
     key = load_or_create_identity(config_dir() / "identity.key")
     table.own_person_key = public_key_bytes(key)  # a host-run seat: it reveals its game key first
     conn = Connection(channel, key=key, record_dir=table.settings.record_dir)  # the person keeps a record like any seat
@@ -585,7 +580,11 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
     async def toggle_deal() -> None:
         await table.set_deal("trustless" if table.settings.deal == "verified" else "verified")
 
-    controls = HostControls(add_bot, table.start, toggle_deal, table.end_match)
+    async def leave_the_table() -> None:  # ([q] mid-match, "this ends the game for everyone")
+        service.leaving = True  # (the others' streams, once they carry the end, say the host has left)
+        await table.end_match()
+
+    controls = HostControls(add_bot, table.start, toggle_deal, leave_the_table)
     controls.vacate, controls.swap = table.arrange.vacate, table.arrange.swap  # ([x] N, [m] N M: client/app.py)
     app = TableApp(conn, words, host_controls=controls, lobby_lines=lines)
     try:
@@ -594,6 +593,19 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
         await table.shutdown()
         await conn.close()
     return result
+
+
+def _own_channel(port: int, tls: bool) -> Any:
+    """The host's own person's channel to this very host, over loopback."""
+    from client.tls import secure_channel
+    from host import tls as host_tls
+
+    target = f"127.0.0.1:{port}"
+    if tls:
+        return secure_channel(target, host_tls.load_or_create().cert_pem)
+    import grpc.aio
+
+    return grpc.aio.insecure_channel(target)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

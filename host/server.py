@@ -97,12 +97,21 @@ OFFLINE_DELAY = 2.0  # seconds a seat without a stream stays online (a reconnect
 REPLACED_CUT = 5.0  # seconds a replaced stream may take to end (stuck in a write nobody reads: then it is cut)
 
 
+def host_left() -> Refusal:
+    """How every stream ends when the host process is leaving (docs/protocol.md: UNAVAILABLE `host-left`)."""
+    return Refusal(Code.UNAVAILABLE, Reason.HOST_LEFT,
+                   "The host has left the table. Your record is kept; you are back at the table as soon as the host "
+                   "is started again.")
+
+
 class _Stream:
     """One open Subscribe: told when a newer one of its seat replaces it."""
 
-    def __init__(self, context: grpc.aio.ServicerContext, table: Table) -> None:
+    def __init__(self, context: grpc.aio.ServicerContext, table: Table,
+                 leaving: Callable[[], bool] = lambda: False) -> None:
         self.context = context
         self.table = table
+        self.leaving = leaving  # the host is ending: a stream that has sent everything ends with `host-left`
         self.replaced = False
         self.cut = False  # its status went out from outside (see `_cut`)
         self.ended = False
@@ -129,6 +138,20 @@ class _Stream:
                 await abort_with(self.context, self.refusal())
 
         self._abort = asyncio.ensure_future(abort())
+
+    def end_now(self, refusal: Refusal) -> asyncio.Future[None] | None:
+        """The host is leaving: this stream's status (`refusal`) goes out now, from outside the handler, which ends
+        at its next step (the host wakes it)."""
+        if self.ended or self.cut:
+            return None
+        self.replaced = self.cut = True
+
+        async def abort() -> None:
+            with contextlib.suppress(grpc.aio.AbortError, grpc.aio.UsageError):
+                await abort_with(self.context, refusal)
+
+        self._abort = asyncio.ensure_future(abort())
+        return self._abort
 
     @staticmethod
     def refusal() -> Refusal:
@@ -173,7 +196,11 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
             if table.end_seq and cursor >= table.end_seq:
                 table.saw_end.add(seat)
         if table.finished.is_set() and cursor >= len(table.log) and not table.rematch.asked_again(seat):
-            return  # (a seat that asked for another match follows the table into it)
+            # (a seat that asked for another match follows the table into it) A match the host ended because it is
+            # leaving: the stream, all sent, says so (not the host's own person: its screen is closing anyway).
+            if mine.leaving() and occupant is not None and occupant.public_key != table.own_person_key:
+                raise host_left()
+            return
         async with table.changed:
             if cursor >= len(table.log) and not mine.replaced:
                 await table.changed.wait()
@@ -209,6 +236,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         self.latest: dict[tuple[str, int], _Stream] = {}  # the stream each seat reads now (one per token)
         self.offline_timers: dict[tuple[str, int], asyncio.Future[None]] = {}
         self.offline_delay = OFFLINE_DELAY
+        # The host process is ending (its person quit, Ctrl-C): a stream whose match it ended says `host-left` once
+        # everything is sent, and `host_leaving` ends the others so.
+        self.leaving = False
 
     @property
     def table(self) -> Table:
@@ -383,7 +413,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         # One stream per seat token (the proto): this one replaces the seat's stream open so far, which ends with
         # ABORTED `stream-replaced` at once; one stuck in a write its client does not read is cut after
         # REPLACED_CUT seconds. So a client cannot pile up streams (each holds its events until sent).
-        mine = _Stream(context, table)
+        mine = _Stream(context, table, lambda: self.leaving)
         previous = self.latest.get(key)
         self.latest[key] = mine
         if previous is not None:
@@ -420,6 +450,18 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             if not self.streams[key]:
                 del self.streams[key]
                 self._offline_soon(table, seat, key)
+
+    async def host_leaving(self) -> None:
+        """The host process is about to end: every open event stream ends now with UNAVAILABLE `host-left`, so that
+        its client says the host has left (rather than reconnecting in silence) and tries again at a slow pace."""
+        self.leaving = True
+        refusal = host_left()
+        aborts = [f for f in (stream.end_now(refusal) for stream in list(self.latest.values())) if f is not None]
+        if aborts:
+            await asyncio.wait(aborts, timeout=1.0)
+        for table in self.tables:
+            async with table.changed:
+                table.changed.notify_all()
 
     def _offline_soon(self, table: Table, seat: int, key: tuple[str, int]) -> None:
         """The seat's last stream ended: offline, unless a stream of it opens again within OFFLINE_DELAY seconds.
