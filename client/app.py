@@ -358,6 +358,7 @@ class TableApp:
             s.deal_status = str(err)
         except Refused as err:
             s.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
+        s.connection = "connected"  # (no longer trying: the header drops "reconnecting" / "the host has left")
         self.finished = True
         self._ended.set()
         s.message = s.message or f"{self.words['again']} · {self.words['again_waiting']} " + ", ".join(

@@ -503,6 +503,7 @@ def _journals_to_resume(args: argparse.Namespace, journal_dir: Path) -> list[Pat
             names = ", ".join(str(p) for _, p in group)
             print(f"watten-host: leaving the unfinished game of {visible(names)} alone: {visible(str(err))}",
                   flush=True)
+    _sweep_stale_locks(journal_dir, set(runs))
     if args.fresh:
         for run, lock in locks.items():
             _abandon([path for _, path in runs[run]])
@@ -519,6 +520,16 @@ def _journals_to_resume(args: argparse.Namespace, journal_dir: Path) -> list[Pat
     if args.resume == "auto":
         raise ValueError(f"there is no unfinished game to resume in {journal_dir}")
     return []
+
+
+def _sweep_stale_locks(journal_dir: Path, runs: set[str]) -> None:
+    """Lock files that hosts which died abruptly left behind (harmless, unheld): removed, unless still held."""
+    from host.journal import JournalBusy, RunLock
+
+    for path in journal_dir.glob("*.lock") if journal_dir.is_dir() else []:
+        if path.stem not in runs:
+            with contextlib.suppress(JournalBusy, OSError):
+                RunLock.take(journal_dir, path.stem).release()
 
 
 def _place_of(path: Path) -> tuple[str, int]:
