@@ -139,8 +139,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                    help="pause between bot moves (default 0.7 with a person at the table, 0 headless)")
     p.add_argument("--resume", nargs="?", const="auto", metavar="JOURNAL",
-                   help="resume the game a crashed host left unfinished (a plain start does so too)")
-    p.add_argument("--fresh", action="store_true", help="start a new game even if an unfinished one is found")
+                   help="resume the game a crashed host left unfinished (a plain start finds it too and, at a "
+                        "terminal, asks first)")
+    p.add_argument("--fresh", action="store_true",
+                   help="start a new game even if an unfinished one is found (its journal is kept as .abandoned; "
+                        "never one of a host that is still running)")
     p.add_argument("--verbose", "-v", action="store_true", help="log what happens")
     _add_limit_options(p)
     return p
