@@ -348,7 +348,7 @@ class TableApp:
         s = self.state
         self.conn.on_dispute = self._dispute
         try:
-            async for view in self.conn.follow(on_state=self._connection_state, give_up_after=3600):
+            async for view in self.conn.follow(on_state=self._connection_state):
                 s.view = view
                 if view is not None and view.your_hand:
                     s.cursor = min(s.cursor, len(view.your_hand) - 1)

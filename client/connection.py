@@ -54,6 +54,7 @@ CHANNEL_OPTIONS = [
 ]
 RECONNECT_PACE = (0.2, 2.0)  # the stream's own retries: the first pause, doubled up to the last (seconds)
 HOST_LEFT_PACE = 2.0  # after the host said it left: a quiet try every this many seconds
+HOST_LEFT_WAIT = 3600.0  # ... for up to an hour (its person may take a while to start it again)
 
 
 class Pace:
@@ -280,7 +281,8 @@ class Connection(TableCalls):
 
         `on_state("reconnecting")`, `on_state("host-left")` (the host ended the stream as it exited: the client
         goes on trying quietly, every HOST_LEFT_PACE seconds) and `on_state("connected")` tell the screen; after
-        `give_up_after` seconds without the host the last error is raised (nothing waits forever).
+        `give_up_after` seconds without the host (HOST_LEFT_WAIT once it said it left) the last error is raised
+        (nothing waits forever).
         """
         pace = Pace()
         while True:
@@ -302,7 +304,7 @@ class Connection(TableCalls):
                 state = pace.lost(err.reason == Reason.HOST_LEFT)
                 if state and on_state is not None:
                     on_state(state)
-                if pace.waited() > give_up_after:
+                if pace.waited() > (HOST_LEFT_WAIT if pace.host_left else give_up_after):
                     raise
             await asyncio.sleep(pace.delay)
 
