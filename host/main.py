@@ -295,8 +295,9 @@ def _resume_chosen(args: argparse.Namespace, settings: TableSettings, rebuilt: l
     if ignored:
         print(f"watten-host: resuming it keeps its own settings, not these of this start: {'; '.join(ignored)}",
               flush=True)
+    resuming = "".join(f"watten-host: resuming the unfinished game of {visible(str(path))}\n" for path, _, _ in rebuilt)
     if args.headless or args.resume is not None or not sys.stdin.isatty():
-        print(f"watten-host: resuming the unfinished game of {visible(str(rebuilt[0][0]))}", flush=True)
+        print(resuming, end="", flush=True)
         return True
     while True:
         try:
@@ -305,7 +306,7 @@ def _resume_chosen(args: argparse.Namespace, settings: TableSettings, rebuilt: l
         except EOFError:
             answer = "r"
         if answer in ("r", "resume", "y", "yes"):
-            print(f"watten-host: resuming the unfinished game of {visible(str(rebuilt[0][0]))}", flush=True)
+            print(resuming, end="", flush=True)
             return True
         if answer in ("n", "new"):
             return False
