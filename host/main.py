@@ -432,7 +432,7 @@ async def _serve_headless(args: argparse.Namespace, service: Any, stop: asyncio.
         await all_finished  # retrieved, so asyncio logs no "exception never retrieved" at exit
     print("watten-host: stopping: ending the match, revealing the host's game key and closing the records",
           flush=True)
-    service.leaving = True  # (each stream, once it has carried the end, says the host has left)
+    await service.begin_leaving()  # (each stream, once it has carried the end, says the host has left)
     for table in service.tables:  # the tables serving now (with --matches, fresh ones replaced the first)
         await table.shutdown()
     await _drain_streams(service.tables)
@@ -596,7 +596,7 @@ async def _play_at_the_host(args: argparse.Namespace, service: Any, port: int, t
         await table.set_deal("trustless" if table.settings.deal == "verified" else "verified")
 
     async def leave_the_table() -> None:  # ([q] mid-match, "this ends the game for everyone")
-        service.leaving = True  # (the others' streams, once they carry the end, say the host has left)
+        await service.begin_leaving()  # (the others' streams, once they carry the end, say the host has left)
         await table.end_match()
 
     controls = HostControls(add_bot, table.start, toggle_deal, leave_the_table)

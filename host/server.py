@@ -195,12 +195,13 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
             mine.cursor = cursor
             if table.end_seq and cursor >= table.end_seq:
                 table.saw_end.add(seat)
+        # The host is leaving: a stream that has sent everything (the end of the match the host ended, or a lobby's)
+        # says so; not the host's own person's (its screen is closing anyway).
+        all_sent = cursor >= len(table.log) and (table.game is None or table.finished.is_set())
+        if mine.leaving() and all_sent and occupant is not None and occupant.public_key != table.own_person_key:
+            raise host_left()
         if table.finished.is_set() and cursor >= len(table.log) and not table.rematch.asked_again(seat):
-            # (a seat that asked for another match follows the table into it) A match the host ended because it is
-            # leaving: the stream, all sent, says so (not the host's own person: its screen is closing anyway).
-            if mine.leaving() and occupant is not None and occupant.public_key != table.own_person_key:
-                raise host_left()
-            return
+            return  # (a seat that asked for another match follows the table into it)
         async with table.changed:
             if cursor >= len(table.log) and not mine.replaced:
                 await table.changed.wait()
@@ -451,10 +452,18 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                 del self.streams[key]
                 self._offline_soon(table, seat, key)
 
+    async def begin_leaving(self) -> None:
+        """The host is about to end (before it ends its matches): from now on each stream that has sent everything
+        ends with `host-left` (those waiting in a lobby at once)."""
+        self.leaving = True
+        for table in self.tables:
+            async with table.changed:
+                table.changed.notify_all()
+
     async def host_leaving(self) -> None:
         """The host process is about to end: every open event stream ends now with UNAVAILABLE `host-left`, so that
         its client says the host has left (rather than reconnecting in silence) and tries again at a slow pace."""
-        self.leaving = True
+        await self.begin_leaving()
         refusal = host_left()
         aborts = [f for f in (stream.end_now(refusal) for stream in list(self.latest.values())) if f is not None]
         if aborts:
