@@ -117,6 +117,7 @@ class _Stream:
         self.ended = False
         self.cursor = 0  # the log items it has sent (a stream whose client does not read stops short of the log)
         self._abort: asyncio.Future[None] | None = None
+        self.ending: Refusal | None = None  # the host is leaving: how this stream ends (`end_now`)
 
     async def replace(self) -> None:
         """A newer stream of the seat took over: this one ends at its next step (at once if it waits for the table's
@@ -139,19 +140,10 @@ class _Stream:
 
         self._abort = asyncio.ensure_future(abort())
 
-    def end_now(self, refusal: Refusal) -> asyncio.Future[None] | None:
-        """The host is leaving: this stream's status (`refusal`) goes out now, from outside the handler, which ends
-        at its next step (the host wakes it)."""
-        if self.ended or self.cut:
-            return None
-        self.replaced = self.cut = True
-
-        async def abort() -> None:
-            with contextlib.suppress(grpc.aio.AbortError, grpc.aio.UsageError):
-                await abort_with(self.context, refusal)
-
-        self._abort = asyncio.ensure_future(abort())
-        return self._abort
+    def end_now(self, refusal: Refusal) -> None:
+        """The host is leaving: the handler ends this stream with `refusal` at its next step (the host wakes it)."""
+        self.ending = refusal
+        self.replaced = True
 
     @staticmethod
     def refusal() -> Refusal:
@@ -164,7 +156,7 @@ class _Stream:
             return True
         if self.cut:
             return False
-        raise self.refusal()
+        raise self.ending or self.refusal()
 
 
 async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
@@ -463,14 +455,13 @@ class WattenTableService(pb_grpc.WattenTableServicer):
     async def host_leaving(self) -> None:
         """The host process is about to end: every open event stream ends now with UNAVAILABLE `host-left`, so that
         its client says the host has left (rather than reconnecting in silence) and tries again at a slow pace."""
-        await self.begin_leaving()
-        refusal = host_left()
-        aborts = [f for f in (stream.end_now(refusal) for stream in list(self.latest.values())) if f is not None]
-        if aborts:
-            await asyncio.wait(aborts, timeout=1.0)
-        for table in self.tables:
-            async with table.changed:
-                table.changed.notify_all()
+        streams = list(self.latest.values())
+        for stream in streams:
+            stream.end_now(host_left())
+        await self.begin_leaving()  # (wakes them)
+        deadline = asyncio.get_running_loop().time() + 1.0  # a stream stuck in a write ends when the server stops
+        while any(not stream.ended for stream in streams) and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.02)
 
     def _offline_soon(self, table: Table, seat: int, key: tuple[str, int]) -> None:
         """The seat's last stream ended: offline, unless a stream of it opens again within OFFLINE_DELAY seconds.
