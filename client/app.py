@@ -169,14 +169,10 @@ class TableApp:
     def leave(self, result: int) -> None:
         """Close the screen; the host's own person first ends the match and follows its stream to the end (a few
         seconds at most), so both records are whole."""
-        controls = self.host_controls
-        view = self.state.view
-        playing = view is not None and view.table.phase not in (vm.MATCH_OVER, vm.ABANDONED) and bool(
-            view.game_fingerprint)
-        if controls is None or controls.end_match is None or self.finished or not playing:
+        end_match = self.host_controls.end_match if self.host_controls is not None else None
+        if end_match is None or not self.ends_the_match():
             self.app.exit(result=result)
             return
-        end_match = controls.end_match
 
         async def end_then_exit() -> None:
             with contextlib.suppress(Exception):
@@ -185,6 +181,13 @@ class TableApp:
             self.app.exit(result=result)
 
         self.app.create_background_task(end_then_exit())
+
+    def ends_the_match(self) -> bool:
+        """The host's own person leaving now ends the match for everyone (a match is under way)."""
+        view, controls = self.state.view, self.host_controls
+        playing = view is not None and view.table.phase not in (vm.MATCH_OVER, vm.ABANDONED) and bool(
+            view.game_fingerprint)
+        return controls is not None and controls.end_match is not None and not self.finished and playing
 
     async def host_call(self, call: Callable[[], Awaitable[None]]) -> None:
         try:
@@ -215,6 +218,7 @@ class TableApp:
             s.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
         self.finished = True
         self._ended.set()
+        s.connection = "connected"  # (no longer trying: the header drops "reconnecting" / "the host has left")
         if s.view is not None and s.view.table.phase in (vm.MATCH_OVER, vm.ABANDONED):
             s.message = s.message or vm.end_message(s.view, self.words)
         self.app.invalidate()

@@ -46,7 +46,45 @@ CHANNEL_OPTIONS = [
     ("grpc.max_receive_message_length", 16 << 20),
     ("grpc.keepalive_time_ms", 20_000),
     ("grpc.keepalive_timeout_ms", 10_000),
+    # gRPC's own pause between connection attempts grows to 120 s by default (1 s, x1.6 each, with jitter): a host
+    # back after half a minute was then found only 26-66 s later, whatever the client's own retries asked for. On a
+    # LAN a try costs nothing: at most 1 s between tries (the channel's and the stream's own, which add up), so a
+    # restarted host has its players back within about 2 s.
+    ("grpc.initial_reconnect_backoff_ms", 250),
+    ("grpc.min_reconnect_backoff_ms", 250),
+    ("grpc.max_reconnect_backoff_ms", 1_000),
 ]
+RECONNECT_PACE = (0.2, 1.0)  # the stream's own retries: the first pause, doubled up to the last (seconds)
+HOST_LEFT_PACE = 2.0  # after the host said it left: a quiet try every this many seconds
+HOST_LEFT_WAIT = 3600.0  # ... for up to an hour (its person may take a while to start it again)
+
+
+class Pace:
+    """When `Connection.follow` tries again after losing the stream, and what the screen is told."""
+
+    def __init__(self) -> None:
+        self.delay = RECONNECT_PACE[0]
+        self.lost_since: float | None = None
+        self.host_left = False
+
+    def lost(self, host_left: bool) -> str:
+        """Another failed try: the state to show if it changed ("reconnecting", "host-left"), else ""."""
+        before = "host-left" if self.host_left else ("reconnecting" if self.lost_since is not None else "")
+        if self.lost_since is None:
+            self.lost_since = time.monotonic()
+        else:
+            self.delay = min(self.delay * 2, RECONNECT_PACE[1])
+        self.host_left = self.host_left or host_left
+        if self.host_left:
+            self.delay = HOST_LEFT_PACE
+        now = "host-left" if self.host_left else "reconnecting"
+        return now if now != before else ""
+
+    def waited(self) -> float:
+        return 0.0 if self.lost_since is None else time.monotonic() - self.lost_since
+
+    def back(self) -> None:
+        self.delay, self.lost_since, self.host_left = RECONNECT_PACE[0], None, False
 
 
 def parse_address(text: str, default_port: int) -> tuple[str, int]:
@@ -238,19 +276,19 @@ class Connection(TableCalls):
     # ------------------------------------------------------------------ the stream
     async def follow(self, on_state: Callable[[str], None] | None = None,
                      give_up_after: float = 120.0) -> AsyncIterator[Any]:
-        """Like `updates()`, but a dropped connection is resumed from the last event seen, with backoff.
+        """Like `updates()`, but a dropped connection is resumed from the last event seen, at a bounded pace.
 
-        `on_state("reconnecting")` / `on_state("connected")` tell the screen; after `give_up_after` seconds
-        without the host the last error is raised (nothing waits forever).
+        `on_state("reconnecting")`, `on_state("host-left")` (the host ended the stream as it exited: the client
+        goes on trying quietly, every HOST_LEFT_PACE seconds) and `on_state("connected")` tell the screen; after
+        `give_up_after` seconds without the host (HOST_LEFT_WAIT once it said it left) the last error is raised
+        (nothing waits forever).
         """
-        delay = 0.2
-        lost_since: float | None = None
-        loop = asyncio.get_running_loop()
+        pace = Pace()
         while True:
             try:
                 async for view in self.updates():
-                    if lost_since is not None:
-                        lost_since, delay = None, 0.2
+                    if pace.lost_since is not None:
+                        pace.back()
                         if on_state is not None:
                             on_state("connected")
                     yield view
@@ -262,15 +300,12 @@ class Connection(TableCalls):
                 if err.code not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
                                     grpc.StatusCode.CANCELLED):
                     raise
-                now = loop.time()
-                if lost_since is None:
-                    lost_since = now
-                    if on_state is not None:
-                        on_state("reconnecting")
-                if now - lost_since > give_up_after:
+                state = pace.lost(err.reason == Reason.HOST_LEFT)
+                if state and on_state is not None:
+                    on_state(state)
+                if pace.waited() > (HOST_LEFT_WAIT if pace.host_left else give_up_after):
                     raise
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 5.0)
+            await asyncio.sleep(pace.delay)
 
     async def updates(self) -> AsyncIterator[Any]:
         """Follow the table: yields the seat's TableView after every change, until the game's stream ends.

@@ -454,3 +454,18 @@ for _lang, _line, _before in (
          "  l  letzter Stich"),
         ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到（切牌时为拿）\n", "  g 给搭档打暗号")):
     HELP[_lang] = HELP[_lang].replace(_before, _line + _before, 1)
+
+# ---- leaving is clear (issue 13 item 8): one block, kept together
+for _lang, _words in (
+    ("de", {"confirm_quit_host": "Das beendet das Spiel für alle. Wirklich gehen? [y/n]",
+            "host_left": "der Host ist gegangen – warte, bis er wieder da ist …"}),
+    ("en", {"confirm_quit_host": "This ends the game for everyone. Leave? [y/n]",
+            "host_left": "the host has left – waiting for it to come back…"}),
+    ("zh", {"confirm_quit_host": "这会结束所有人的这局游戏。确定离开？[y/n]", "host_left": "主机已离开——等待它回来…"}),
+):
+    TEXT[_lang].update(_words)
+REASONS["de"]["host-left"] = ("Der Host hat den Tisch verlassen. Deine Aufzeichnung bleibt; startet er wieder, bist du "
+                              "gleich zurück am Tisch.")
+REASONS["en"]["host-left"] = ("The host has left the table. Your record is kept; you are back at the table as soon as "
+                              "the host is started again.")
+REASONS["zh"]["host-left"] = "主机已离开牌桌。你的记录会保留；主机重新启动后你会马上回到牌桌。"

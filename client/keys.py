@@ -113,7 +113,7 @@ def on_key(table: TableApp, key: str) -> None:
     if s.confirm:
         action, s.confirm = s.confirm, ""
         if key.lower() == "y":
-            if action == "quit":
+            if action in ("quit", "quit_host"):
                 table.leave(0)
             else:
                 table.act(action)
@@ -128,7 +128,7 @@ def on_key(table: TableApp, key: str) -> None:
             table.act(mapped)
         return
     if key == "q":
-        s.confirm = "quit"
+        s.confirm = "quit_host" if table.ends_the_match() else "quit"  # the host's person: for everyone
         return
     if key == "n" and table.finished and s.view is not None and s.view.table.phase in (MATCH_OVER, ABANDONED):
         get_app().create_background_task(table.play_again())  # another match at this table

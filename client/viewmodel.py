@@ -42,11 +42,11 @@ class ScreenState:
     view: Any = None
     cursor: int = 0
     message: str = ""
-    confirm: str = ""  # an action waiting for y/n: "fold", "concede", "quit"
+    confirm: str = ""  # an action waiting for y/n: "fold", "concede", "quit", "quit_host" (ends the match)
     show_help: bool = False
     help_line: int = 0  # the help's first row shown (a small window scrolls it)
     show_last: bool = False
-    connection: str = "connected"  # or "reconnecting"
+    connection: str = "connected"  # or "reconnecting", "host-left"
     deal_status: str = ""  # the client's own judgement: "", "verified", or the failure in words
     dispute: str = ""  # this seat disputes what the host did (docs/protocol.md Disputes), in words
     # Level 1 with reveal = hand-end: every deck so far matched its seals, but k_H (which proves them) is to come
@@ -133,8 +133,8 @@ def header(state: ScreenState, words: Words, tall: bool = True, compact: bool = 
     elif view.game_fingerprint and view.your_seat >= 0:  # (a spectator checks no deal: it holds no record)
         out.append(("class:dim", f" · {deal_progress(view, state, words, compact)}"))
     out += watching(view, words)
-    if state.connection != "connected":
-        out.append(("class:error", f"  {words['reconnecting']}"))
+    if state.connection != "connected":  # "reconnecting", or "host-left" (the host ended the stream as it exited)
+        out.append(("class:error", f"  {words['host_left' if state.connection == 'host-left' else 'reconnecting']}"))
     if state.dispute:
         out.append(("class:error", f"\n {words['dispute']}: {visible(state.dispute)}"))
     if view.game_fingerprint and tall:

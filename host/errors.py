@@ -98,6 +98,7 @@ STATUS_OF: dict[Code, grpc.StatusCode] = {
     Code.UNAUTHENTICATED: grpc.StatusCode.UNAUTHENTICATED,
     Code.ABORTED: grpc.StatusCode.ABORTED,
     Code.RESOURCE_EXHAUSTED: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    Code.UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
 }
 """The one table from a refusal's transport-free code to its gRPC status."""
 

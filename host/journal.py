@@ -23,8 +23,10 @@ replaces it.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import re
 import struct
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -39,6 +41,64 @@ HOST = 255
 
 class JournalError(ValueError):
     """The journal cannot be read (the message says where and why)."""
+
+
+class JournalBusy(JournalError):
+    """The journals belong to a host that is still running: another host must not touch them."""
+
+
+class RunLock:
+    """A running host's hold on its journals: an OS lock (`flock`) on `<run>.lock` beside them, one per host run (the
+    tables of one run journal under the same run id). The OS releases it when the process ends, however it ends (kill
+    -9 included): a run whose lock can be taken has no live host, and a new host may resume or abandon its journals at
+    once; a run whose lock is held is left untouched. The file says which process holds it ("pid N port P")."""
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path = path
+        self._fd = fd
+
+    @classmethod
+    def take(cls, directory: Path, run: str) -> RunLock:
+        """The lock of `run` in `directory`; raises JournalBusy (naming the holder) if a live host holds it."""
+        ensure_private_dir(directory)
+        path = directory / f"{run_name(run)}.lock"
+        while True:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "pid unknown"
+                os.close(fd)
+                raise JournalBusy(f"a watten-host that is still running ({holder}) holds it") from None
+            # The host that held it may have removed the file as it exited, after we opened it: the lock that counts
+            # is the one on the file at the path now.
+            try:
+                same = os.stat(path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                lock = cls(path, fd)
+                lock.note(0)
+                return lock
+            os.close(fd)
+
+    def note(self, port: int) -> None:
+        """Write who holds the lock (this process, and its port once it listens) for a second host's refusal."""
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, f"pid {os.getpid()}, port {port or 'not yet listening'}\n".encode(), 0)
+
+    def release(self) -> None:
+        """The host is done with its journals: the file goes (while still held), then the lock."""
+        if self._fd < 0:
+            return
+        self.path.unlink(missing_ok=True)
+        os.close(self._fd)
+        self._fd = -1
+
+
+def run_name(run: str) -> str:
+    """A run id fit for a file name (the journal's metadata is read from disk: never trusted as a path)."""
+    return run if re.fullmatch(r"[0-9A-Za-z_-]{1,64}", run) else "unnamed-run"
 
 
 class Journal:

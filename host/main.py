@@ -139,8 +139,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                    help="pause between bot moves (default 0.7 with a person at the table, 0 headless)")
     p.add_argument("--resume", nargs="?", const="auto", metavar="JOURNAL",
-                   help="resume the game a crashed host left unfinished (a plain start does so too)")
-    p.add_argument("--fresh", action="store_true", help="start a new game even if an unfinished one is found")
+                   help="resume the game a crashed host left unfinished (a plain start finds it too and, at a "
+                        "terminal, asks first)")
+    p.add_argument("--fresh", action="store_true",
+                   help="start a new game even if an unfinished one is found (its journal is kept as .abandoned; "
+                        "never one of a host that is still running)")
     p.add_argument("--verbose", "-v", action="store_true", help="log what happens")
     _add_limit_options(p)
     return p
@@ -200,6 +203,7 @@ async def run(args: argparse.Namespace) -> int:
     # its list of tables is the live one: fresh tables replace finished ones
     service = WattenTableService(tables, limits_of(args))
     server, port = await start_server(service, args.port, credentials, args.bind)
+    args.run_lock.note(port)  # (a second host's refusal names this one)
     for table in tables:
         table.port = port
     announcer = _start_announcing(args, service, port, tls_fp.hex())
@@ -218,6 +222,7 @@ async def run(args: argparse.Namespace) -> int:
     finally:
         if announcer is not None:
             await announcer.stop()  # withdrawn from the LAN before the port closes
+        await service.host_leaving()  # every stream still open says why it ends
         await stop_server(server, 0.5)
 
 
@@ -242,16 +247,16 @@ def _tls_of(args: argparse.Namespace) -> tuple[Any, bytes, str]:
 
 
 async def _resumed_tables(args: argparse.Namespace, settings: TableSettings, journals: list[Path]) -> list[Table]:
-    """The tables of the unfinished games in `journals`; a journal that cannot be replayed is moved aside (unless
-    the person named it with --resume PATH: then the host stops)."""
-    from host.table import Table  # (imported when needed: `watten-host --help` stays quick)
+    """The tables of the unfinished games in `journals` (a journal that cannot be replayed is moved aside, unless
+    the person named it with --resume PATH: then the host stops). Replayed first, then resumed only if the person
+    says so (`_resume_chosen`); otherwise their journals are kept as abandoned and the host starts afresh."""
+    from host.resume import go_live, rebuild_table
 
-    tables: list[Table] = []
+    rebuilt: list[tuple[Path, Table, list[Any]]] = []
     for path in journals:
-        print(f"watten-host: resuming the unfinished game of {path}", flush=True)
         try:
-            tables.append(await Table.resume(path, settings.host_key, bot_delay=settings.bot_delay,
-                                             grace=settings.grace, step_timeout=settings.step_timeout))
+            rebuilt.append((path, *rebuild_table(path, settings.host_key, bot_delay=settings.bot_delay,
+                                                 grace=settings.grace, step_timeout=settings.step_timeout)))
         except Exception as err:  # a journal this host cannot replay must not stop every later start
             if args.resume not in (None, "auto"):
                 raise ValueError(f"cannot resume {path}: {getattr(err, 'message', err)}") from None
@@ -261,19 +266,63 @@ async def _resumed_tables(args: argparse.Namespace, settings: TableSettings, jou
             print(f"watten-host: cannot resume the game of {visible(str(path))} "
                   f"({visible(str(getattr(err, 'message', err)))}); moved it aside to {visible(str(aside))} and "
                   "starting afresh", flush=True)
-            continue
-        tables[-1].serving_tls = settings.tls_fingerprint  # join proofs bind the certificate served now
-    return tables
+    if rebuilt and not _resume_chosen(args, settings, rebuilt):
+        for _, table, _ in rebuilt:
+            if table.journal is not None:
+                table.journal.close()
+        _abandon([path for path, _, _ in rebuilt])
+        args.run_lock.release()  # (this host starts a run of its own)
+        args.run_lock = None
+        return []
+    for _, table, everything in rebuilt:
+        await go_live(table, everything)
+        table.serving_tls = settings.tls_fingerprint  # join proofs bind the certificate served now
+    return [table for _, table, _ in rebuilt]
+
+
+def _resume_chosen(args: argparse.Namespace, settings: TableSettings, rebuilt: list[tuple[Path, Table, Any]]) -> bool:
+    """What the host found, said before anything else happens; the host's person (at a terminal) is asked whether
+    to resume it or start the new game. Headless, `--resume`, or without a terminal to ask at: resumed, and said so."""
+    from host.resume import found_lines, overridden
+
+    _, first, _ = rebuilt[0]
+    print(f"watten-host: found an unfinished game ({len(rebuilt)} table(s)) in {visible(str(rebuilt[0][0]))}:",
+          flush=True)
+    for path, table, _ in rebuilt:
+        for line in found_lines(table, path):
+            print(f"watten-host: {line}", flush=True)
+    ignored = overridden(first, settings, args.bots)
+    if ignored:
+        print(f"watten-host: resuming it keeps its own settings, not these of this start: {'; '.join(ignored)}",
+              flush=True)
+    resuming = "".join(f"watten-host: resuming the unfinished game of {visible(str(path))}\n" for path, _, _ in rebuilt)
+    if args.headless or args.resume is not None or not sys.stdin.isatty():
+        print(resuming, end="", flush=True)
+        return True
+    while True:
+        try:
+            answer = input("watten-host: [r] resume it, or [n] start the new game and keep the old journal as "
+                           "abandoned? [r/n] ").strip().lower()
+        except EOFError:
+            answer = "r"
+        if answer in ("r", "resume", "y", "yes"):
+            print(resuming, end="", flush=True)
+            return True
+        if answer in ("n", "new"):
+            return False
 
 
 def _add_fresh_tables(args: argparse.Namespace, settings: TableSettings, tables: list[Table],
                       journal_dir: Path) -> None:
     """Fresh tables up to `--tables`, and every table's run id and start policy."""
+    from host.journal import RunLock
     from host.table import Table
 
     # The resumed tables keep their run id, so that tables added now are resumed together with them after a
     # second crash.
     host_run = next((t.host_run for t in tables if t.host_run), "") or secrets.token_hex(8)
+    if args.run_lock is None:  # (a run resumed holds its lock already) this run's journals are this host's alone
+        args.run_lock = RunLock.take(journal_dir, host_run)
     while len(tables) < args.tables:
         table = Table(settings)
         # Each table journals into a file of its own, named by its id (records are named by table id too).
@@ -311,7 +360,9 @@ def _start_announcing(args: argparse.Namespace, service: Any, port: int, fingerp
 def _banner(args: argparse.Namespace, tables: list[Table], port: int, fingerprint_text: str) -> None:
     from host.addresses import banner_lines
 
-    print(f"watten-host: serving {args.rules} for {args.players} players on port {port}", flush=True)
+    settings = tables[0].settings  # (a resumed game's own rules, not this start's)
+    print(f"watten-host: serving {visible(settings.preset)} for {settings.players} players on port {port}",
+          flush=True)
     if len(tables) > 1:
         print(f"watten-host: {len(tables)} tables: {' '.join(t.table_id for t in tables)}", flush=True)
     if args.insecure:
@@ -346,7 +397,7 @@ async def _serve_with_a_person(args: argparse.Namespace, service: Any, port: int
     others = [asyncio.ensure_future(_serve(service, t, args, len(tables), quiet=True))
               for t in tables[1:] if args.matches != 1]
     try:
-        return await _play_at_the_host(args, tables[0], port, tls, fingerprint_text)
+        return await _play_at_the_host(args, service, port, tls, fingerprint_text)
     finally:
         for task in others:
             task.cancel()
@@ -381,6 +432,7 @@ async def _serve_headless(args: argparse.Namespace, service: Any, stop: asyncio.
         await all_finished  # retrieved, so asyncio logs no "exception never retrieved" at exit
     print("watten-host: stopping: ending the match, revealing the host's game key and closing the records",
           flush=True)
+    await service.begin_leaving()  # (each stream, once it has carried the end, says the host has left)
     for table in service.tables:  # the tables serving now (with --matches, fresh ones replaced the first)
         await table.shutdown()
     await _drain_streams(service.tables)
@@ -429,53 +481,90 @@ def _journals_to_resume(args: argparse.Namespace, journal_dir: Path) -> list[Pat
 
     A host with several tables leaves one journal per table that was playing; they carry the same run id and are
     resumed together. Journals of different runs (or of older hosts, which have no run id) are never mixed: with
-    more than one such game the person chooses one with --resume PATH, or --fresh.
+    more than one such game the person chooses one with --resume PATH, or --fresh. The journals of a host that is
+    still running (its run's lock is held, host/journal.py `RunLock`) are never touched, `--fresh` included: this
+    host says so and leaves them; the run it resumes stays locked in `args.run_lock` while it runs.
     """
-    from host.journal import JournalError, read_journal, unfinished
+    from host.journal import JournalBusy, RunLock, unfinished
 
+    args.run_lock = None
     if args.resume not in (None, "auto"):
-        return [Path(args.resume)]
-    found = unfinished(journal_dir)
-    if args.fresh:
-        for path in found:
-            path.replace(path.with_suffix(".abandoned"))
-        return []
-    runs: dict[str, list[tuple[int, Path]]] = {}
-    for path in found:
+        path = Path(args.resume)
         try:
-            meta, _ = read_journal(path)
-        except (JournalError, OSError, ValueError):
-            meta = {}
-        run = str(meta.get("host_run") or path)
-        runs.setdefault(run, []).append((int(meta.get("index", 0)), path))
-    if len(runs) > 1:
-        names = ", ".join(str(p) for p in found)
+            args.run_lock = RunLock.take(path.parent, _place_of(path)[0])
+        except JournalBusy as err:
+            raise ValueError(f"will not resume {path}: {err}; stop that host first") from None
+        return [path]
+    runs: dict[str, list[tuple[int, Path]]] = {}
+    for path in unfinished(journal_dir):
+        run, index = _place_of(path)
+        runs.setdefault(run, []).append((index, path))
+    locks: dict[str, RunLock] = {}
+    for run, group in runs.items():
+        try:
+            locks[run] = RunLock.take(journal_dir, run)
+        except JournalBusy as err:
+            names = ", ".join(str(p) for _, p in group)
+            print(f"watten-host: leaving the unfinished game of {visible(names)} alone: {visible(str(err))}",
+                  flush=True)
+    _sweep_stale_locks(journal_dir, set(runs))
+    if args.fresh:
+        for run, lock in locks.items():
+            _abandon([path for _, path in runs[run]])
+            lock.release()
+        return []
+    if len(locks) > 1:
+        for lock in locks.values():
+            lock.release()
+        names = ", ".join(str(p) for run in locks for _, p in runs[run])
         raise ValueError(f"several unfinished games ({names}): choose one with --resume PATH, or --fresh")
-    if runs:
-        [group] = runs.values()
-        return [path for _, path in sorted(group)]
+    if locks:
+        [(run, args.run_lock)] = locks.items()
+        return [path for _, path in sorted(runs[run])]
     if args.resume == "auto":
         raise ValueError(f"there is no unfinished game to resume in {journal_dir}")
     return []
 
 
-async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls: bool, fingerprint: str) -> int:
-    """The host's own person: a seat at this table, over loopback, in the same full-screen client."""
+def _sweep_stale_locks(journal_dir: Path, runs: set[str]) -> None:
+    """Lock files that hosts which died abruptly left behind (harmless, unheld): removed, unless still held."""
+    from host.journal import JournalBusy, RunLock
+
+    for path in journal_dir.glob("*.lock") if journal_dir.is_dir() else []:
+        if path.stem not in runs:
+            with contextlib.suppress(JournalBusy, OSError):
+                RunLock.take(journal_dir, path.stem).release()
+
+
+def _place_of(path: Path) -> tuple[str, int]:
+    """The host run a journal belongs to (a journal of an older host, without one: its own), and its table's place."""
+    from host.journal import JournalError, read_journal, run_name
+
+    try:
+        meta, _ = read_journal(path)
+        index = int(meta.get("index", 0))
+    except (JournalError, OSError, ValueError, TypeError):
+        meta, index = {}, 0
+    return run_name(str(meta.get("host_run") or path.stem)), index
+
+
+def _abandon(paths: Sequence[Path]) -> None:
+    """The games are not resumed: each journal is kept beside, as `.abandoned`."""
+    for path in paths:
+        path.replace(path.with_suffix(".abandoned"))
+        print(f"watten-host: the unfinished game of {visible(str(path))} is kept as abandoned", flush=True)
+
+
+async def _play_at_the_host(args: argparse.Namespace, service: Any, port: int, tls: bool, fingerprint: str) -> int:
+    """The host's own person: a seat at the first table, over loopback, in the same full-screen client."""
     from client.app import HostControls, TableApp
     from client.connection import Connection
     from client.i18n import Words, default_lang
-    from client.tls import secure_channel
-    from host import tls as host_tls
     from host.table import TableRefusal
     from watten_net.deal.identity import load_or_create_identity, public_key_bytes
 
-    target = f"127.0.0.1:{port}"
-    if tls:
-        channel = secure_channel(target, host_tls.load_or_create().cert_pem)
-    else:
-        import grpc.aio
-
-        channel = grpc.aio.insecure_channel(target)
+    table = service.tables[0]
+    channel = _own_channel(port, tls)
     key = load_or_create_identity(config_dir() / "identity.key")
     table.own_person_key = public_key_bytes(key)  # a host-run seat: it reveals its game key first
     conn = Connection(channel, key=key, record_dir=table.settings.record_dir)  # the person keeps a record like any seat
@@ -506,7 +595,11 @@ async def _play_at_the_host(args: argparse.Namespace, table: Any, port: int, tls
     async def toggle_deal() -> None:
         await table.set_deal("trustless" if table.settings.deal == "verified" else "verified")
 
-    controls = HostControls(add_bot, table.start, toggle_deal, table.end_match)
+    async def leave_the_table() -> None:  # ([q] mid-match, "this ends the game for everyone")
+        await service.begin_leaving()  # (the others' streams, once they carry the end, say the host has left)
+        await table.end_match()
+
+    controls = HostControls(add_bot, table.start, toggle_deal, leave_the_table)
     controls.vacate, controls.swap = table.arrange.vacate, table.arrange.swap  # ([x] N, [m] N M: client/app.py)
     app = TableApp(conn, words, host_controls=controls, lobby_lines=lines)
     try:
@@ -526,11 +619,25 @@ def _print_the_end(app: Any) -> None:
         print(f"watten-host: {line}", flush=True)
 
 
+def _own_channel(port: int, tls: bool) -> Any:
+    """The host's own person's channel to this very host, over loopback."""
+    from client.tls import secure_channel
+    from host import tls as host_tls
+
+    target = f"127.0.0.1:{port}"
+    if tls:
+        return secure_channel(target, host_tls.load_or_create().cert_pem)
+    import grpc.aio
+
+    return grpc.aio.insecure_channel(target)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     args.bots, level = args.bots
     args.bot_level = level or args.bot_level
     log_visibly(logging.INFO if args.verbose else logging.WARNING, "%(asctime)s %(name)s %(levelname)s %(message)s")
+    args.run_lock = None
     try:
         return asyncio.run(run(args))
     except ValueError as err:
@@ -541,6 +648,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    finally:
+        if args.run_lock is not None:
+            args.run_lock.release()
 
 
 if __name__ == "__main__":

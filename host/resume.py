@@ -4,6 +4,7 @@ that makes that possible."""
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +14,7 @@ from watten_net.deal.host_game import HostGame, Posted
 from watten_net.deal.protocol import ProtocolError, parse_envelope
 from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
+from watten_net.printable import visible
 
 from .journal import ABANDON, BOT_ACTION, DRAW, FORFEIT_AWAY, NONCE, STAND_IN, SUBMIT, TOKEN, Journal, read_journal
 from .lobby import Occupant
@@ -160,6 +162,15 @@ def _replay_entry(table: Table, game: HostGame, kind: int, seat: int, raw: bytes
 async def resume_table(path: Path, host_key: Ed25519PrivateKey, *, bot_delay: float, grace: float,
                        step_timeout: float) -> Table:
     """Rebuild the table of an unfinished game from its journal: same seats, same draws, same chain."""
+    table, everything = rebuild_table(path, host_key, bot_delay=bot_delay, grace=grace, step_timeout=step_timeout)
+    await go_live(table, everything)
+    return table
+
+
+def rebuild_table(path: Path, host_key: Ed25519PrivateKey, *, bot_delay: float, grace: float,
+                  step_timeout: float) -> tuple[Table, list[Posted]]:
+    """The table replayed from its journal, not yet live (no record written, no bot or clock running: nothing happens
+    at it until `go_live`, so a host may first ask its person whether to resume it at all), and what it posted."""
     from .table import Table
 
     meta, entries = read_journal(path)
@@ -170,7 +181,7 @@ async def resume_table(path: Path, host_key: Ed25519PrivateKey, *, bot_delay: fl
     if meta.get("between_matches"):  # the host stopped between two matches: the table, in its lobby
         log.info("table %s resumed between matches %d and %d", table.table_id, table.rematch.matches,
                  table.rematch.matches + 1)
-        return table
+        return table, []
     replay: dict[int, list[bytes]] = {}
     for kind, who, data in entries:
         if kind == DRAW:
@@ -187,6 +198,14 @@ async def resume_table(path: Path, host_key: Ed25519PrivateKey, *, bot_delay: fl
         table.bot_worker.feed(posted)
         everything += posted
     game.drain_events()
+    return table, everything
+
+
+async def go_live(table: Table, everything: list[Posted]) -> None:
+    """A rebuilt table (`rebuild_table`) plays on: its record reopened, its bots and clocks running."""
+    game = table.game
+    if game is None:  # (between matches: the lobby needs nothing started)
+        return
     table.changes.open_record()
     item = table.changes.new_item()
     item.posted = everything
@@ -197,4 +216,53 @@ async def resume_table(path: Path, host_key: Ed25519PrivateKey, *, bot_delay: fl
         if taken is not None and not taken.bot:
             table.clocks.start_grace(s)
     table.clocks.watch_steps()  # (a trustless game that was waiting for a seat away goes on waiting, on a clock)
-    return table
+
+
+# ---------------------------------------------------------------- what a restart found (issue 13 item 7)
+def found_lines(table: Table, path: Path, now: float | None = None) -> list[str]:
+    """What the host found, in words for its person: the rules, the players, the score and when it was left off."""
+    settings = table.settings
+    try:
+        written = path.stat().st_mtime
+    except OSError:
+        written = now or time.time()
+    ago = max(0, int((now or time.time()) - written) // 60)
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(written))
+    changed = ", ".join(f"{k}={v}" for k, v in sorted(settings.rules.differences(
+        Rules.preset(settings.preset, settings.players)).items())) if settings.preset in Rules.PRESET_NAMES else ""
+    rules = f"{visible(settings.preset)} for {settings.players} players" + (f" ({changed})" if changed else "")
+    people = ", ".join(f"{s} {visible(o.name)}{' (bot)' if o.bot and 'bot' not in o.name else ''}"
+                       if o is not None else f"{s} free" for s, o in enumerate(table.seats))
+    return [f"  left off {when} ({ago} min ago), match {table.rematch.matches} at table {table.table_id}",
+            f"  rules:   {rules}, deal {settings.deal}", f"  players: {people}", f"  score:   {score_line(table)}"]
+
+
+def score_line(table: Table) -> str:
+    game = table.game
+    engine = game.engine if game is not None else None
+    if game is None:
+        return f"between matches: match {table.rematch.matches} is over, the next has not begun"
+    if engine is None:
+        return "no hand dealt yet"
+    scores = " : ".join(str(points) for points in engine.scores)
+    state = ", abandoned (its end waits for the players' signatures)" if game.end_reason else ""
+    return f"{scores} in hand {engine.hand_number + 1}{state}"
+
+
+def overridden(table: Table, wanted: TableSettings, bots: int) -> list[str]:
+    """The options of this start that the resumed game does not follow (it keeps its own), in words."""
+    settings, out = table.settings, []
+    if wanted.players != settings.players:
+        out.append(f"--players {wanted.players} (it has {settings.players})")
+    if wanted.preset != settings.preset:
+        out.append(f"--rules {visible(wanted.preset)} (it plays {visible(settings.preset)})")
+    elif wanted.players == settings.players and wanted.rules != settings.rules:
+        flags = ", ".join(f"{k}={v}" for k, v in sorted(wanted.rules.differences(settings.rules).items()))
+        out.append(f"--set {flags} (it keeps its own rules)")
+    for name in ("deal", "reveal"):
+        if getattr(wanted, name) != getattr(settings, name):
+            out.append(f"--set {name}={getattr(wanted, name)} (it has {getattr(settings, name)})")
+    seated_bots = sum(1 for o in table.seats if o is not None and o.bot)
+    if bots and bots != seated_bots:
+        out.append(f"--bots {bots} (it has {seated_bots})")
+    return out

@@ -99,17 +99,27 @@ OFFLINE_DELAY = 2.0  # seconds a seat without a stream stays online (a reconnect
 REPLACED_CUT = 5.0  # seconds a replaced stream may take to end (stuck in a write nobody reads: then it is cut)
 
 
+def host_left() -> Refusal:
+    """How every stream ends when the host process is leaving (docs/protocol.md: UNAVAILABLE `host-left`)."""
+    return Refusal(Code.UNAVAILABLE, Reason.HOST_LEFT,
+                   "The host has left the table. Your record is kept; you are back at the table as soon as the host "
+                   "is started again.")
+
+
 class _Stream:
     """One open Subscribe: told when a newer one of its seat replaces it."""
 
-    def __init__(self, context: grpc.aio.ServicerContext, table: Table) -> None:
+    def __init__(self, context: grpc.aio.ServicerContext, table: Table,
+                 leaving: Callable[[], bool] = lambda: False) -> None:
         self.context = context
         self.table = table
+        self.leaving = leaving  # the host is ending: a stream that has sent everything ends with `host-left`
         self.replaced = False
         self.cut = False  # its status went out from outside (see `_cut`)
         self.ended = False
         self.cursor = 0  # the log items it has sent (a stream whose client does not read stops short of the log)
         self._abort: asyncio.Future[None] | None = None
+        self.ending: Refusal | None = None  # the host is leaving: how this stream ends (`end_now`)
 
     async def replace(self) -> None:
         """A newer stream of the seat took over: this one ends at its next step (at once if it waits for the table's
@@ -132,6 +142,11 @@ class _Stream:
 
         self._abort = asyncio.ensure_future(abort())
 
+    def end_now(self, refusal: Refusal) -> None:
+        """The host is leaving: the handler ends this stream with `refusal` at its next step (the host wakes it)."""
+        self.ending = refusal
+        self.replaced = True
+
     @staticmethod
     def refusal() -> Refusal:
         return aborted(STREAM_REPLACED, "A newer Subscribe with this seat's token took over this stream; this one has "
@@ -143,7 +158,7 @@ class _Stream:
             return True
         if self.cut:
             return False
-        raise self.refusal()
+        raise self.ending or self.refusal()
 
 
 async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
@@ -174,6 +189,11 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
             mine.cursor = cursor
             if table.end_seq and cursor >= table.end_seq and seat >= 0:
                 table.saw_end.add(seat)
+        # The host is leaving: a stream that has sent everything (the end of the match the host ended, or a lobby's)
+        # says so; not the host's own person's (its screen is closing anyway).
+        all_sent = cursor >= len(table.log) and (table.game is None or table.finished.is_set())
+        if mine.leaving() and all_sent and occupant is not None and occupant.public_key != table.own_person_key:
+            raise host_left()
         if table.finished.is_set() and cursor >= len(table.log) and not _follows_on(table, seat):
             return  # (a seat that asked for another match follows the table into it)
         async with table.changed:
@@ -242,6 +262,9 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         self.offline_timers: dict[tuple[str, int], asyncio.Future[None]] = {}
         self.offline_delay = OFFLINE_DELAY
         self.chat = ChatLimiter()  # chat lines per sender (host/chat.py)
+        # The host process is ending (its person quit, Ctrl-C): a stream whose match it ended says `host-left` once
+        # everything is sent, and `host_leaving` ends the others so.
+        self.leaving = False
 
     @property
     def table(self) -> Table:
@@ -439,7 +462,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         # One stream per seat token (the proto): this one replaces the seat's stream open so far, which ends with
         # ABORTED `stream-replaced` at once; one stuck in a write its client does not read is cut after
         # REPLACED_CUT seconds. So a client cannot pile up streams (each holds its events until sent).
-        mine = _Stream(context, table)
+        mine = _Stream(context, table, lambda: self.leaving)
         previous = self.latest.get(key)
         self.latest[key] = mine
         if previous is not None:
@@ -475,26 +498,47 @@ class WattenTableService(pb_grpc.WattenTableServicer):
             self.streams[key] -= 1
             if not self.streams[key]:
                 del self.streams[key]
-                self._offline_soon(table, seat, key)
+                _offline_soon(self, table, seat, key)
 
-    def _offline_soon(self, table: Table, seat: int, key: tuple[str, int]) -> None:
-        """The seat's last stream ended: offline, unless a stream of it opens again within OFFLINE_DELAY seconds.
-        A reconnect (or a client opening and closing its stream in a loop) then tells the other seats nothing."""
+    async def begin_leaving(self) -> None:
+        """The host is about to end (before it ends its matches): from now on each stream that has sent everything
+        ends with `host-left` (those waiting in a lobby at once)."""
+        self.leaving = True
+        for table in self.tables:
+            async with table.changed:
+                table.changed.notify_all()
 
-        async def later() -> None:
-            await asyncio.sleep(self.offline_delay)
-            if self.offline_timers.get(key) is asyncio.current_task():
-                del self.offline_timers[key]
-            if not self.streams.get(key):
-                await table.set_online(seat, False)
+    async def host_leaving(self) -> None:
+        """The host process is about to end: every open event stream ends now with UNAVAILABLE `host-left`, so that
+        its client says the host has left (rather than reconnecting in silence) and tries again at a slow pace."""
+        streams = list(self.latest.values())
+        for stream in streams:
+            stream.end_now(host_left())
+        await self.begin_leaving()  # (wakes them)
+        deadline = asyncio.get_running_loop().time() + 1.0  # a stream stuck in a write ends when the server stops
+        while any(not stream.ended for stream in streams) and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.02)
 
-        if self.offline_delay <= 0:
-            self.offline_timers[key] = asyncio.ensure_future(table.set_online(seat, False))
-            return
-        old = self.offline_timers.get(key)
-        if old is not None:
-            old.cancel()
-        self.offline_timers[key] = asyncio.ensure_future(later())
+
+def _offline_soon(service: WattenTableService, table: Table, seat: int, key: tuple[str, int]) -> None:
+    """The seat's last stream ended: offline, unless a stream of it opens again within OFFLINE_DELAY seconds.
+    A reconnect (or a client opening and closing its stream in a loop) then tells the other seats nothing."""
+    timers = service.offline_timers
+
+    async def later() -> None:
+        await asyncio.sleep(service.offline_delay)
+        if timers.get(key) is asyncio.current_task():
+            del timers[key]
+        if not service.streams.get(key):
+            await table.set_online(seat, False)
+
+    if service.offline_delay <= 0:
+        timers[key] = asyncio.ensure_future(table.set_online(seat, False))
+        return
+    old = timers.get(key)
+    if old is not None:
+        old.cancel()
+    timers[key] = asyncio.ensure_future(later())
 
 
 async def start_server(tables: Table | Sequence[Table] | WattenTableService, port: int,

@@ -36,7 +36,7 @@ HELPER_STATUS = {"invalid_argument": "INVALID_ARGUMENT", "failed_precondition": 
                  "aborted": "ABORTED"}
 STATUS_OF = {Code.INVALID: "INVALID_ARGUMENT", Code.PRECONDITION: "FAILED_PRECONDITION",
              Code.PERMISSION: "PERMISSION_DENIED", Code.UNAUTHENTICATED: "UNAUTHENTICATED", Code.ABORTED: "ABORTED",
-             Code.RESOURCE_EXHAUSTED: "RESOURCE_EXHAUSTED"}
+             Code.RESOURCE_EXHAUSTED: "RESOURCE_EXHAUSTED", Code.UNAVAILABLE: "UNAVAILABLE"}
 
 NOT_REASONS = {"reason", "type", "insecure", "resource-exhausted"}
 """Backticked words of the status block that are no reason of the host's: field names, the `insecure` fingerprint

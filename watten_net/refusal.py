@@ -23,6 +23,7 @@ class Code(StrEnum):
     UNAUTHENTICATED = "unauthenticated"  # a caller who could not be identified (UNAUTHENTICATED)
     ABORTED = "aborted"  # a stale sequence: refresh, then act again (ABORTED)
     RESOURCE_EXHAUSTED = "resource-exhausted"  # a limit of the host's (RESOURCE_EXHAUSTED)
+    UNAVAILABLE = "unavailable"  # the host is going away: try again later (UNAVAILABLE)
 
 
 class Reason(StrEnum):
@@ -140,6 +141,9 @@ class Reason(StrEnum):
     SEAT_TAKEN = "seat-taken"
     PERSON_SEATED = "person-seated"
     STREAM_REPLACED = "stream-replaced"
+    HOST_LEFT = "host-left"
+    """(UNAVAILABLE) The host process is ending: every open stream ends with it, so a client says "the host has left"
+    (not "reconnecting") and keeps trying quietly until the host is back."""
     SUBSCRIBER_LAGGING = "subscriber-lagging"
     TABLE_FULL = "table-full"
     TOO_MANY_JOINS = "too-many-joins"
