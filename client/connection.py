@@ -416,7 +416,7 @@ class Connection(TableCalls):
             await self._flush_automatic()
 
     async def act(self, action: str, timeout: float = 10.0) -> None:
-        """Send one game action (RULES.md notation). Raises Refused with the host's reason when refused."""
+        """Send one game action (docs/rules.md notation). Raises Refused with the host's reason when refused."""
         if self.game is None:  # (a spectator: refused here as the host would refuse it)
             raise Refused(grpc.StatusCode.PERMISSION_DENIED, Reason.SPECTATOR, "spectators cannot act")
         async with self._send_lock:

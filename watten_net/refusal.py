@@ -38,7 +38,7 @@ class Reason(StrEnum):
     BAD_CUT = "bad-cut"
     BAD_SCHLAG = "bad-schlag"
     BAD_TRUMP = "bad-trump"
-    UNKNOWN_SIGNAL = "unknown-signal"  # `signal NAME` with a NAME that is none of RULES.md 9's (the message lists them)
+    UNKNOWN_SIGNAL = "unknown-signal"  # a NAME that is no signal of docs/rules.md 9 (the message lists them)
     BLIND_NOT_TRUSTLESS = "blind-not-trustless"
     CARD_NOT_IN_HAND = "card-not-in-hand"
     CARD_SEEN_TWICE = "card-seen-twice"
