@@ -16,9 +16,9 @@ import pytest
 from watten_net.bots import LEVELS, Bot, BotView, make_bot
 from watten_net.bots.heuristic import HeuristicBot
 from watten_net.engine import Match, Rules, canonical_deck, schlag_choices
-from watten_net.v1 import watten_pb2 as pb
 
 from botdrive import play_hands
+from view_stubs import StubTable
 
 DECISION_LIMIT = 0.5  # seconds: the issue's bound for one decision
 HANDS_PER_CASE = 10
@@ -88,37 +88,6 @@ def test_levels() -> None:
 
 
 # ---------------------------------------------------------------------------------------------- views
-class _StubGame:
-    """Just what the host's view projection reads of a HostGame: the deal protocol is finished."""
-
-    fingerprint = ""
-    chain: list[Any] = []  # noqa: RUF012
-    phase = "play"
-    trustless = False
-    public = None
-
-    def __init__(self, match: Match) -> None:
-        self.match = match
-        self.absent: set[int] = set()
-
-    def waiting_for(self) -> tuple[str, tuple[int, ...]]:
-        return "play", ()
-
-
-class _StubTable:
-    def __init__(self, match: Match) -> None:
-        self.rules = match.rules
-        self.n = match.rules.players
-        self.seats = [None] * self.n
-        self.game = _StubGame(match)
-
-    def stood_in(self, seat: int) -> bool:
-        return seat in self.game.absent
-
-    def info(self) -> Any:
-        return pb.TableInfo(rules_json=self.rules.to_json(), player_count=self.n)
-
-
 @pytest.mark.parametrize(("preset", "players"), [("bavarian", 4), ("tyrolean", 3), ("blind", 6), ("wurf", 2)])
 def test_table_view_and_observation_give_the_same_view(preset: str, players: int) -> None:
     """A remote bot (TableView from the host's own projection) sees exactly what a bot in the host sees."""
@@ -138,7 +107,7 @@ def test_table_view_and_observation_give_the_same_view(preset: str, players: int
             continue
         for seat in range(players):
             local = BotView.from_observation(m.observe(seat))
-            remote = BotView.from_table_view(table_view(_StubTable(m), seat))  # type: ignore[arg-type]
+            remote = BotView.from_table_view(table_view(StubTable(m), seat))  # type: ignore[arg-type]
             assert remote == local, seat
             compared += 1
         seat = m.waiting_for[0]

@@ -21,37 +21,8 @@ from watten_net.engine.errors import RuleViolation
 from watten_net.engine.events import EventKind
 from watten_net.engine.seating import seating_for
 from watten_net.refusal import Code, Reason
-from watten_net.v1 import watten_pb2 as pb
 
-
-class _Game:
-    """What the host's view projection reads of a HostGame whose deal protocol is done: the Level 1 match."""
-
-    fingerprint = ""
-    chain: list[Any] = []  # noqa: RUF012
-    phase = "play"
-    trustless = False
-    public = None
-
-    def __init__(self, match: Match) -> None:
-        self.match = match
-
-    def waiting_for(self) -> tuple[str, tuple[int, ...]]:
-        return "play", ()
-
-
-class _Table:
-    def __init__(self, match: Match) -> None:
-        self.rules = match.rules
-        self.n = match.rules.players
-        self.seats = [None] * self.n
-        self.game = _Game(match)
-
-    def stood_in(self, seat: int) -> bool:
-        return False
-
-    def info(self) -> Any:
-        return pb.TableInfo(rules_json=self.rules.to_json(), player_count=self.n)
+from view_stubs import StubTable
 
 
 def _signalling_steps(rules: Rules, seed: int, steps: int) -> Any:
@@ -93,7 +64,7 @@ def test_a_remote_view_holds_the_same_signals_as_the_hosts_own_bots_see(preset: 
     for m in _signalling_steps(rules, seed=players, steps=600):
         for seat in range(players):
             local = BotView.from_observation(m.observe(seat))
-            remote = BotView.from_table_view(table_view(_Table(m), seat))  # type: ignore[arg-type]
+            remote = BotView.from_table_view(table_view(StubTable(m), seat))  # type: ignore[arg-type]
             assert remote == local, (seat, remote.signals, local.signals)
             for sender, name in remote.signals:
                 assert seat in audience[m.dealer][sender] and name in SIGNAL_NAMES
@@ -127,7 +98,7 @@ def test_a_spectator_sees_no_signal() -> None:
     sent = 0
     for m in _signalling_steps(rules, seed=3, steps=200):
         sent += sum(1 for s in range(4) for _ in hand_signals(m, s))
-        assert not table_view(_Table(m), -1).signals  # type: ignore[arg-type]
+        assert not table_view(StubTable(m), -1).signals  # type: ignore[arg-type]
     assert sent
 
 
