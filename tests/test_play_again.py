@@ -98,10 +98,10 @@ def test_two_matches_at_one_table_new_game_id_every_record_verifies(tmp_path: Pa
     assert output.count("match over") == 2 and "opened (in place" not in output, output
     paths = sorted(records.glob("*.wrec"))
     assert len(paths) == 6, paths  # per match: the host's record and both people's
-    for game_id in games[0]:
-        assert sum(game_id.hex()[:12] in p.name for p in paths) == 3, (game_id.hex(), paths)
-    for path in paths:
-        report = verify_file(str(path))
+    reports = {path: verify_file(str(path)) for path in paths}
+    for game_id in games[0]:  # (a record is named by its game's fingerprint; the report names the game id)
+        assert sum(r.game_id == game_id.hex() for r in reports.values()) == 3, (game_id.hex(), paths)
+    for path, report in reports.items():
         assert report.ok, (path.name, [e.sentence() for e in report.errors])
 
 
