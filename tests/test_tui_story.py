@@ -85,11 +85,15 @@ def play_until(players: list[Player], pattern: str, timeout: float = 150.0) -> s
     """Every player answers and plays until `pattern` is in the first player's log (read whole, `v`)."""
     deadline = time.monotonic() + timeout
     regex = re.compile(pattern)
+    seen: list[str] = []  # every log line the first player's screen showed on the way (a line can scroll out of the
+    # whole log's pages by the time the pattern shows, when a hand ends and the next begins at once)
     while time.monotonic() < deadline:
         for player in players:
             player.step()
-        if regex.search(players[0].tmux.screen(players[0].name)):
-            return whole_log(players[0])
+        screen = players[0].tmux.screen(players[0].name)
+        seen.extend(line.rstrip() for line in screen.splitlines() if line.strip())
+        if regex.search(screen):
+            return "\n".join(dict.fromkeys([*seen, *whole_log(players[0]).splitlines()]))
         time.sleep(0.2)
     raise AssertionError(f"{pattern!r} never showed:\n" + "\n\n".join(p.tmux.screen(p.name) for p in players))
 
