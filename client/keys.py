@@ -12,7 +12,7 @@ from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition, Filter, has_focus
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from .log_view import match_over, wrapped_help
+from .log_view import full_log_rows, match_over, wrapped_help
 from .prompts import keymap
 from .viewmodel import ABANDONED, MATCH_OVER
 
@@ -96,7 +96,7 @@ def _bind_scrolling(kb: KeyBindings, table: TableApp, reading: Filter) -> None:
     def _log_up(event: KeyPressEvent) -> None:
         """Scroll back."""
         step = LOG_PAGE if event.key_sequence[0].key == "pageup" else 1
-        total = len(s.story.lines) if s.story is not None else 0
+        total = full_log_rows(s, get_app().output.get_size().columns)  # (rows: wrapped lines count each row)
         s.log_scroll = min(max(0, total - 1), s.log_scroll + step)
 
     @kb.add("down", filter=reading)

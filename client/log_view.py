@@ -44,6 +44,11 @@ def full_log(state: ScreenState, width: int = 80) -> Fragments:
     return log_lines(story.lines if story is not None else [], width)
 
 
+def full_log_rows(state: ScreenState, width: int = 80) -> int:
+    """Rows the whole log takes at `width` (a long line wraps): how far back it scrolls."""
+    return sum(text.count("\n") for _, text in full_log(state, width))
+
+
 def match_over(view: Any) -> bool:
     return view is not None and bool(view.game_fingerprint) and view.table.phase in (MATCH_OVER, ABANDONED)
 

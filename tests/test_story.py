@@ -255,3 +255,18 @@ def test_every_log_sentence_is_in_every_language() -> None:
     assert set(STORY["de"]) == set(STORY["en"]) == set(STORY["zh"])
     told = lines(story_of(HAND, Words("zh")))
     assert told[-1] == "第 1 手：Anna & Sepp 得 3 分（Vroni 放弃）· 比分 3–0"
+
+
+def test_the_whole_log_scrolls_back_by_rows_not_lines() -> None:
+    """A long line wraps into several rows: how far the log scrolls back counts rows, so its first lines stay
+    reachable (a six-player trick line takes two rows at 80 columns)."""
+    from client.log_view import full_log_rows
+    from client.story import LogLine
+    from client.viewmodel import ScreenState
+
+    words = Words("en")
+    story = Story(words)
+    story.lines = [LogLine(1, "trick", "Trick 1: " + ", ".join(f"Seat{i} ♥K" for i in range(6)) + " → Seat0 (1–0)")] * 3
+    state = ScreenState(story=story)
+    assert full_log_rows(state, 200) == 3  # (each fits a wide window in one row)
+    assert full_log_rows(state, 40) > len(story.lines)
