@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-VECTORS = json.loads((Path(__file__).parent / "vectors" / "conformance.json").read_text())
+VECTORS = json.loads((Path(__file__).parent.parent / "docs" / "vectors" / "conformance.json").read_text())
 
 
 def b(x: str) -> bytes:

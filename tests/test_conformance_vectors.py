@@ -1,6 +1,6 @@
-"""Every conformance vector of tests/vectors/conformance.json (docs/protocol.md) against the code.
+"""Every conformance vector of docs/vectors/conformance.json (docs/protocol.md) against the code.
 
-The JSON is committed; tests/vectors/make_conformance.py regenerates it. These tests recompute each vector from its
+The JSON is committed; tests/make_conformance.py regenerates it. These tests recompute each vector from its
 inputs with watten_net and compare with the committed bytes, so a layout that changes fails here, and another
 implementation that passes the same file agrees with this one byte for byte.
 """
@@ -22,7 +22,7 @@ from watten_net.record import RecordError, parse_record
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import EXIT_CODES, verify_entries
 
-VECTORS = json.loads((Path(__file__).parent / "vectors" / "conformance.json").read_text())
+VECTORS = json.loads((Path(__file__).parent.parent / "docs" / "vectors" / "conformance.json").read_text())
 
 
 def b(x: str) -> bytes:

@@ -2,7 +2,7 @@
 and uniformity.
 
 deck/v1 (the permutation, watten_net.deal.deck) is unchanged by version 2; the deck key and the first dealer come from
-every game key (watten_net.deal.keys), with the known answers of tests/vectors/level1_v2.json.
+every game key (watten_net.deal.keys), with the known answers of docs/vectors/level1_v2.json.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from watten_net.deal.keys import (
     seat_key_commitment,
 )
 
-VECTORS = json.loads((Path(__file__).parent / "vectors" / "deck_v1.json").read_text())
-LEVEL1_V2 = json.loads((Path(__file__).parent / "vectors" / "level1_v2.json").read_text())
+VECTORS = json.loads((Path(__file__).parent.parent / "docs" / "vectors" / "deck_v1.json").read_text())
+LEVEL1_V2 = json.loads((Path(__file__).parent.parent / "docs" / "vectors" / "level1_v2.json").read_text())
 GAME_ID = hashlib.sha256(b"deck tests game").digest()
 
 

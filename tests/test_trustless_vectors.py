@@ -1,6 +1,6 @@
 """Known answers for the trustless deal: group constants, card points, commitment generators, whole messages.
 
-``tests/vectors/trustless_group.json`` fixes the base point, the card points M_j, the shuffle
+``docs/vectors/trustless_group.json`` fixes the base point, the card points M_j, the shuffle
 commitment generators h_0..h_33 and small hashing/randomness outputs; ``trustless_messages.json``
 fixes the bytes of every message of a seeded 2-seat deal, which pins the whole algorithm (the order
 in which randomness is drawn included). The card points and generators are also regenerated here
@@ -26,7 +26,7 @@ from watten_net.trustless.shuffle import GENERATOR_TAG, commitment_generators, g
 
 from trustless_table import Table, make_setup
 
-VECTOR_DIR = Path(__file__).parent / "vectors"
+VECTOR_DIR = Path(__file__).parent.parent / "docs" / "vectors"
 GROUP_FILE = VECTOR_DIR / "trustless_group.json"
 MESSAGES_FILE = VECTOR_DIR / "trustless_messages.json"
 N_GENERATORS = 33

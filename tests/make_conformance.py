@@ -1,6 +1,6 @@
-"""Regenerate tests/vectors/conformance.json: every byte layout of docs/protocol.md, with fixed inputs.
+"""Regenerate docs/vectors/conformance.json: every byte layout of docs/protocol.md, with fixed inputs.
 
-    /work/main/.venv/bin/python tests/vectors/make_conformance.py      (from the repository root)
+    /work/main/.venv/bin/python tests/make_conformance.py      (from the repository root)
 
 The file is made by the code under test (watten_net) and then committed; tests/test_conformance_vectors.py
 recomputes every vector with the code and compares with the committed JSON, so a change of any layout shows up as a
@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
+ROOT = HERE.parent
+sys.path[:0] = [str(HERE), str(ROOT)]
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
@@ -28,7 +29,7 @@ from watten_net.deal.protocol import HOST_SEAT, make_envelope  # noqa: E402
 from watten_net.engine import Rules, canonical_deck  # noqa: E402
 from watten_net.v1 import watten_pb2 as pb  # noqa: E402
 
-OUT = HERE / "conformance.json"
+OUT = ROOT / "docs" / "vectors" / "conformance.json"
 
 
 def seed_bytes(label: str) -> bytes:
@@ -279,7 +280,7 @@ def main() -> None:
     vectors = {
         "description": "Conformance vectors of docs/protocol.md (see its section 'Conformance vectors'). "
                        "Bytes are lowercase hex; private keys are 32-byte Ed25519 seeds. Regenerate with "
-                       "tests/vectors/make_conformance.py; tests/test_conformance_vectors.py checks every entry.",
+                       "tests/make_conformance.py; tests/test_conformance_vectors.py checks every entry.",
         "framing": framing(),
         "integers": integers(),
         "ed25519": ed25519(),
