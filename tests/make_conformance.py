@@ -223,6 +223,25 @@ def splice(original: bytes, changed: bytes) -> dict[str, Any]:
     return {"offset": start, "delete": len(original) - start - end, "insert": hx(changed[start:len(changed) - end])}
 
 
+def patches(original: bytes, changed: bytes) -> list[dict[str, Any]]:
+    """`changed` as splices of `original`, applied one after another: one per run of changed bytes when the lengths
+    are equal (a chain signed again changes 96 bytes an envelope, not the whole file), else one splice."""
+    if len(original) != len(changed):
+        return [splice(original, changed)]
+    out: list[dict[str, Any]] = []
+    i = 0
+    while i < len(original):
+        if original[i] == changed[i]:
+            i += 1
+            continue
+        end = i
+        while end < len(original) and original[end:end + 8] != changed[end:end + 8]:
+            end += 1
+        out.append({"offset": i, "delete": end - i, "insert": hx(changed[i:end])})
+        i = end
+    return out
+
+
 def apply_splice(original: bytes, patch: dict[str, Any]) -> bytes:
     offset, delete = patch["offset"], patch["delete"]
     return original[:offset] + bytes.fromhex(patch["insert"]) + original[offset + delete:]
@@ -276,6 +295,87 @@ def game_records() -> dict[str, Any]:
     return {"rules": GAME_RULES, "seed": GAME_SEED, "records": records, "tampered": tampered}
 
 
+TRUSTLESS_SEED = 7
+TRUSTLESS_RULES = {"preset": "bavarian", "players": 2, "target": 3, "deal": "trustless"}
+
+
+def trustless_game_records() -> dict[str, Any]:
+    """A whole 2-player trustless match (docs/trustless.md): the host's record and seat 0's, each `verified`, and
+    host records with one forged seat message or host envelope (every signature made again, so that the first
+    failure is the forgery itself, not a broken signature)."""
+    from unittest import mock
+
+    import local_table
+    import tampering
+    from watten_net.deal.protocol import parse_envelope
+    from watten_net.trustless.messages import DecryptionShareMessage, ShuffleMessage
+
+    rules = dataclasses.replace(Rules.preset(TRUSTLESS_RULES["preset"], TRUSTLESS_RULES["players"]),
+                                target=TRUSTLESS_RULES["target"])
+    with mock.patch.object(local_table, "Ed25519PrivateKey", tampering._SeededKeys(TRUSTLESS_SEED)):
+        table = local_table.LocalTable(rules, seed=TRUSTLESS_SEED, deal="trustless")
+    table.play()
+    game = tampering.Game("trustless", table)
+    records = []
+    for seat in (None, 0):
+        data = game.encoded(seat)
+        report = tampering.verify(data)
+        assert report is not None and report.verdict == "verified", report
+        records.append({"writer": "host" if seat is None else f"seat {seat}", "wrec": hx(data),
+                        "verdict": report.verdict, "final_scores": report.final_scores, "hands": report.hands,
+                        "game_id": report.game_id, "fingerprint": report.fingerprint})
+    host = game.host()
+    original = tampering.encode(host)
+    tampered = []
+
+    def add(description: str, entries: Any) -> None:
+        data = tampering.encode(entries)
+        report = tampering.verify(data)
+        assert report is not None and report.errors, description
+        steps = patches(original, data)
+        rebuilt = original
+        for step in steps:
+            rebuilt = apply_splice(rebuilt, step)
+        assert rebuilt == data, description
+        tampered.append({"description": description, "patches": steps, "verdict": report.verdict,
+                         "reason": report.errors[0].reason, "envelope": report.errors[0].envelope})
+
+    def forge_relay(index: int, change: Any) -> Any:
+        inner = parse_envelope(tampering.signed(host[index]).payload.envelope, host=False)
+        forged = tampering.client_envelope(game.seat_key(inner.sender), inner.raw, lambda p: change(p))
+        return tampering.edit_host(host, index, lambda p: setattr(p, "envelope", forged), game.host_key,
+                                  resign=True)
+
+    def swap_two_cards(p: Any) -> None:
+        message = ShuffleMessage.from_bytes(bytes(p.message))
+        deck = list(message.deck)
+        deck[0], deck[1] = deck[1], deck[0]
+        p.message = dataclasses.replace(message, deck=tuple(deck)).to_bytes()
+
+    def other_share(p: Any) -> None:
+        first = DecryptionShareMessage.from_bytes(bytes(p.shares[0]))
+        last = DecryptionShareMessage.from_bytes(bytes(p.shares[-1]))
+        p.shares[0] = dataclasses.replace(first, share=last.share).to_bytes()
+
+    def other_card(p: Any) -> None:
+        p.openings[0].card = "EA" if p.openings[0].card != "EA" else "HK"
+
+    add("a relayed Shuffle whose first two output cards are swapped (its proof no longer holds)",
+        forge_relay(tampering.relay_indices(host, "Shuffle")[1], swap_two_cards))
+    add("a relayed DecryptionShares whose first share is replaced by another position's",
+        forge_relay(next(i for i in tampering.relay_indices(host, "DecryptionShares")
+                         if len(parse_envelope(tampering.signed(host[i]).payload.envelope, host=False).payload.shares)
+                         > 1), other_share))
+    plays = tampering.host_indices(host, "ActionAccepted", lambda p: len(p.openings) == 1)
+    add("a played card's ActionAccepted names another card than its opening decrypts to",
+        tampering.edit_host(host, plays[0], other_card, game.host_key, resign=True))
+    requests = tampering.host_indices(host, "ShareRequest")
+    add("a ShareRequest asks for another position than the deal gives",
+        tampering.edit_host(host, requests[1], lambda p: p.positions.__setitem__(0, (p.positions[0] + 1) % 32),
+                            game.host_key, resign=True))
+    return {"rules": TRUSTLESS_RULES, "seed": TRUSTLESS_SEED, "records": records, "tampered": tampered}
+
+
 def main() -> None:
     vectors = {
         "description": "Conformance vectors of docs/protocol.md (see its section 'Conformance vectors'). "
@@ -292,6 +392,7 @@ def main() -> None:
         "deck_sizes": {str(n): [c.text for c in canonical_deck(n)] for n in (32, 33, 36)},
         "refusal_receipt": refusal_receipt(),
         "game": game_records(),
+        "trustless_game": trustless_game_records(),
     }
     OUT.write_text(json.dumps(vectors, indent=1) + "\n")
     print(f"wrote {OUT} ({OUT.stat().st_size} bytes)")

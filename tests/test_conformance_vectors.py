@@ -173,8 +173,9 @@ def _verdict(data: bytes) -> tuple[str, str, int]:
     return report.verdict, report.errors[0].reason, report.errors[0].envelope
 
 
-def test_game_records_verify() -> None:
-    for record in VECTORS["game"]["records"]:
+@pytest.mark.parametrize("game", ["game", "trustless_game"])
+def test_game_records_verify(game: str) -> None:
+    for record in VECTORS[game]["records"]:
         meta, entries = parse_record(b(record["wrec"]), "vector")
         report = verify_entries(entries, "vector", meta)
         assert (report.verdict, report.errors) == (record["verdict"], [])
@@ -190,5 +191,15 @@ def test_tampered_records_fail(case: dict[str, Any]) -> None:
     original = b(VECTORS["game"]["records"][0]["wrec"])
     patch = case["patch"]
     data = original[: patch["offset"]] + b(patch["insert"]) + original[patch["offset"] + patch["delete"]:]
+    assert data != original
+    assert _verdict(data) == (case["verdict"], case["reason"], case["envelope"])
+
+
+@pytest.mark.parametrize("case", VECTORS["trustless_game"]["tampered"], ids=lambda c: c["description"])
+def test_tampered_trustless_records_fail(case: dict[str, Any]) -> None:
+    """Each forgery is applied as its splices, one after another (the host signed the chain again after it)."""
+    data = original = b(VECTORS["trustless_game"]["records"][0]["wrec"])
+    for patch in case["patches"]:
+        data = data[: patch["offset"]] + b(patch["insert"]) + data[patch["offset"] + patch["delete"]:]
     assert data != original
     assert _verdict(data) == (case["verdict"], case["reason"], case["envelope"])
