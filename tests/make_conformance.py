@@ -305,10 +305,11 @@ def trustless_game_records() -> dict[str, Any]:
     failure is the forgery itself, not a broken signature)."""
     from unittest import mock
 
-    import local_table
-    import tampering
     from watten_net.deal.protocol import parse_envelope
     from watten_net.trustless.messages import DecryptionShareMessage, ShuffleMessage
+
+    import local_table
+    import tampering
 
     rules = dataclasses.replace(Rules.preset(TRUSTLESS_RULES["preset"], TRUSTLESS_RULES["players"]),
                                 target=TRUSTLESS_RULES["target"])
