@@ -292,7 +292,7 @@ class TableApp:
         if game.problems:
             self.state.deal_status = game.problems[0]
             return
-        # PROTOCOL.md step 10: until k_H arrives, decks that matched their seals are "consistent", never "verified"
+        # docs/protocol.md §5.5 item 7: until k_H arrives, decks that matched their seals are "consistent" only
         self.state.deal_consistent = game.verified is not None and game.verified.decks_checked > 0
         view = self.state.view
         if self.conn.record_path is not None:

@@ -183,7 +183,7 @@ class HostGame:
         self.checkpoint: tuple[int, int, bytes] | None = None  # (hand, chain seq, chain head)
         self.checkpoint_signed: set[int] = set()
         self.fingerprint = ""
-        self.header_hash = b""  # SHA-256 of the GameHeader payload bytes: what every seat signs (PROTOCOL.md)
+        self.header_hash = b""  # SHA-256 of the GameHeader payload bytes: what every seat signs (docs/protocol.md §3)
         self.engine_events: list[Event] = []  # engine events since the last `drain_events()` (for the views)
         self.finished = False
         self.end_reason = ""

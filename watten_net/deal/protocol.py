@@ -121,7 +121,7 @@ def parse_envelope(raw: bytes, *, host: bool) -> Signed:
 
 
 def header_hash(header_envelope: bytes) -> bytes:
-    """``header_hash`` of PROTOCOL.md: SHA-256 of the GameHeader's payload bytes, exactly as the host signed them
+    """``header_hash`` (docs/protocol.md §3): SHA-256 of the GameHeader's payload bytes, exactly as the host signed them
     (what every seat signs in its HeaderSignature, and what K_i and Hks bind)."""
     env = pb.Envelope()
     env.ParseFromString(header_envelope)

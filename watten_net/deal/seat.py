@@ -438,7 +438,7 @@ class SeatGame:
             self.verified.on_relay(inner, seat)
 
     def _check_cosignature(self, inner: Signed, seat: int) -> None:
-        """A relayed co-signature must be over what this seat holds (PROTOCOL.md): another seat's signature over
+        """A relayed co-signature must be over what this seat holds (docs/protocol.md §4): another seat's signature over
         another header, DeckSealed or chain head means the host showed the seats different chains (a fork)."""
         p = inner.payload
         if inner.type == "HeaderSignature":

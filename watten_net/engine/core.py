@@ -72,7 +72,7 @@ class MatchCore(MatchState[Piece]):
             raise RuleViolation(Reason.NO_DECK_NEEDED, "the match is not waiting for a deck now")
 
     def forfeit(self, seat: int, *, after_the_deal: bool = False) -> tuple[Self, list[Event]]:
-        """`seat` did not reveal its seed in time (PROTOCOL.md Level 1, step 4): its side loses the hand at its
+        """`seat` did not reveal its seed in time (docs/protocol.md Level 1 step 4): its side loses the hand at its
         current value, before a card is dealt. Only the dealing protocol calls this; it is no player's action.
         `after_the_deal`: a trustless hand also stops when a seat goes away later, since nobody else can give its
         shares or play its cards (deal/level2.py); then any phase of a hand under way will do."""

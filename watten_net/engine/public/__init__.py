@@ -1,4 +1,4 @@
-"""The rules engine on public information only, for trustless deals (PROTOCOL.md Level 2).
+"""The rules engine on public information only, for trustless deals (docs/trustless.md).
 
 `PublicMatch` runs a match like `Match` without knowing the deck; see `public/match.py` for its decisions.
 """

@@ -1,4 +1,4 @@
-"""A match of Watten run on public information only: the rules engine of a trustless host (PROTOCOL.md Level 2).
+"""A match of Watten run on public information only: the rules engine of a trustless host (docs/trustless.md).
 
 In a trustless deal nobody, the host included, knows a card until it is opened. `PublicMatch` runs the same
 match as `Match` (the same rules: both are a `core.MatchCore`, whose piece for a card is here its deck position)

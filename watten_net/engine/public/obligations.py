@@ -1,4 +1,4 @@
-"""Obligations: what a seat's action promised about cards that nobody else has seen (PROTOCOL.md Level 2, point 5).
+"""Obligations: what a seat's action promised about cards that nobody else has seen (docs/trustless.md §T9 item 10).
 
 In a trustless deal the host knows a card only once it is opened. Some rules depend on cards that stay hidden
 when the action is taken, so the host cannot refuse a breach live; it records an obligation instead and judges
