@@ -504,3 +504,28 @@ def test_a_forged_proof_fails_the_documents_checks(case: dict[str, Any]) -> None
         data = data[:patch["offset"]] + bytes.fromhex(patch["insert"]) + data[patch["offset"] + patch["delete"]:]
     with pytest.raises(AssertionError, match=r"t1|t2|t3|t4|t_hat|bad-decryption-proof"):
         walk_record(data)
+
+
+def test_the_worked_chain_of_the_document_is_the_vector_match() -> None:
+    """docs/trustless.md §T13 quotes this record's chain: the quoted lines are what it holds."""
+    data = bytes.fromhex(HOST_RECORD["wrec"])
+    at, chain = 16, {}
+    while at < len(data):
+        kind, length = data[at], int.from_bytes(data[at + 1:at + 5], "big")
+        if kind == 1:
+            env = pb(data[at + 5:at + 5 + length])
+            chain[one(env, 2)] = (one(env, 5, b"").decode(), pb(one(env, 6, b"")))
+        at += 5 + length
+    assert chain[1][0] == "GameHeader"
+    assert chain[4][0] == "DeckPrepare" and (one(chain[4][1], 1), packed(chain[4][1], 3)) == (0, [0, 1])
+    assert chain[5][0] == "TrustlessDealOpen" and (one(chain[5][1], 3), one(chain[5][1], 6)) == (1, 0)
+    assert [chain[s][0] for s in (6, 7, 8, 9)] == ["Relay"] * 4
+    assert chain[10][0] == "ActionAccepted" and one(chain[10][1], 4, b"") == b"cut 19"
+    assert chain[11][0] == "ShareRequest" and (one(chain[11][1], 3), packed(chain[11][1], 4),
+                                               one(chain[11][1], 5, b"")) == (0, [18], b"see")
+    assert chain[14][0] == chain[15][0] == "ShareRequest"
+    assert (packed(chain[14][1], 4), packed(chain[15][1], 4)) == ([19, 20, 21], [22, 23, 24])
+    assert chain[18][0] == "DeckPrepare" and (one(chain[18][1], 1), packed(chain[18][1], 3)) == (1, [1, 0])
+    assert chain[30][0] == "TrustlessDealOpen" and [one(chain[30][1], f) for f in (1, 3, 6)] == [1, 0, 1]
+    assert chain[max(chain)][0] == "Relay" and any(kind == "MatchEnd" for kind, _ in chain.values())
+    assert not any(kind in ("HostKeyReveal", "Disclosure") for kind, _ in chain.values())
