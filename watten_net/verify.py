@@ -52,7 +52,7 @@ from watten_net.record import (
     read_record,
 )
 from watten_net.record_words import NAME_LIMIT, Telling, absence_lines, describe, roster_names, wrap_words
-from watten_net.refusal import HostBrokeProtocol
+from watten_net.refusal import HostBrokeProtocol, Refusal
 from watten_net.v1 import watten_pb2 as pb
 
 # What it means when the record's envelope differs from the honest one, by envelope type.
@@ -347,7 +347,8 @@ def _problem(seq: int, type_: str, reason: str, message: str, seat: int | None =
     return _Stop(Problem(seq, type_, str(reason), message, seat))  # (str: a Reason as its plain value)
 
 
-def _read_chain(entries: Sequence[Entry]) -> list[_Link]:
+def _read_chain(entries: Sequence[Entry], before: int | None = None) -> list[_Link]:
+    """The record's chain, every link checked; `before`: only the links before that chain seq."""
     links: list[_Link] = []
     host_key = b""
     game = b""
@@ -356,6 +357,8 @@ def _read_chain(entries: Sequence[Entry]) -> list[_Link]:
         if entry.kind not in (KIND_HOST, KIND_WITHHELD):
             continue
         seq = len(links) + 1
+        if before is not None and seq >= before:
+            break
         if entry.kind == KIND_WITHHELD:
             stub = pb.Withheld()
             try:
@@ -453,8 +456,9 @@ def _replay(links: list[_Link], refusals: dict[int, list[tuple[bytes, Any]]] | N
     return game, embedded
 
 
-def _game_of_header(links: list[_Link]) -> HostGame:
-    """An honest host's game for the record's header, whose every envelope must be the record's own (`adopt`)."""
+def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGame:
+    """An honest host's game for the record's header, whose every envelope must be the record's own (`adopt`);
+    `reveals`: where else to look for the host's game key (a replay of the record's first part, `replay_before`)."""
     header_signed = links[0].signed
     assert header_signed is not None
     header = header_signed.payload
@@ -471,7 +475,7 @@ def _game_of_header(links: list[_Link]) -> HostGame:
         Seat(bytes(r.public_key), str(r.name), bytes(nonce), bool(r.bot), host_run=bool(r.host_run))
         for r, nonce in zip(header.roster, header.join_nonces, strict=True)
     ]
-    host_game_key = None if deal == "trustless" else _host_game_key(links)
+    host_game_key = None if deal == "trustless" else _host_game_key([*links, *reveals])
 
     def no_draws(size: int) -> bytes:
         raise AssertionError("an honest host draws nothing after the header: every seed follows from the keys")
@@ -660,6 +664,45 @@ def _check_stubs(links: list[_Link], game: HostGame, owner: int | None) -> None:
         ):
             raise _problem(link.seq, link.stub_type, "withheld",
                            "the stub does not match what was withheld from this seat")
+
+
+def replay_before(entries: Sequence[Entry], failing: int | None = None) -> Match | PublicMatch | None:
+    """The match as far as the record's envelopes before chain seq `failing` take it (all of them: None), for
+    `watten-replay`, which shows a record that fails up to its first problem and one that stops early as far as it
+    goes. The host's game key may come from later in the record (a key that opens K_H in the header is the key,
+    wherever it stands); a seat's envelope withheld and not yet disclosed ends the replay there. None: not even the
+    header replays."""
+    game: HostGame | None = None
+    try:
+        links = _read_chain(entries, failing)
+        game = _game_of_header(links, _key_reveals(entries, links))
+        game.start()
+        embedded: set[bytes] = set()
+        while len(game.chain) < len(links) and links[len(game.chain)].signed is not None:
+            link = links[len(game.chain)]
+            if not _host_decision(game, link, embedded):
+                _replay_inputs(game, link, embedded)
+    except (_Stop, Refusal, HostBrokeProtocol, ValueError, AssertionError):
+        pass  # (the replay ends where the record stops making sense: what it got so far is the answer)
+    return game.engine if game is not None else None
+
+
+def _key_reveals(entries: Sequence[Entry], links: list[_Link]) -> list[_Link]:
+    """Every HostKeyReveal in the record that the host signed (checked against the header by `_host_game_key`)."""
+    header = links[0].signed if links else None
+    if header is None:
+        return []
+    found = []
+    for entry in entries:
+        if entry.kind != KIND_HOST:
+            continue
+        try:
+            signed = parse_envelope(entry.data, host=True)
+        except ProtocolError:
+            continue
+        if signed.type == "HostKeyReveal" and check_signature(signed, bytes(header.payload.host_public_key)):
+            found.append(_Link(signed.seq, signed.hash, signed))
+    return found
 
 
 def verify_file(path: str) -> Report:
