@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -181,16 +182,17 @@ def _moved(replay: Replay, move: str) -> None:
 def load(path: str) -> tuple[Report, list[Step]] | str:
     """The record's verdict and its steps, or the one line that says why there is nothing to replay."""
     report = verify_file(path)
-    if report.errors and report.errors[0].reason == NO_SUCH_FILE:
-        return f"{visible(path)}: no such file"
+    if Path(path).is_dir():
+        return f"{visible(path)}: a folder, not a record (name one of its *.wrec files)"
+    if report.errors and report.errors[0].reason in (NO_SUCH_FILE, "unreadable"):
+        return f"{visible(path)}: {visible(report.errors[0].message)}"
     match = report.match
-    if match is None and report.game_id:
+    if match is None:
         try:
             _, entries = read_record(path)
         except (OSError, RecordError):
             entries = []
-        failing = report.errors[0].envelope if report.errors else 0
-        match = replay_before(entries, failing or None)
+        match = replay_before(entries, report)
     if match is None:
         problem = report.errors[0].sentence() if report.errors else "nothing to replay"
         return f"{visible(path)}: {STATUS[report.verdict]}: {visible(problem)}"

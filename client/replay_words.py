@@ -25,7 +25,7 @@ REPLAY: dict[str, dict[str, str]] = {
         "start": "der Tisch vor dem ersten Zug",
         "end": "das Ende der Aufzeichnung", "stopped": "die Aufzeichnung endet hier: weiter ging die Partie nicht",
         "failed_here": "die Aufzeichnung scheitert an Umschlag {n}: die Wiedergabe endet hier",
-        "keys": "→ vor · ← zurück · ] [ Stich · Bild↓ Bild↑ Hand · Pos1 Ende · ? Hilfe · q Ende",
+        "keys": "→ vor · ← zurück · ] [ Stich · Bild↓ Bild↑ Hand · Pos1 Ende · ? Hilfe · q beenden",
         "help": "watten-replay: eine aufgezeichnete Partie, Zug für Zug\n\n"
                 "  → oder n        der nächste Zug\n  ← oder b        der Zug davor\n"
                 "  ] und [         der nächste / vorige Stich\n  Bild↓ und Bild↑ die nächste / vorige Hand\n"

@@ -666,15 +666,21 @@ def _check_stubs(links: list[_Link], game: HostGame, owner: int | None) -> None:
                            "the stub does not match what was withheld from this seat")
 
 
-def replay_before(entries: Sequence[Entry], failing: int | None = None) -> Match | PublicMatch | None:
-    """The match as far as the record's envelopes before chain seq `failing` take it (all of them: None), for
-    `watten-replay`, which shows a record that fails up to its first problem and one that stops early as far as it
-    goes. The host's game key may come from later in the record (a key that opens K_H in the header is the key,
-    wherever it stands); a seat's envelope withheld and not yet disclosed ends the replay there. None: not even the
-    header replays."""
+def replay_before(entries: Sequence[Entry], report: Report) -> Match | PublicMatch | None:
+    """The match as far as the record's envelopes before the report's first problem take it (all of them when the
+    problem is the record's as a whole), for `watten-replay`, which shows a record that fails up to its failure and
+    one that stops early as far as it goes; the report learns whose game it was, when the chain failed before.
+    The host's game key may come from later in the record (a key that opens K_H in the header is the key, wherever
+    it stands); an envelope withheld and not yet disclosed ends the replay there. None: not even the header reads."""
+    failing = report.errors[0].envelope if report.errors else 0
     game: HostGame | None = None
     try:
-        links = _read_chain(entries, failing)
+        links = _read_chain(entries, failing or None)
+        header = links[0].signed
+        assert header is not None
+        if not report.game_id:
+            report.game_id, report.fingerprint = bytes(header.payload.game_id).hex(), game_fingerprint(header.raw)
+            _header_facts(report, header.payload)
         game = _game_of_header(links, _key_reveals(entries, links))
         game.start()
         embedded: set[bytes] = set()
