@@ -18,12 +18,13 @@ from typing import Any
 
 import pytest
 
+from client.i18n import Words
+from watten_net.deal.protocol import parse_envelope
 from watten_net.engine import Match
 from watten_net.engine.public import PublicMatch
 from watten_net.record import KIND_HOST, encode_entries, read_record
 from watten_net.verify import verify_file
 
-from client.i18n import Words
 from netutil import ROOT, isolated_env, start, start_host
 from tmuxutil import Tmux, have_tmux, python
 
@@ -163,10 +164,8 @@ def test_a_whole_hand_step_by_step_equals_the_engines_replay(records: dict[str, 
 def test_a_tampered_record_opens_at_its_failing_envelope(records: dict[str, Path], tmux: Tmux) -> None:
     honest = verify_file(str(records["host"]))
     assert honest.match is not None
-    meta, entries = read_record(records["host"])
+    _, entries = read_record(records["host"])
     hosts = [e for e in entries if e.kind == KIND_HOST]
-    from watten_net.deal.protocol import parse_envelope
-
     before = sum(1 for e in hosts[:TAMPERED_AT - 1] if parse_envelope(e.data, host=True).type == "ActionAccepted")
     replay(tmux, records["tampered"])
     tmux.wait_for("r", r"Record: FAILED")
@@ -194,7 +193,8 @@ def test_a_trustless_record_shows_the_unopened_cards_sealed(records: dict[str, P
 
 
 @pytest.mark.parametrize("name, said", [
-    ("missing.wrec", "no such file"), ("", "a folder, not a record"), ("garbage.wrec", "is not a watten-net game record"),
+    ("missing.wrec", "no such file"), ("", "a folder, not a record"),
+    ("garbage.wrec", "is not a watten-net game record"),
 ])
 def test_what_is_no_record_gets_one_line(tmp_path: Path, name: str, said: str) -> None:
     (tmp_path / "garbage.wrec").write_bytes(b"\x00\x01not a record\x1b[31m")
