@@ -24,6 +24,7 @@ from prompt_toolkit.layout import ConditionalContainer, Float, FloatContainer, H
 from prompt_toolkit.widgets import Frame
 
 from watten_net.cardwords import LANGS, default_lang
+from watten_net.engine.events import EventKind
 from watten_net.printable import visible
 from watten_net.record import RecordError, read_record
 from watten_net.verify import EXIT_CODES, FAILED, NO_SUCH_FILE, STATUS, Report, replay_before, verify_file
@@ -63,7 +64,8 @@ class Replay:
             view = self._view(self.at)
             story.events(step_events(self.steps[self.at]), view)
         self.state.view = self._view(index)
-        self.state.message = ""
+        if not self.steps[index].ends_trick():
+            story.last_trick = None  # (the live table keeps a won trick a while; a replay shows it at its move only)
 
     def _view(self, index: int) -> Any:
         r = self.report
@@ -114,6 +116,13 @@ class Replay:
             return said(lang, "failed_here").format(n=failing) if failing else said(lang, "stopped")
         return said(lang, "stopped") if not self.steps[-1].match.is_over else said(lang, "end")
 
+    def alert(self, view: Any) -> vm.Fragments:
+        """The moment's news as the live table shows it; a move that ends a hand shows the hand's result."""
+        story = self.state.story
+        if story is not None and story.result and any(e.kind == EventKind.HAND_END for e in self.steps[self.at].events):
+            return [("class:ok", f"{visible(story.result)}\n")]
+        return vm.alert_line(view, self.state, self.words)
+
     def hands(self) -> vm.Fragments:
         out = hands_pane(self.steps[self.at], self.state.view, self.words)
         if "▒▒" in "".join(text for _, text in out):
@@ -133,7 +142,7 @@ def replay_layout(replay: Replay) -> Layout:
         pane(replay.header),
         pane(need_view(lambda v: vm.status_pane(v, w))),
         pane(need_view(lambda v: vm.seats_pane(v, w, s, _columns()))),
-        pane(need_view(lambda v: vm.alert_line(v, s, w))),
+        pane(need_view(replay.alert)),
         pane(need_view(lambda v: vm.scores_pane(v, w, _columns()))),
         pane(replay.hands),
         scrolled(lambda: log_view.log_pane(s, _columns()), lambda: 0),

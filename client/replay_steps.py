@@ -26,10 +26,7 @@ class Step:
     events: tuple[Event, ...]
     seat: int  # who acted (-1: the match as it stood before the first action)
     action: str
-
-    @property
-    def hand(self) -> int:
-        return int(self.match.hand_number)
+    hand: int  # the hand the action was made in (a hand's last action leaves the engine at the next hand)
 
     def ends_trick(self) -> bool:
         return any(e.kind == EventKind.TRICK for e in self.events)
@@ -49,11 +46,12 @@ def steps_of(match: Match | PublicMatch) -> list[Step]:
             current = current.apply_deck(what) if who == "deck" else current.apply_sealed_deck(what)
             continue
         if not steps:
-            steps.append(Step(current, tuple(pending), -1, ""))
+            steps.append(Step(current, tuple(pending), -1, "", current.hand_number))
+        hand = current.hand_number
         current, events = _apply(current, int(who), str(what), detail)
-        steps.append(Step(current, tuple(events), int(who), str(what)))
+        steps.append(Step(current, tuple(events), int(who), str(what), hand))
     if not steps:
-        steps.append(Step(current, tuple(pending), -1, ""))
+        steps.append(Step(current, tuple(pending), -1, "", current.hand_number))
     return steps
 
 

@@ -690,7 +690,32 @@ def replay_before(entries: Sequence[Entry], report: Report) -> Match | PublicMat
                 _replay_inputs(game, link, embedded)
     except (_Stop, Refusal, HostBrokeProtocol, ValueError, AssertionError):
         pass  # (the replay ends where the record stops making sense: what it got so far is the answer)
-    return game.engine if game is not None else None
+    if game is None or game.engine is None:
+        return None
+    # The engine may have taken a move whose ActionAccepted would be the failing envelope itself: the replay shows
+    # the moves the host accepted before it (each accepted move is one ActionAccepted).
+    return _first_moves(game.engine, sum(1 for p in game.chain if p.type == "ActionAccepted"))
+
+
+_NO_MOVES = ("deck", "sealed")  # an engine input that is no accepted move (forfeits and silences come with theirs)
+
+
+def _first_moves(match: Match | PublicMatch, moves: int) -> Match | PublicMatch:
+    """`match` rebuilt from its first `moves` accepted moves (and the inputs between them); itself when it has no
+    more."""
+    history: list[Any] = list(match.history())
+    kept, seen = [], 0
+    for item in history:
+        if item[0] not in _NO_MOVES and item[1] not in ("forfeit", "no-opening"):
+            if seen == moves:
+                break
+            seen += 1
+        kept.append(item)
+    if len(kept) == len(history):
+        return match
+    if isinstance(match, PublicMatch):
+        return PublicMatch.replay(match.rules, kept, match.first_dealer)
+    return Match.replay(match.rules, kept, match.first_dealer)
 
 
 def _key_reveals(entries: Sequence[Entry], links: list[_Link]) -> list[_Link]:

@@ -1,0 +1,112 @@
+"""`watten-replay`'s parts without a terminal (issue 14 item 1): the steps of a recorded match are the engine's own
+replay of its inputs; a record that fails replays up to its failing envelope, with exactly the moves the host
+accepted before it; what the screen builds from a record's names holds no control byte. Records from `LocalTable`
+(the real dealing layer, in process); the terminal itself is tests/test_replay_tmux.py's."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+from client import viewmodel as vm
+from client.i18n import Words
+from client.replay import Replay
+from client.replay_steps import cards_of, next_index, steps_of
+from watten_net.deal.protocol import parse_envelope
+from watten_net.engine import Match, Rules
+from watten_net.engine.events import EventKind
+from watten_net.record import KIND_HOST, Entry
+from watten_net.verify import FAILED, Report, replay_before, verify_entries
+
+from tampering import Game, play_game
+
+RULES = dataclasses.replace(Rules.preset("bavarian", 4), target=5)
+RAW_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    return play_game("replay", RULES, seed=14)
+
+
+def test_every_step_is_the_engines_replay_of_the_inputs_so_far(game: Game) -> None:
+    report = verify_entries(game.host())
+    match = report.match
+    assert report.verdict == "verified" and isinstance(match, Match)
+    steps = steps_of(match)
+    history = match.history()
+    moves = [i for i, item in enumerate(history) if item[0] != "deck"]
+    assert len(steps) == len(moves) + 1 and steps[-1].match == match
+    for number, at in enumerate(moves, start=1):
+        assert steps[number].match == Match.replay(match.rules, history[:at + 1], match.first_dealer)
+        assert (steps[number].seat, steps[number].action) == history[at]
+    # every seat's five cards, known: a verified deal's hands come from the seeds
+    dealt = next(s for s in steps if sum(len(cards_of(s.match, seat)) for seat in range(4)) == 20)
+    assert all(len(cards_of(dealt.match, seat)) == 5 for seat in range(4))
+    assert "▒▒" not in " ".join(" ".join(cards_of(dealt.match, seat)) for seat in range(4))
+
+
+def test_tricks_and_hands_are_jumped_to(game: Game) -> None:
+    report = verify_entries(game.host())
+    assert report.match is not None
+    steps = steps_of(report.match)
+    first_trick = next_index(steps, 0, True, "trick")
+    assert steps[first_trick].ends_trick() and not any(s.ends_trick() for s in steps[:first_trick])
+    first_hand_end = next_index(steps, 0, True, "hand")
+    assert any(e.kind == EventKind.HAND_END for e in steps[first_hand_end].events)
+    assert next_index(steps, first_hand_end, False, "hand") == 0
+    assert next_index(steps, len(steps) - 1, True, "trick") == len(steps) - 1
+
+
+def _broken_at(entries: list[Entry], seq: int) -> list[Entry]:
+    """The record with the host's signature of chain envelope `seq` broken."""
+    hosts = [i for i, e in enumerate(entries) if e.kind == KIND_HOST]
+    out = list(entries)
+    entry = out[hosts[seq - 1]]
+    out[hosts[seq - 1]] = Entry(entry.kind, entry.data[:-1] + bytes([entry.data[-1] ^ 1]))
+    return out
+
+
+def test_a_failing_record_replays_the_moves_accepted_before_its_failing_envelope(game: Game) -> None:
+    entries = game.host()
+    types = [parse_envelope(e.data, host=True).type for e in entries if e.kind == KIND_HOST]
+    honest = verify_entries(entries).match
+    assert honest is not None
+    for seq in range(2, len(types), max(1, len(types) // 25)):
+        broken = _broken_at(entries, seq)
+        report = verify_entries(broken)
+        assert report.verdict == FAILED and report.errors[0].envelope == seq
+        match = replay_before(broken, report)
+        accepted = types[:seq - 1].count("ActionAccepted")
+        if match is None:  # (a failure before the first deck was ready: no table to show yet)
+            assert accepted == 0, seq
+            continue
+        moves = [item for item in match.history() if item[0] != "deck"]
+        assert len(moves) == accepted, (seq, types[seq - 1])
+        assert moves == [item for item in honest.history() if item[0] != "deck"][:accepted]
+
+
+def test_a_record_whose_header_fails_has_nothing_to_replay(game: Game) -> None:
+    broken = _broken_at(game.host(), 1)
+    report = verify_entries(broken)
+    assert replay_before(broken, report) is None
+
+
+def test_nothing_the_record_names_reaches_the_screen_raw(game: Game) -> None:
+    report: Report = verify_entries(game.seat(2), meta={"seat": 2})
+    assert report.match is not None and report.seat == 2
+    report.names = ["\x1b[2J\x1b[32mverified", "Anna\u202e", "\x07Bert", "Zoë"]
+    report.fingerprint = "\x1b]0;pwned\x07"
+    replay = Replay(report, steps_of(report.match), Words("en"))
+    for index in range(len(replay.steps)):
+        replay.go(index)
+        view = replay.state.view
+        story = replay.state.story
+        assert story is not None
+        shown = [*replay.header(), *replay.hands(), *replay.step_line(), *vm.seats_pane(view, replay.words,
+                 replay.state), *replay.alert(view), *vm.scores_pane(view, replay.words)]
+        text = "".join(t for _, t in shown) + "\n".join(line.text for line in story.lines)
+        assert not RAW_CONTROL.search(text.replace("\n", "")), repr(text)
+    assert "\\x07Bert (you)" in "".join(t for _, t in replay.hands())  # (the owner, its name escaped)
