@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import ConditionalContainer, Float, FloatContainer, HSplit, Layout
@@ -156,8 +157,6 @@ def replay_layout(replay: Replay) -> Layout:
 
 
 def _columns() -> int:
-    from prompt_toolkit.application.current import get_app
-
     return int(get_app().output.get_size().columns)
 
 

@@ -6,6 +6,7 @@ accepted before it; what the screen builds from a record's names holds no contro
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 
 import pytest
@@ -18,8 +19,9 @@ from watten_net.deal.protocol import parse_envelope
 from watten_net.engine import Match, Rules
 from watten_net.engine.events import EventKind
 from watten_net.record import KIND_HOST, Entry
-from watten_net.verify import FAILED, Report, replay_before, verify_entries
+from watten_net.verify import ABANDONED, FAILED, Report, replay_before, verify_entries
 
+from local_table import LocalTable
 from tampering import Game, play_game
 
 RULES = dataclasses.replace(Rules.preset("bavarian", 4), target=5)
@@ -110,3 +112,30 @@ def test_nothing_the_record_names_reaches_the_screen_raw(game: Game) -> None:
         text = "".join(t for _, t in shown) + "\n".join(line.text for line in story.lines)
         assert not RAW_CONTROL.search(text.replace("\n", "")), repr(text)
     assert "\\x07Bert (you)" in "".join(t for _, t in replay.hands())  # (the owner, its name escaped)
+
+
+def test_a_match_stopped_early_replays_as_far_as_it_went() -> None:
+    rng = random.Random(3)
+    table = LocalTable(RULES, seed=3)
+    table.deliver(table.host.start())
+    while len(table.host.chain) < 60:
+        if table.flush():
+            continue
+        _, waiting = table.host.waiting_for()
+        assert table.host.match is not None and waiting
+        seat = waiting[0]
+        raw = table.seats[seat].action(rng.choice(table.host.match.observe(seat).legal_actions))
+        table.deliver(table.host.submit(seat, raw))
+        table.seats[seat].accepted(raw)
+    table.deliver(table.host.abandon("host-shutdown"))
+    while table.flush():
+        pass
+    report = verify_entries(table.seat_entries(1), meta={"seat": 1})
+    assert report.verdict == ABANDONED and report.match is not None
+    replay = Replay(report, steps_of(report.match), Words("en"))
+    replay.go(10**6)  # (End: the last step there is)
+    assert replay.steps[-1].match == report.match and not report.match.is_over
+    said = "".join(t for _, t in replay.step_line())
+    assert said.endswith("the record ends here: the match went no further"), said
+    header = "".join(t for _, t in replay.header())
+    assert "ABANDONED (every deal verified)" in header and "the host ended the match at hand" in header
