@@ -24,7 +24,7 @@ from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import ConditionalContainer, Float, FloatContainer, HSplit, Layout
 from prompt_toolkit.widgets import Frame
 
-from watten_net.cardwords import LANGS, default_lang
+from watten_net.cardwords import LANGS, RANK_DE, SUIT_DE, default_lang
 from watten_net.engine.events import EventKind
 from watten_net.printable import visible
 from watten_net.record import RecordError, read_record
@@ -107,6 +107,11 @@ class Replay:
             text += f" · {said(w.lang, 'start')}"
         elif at == last:
             text += f" · {self._end_words()}"
+        elif step.action.startswith("play ") and self.state.view is not None:  # (the card by its name, as the hand)
+            card = step.action[5:]
+            name = w.card_name(card).split(" — ")[0] if card[:1] in SUIT_DE and card[1:] in RANK_DE else ""
+            who = vm.seat_name(self.state.view, step.seat, w)
+            text += " · " + said(w.lang, "plays").format(who=who, card=w.card_short(card), name=name)
         style = "class:error" if at == last and self.report.verdict == FAILED else "class:dim"
         return [(style, text)]
 

@@ -6,7 +6,8 @@ REPLAY: dict[str, dict[str, str]] = {
     "en": {
         "cards": "Cards (as far as the record shows them)",
         "sealed": "▒▒ sealed: a trustless card nobody opened",
-        "record": "Record", "step": "Step {at}/{of}", "hand": "hand {hand}", "start": "the table before the first move",
+        "record": "Record", "plays": "{who} plays {card}: {name}", "step": "Step {at}/{of}", "hand": "hand {hand}",
+        "start": "the table before the first move",
         "end": "the end of the record", "stopped": "the record ends here: the match went no further",
         "failed_here": "the record fails at envelope {n}: the replay stops here",
         "keys": "→ next · ← back · ] [ trick · PgDn PgUp hand · Home End · ? help · q quit",
@@ -21,8 +22,8 @@ REPLAY: dict[str, dict[str, str]] = {
     "de": {
         "cards": "Karten (soweit die Aufzeichnung sie zeigt)",
         "sealed": "▒▒ versiegelt: eine Karte des vertrauenslosen Gebens, die niemand geöffnet hat",
-        "record": "Aufzeichnung", "step": "Zug {at}/{of}", "hand": "Hand {hand}",
-        "start": "der Tisch vor dem ersten Zug",
+        "record": "Aufzeichnung", "plays": "{who} spielt {card}: {name}", "step": "Zug {at}/{of}",
+        "hand": "Hand {hand}", "start": "der Tisch vor dem ersten Zug",
         "end": "das Ende der Aufzeichnung", "stopped": "die Aufzeichnung endet hier: weiter ging die Partie nicht",
         "failed_here": "die Aufzeichnung scheitert an Umschlag {n}: die Wiedergabe endet hier",
         "keys": "→ vor · ← zurück · ] [ Stich · Bild↓ Bild↑ Hand · Pos1 Ende · ? Hilfe · q beenden",
@@ -36,7 +37,8 @@ REPLAY: dict[str, dict[str, str]] = {
     },
     "zh": {
         "cards": "手牌（记录所显示的）", "sealed": "▒▒ 密封：无信任发牌中从未打开的牌",
-        "record": "记录", "step": "第 {at}/{of} 步", "hand": "第 {hand} 手", "start": "第一步之前的牌桌",
+        "record": "记录", "plays": "{who} 出 {card}：{name}", "step": "第 {at}/{of} 步", "hand": "第 {hand} 手",
+        "start": "第一步之前的牌桌",
         "end": "记录结束", "stopped": "记录到此结束：比赛没有继续",
         "failed_here": "记录在信封 {n} 处验证失败：回放到此为止",
         "keys": "→ 下一步 · ← 上一步 · ] [ 墩 · PgDn PgUp 手 · Home End · ? 帮助 · q 退出",

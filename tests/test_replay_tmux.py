@@ -144,6 +144,10 @@ def test_a_whole_hand_step_by_step_equals_the_engines_replay(records: dict[str, 
         screen = tmux.screen("r")
         match = engine_after(report.match, step)
         check_screen(screen, match)
+        move = match.last_action
+        if step and move is not None and move[1].startswith("play "):  # (the step line names the card played)
+            card = move[1][5:]
+            assert f"plays {WORDS.card_short(card)}: {WORDS.card_name(card).split(' — ')[0]}" in screen, screen
         hand_over = match.hand_number > 0
         step += 1
         assert step < 60, "the first hand never ended"
