@@ -28,6 +28,7 @@ from watten_net.cardwords import LANGS, RANK_DE, SUIT_DE, default_lang
 from watten_net.engine.events import EventKind
 from watten_net.printable import visible
 from watten_net.record import RecordError, read_record
+from watten_net.record_words import stand_in_events
 from watten_net.verify import EXIT_CODES, FAILED, NO_SUCH_FILE, STATUS, Report, replay_before, verify_file
 
 from . import log_view
@@ -52,6 +53,7 @@ class Replay:
         self.state = vm.ScreenState(story=Story(words))
         self.at = -1  # the step shown (the story has been told up to it)
         self.show_help = False
+        self.stand_in = _stand_in_steps(report, steps)
 
     def go(self, index: int) -> None:
         """Show step `index`: the story is told on from where it is, or told again from the start (going back)."""
@@ -112,6 +114,8 @@ class Replay:
             name = w.card_name(card).split(" — ")[0] if card[:1] in SUIT_DE and card[1:] in RANK_DE else ""
             who = vm.seat_name(self.state.view, step.seat, w)
             text += " · " + said(w.lang, "plays").format(who=who, card=w.card_short(card), name=name)
+        if at in self.stand_in:
+            text += said(w.lang, "stand_in")
         style = "class:error" if at == last and self.report.verdict == FAILED else "class:dim"
         return [(style, text)]
 
@@ -134,6 +138,18 @@ class Replay:
         if "▒▒" in "".join(text for _, text in out):
             out.append(("class:dim", said(self.words.lang, "sealed") + "\n"))
         return out
+
+
+def _stand_in_steps(report: Report, steps: list[Step]) -> set[int]:
+    """The steps whose move the reference stand-in made for a seat that was away (as `watten-verify --show` marks
+    them): the steps' events, one after the other, are the match's events."""
+    marked = stand_in_events([e for step in steps for e in step.events], report.moves)
+    out, first = set(), 0
+    for index, step in enumerate(steps):
+        if any(first <= i < first + len(step.events) for i in marked):
+            out.add(index)
+        first += len(step.events)
+    return out
 
 
 def replay_layout(replay: Replay) -> Layout:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 REPLAY: dict[str, dict[str, str]] = {
     "en": {
-        "cards": "Cards (as far as the record shows them)",
+        "cards": "Cards (as far as the record shows them)", "stand_in": " (the stand-in, for a seat away)",
         "sealed": "▒▒ sealed: a trustless card nobody opened",
         "record": "Record", "plays": "{who} plays {card}: {name}", "step": "Step {at}/{of}", "hand": "hand {hand}",
         "start": "the table before the first move",
@@ -20,7 +20,7 @@ REPLAY: dict[str, dict[str, str]] = {
                 "is watten-verify's verdict on the record.",
     },
     "de": {
-        "cards": "Karten (soweit die Aufzeichnung sie zeigt)",
+        "cards": "Karten (soweit die Aufzeichnung sie zeigt)", "stand_in": " (der Vertreter, der Platz war weg)",
         "sealed": "▒▒ versiegelt: eine Karte des vertrauenslosen Gebens, die niemand geöffnet hat",
         "record": "Aufzeichnung", "plays": "{who} spielt {card}: {name}", "step": "Zug {at}/{of}",
         "hand": "Hand {hand}", "start": "der Tisch vor dem ersten Zug",
@@ -36,7 +36,8 @@ REPLAY: dict[str, dict[str, str]] = {
                 "ist das Urteil von watten-verify.",
     },
     "zh": {
-        "cards": "手牌（记录所显示的）", "sealed": "▒▒ 密封：无信任发牌中从未打开的牌",
+        "cards": "手牌（记录所显示的）", "stand_in": "（代打：该座位离开）",
+        "sealed": "▒▒ 密封：无信任发牌中从未打开的牌",
         "record": "记录", "plays": "{who} 出 {card}：{name}", "step": "第 {at}/{of} 步", "hand": "第 {hand} 手",
         "start": "第一步之前的牌桌",
         "end": "记录结束", "stopped": "记录到此结束：比赛没有继续",

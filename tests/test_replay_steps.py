@@ -139,3 +139,17 @@ def test_a_match_stopped_early_replays_as_far_as_it_went() -> None:
     assert said.endswith("the record ends here: the match went no further"), said
     header = "".join(t for _, t in replay.header())
     assert "ABANDONED (every deal verified)" in header and "the host ended the match at hand" in header
+
+
+def test_the_stand_ins_moves_are_marked_as_watten_verify_marks_them() -> None:
+    game = play_game("away", Rules.preset("bavarian"), seed=14, absences={30: (2, 60)})
+    report = verify_entries(game.host())
+    assert report.match is not None
+    bot_moves = [m for m in report.moves if m[2] == "bot"]
+    assert bot_moves
+    replay = Replay(report, steps_of(report.match), Words("en"))
+    assert len(replay.stand_in) == len(bot_moves)
+    assert [(replay.steps[i].seat, replay.steps[i].action) for i in sorted(replay.stand_in)] == [
+        (seat, action) for seat, action, _ in bot_moves]
+    replay.go(min(replay.stand_in))
+    assert "".join(t for _, t in replay.step_line()).endswith("(the stand-in, for a seat away)")
