@@ -28,10 +28,16 @@ from watten_net.verify import verify_file
 from netutil import ROOT, isolated_env, start, start_host
 from tmuxutil import Tmux, have_tmux, python
 
-pytestmark = [
-    pytest.mark.network, pytest.mark.tmux, pytest.mark.slow,
-    pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (.ci/run installs it)"),
-]
+pytestmark = pytest.mark.network
+IN_TMUX = [pytest.mark.tmux, pytest.mark.slow,
+           pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (.ci/run installs it)")]
+
+
+def in_tmux(test: Any) -> Any:
+    """A test that drives watten-replay in tmux on the records of real matches (made once for the module)."""
+    for mark in IN_TMUX:
+        test = mark(test)
+    return test
 
 WORDS = Words("en")
 SEALED = "▒▒"
@@ -132,6 +138,7 @@ def replay(tmux: Tmux, path: Path, width: int = 80, height: int = 24) -> None:
     tmux.new("r", ["sh", "-c", f"{command}; echo EXIT $?; sleep 60"], width, height)
 
 
+@in_tmux
 def test_a_whole_hand_step_by_step_equals_the_engines_replay(records: dict[str, Path], tmux: Tmux) -> None:
     report = verify_file(str(records["seat"]))
     assert report.verdict == "verified" and report.match is not None and report.seat == 1
@@ -165,6 +172,7 @@ def test_a_whole_hand_step_by_step_equals_the_engines_replay(records: dict[str, 
     tmux.wait_for("r", r"EXIT 0")
 
 
+@in_tmux
 def test_a_tampered_record_opens_at_its_failing_envelope(records: dict[str, Path], tmux: Tmux) -> None:
     honest = verify_file(str(records["host"]))
     assert honest.match is not None
@@ -183,6 +191,7 @@ def test_a_tampered_record_opens_at_its_failing_envelope(records: dict[str, Path
     tmux.wait_for("r", r"EXIT 1")
 
 
+@in_tmux
 def test_a_trustless_record_shows_the_unopened_cards_sealed(records: dict[str, Path], tmux: Tmux) -> None:
     report = verify_file(str(records["trustless"]))
     assert report.verdict == "verified" and isinstance(report.match, PublicMatch)
