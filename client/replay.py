@@ -87,11 +87,13 @@ class Replay:
         self.go(targets[key]())
 
     # ------------------------------------------------------------------ what the screen shows
-    def header(self) -> vm.Fragments:
+    def header(self, width: int = 80) -> vm.Fragments:
+        """The game and `watten-verify`'s verdict on the record (narrow: without the program's name), and what the
+        verdict is about: a note, or the first problem."""
         r, w = self.report, self.words
         good = r.verdict != FAILED
-        out: vm.Fragments = [("class:title", " watten-replay "),
-                             ("class:fingerprint", f" {w['game']} {visible(r.fingerprint)}"),
+        out: vm.Fragments = [("class:title", " watten-replay ")] if width >= 76 else []
+        out += [("class:fingerprint", f" {w['game']} {visible(r.fingerprint)}"),
                              ("class:ok" if r.verdict == "verified" else "class:error",
                               f" · {said(w.lang, 'record')}: {STATUS[r.verdict]}")]
         for note in r.notes[:1]:
@@ -161,7 +163,7 @@ def replay_layout(replay: Replay) -> Layout:
         return lambda: render(s.view) if s.view is not None else []
 
     body = HSplit([
-        pane(replay.header),
+        pane(lambda: replay.header(_columns())),
         pane(need_view(lambda v: vm.status_pane(v, w))),
         pane(need_view(lambda v: vm.seats_pane(v, w, s, _columns()))),
         pane(need_view(replay.alert)),
