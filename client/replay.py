@@ -123,9 +123,9 @@ class Replay:
 
     def _end_words(self) -> str:
         r, lang = self.report, self.words.lang
-        if r.verdict == FAILED:
-            failing = r.errors[0].envelope if r.errors else 0
-            return said(lang, "failed_here").format(n=failing) if failing else said(lang, "stopped")
+        failing = r.errors[0].envelope if r.errors and r.verdict == FAILED else 0
+        if failing:
+            return said(lang, "failed_here").format(n=failing)
         return said(lang, "stopped") if not self.steps[-1].match.is_over else said(lang, "end")
 
     def alert(self, view: Any) -> vm.Fragments:
@@ -217,7 +217,9 @@ def load(path: str) -> tuple[Report, list[Step]] | str:
         return f"{visible(path)}: a folder, not a record (name one of its *.wrec files)"
     if report.errors and report.errors[0].reason in (NO_SUCH_FILE, "unreadable"):
         return f"{visible(path)}: {visible(report.errors[0].message)}"
-    match = report.match
+    # (a record that fails is replayed up to its first problem, even when the verifier's replay got further: a
+    # problem found after the replay, in the owner's own envelopes, still names the envelope the replay stops at)
+    match = report.match if report.verdict != FAILED else None
     if match is None:
         try:
             _, entries = read_record(path)
