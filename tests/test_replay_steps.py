@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ from watten_net.record import KIND_HOST, Entry
 from watten_net.verify import ABANDONED, FAILED, Report, replay_before, verify_entries
 
 from local_table import LocalTable
-from tampering import Game, play_game
+from tampering import Game, edit_host, play_game, signed
 
 RULES = dataclasses.replace(Rules.preset("bavarian", 4), target=5)
 RAW_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -153,3 +154,27 @@ def test_the_stand_ins_moves_are_marked_as_watten_verify_marks_them() -> None:
         (seat, action) for seat, action, _ in bot_moves]
     replay.go(min(replay.stand_in))
     assert "".join(t for _, t in replay.step_line()).endswith("(the stand-in, for a seat away)")
+
+
+def test_a_host_that_rewrites_a_move_and_signs_again_is_replayed_up_to_it(game: Game) -> None:
+    """The dishonest host's record: a played card changed and the whole chain signed again, so that only the replay
+    can tell. The replay stops before that ActionAccepted, with every move the honest game had there."""
+    entries = game.host()
+    hosts = [i for i, e in enumerate(entries) if e.kind == KIND_HOST]
+    plays = [i for i in hosts if signed(entries[i]).type == "ActionAccepted"
+             and str(signed(entries[i]).payload.action).startswith("play ")]
+    index = plays[len(plays) // 2]
+    seq = hosts.index(index) + 1
+
+    def other_card(payload: Any) -> None:
+        payload.action = "play HK" if payload.action != "play HK" else "play S7"
+
+    forged = edit_host(entries, index, other_card, game.host_key)
+    report = verify_entries(forged)
+    assert report.verdict == FAILED and report.errors[0].envelope == seq, report.errors[0].sentence()
+    match = replay_before(forged, report)
+    honest = verify_entries(entries).match
+    assert match is not None and honest is not None
+    accepted = [signed(entries[i]).type for i in hosts[:seq - 1]].count("ActionAccepted")
+    moves = [item for item in match.history() if item[0] != "deck"]
+    assert moves == [item for item in honest.history() if item[0] != "deck"][:accepted] and accepted > 0
