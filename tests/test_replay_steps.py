@@ -19,7 +19,8 @@ from client.replay_steps import cards_of, next_index, steps_of
 from watten_net.deal.protocol import parse_envelope
 from watten_net.engine import Match, Rules
 from watten_net.engine.events import EventKind
-from watten_net.record import KIND_HOST, Entry
+from watten_net.record import KIND_HOST, KIND_WITHHELD, Entry
+from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import ABANDONED, FAILED, Report, replay_before, verify_entries
 
 from local_table import LocalTable
@@ -63,21 +64,42 @@ def test_tricks_and_hands_are_jumped_to(game: Game) -> None:
     assert next_index(steps, len(steps) - 1, True, "trick") == len(steps) - 1
 
 
+def _chain(entries: list[Entry]) -> list[int]:
+    """The indexes of the record's chain entries (host envelopes and the stubs of those withheld from its owner)."""
+    return [i for i, e in enumerate(entries) if e.kind in (KIND_HOST, KIND_WITHHELD)]
+
+
+def _chain_types(entries: list[Entry]) -> list[str]:
+    def type_of(entry: Entry) -> str:
+        if entry.kind == KIND_HOST:
+            return str(parse_envelope(entry.data, host=True).type)
+        stub = pb.Withheld()
+        stub.ParseFromString(entry.data)
+        return str(stub.type)
+
+    return [type_of(entries[i]) for i in _chain(entries)]
+
+
 def _broken_at(entries: list[Entry], seq: int) -> list[Entry]:
     """The record with the host's signature of chain envelope `seq` broken."""
-    hosts = [i for i, e in enumerate(entries) if e.kind == KIND_HOST]
     out = list(entries)
-    entry = out[hosts[seq - 1]]
-    out[hosts[seq - 1]] = Entry(entry.kind, entry.data[:-1] + bytes([entry.data[-1] ^ 1]))
+    index = _chain(entries)[seq - 1]
+    entry = out[index]
+    assert entry.kind == KIND_HOST
+    out[index] = Entry(entry.kind, entry.data[:-1] + bytes([entry.data[-1] ^ 1]))
     return out
 
 
-def test_a_failing_record_replays_the_moves_accepted_before_its_failing_envelope(game: Game) -> None:
-    entries = game.host()
-    types = [parse_envelope(e.data, host=True).type for e in entries if e.kind == KIND_HOST]
+@pytest.mark.parametrize("owner", [None, 1])
+def test_a_failing_record_replays_the_moves_accepted_before_its_failing_envelope(game: Game, owner: int | None) -> None:
+    """The host's record, and a seat's (whose stubs the host's disclosures at the match's end open, though they stand
+    after the failure): at any envelope whose signature is broken."""
+    entries = game.record(owner)
+    types = _chain_types(entries)
     honest = verify_entries(entries).match
     assert honest is not None
-    for seq in range(2, len(types), max(1, len(types) // 25)):
+    hosts = [seq for seq, i in enumerate(_chain(entries), start=1) if entries[i].kind == KIND_HOST]
+    for seq in hosts[1::max(1, len(hosts) // 25)]:
         broken = _broken_at(entries, seq)
         report = verify_entries(broken)
         assert report.verdict == FAILED and report.errors[0].envelope == seq

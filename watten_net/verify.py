@@ -17,6 +17,7 @@ card opened from another seat's position) names that seat.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import json
 import shutil
@@ -670,8 +671,9 @@ def replay_before(entries: Sequence[Entry], report: Report) -> Match | PublicMat
     """The match as far as the record's envelopes before the report's first problem take it (all of them when the
     problem is the record's as a whole), for `watten-replay`, which shows a record that fails up to its failure and
     one that stops early as far as it goes; the report learns whose game it was, when the chain failed before.
-    The host's game key may come from later in the record (a key that opens K_H in the header is the key, wherever
-    it stands); an envelope withheld and not yet disclosed ends the replay there. None: not even the header reads."""
+    The host's game key and its disclosures of what it withheld from the owner may come from later in the record (a
+    key that opens K_H in the header is the key, an envelope that has a stub's hash is the withheld one, wherever they
+    stand); an envelope withheld and never disclosed ends the replay there. None: not even the header reads."""
     failing = report.errors[0].envelope if report.errors else 0
     game: HostGame | None = None
     try:
@@ -681,7 +683,9 @@ def replay_before(entries: Sequence[Entry], report: Report) -> Match | PublicMat
         if not report.game_id:
             report.game_id, report.fingerprint = bytes(header.payload.game_id).hex(), game_fingerprint(header.raw)
             _header_facts(report, header.payload)
-        game = _game_of_header(links, _key_reveals(entries, links))
+        with contextlib.suppress(_Stop):  # (the stubs the record's disclosures open, wherever those stand)
+            _resolve_disclosures([*links, *_host_signed(entries, links, "Disclosure")])
+        game = _game_of_header(links, _host_signed(entries, links, "HostKeyReveal"))
         game.start()
         embedded: set[bytes] = set()
         while len(game.chain) < len(links) and links[len(game.chain)].signed is not None:
@@ -718,8 +722,9 @@ def _first_moves(match: Match | PublicMatch, moves: int) -> Match | PublicMatch:
     return Match.replay(match.rules, kept, match.first_dealer)
 
 
-def _key_reveals(entries: Sequence[Entry], links: list[_Link]) -> list[_Link]:
-    """Every HostKeyReveal in the record that the host signed (checked against the header by `_host_game_key`)."""
+def _host_signed(entries: Sequence[Entry], links: list[_Link], type_name: str) -> list[_Link]:
+    """Every envelope of `type_name` in the record that the header's host signed, wherever it stands (what it says
+    is checked where it is used: a key against K_H, a disclosed envelope against its stub's hash)."""
     header = links[0].signed if links else None
     if header is None:
         return []
@@ -731,7 +736,7 @@ def _key_reveals(entries: Sequence[Entry], links: list[_Link]) -> list[_Link]:
             signed = parse_envelope(entry.data, host=True)
         except ProtocolError:
             continue
-        if signed.type == "HostKeyReveal" and check_signature(signed, bytes(header.payload.host_public_key)):
+        if signed.type == type_name and check_signature(signed, bytes(header.payload.host_public_key)):
             found.append(_Link(signed.seq, signed.hash, signed))
     return found
 
