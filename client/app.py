@@ -18,7 +18,6 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.layout import Window
 from prompt_toolkit.layout.controls import FormattedTextControl
-from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import TextArea
 
 from watten_net.verify import verify_entries
@@ -30,15 +29,8 @@ from .connection import Connection, HostBrokeProtocol, Refused
 from .i18n import Words
 from .keys import bind_keys
 from .screen_layout import table_layout, word_wrap
+from .screen_style import STYLE
 from .story import Story
-
-STYLE = Style.from_dict({
-    "title": "bold reverse", "fingerprint": "bold", "ok": "ansigreen bold", "error": "ansired bold",
-    "dim": "ansibrightblack", "heading": "bold underline", "active": "ansiyellow bold", "you": "bold",
-    "alert": "ansimagenta bold", "label": "", "value": "bold", "score": "", "key": "ansicyan",
-    "suit.h": "ansired", "suit.s": "ansiyellow", "suit.e": "ansibrightblack", "suit.l": "ansigreen",
-    "seat": "",
-})
 
 
 class HostControls:

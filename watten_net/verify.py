@@ -17,6 +17,7 @@ card opened from another seat's position) names that seat.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import json
 import shutil
@@ -52,7 +53,7 @@ from watten_net.record import (
     read_record,
 )
 from watten_net.record_words import NAME_LIMIT, Telling, absence_lines, describe, roster_names, wrap_words
-from watten_net.refusal import HostBrokeProtocol
+from watten_net.refusal import HostBrokeProtocol, Refusal
 from watten_net.v1 import watten_pb2 as pb
 
 # What it means when the record's envelope differs from the honest one, by envelope type.
@@ -347,7 +348,8 @@ def _problem(seq: int, type_: str, reason: str, message: str, seat: int | None =
     return _Stop(Problem(seq, type_, str(reason), message, seat))  # (str: a Reason as its plain value)
 
 
-def _read_chain(entries: Sequence[Entry]) -> list[_Link]:
+def _read_chain(entries: Sequence[Entry], before: int | None = None) -> list[_Link]:
+    """The record's chain, every link checked; `before`: only the links before that chain seq."""
     links: list[_Link] = []
     host_key = b""
     game = b""
@@ -356,6 +358,8 @@ def _read_chain(entries: Sequence[Entry]) -> list[_Link]:
         if entry.kind not in (KIND_HOST, KIND_WITHHELD):
             continue
         seq = len(links) + 1
+        if before is not None and seq >= before:
+            break
         if entry.kind == KIND_WITHHELD:
             stub = pb.Withheld()
             try:
@@ -453,8 +457,9 @@ def _replay(links: list[_Link], refusals: dict[int, list[tuple[bytes, Any]]] | N
     return game, embedded
 
 
-def _game_of_header(links: list[_Link]) -> HostGame:
-    """An honest host's game for the record's header, whose every envelope must be the record's own (`adopt`)."""
+def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGame:
+    """An honest host's game for the record's header, whose every envelope must be the record's own (`adopt`);
+    `reveals`: where else to look for the host's game key (a replay of the record's first part, `replay_before`)."""
     header_signed = links[0].signed
     assert header_signed is not None
     header = header_signed.payload
@@ -471,7 +476,7 @@ def _game_of_header(links: list[_Link]) -> HostGame:
         Seat(bytes(r.public_key), str(r.name), bytes(nonce), bool(r.bot), host_run=bool(r.host_run))
         for r, nonce in zip(header.roster, header.join_nonces, strict=True)
     ]
-    host_game_key = None if deal == "trustless" else _host_game_key(links)
+    host_game_key = None if deal == "trustless" else _host_game_key([*links, *reveals])
 
     def no_draws(size: int) -> bytes:
         raise AssertionError("an honest host draws nothing after the header: every seed follows from the keys")
@@ -660,6 +665,80 @@ def _check_stubs(links: list[_Link], game: HostGame, owner: int | None) -> None:
         ):
             raise _problem(link.seq, link.stub_type, "withheld",
                            "the stub does not match what was withheld from this seat")
+
+
+def replay_before(entries: Sequence[Entry], report: Report) -> Match | PublicMatch | None:
+    """The match as far as the record's envelopes before the report's first problem take it (all of them when the
+    problem is the record's as a whole), for `watten-replay`, which shows a record that fails up to its failure and
+    one that stops early as far as it goes; the report learns whose game it was, when the chain failed before.
+    The host's game key and its disclosures of what it withheld from the owner may come from later in the record (a
+    key that opens K_H in the header is the key, an envelope that has a stub's hash is the withheld one, wherever they
+    stand); an envelope withheld and never disclosed ends the replay there. None: not even the header reads."""
+    failing = report.errors[0].envelope if report.errors else 0
+    game: HostGame | None = None
+    try:
+        links = _read_chain(entries, failing or None)
+        header = links[0].signed
+        assert header is not None
+        if not report.game_id:
+            report.game_id, report.fingerprint = bytes(header.payload.game_id).hex(), game_fingerprint(header.raw)
+            _header_facts(report, header.payload)
+        with contextlib.suppress(_Stop):  # (the stubs the record's disclosures open, wherever those stand)
+            _resolve_disclosures([*links, *_host_signed(entries, links, "Disclosure")])
+        game = _game_of_header(links, _host_signed(entries, links, "HostKeyReveal"))
+        game.start()
+        embedded: set[bytes] = set()
+        while len(game.chain) < len(links) and links[len(game.chain)].signed is not None:
+            link = links[len(game.chain)]
+            if not _host_decision(game, link, embedded):
+                _replay_inputs(game, link, embedded)
+    except (_Stop, Refusal, HostBrokeProtocol, ValueError, AssertionError):
+        pass  # (the replay ends where the record stops making sense: what it got so far is the answer)
+    if game is None or game.engine is None:
+        return None
+    # The engine may have taken a move whose ActionAccepted would be the failing envelope itself: the replay shows
+    # the moves the host accepted before it (each accepted move is one ActionAccepted).
+    return _first_moves(game.engine, sum(1 for p in game.chain if p.type == "ActionAccepted"))
+
+
+_NO_MOVES = ("deck", "sealed")  # an engine input that is no accepted move (forfeits and silences come with theirs)
+
+
+def _first_moves(match: Match | PublicMatch, moves: int) -> Match | PublicMatch:
+    """`match` rebuilt from its first `moves` accepted moves (and the inputs between them); itself when it has no
+    more."""
+    history: list[Any] = list(match.history())
+    kept, seen = [], 0
+    for item in history:
+        if item[0] not in _NO_MOVES and item[1] not in ("forfeit", "no-opening"):
+            if seen == moves:
+                break
+            seen += 1
+        kept.append(item)
+    if len(kept) == len(history):
+        return match
+    if isinstance(match, PublicMatch):
+        return PublicMatch.replay(match.rules, kept, match.first_dealer)
+    return Match.replay(match.rules, kept, match.first_dealer)
+
+
+def _host_signed(entries: Sequence[Entry], links: list[_Link], type_name: str) -> list[_Link]:
+    """Every envelope of `type_name` in the record that the header's host signed, wherever it stands (what it says
+    is checked where it is used: a key against K_H, a disclosed envelope against its stub's hash)."""
+    header = links[0].signed if links else None
+    if header is None:
+        return []
+    found = []
+    for entry in entries:
+        if entry.kind != KIND_HOST:
+            continue
+        try:
+            signed = parse_envelope(entry.data, host=True)
+        except ProtocolError:
+            continue
+        if signed.type == type_name and check_signature(signed, bytes(header.payload.host_public_key)):
+            found.append(_Link(signed.seq, signed.hash, signed))
+    return found
 
 
 def verify_file(path: str) -> Report:
