@@ -37,7 +37,7 @@ from .i18n import Words
 from .replay_steps import Step, next_index, steps_of
 from .replay_view import hands_pane, step_events, step_view
 from .replay_words import said
-from .screen_layout import pane, scrolled
+from .screen_layout import pane, scrolled, word_wrap
 from .screen_style import STYLE
 from .story import Story
 
@@ -95,7 +95,7 @@ class Replay:
         out: vm.Fragments = [("class:title", " watten-replay ")] if width >= 76 else []
         out += [("class:fingerprint", f" {w['game']} {visible(r.fingerprint)}"),
                              ("class:ok" if r.verdict == "verified" else "class:error",
-                              f" · {said(w.lang, 'record')}: {STATUS[r.verdict]}")]
+                              f" · {said(w.lang, 'record')}: {said(w.lang, r.verdict)}")]
         for note in r.notes[:1]:
             out.append(("class:dim", f"\n {visible(note)}"))
         if not good and r.errors:
@@ -173,7 +173,8 @@ def replay_layout(replay: Replay) -> Layout:
         pane(replay.step_line),
         pane(lambda: [("class:key", said(w.lang, "keys"))]),
     ])
-    help_box = Frame(pane(lambda: [("", said(w.lang, "help"))]), title="? · Esc")
+    # (wrapped to the frame's inside: the screen's width less the float's margins and the frame's borders)
+    help_box = Frame(pane(lambda: word_wrap([("", said(w.lang, "help"))], _columns() - 4)), title="? · Esc")
     root = FloatContainer(body, floats=[
         Float(ConditionalContainer(help_box, filter=Condition(lambda: replay.show_help)), top=1, left=1, right=1)])
     return Layout(root)

@@ -6,6 +6,9 @@ REPLAY: dict[str, dict[str, str]] = {
     "en": {
         "cards": "Cards (as far as the record shows them)", "stand_in": " (the stand-in, for a seat away)",
         "sealed": "▒▒ sealed: a trustless card nobody opened",
+        "verified": "verified ✓", "failed": "FAILED", "abandoned": "abandoned (every deal verified)",
+        "disputed-proven": "DISPUTED (proven): the host's own signatures contradict it",
+        "disputed-claimed": "DISPUTED (claimed by the record's owner; otherwise verified)",
         "record": "Record", "plays": "{who} plays {card}: {name}", "step": "Step {at}/{of}", "hand": "hand {hand}",
         "start": "the table before the first move",
         "end": "the end of the record", "stopped": "the record ends here: the match went no further",
@@ -22,6 +25,9 @@ REPLAY: dict[str, dict[str, str]] = {
     "de": {
         "cards": "Karten (soweit die Aufzeichnung sie zeigt)", "stand_in": " (der Vertreter, der Platz war weg)",
         "sealed": "▒▒ versiegelt: eine Karte des vertrauenslosen Gebens, die niemand geöffnet hat",
+        "verified": "geprüft ✓", "failed": "FEHLERHAFT", "abandoned": "abgebrochen (jedes Geben geprüft)",
+        "disputed-proven": "STRITTIG (bewiesen): die eigenen Unterschriften des Hosts widersprechen ihm",
+        "disputed-claimed": "STRITTIG (vom Besitzer der Aufzeichnung behauptet; sonst geprüft)",
         "record": "Aufzeichnung", "plays": "{who} spielt {card}: {name}", "step": "Zug {at}/{of}",
         "hand": "Hand {hand}", "start": "der Tisch vor dem ersten Zug",
         "end": "das Ende der Aufzeichnung", "stopped": "die Aufzeichnung endet hier: weiter ging die Partie nicht",
@@ -38,6 +44,9 @@ REPLAY: dict[str, dict[str, str]] = {
     "zh": {
         "cards": "手牌（记录所显示的）", "stand_in": "（代打：该座位离开）",
         "sealed": "▒▒ 密封：无信任发牌中从未打开的牌",
+        "verified": "已验证 ✓", "failed": "验证失败", "abandoned": "已中止（每次发牌均已验证）",
+        "disputed-proven": "有争议（已证明）：主机自己的签名与其矛盾",
+        "disputed-claimed": "有争议（记录所有者声称；其余已验证）",
         "record": "记录", "plays": "{who} 出 {card}：{name}", "step": "第 {at}/{of} 步", "hand": "第 {hand} 手",
         "start": "第一步之前的牌桌",
         "end": "记录结束", "stopped": "记录到此结束：比赛没有继续",

@@ -161,7 +161,7 @@ def test_a_match_stopped_early_replays_as_far_as_it_went() -> None:
     said = "".join(t for _, t in replay.step_line())
     assert said.endswith("the record ends here: the match went no further"), said
     header = "".join(t for _, t in replay.header())
-    assert "ABANDONED (every deal verified)" in header and "the host ended the match at hand" in header
+    assert "abandoned (every deal verified)" in header and "the host ended the match at hand" in header
 
 
 def test_the_stand_ins_moves_are_marked_as_watten_verify_marks_them() -> None:
@@ -200,3 +200,12 @@ def test_a_host_that_rewrites_a_move_and_signs_again_is_replayed_up_to_it(game: 
     accepted = [signed(entries[i]).type for i in hosts[:seq - 1]].count("ActionAccepted")
     moves = [item for item in match.history() if item[0] != "deck"]
     assert moves == [item for item in honest.history() if item[0] != "deck"][:accepted] and accepted > 0
+
+
+@pytest.mark.parametrize(("lang", "verdict"), [("en", "Record: verified ✓"), ("de", "Aufzeichnung: geprüft ✓"),
+                                               ("zh", "记录: 已验证 ✓")])
+def test_the_verdict_is_said_in_the_screens_language(game: Game, lang: str, verdict: str) -> None:
+    report = verify_entries(game.host())
+    assert report.match is not None
+    header = "".join(t for _, t in Replay(report, steps_of(report.match), Words(lang)).header())
+    assert verdict in header, header
