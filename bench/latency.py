@@ -218,7 +218,7 @@ def _proc_cpu_s(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _host_command(record_dir: str) -> list[str]:
+def host_command(record_dir: str) -> list[str]:
     script = Path(sys.executable).parent / "watten-host"
     if not script.exists():
         script = ROOT / ".venv" / "bin" / "watten-host"
@@ -263,7 +263,7 @@ async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
     record_dir = tempfile.mkdtemp(prefix="host-", dir=workdir)
     stderr_path = workdir / f"host-{run.matches}.stderr"
     with open(stderr_path, "wb") as stderr:
-        proc = await asyncio.create_subprocess_exec(*_host_command(record_dir), stdout=asyncio.subprocess.PIPE,
+        proc = await asyncio.create_subprocess_exec(*host_command(record_dir), stdout=asyncio.subprocess.PIPE,
                                                     stderr=stderr)
     assert proc.stdout is not None
     drain: asyncio.Task[None] | None = None

@@ -7,9 +7,14 @@ nothing here passes or fails.
 How it runs (plaintext, 127.0.0.1, a free port, bavarian for 4, records and journals in a temporary directory):
 
 * the host runs N tables with long matches (target 99, about 33 hands each), so no table ends inside the window;
-* each seat is a separate `watten-join --bot LEVEL --latency-log FILE --table ID --seat S` process. They are
-  started staggered and round-robin over the tables (seat 0 of every table, then seat 1, ...), so that most of
-  the interpreter start-ups are over before any table is full and starts playing;
+* the seats are bots in `bench/seats.py` processes, `--seats-per-process` of them to one process (default 128:
+  the 32 tables' 128 seats are one interpreter on one core, so that at full bot speed the host, not 128 client
+  interpreters fighting over 2 cores, is what the latency shows). Each seat is what `watten-join --bot LEVEL
+  --latency-log FILE --table ID --seat S` is (its own key, TCP connection and `Connection`, which checks every host
+  envelope), on a shared event loop. `--seats-per-process 0` starts a `watten-join` process per seat as before,
+  staggered and round-robin over the tables (seat 0 of every table, then seat 1, ...);
+* the tables are measured at full bot speed and, as the second figure, with paced bots (`--think`, 0.5 s by default
+  before each move);
 * once every table plays, a short warm-up, then a window of `--seconds`: every SubmitEnvelope a client timed
   (from the call to its reply, in the client) whose reply came inside the window counts. "action" = a game
   action (ActionRequest); "protocol" = the deal protocol's own signed steps (commitments, reveals, signatures);
@@ -17,7 +22,7 @@ How it runs (plaintext, 127.0.0.1, a free port, bavarian for 4, records and jour
   /proc/<pid>/stat; the same measure with 1 table runs first, in the same run, as the baseline;
 * `--soak HANDS`: a separate `watten-host --keep-serving` with `--soak-tables` places plays short matches
   (bavarian for 4 to 15, about 5 hands each); every fresh table the host opens in place of a finished one gets
-  four new client processes, until HANDS hands are played in all (`--soak-think S`: paced bots, repeatable; 0 by
+  four new `watten-join` processes, until HANDS hands are played in all (`--soak-think S`: paced bots, repeatable; 0 by
   default). The host's VmRSS is noted every `--soak-every` hands while every place plays, and the verdict on
   growth is the least-squares slope over the second half of those notes (the first half is the warm-up), in kB
   per hand. Errors: every client that did not exit 0, every record (host and seat) that `watten-verify`'s own
@@ -62,6 +67,8 @@ PLAYERS = 4
 TARGET_POINTS = 99  # the longest match the rules allow: no table finishes inside the measuring window
 TARGET_P99_MS = 50.0
 TARGET_MEMORY_MB = 300.0
+SEATS_PER_PROCESS = 128  # bot seats to a client process: the 32 tables' clients are one interpreter beside the host
+PACED_THINK = 0.5  # seconds a paced bot waits before its move (the second figure: tables as people play them)
 START_WAIT = 30.0  # seconds: the longest any single start-up wait may last
 STOP_WAIT = 150.0  # seconds the clients get to end once the host has stopped (they give up reconnecting at 120)
 PLAYING = pb.TABLE_PHASE_PLAYING
@@ -226,6 +233,7 @@ def percentile(values: list[float], q: float) -> float:
 class Result:
     tables: int
     think: float = 0.0  # seconds each bot waits before its move (0: as fast as it can)
+    per_process: int = 0  # seats sharing one bench/seats.py client process (0: a watten-join process per seat)
     clients: int = 0
     window_s: float = 0.0
     actions: list[float] = field(default_factory=list)  # ms
@@ -256,10 +264,35 @@ def _machine_busy() -> tuple[float, float]:
 Running = tuple[Fleet, subprocess.Popen[bytes], pb_grpc.WattenTableStub, list[Path]]
 
 
+def _own_clients(fleet: Fleet, ids: list[str], level: str, think: float, stagger: float, address: str,
+                 logs: list[Path], records: Path) -> None:
+    """A `watten-join --bot` process per seat. Round-robin: seat 0 at every table first, so that no table is full
+    (and playing) while most of the interpreters are still starting up."""
+    for seat in range(PLAYERS):
+        for t, table_id in enumerate(ids):
+            index = seat * len(ids) + t
+            fleet.spawn(f"c{index}", [
+                _script("watten-join"), "--bot", level, "--seed", str(index), "--insecure", "--record",
+                str(records), "--latency-log", str(logs[index]), "--table", table_id, "--seat", str(seat),
+                "--name", f"b{index}", "--delay", str(think), address])
+            time.sleep(stagger)
+
+
+def _shared_clients(fleet: Fleet, ids: list[str], level: str, think: float, per_process: int, address: str,
+                    workdir: Path, records: Path) -> None:
+    """bench/seats.py processes of `per_process` seats each (whole tables together where they fit)."""
+    seats = [f"{table_id}:{seat}:{seat * len(ids) + t}" for t, table_id in enumerate(ids) for seat in range(PLAYERS)]
+    for n in range(0, len(seats), per_process):
+        fleet.spawn(f"c{n // per_process}", [
+            sys.executable, str(ROOT / "bench" / "seats.py"), "--level", level, "--delay", str(think),
+            "--log-dir", str(workdir / "latency"), "--record", str(records), address, *seats[n:n + per_process]])
+
+
 @contextlib.contextmanager
 def running_host(tables: int, level: str, stagger: float, workdir: Path, result: Result,
-                 think: float = 0.0) -> Iterator[Running]:
-    """Start the host and 4 clients per table; yield once every table plays; stop everything on the way out."""
+                 think: float = 0.0, per_process: int = 0) -> Iterator[Running]:
+    """Start the host and the clients of 4 seats per table (a process each, or `per_process` seats to a
+    bench/seats.py process); yield once every table plays; stop everything on the way out."""
     env = dict(os.environ)
     env["WATTEN_CONFIG_DIR"] = str(workdir / "config")
     env["WATTEN_DATA_DIR"] = str(workdir / "data")
@@ -272,21 +305,13 @@ def running_host(tables: int, level: str, stagger: float, workdir: Path, result:
         ids = [t.table_id for t in _list_tables(stub)]
         if len(ids) != tables:
             raise RuntimeError(f"ListTables gave {len(ids)} tables, not {tables}")
-        logs: list[Path] = []
+        logs = [workdir / "latency" / f"c{index}.log" for index in range(PLAYERS * tables)]
         started = time.monotonic()
-        # Round-robin: seat 0 at every table first, so that no table is full (and playing) while most of the
-        # interpreters are still starting up.
-        for seat in range(PLAYERS):
-            for t, table_id in enumerate(ids):
-                index = seat * tables + t
-                log = workdir / "latency" / f"c{index}.log"
-                logs.append(log)
-                fleet.spawn(f"c{index}", [
-                    _script("watten-join"), "--bot", level, "--seed", str(index), "--insecure", "--record",
-                    str(records), "--latency-log", str(log), "--table", table_id, "--seat", str(seat),
-                    "--name", f"b{index}", "--delay", str(think), f"127.0.0.1:{got}"])
-                time.sleep(stagger)
-        result.clients = len(logs)
+        if per_process:
+            _shared_clients(fleet, ids, level, think, per_process, f"127.0.0.1:{got}", workdir, records)
+        else:
+            _own_clients(fleet, ids, level, think, stagger, f"127.0.0.1:{got}", logs, records)
+        result.clients = len(fleet.procs) - 1
 
         def all_playing() -> bool:
             infos = _list_tables(stub)
@@ -344,10 +369,10 @@ def _log_errors(workdir: Path) -> list[str]:
 
 
 def measure(tables: int, level: str, seconds: float, warmup: float, stagger: float, workdir: Path,
-            think: float = 0.0) -> Result:
+            think: float = 0.0, per_process: int = 0) -> Result:
     """Every table plays; then `seconds` of measuring; then everything stops."""
-    result = Result(tables, think=think)
-    with running_host(tables, level, stagger, workdir, result, think) as (_fleet, host, stub, logs):
+    result = Result(tables, think=think, per_process=per_process)
+    with running_host(tables, level, stagger, workdir, result, think, per_process) as (_fleet, host, stub, logs):
         time.sleep(warmup)
         t0, cpu0, busy0 = time.time(), _cpu_s(host.pid), _machine_busy()
         hands0 = hands_done(read_logs(logs))
@@ -650,8 +675,13 @@ def main() -> None:
     parser.add_argument("--level", default="random", help="the clients' bot level (default random: the cheapest)")
     parser.add_argument("--think", type=float, action="append", default=[], metavar="SECONDS",
                         help="also measure --tables with bots that wait this long before each move (a paced "
-                             "table, as people play it), e.g. 0.5; repeatable")
-    parser.add_argument("--stagger", type=float, default=0.15, help="seconds between two client starts")
+                             f"table, as people play it; default {PACED_THINK:g}, 0: none); repeatable")
+    parser.add_argument("--seats-per-process", type=int, default=SEATS_PER_PROCESS, metavar="N",
+                        help=f"bot seats sharing one bench/seats.py client process (default {SEATS_PER_PROCESS}: "
+                             "the clients cost the machine little beside the host); 0: a watten-join --bot process "
+                             "per seat, as before")
+    parser.add_argument("--stagger", type=float, default=0.15, help="seconds between two watten-join starts "
+                        "(--seats-per-process 0)")
     parser.add_argument("--soak", type=int, default=0, metavar="HANDS", help="also soak: play this many hands")
     parser.add_argument("--soak-tables", type=int, default=0, help="tables of the soak (default: --tables)")
     parser.add_argument("--soak-think", type=float, action="append", default=[], metavar="SECONDS",
@@ -660,20 +690,22 @@ def main() -> None:
     parser.add_argument("--no-load", action="store_true", help="only the soak")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, _interrupt)
-    print(f"watten-net load: one watten-host, {PLAYERS} watten-join --bot {args.level} processes per table, "
-          f"bavarian to {TARGET_POINTS}, 127.0.0.1 (Python {platform.python_version()}, grpcio {grpc.__version__}, "
-          f"{os.cpu_count()} CPUs)", flush=True)
+    clients = (f"{args.seats_per_process} bot seats ({args.level}) to a bench/seats.py process"
+               if args.seats_per_process > 0 else f"{PLAYERS} watten-join --bot {args.level} processes per table")
+    print(f"watten-net load: one watten-host, {clients}, bavarian to {TARGET_POINTS}, 127.0.0.1 "
+          f"(Python {platform.python_version()}, grpcio {grpc.__version__}, {os.cpu_count()} CPUs)", flush=True)
     with tempfile.TemporaryDirectory(prefix="watten-load-") as tmp:
         if not args.no_load:
             runs = []
-            plan = [(1, 0.0), (args.tables, 0.0)] + [(args.tables, t) for t in args.think if t > 0]
+            plan = [(1, 0.0), (args.tables, 0.0)] + [(args.tables, t) for t in args.think or [PACED_THINK] if t > 0]
             for n, (count, think) in enumerate(plan):
                 where = Path(tmp) / f"load-{n}"
                 where.mkdir()
                 # A lone table plays its whole match to 99 in a few seconds: barely any warm-up for it.
                 warmup = min(args.warmup, 0.5) if count == 1 else args.warmup
                 try:
-                    runs.append(measure(count, args.level, args.seconds, warmup, args.stagger, where, think))
+                    runs.append(measure(count, args.level, args.seconds, warmup, args.stagger, where, think,
+                                        args.seats_per_process))
                 except RuntimeError as err:
                     failed = Result(count, think=think)
                     failed.errors.append(str(err))

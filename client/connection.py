@@ -331,6 +331,7 @@ class Connection(TableCalls):
                 else:
                     entries, view = update.event.chain, update.event.view
                     self.last_seq = int(update.event.seq)
+                    keep_table_info(view, self.view, self.last_seq)
                 _follow_a_move(self, view)
                 for entry in entries if self.game is not None else ():
                     self._receive(entry)
@@ -489,3 +490,13 @@ def _follow_a_move(conn: Connection, view: Any) -> None:
     if seat != conn.seat and seat >= 0 and (conn.game is None or not conn.game.chain_seq):
         conn.seat = seat
         conn.game = conn._new_game()
+
+
+def keep_table_info(view: Any, last: Any, seq: int) -> None:
+    """An Event's view leaves out the TableInfo while it is the one this stream carried last (docs/protocol.md, the
+    event stream): the last one goes on, at the Event's seq. Nothing else of the view is derived here."""
+    if not view.ByteSize() or view.HasField("table"):
+        return
+    if last is not None:
+        view.table.CopyFrom(last.table)
+    view.table.seq = seq

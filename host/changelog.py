@@ -11,11 +11,13 @@ from watten_net.engine.events import Event
 from watten_net.record import KIND_HOST, RecordWriter
 
 from .eventlog import EventLog
+from .stream_events import public_info
 from .views import table_view
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from .stream_events import Shared
     from .table import Table
 
 VIEWS_KEPT = 128  # log items that keep the views built for them (see ChangeLog.append)
@@ -28,9 +30,12 @@ class LogItem:
     posted: list[Posted] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)  # engine events (filtered per seat when sent)
     lobby: list[Any] = field(default_factory=list)  # public pb.GameEvent of the lobby
-    # Each connected person's view right after this change: built once, when it happened, so a seat that
-    # reads the log later still gets the view that belongs to these events.
+    # Each connected person's view right after this change (without the TableInfo, which is `info`): built once,
+    # when it happened, so a seat that reads the log later still gets the view that belongs to these events.
     views: dict[int, Any] = field(default_factory=dict)
+    info: Any = None  # the public TableInfo right after this change, seq left out (see stream_events.public_info)
+    info_bytes: bytes = b""
+    shared: Shared | None = None  # what every stream sends alike, built by the first to send it (stream_events)
     chain_len: int = 0  # the game chain's length after this change (to recognise a resume into this log)
     game_id: bytes = b""  # the game of that chain (a table plays one match after another: rematch.py)
 
@@ -49,16 +54,17 @@ class ChangeLog:
         return LogItem(seq=len(self.items) + 1)
 
     async def append(self, item: LogItem) -> None:
+        """Log one change for the streams, with the views it leaves each seat."""
         table = self.table
         if table.released:
             return  # a straggling change (a stream's seat going offline) of a table whose match is gone
-        info = None
         for seat, occupant in enumerate(table.seats):
             if occupant is not None and occupant.online and not occupant.bot:
-                info = info if info is not None else table.info()
-                item.views[seat] = table_view(table, seat, info)
+                item.views[seat] = table_view(table, seat, with_table=False)
         if table.spectators.watching():  # one view for every spectator (seat -1), of this very change
-            item.views[-1] = table_view(table, -1, info if info is not None else table.info())
+            item.views[-1] = table_view(table, -1, with_table=False)
+        if item.views:
+            item.info, item.info_bytes = public_info(table.info())
         item.chain_len = len(table.game.chain) if table.game is not None else 0
         item.game_id = table.game.game_id if table.game is not None else b""
         log = self.items
@@ -68,7 +74,8 @@ class ChangeLog:
         # resuming from long ago) gets the table's current view with those events instead, as a seat that was
         # offline at the time always did; the chain entries and events themselves are all kept.
         if len(log) > VIEWS_KEPT and len(log) - VIEWS_KEPT - 1 >= log.first:
-            log[-VIEWS_KEPT - 1].views = {}
+            old = log[-VIEWS_KEPT - 1]
+            old.views, old.info, old.shared = {}, None, None
         # In the lobby nothing of the log goes into a record: keep its newest part only, so that people joining and
         # leaving for ever do not grow it (a stream further behind than that is told to resubscribe).
         if table.game is None:

@@ -24,8 +24,9 @@ from .limits import BIG_REQUEST_METHODS, MAX_SMALL_REQUEST, Limits, PeerLimits, 
 from .lobby import token_digest
 from .refusal import TableRefusal
 from .spectators import Spectator
+from .stream_events import Sent, seat_event
 from .table import Table
-from .views import own_chain, seat_event, snapshot
+from .views import own_chain, snapshot
 
 log = logging.getLogger("watten.host")
 
@@ -120,6 +121,13 @@ class _Stream:
         self.cursor = 0  # the log items it has sent (a stream whose client does not read stops short of the log)
         self._abort: asyncio.Future[None] | None = None
         self.ending: Refusal | None = None  # the host is leaving: how this stream ends (`end_now`)
+        self.sent = Sent()  # what it carried last (an Event leaves out what did not change since)
+
+    def opening(self, snap: Any) -> Any:
+        """The stream's first message: its snapshot (a full one's view and TableInfo are what it carried last)."""
+        if not snap.resumed:
+            self.sent.snapshot(snap.view)
+        return pb.TableUpdate(snapshot=snap)
 
     async def replace(self) -> None:
         """A newer stream of the seat took over: this one ends at its next step (at once if it waits for the table's
@@ -185,7 +193,7 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
                               "lobby; subscribe again for a fresh snapshot.")
             item = table.log[cursor]
             cursor += 1
-            yield pb.TableUpdate(event=seat_event(table, item, seat))
+            yield pb.TableUpdate(event=seat_event(table, item, seat, mine.sent))
             mine.cursor = cursor
             if table.end_seq and cursor >= table.end_seq and seat >= 0:
                 table.saw_end.add(seat)
@@ -221,7 +229,7 @@ async def _watch(table: Table, person: Spectator, request: Any, context: grpc.ai
         game_id = table.game.game_id if table.game is not None else b""
         if request.known_game_id and bytes(request.known_game_id) != game_id:
             known_chain_seq = 0
-        yield pb.TableUpdate(snapshot=snapshot(table, -1, cursor, known_chain_seq))
+        yield mine.opening(snapshot(table, -1, cursor, known_chain_seq))
         async for update in _updates(mine, -1, cursor):
             if person not in table.spectators.people:
                 return
@@ -483,10 +491,10 @@ class WattenTableService(pb_grpc.WattenTableServicer):
                          or table.log[request.from_seq - 1].game_id in (b"", bytes(request.known_game_id)))):
                 resumed = pb.Snapshot(seq=request.from_seq, resumed=True)
                 own_chain(resumed, table, seat)  # the next envelope's seq and prev_hash, as of now
-                yield pb.TableUpdate(snapshot=resumed)
+                yield mine.opening(resumed)
                 cursor = int(request.from_seq)
             else:
-                yield pb.TableUpdate(snapshot=snapshot(table, seat, cursor, known_chain_seq))
+                yield mine.opening(snapshot(table, seat, cursor, known_chain_seq))
             async for update in _updates(mine, seat, cursor):
                 yield update
         finally:

@@ -19,7 +19,6 @@ from watten_net.engine.notation import RAISE_PENDING, Phase
 from watten_net.v1 import watten_pb2 as pb
 
 if TYPE_CHECKING:
-    from .changelog import LogItem
     from .table import Table
 
 DEAL_NOTE = "Verified deal: the host can see all cards, of this hand and those to come"
@@ -57,9 +56,11 @@ def table_info(table: Table, rules_json: str) -> Any:
     )
 
 
-def table_view(table: Table, seat: int, info: Any = None) -> Any:
-    """Seat `seat`'s view; `info` is the table's public TableInfo when the caller has it already."""
-    view = pb.TableView(table=info if info is not None else table.info(), your_seat=seat, target=table.rules.target)
+def table_view(table: Table, seat: int, *, with_table: bool = True) -> Any:
+    """Seat `seat`'s view; without its TableInfo for an event stream, which sends that only when it changed."""
+    view = pb.TableView(your_seat=seat, target=table.rules.target)
+    if with_table:
+        view.table.CopyFrom(table.info())
     game: HostGame | None = table.game
     if game is None:
         for s in range(table.n):
@@ -217,15 +218,3 @@ def snapshot(table: Table, seat: int, seq: int, known_chain_seq: int) -> Any:
             recent = hand_events[starts[-1]:] if starts else hand_events
             snap.recent_events.extend(game_events(recent, seat))
     return snap
-
-
-def seat_event(table: Table, item: LogItem, seat: int) -> Any:
-    """One change of the table's log as `seat` may see it."""
-    event = pb.Event(seq=item.seq)
-    event.events.extend(item.lobby)
-    event.events.extend(game_events(item.events, seat))
-    for posted in item.posted:
-        event.chain.append(chain_entry(posted, seat))
-    view = item.views.get(seat)
-    event.view.CopyFrom(view if view is not None else table_view(table, seat))
-    return event
