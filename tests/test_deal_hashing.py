@@ -122,6 +122,18 @@ def test_envelope_signing_bytes_layout() -> None:
     assert got == want
 
 
+@pytest.mark.parametrize("seq, sender, type_name, payload", [
+    (1, HOST_SENDER, "GameHeader", b""), (2**64 - 1, 0, "ActionAccepted", bytes(range(256)) * 40),
+    (7, 254, "a.B_9", b"\x00"),
+])
+def test_envelope_signing_bytes_are_the_framing(seq: int, sender: int, type_name: str, payload: bytes) -> None:
+    # signing_bytes writes the framing out by hand for speed: it must stay exactly framed("envelope", ...).
+    gid, prev = bytes(range(32)), b"\xaa" * 32
+    want = framed("envelope", gid, u64(seq), prev, u8(sender), type_name.encode("ascii"), payload)
+    assert signing_bytes(gid, seq, prev, sender, type_name, payload) == want
+    assert signing_bytes(gid, seq, prev, sender, type_name, bytearray(payload)) == want
+
+
 def test_envelope_fields_are_all_bound() -> None:
     gid, prev = bytes(32), GENESIS_PREV_HASH
     base = signing_bytes(gid, 1, prev, HOST_SENDER, "HandOpen", b"p")
@@ -145,6 +157,9 @@ def test_envelope_fields_are_all_bound() -> None:
         ({"sender_seat": 256}, ValueError),
         ({"type_name": "Seed Commit"}, ValueError),
         ({"type_name": ""}, ValueError),
+        ({"type_name": "Play\n"}, ValueError),
+        ({"type_name": b"Play"}, ValueError),
+        ({"sender_seat": True}, TypeError),
         ({"payload": "text"}, TypeError),
     ],
 )

@@ -21,7 +21,7 @@ from watten_net.engine.events import Event, EventKind
 from watten_net.refusal import Code, Reason
 from watten_net.v1 import watten_pb2 as pb
 
-from .commitments import card_salt, seal_deck
+from .commitments import seal_deck_with_salts
 from .dealing import Dealing, Post, ReadyDeck
 from .deck import deck_permutation
 from .keys import all_seeds, cut_position, deck_key, first_dealer, host_seed, key_set_hash, seat_key_commitment
@@ -40,6 +40,7 @@ class Attempt:
     dealer: int
     secret: bytes  # S(h, a)
     deck: tuple[Card, ...] = ()
+    salts: tuple[bytes, ...] = ()  # salt_k of every position, kept from the seal (docs/protocol.md §5.4)
     deck_sealed_hash: bytes = b""
     signers: set[int] = field(default_factory=set)  # the seats present (not stood in for) when it was posted
     seal_signed: set[int] = field(default_factory=set)
@@ -98,8 +99,7 @@ class VerifiedDealing(Dealing):
         return tuple(s for s in range(self.n) if s not in self.keys.keys)
 
     def salt(self, k: int) -> bytes:
-        att = self.current
-        return card_salt(att.secret, self.game_id, att.hand, att.attempt, k)
+        return self.current.salts[k]
 
     # ------------------------------------------------------------------ the key ceremony
     def on_message(self, seat: int, signed: Signed) -> list[Any]:
@@ -195,7 +195,8 @@ class VerifiedDealing(Dealing):
         att = Attempt(hand, attempt, self.first_dealer if dealer is None else dealer, secret, deck)
         self.attempts.append(att)
         out = [self.post(pb.HandOpen(hand=hand, attempt=attempt, dealer=att.dealer))]
-        sealed = seal_deck(secret, self.game_id, hand, attempt, [c.text for c in deck])
+        sealed, salts = seal_deck_with_salts(secret, self.game_id, hand, attempt, [c.text for c in deck])
+        att.salts = tuple(salts)
         posted = self.post(pb.DeckSealed(hand=hand, attempt=attempt, card_commitments=sealed))
         att.deck_sealed_hash = posted.hash
         att.signers = set(range(self.n)) - self.absent
