@@ -292,17 +292,18 @@ def main() -> None:
     signs: list[int] = []
     seat_hands: list[float] = []
     for played, meter, seat_meter, _ in metered:
-        hand_keys = [h for h in sorted(meter.cpu_ns) if h != HEADER]
-        hands += [meter.cpu_ns[h] / 1e6 for h in hand_keys[:-1]]  # the last hand apart: it closes the match
-        submits += [meter.calls[h] for h in hand_keys[:-1]]
+        every_hand = [h for h in sorted(meter.cpu_ns) if h != HEADER]
+        hand_keys = every_hand[:-1] or every_hand  # the last hand apart (it closes the match), unless it is alone
+        hands += [meter.cpu_ns[h] / 1e6 for h in hand_keys]
+        submits += [meter.calls[h] for h in hand_keys]
         posted_per_hand: dict[int, int] = defaultdict(int)
         hand = HEADER
         for p in played.host.chain:
             if p.type == "HandOpen":
                 hand = parse_envelope(p.raw, host=True).payload.hand
             posted_per_hand[hand] += 1
-        signs += [posted_per_hand[h] for h in hand_keys[:-1]]
-        seat_hands += seat_meter.hands_ms()[:-1]
+        signs += [posted_per_hand[h] for h in hand_keys]
+        seat_hands += seat_meter.hands_ms()[:-1] or seat_meter.hands_ms()
     last_hands = [meter.hands_ms()[-1] for _, meter, _, _ in metered]
     headers = [meter.cpu_ns[HEADER] / 1e6 for _, meter, _, _ in metered]
     median = statistics.median(hands)

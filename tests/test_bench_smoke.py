@@ -22,6 +22,7 @@ RUNS = [
     (["bench/deal.py", "--runs", "1", "--cards", "32"], "CPU of seat 3"),
     (["bench/deal_primitives.py"], "verifications"),
     (["bench/latency.py", "--actions", "40"], "p99"),
+    (["bench/newhand.py", "--matches", "1"], "new hand p50"),
     (["bench/load.py", "--tables", "1", "--seconds", "1", "--warmup", "0.2"], "host peak memory"),
     (["bench/against.py", "HEAD", "bench/engine.py", "--rounds", "1", "--", "--seconds", "0.05", "--matches", "3"],
      "round 1: this tree (new)"),
