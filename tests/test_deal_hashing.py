@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import struct
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from watten_net.deal.envelope import GENESIS_PREV_HASH, HOST_SENDER, envelope_hash, signing_bytes
+from watten_net.deal.protocol import compact_json
 from watten_net.hashing import H, framed, length_prefixed, require_len, tag, u8, u32, u64
 
 
@@ -180,3 +184,11 @@ def test_envelope_signing_bytes_validation(kwargs: dict[str, object], exc: type[
 def test_envelope_hash_is_sha256_of_the_raw_bytes() -> None:
     raw = b"\x0a\x20" + bytes(32) + b"\x10\x01"
     assert envelope_hash(raw) == hashlib.sha256(raw).digest()
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+                    max_leaves=8))
+def test_event_fields_are_compact_json(value: object) -> None:
+    # Event fields are signed on the wire: the fast path for ints and strings must write json.dumps's very text.
+    assert compact_json(value) == json.dumps(value, separators=(",", ":"), sort_keys=True)
