@@ -623,6 +623,14 @@ class HostGame:
         self.checkpoint_signed.add(seat)
         return [self._relay(seat, signed), *self._checkpoint_done()]
 
+    def prepare_next_deal(self) -> None:
+        """While the table waits for the checkpoint signatures, derive the next deal's deck and seals (a verified
+        game): the HandOpen and DeckSealed then follow the last signature without that work. The same bytes either
+        way, so a journal or record replayed without it gives the same chain."""
+        if self.verified_dealing is not None and self.phase == Stage.CHECKPOINT and not self.end_reason \
+                and self.match is not None:
+            self.verified_dealing.prepare(self.match.hand_number, self.match.attempt)
+
     def _checkpoint_done(self) -> list[Posted]:
         if not self._everyone(self.checkpoint_signed):
             return []
