@@ -130,9 +130,9 @@ def public_key_bytes(key: Ed25519PrivateKey) -> bytes:
 def sign(key: Ed25519PrivateKey, message: bytes) -> bytes:
     """Return the 64-byte Ed25519 signature of ``message``.
 
-    Signed by libsodium (PyNaCl): 17 µs against OpenSSL's 22 µs here, and the host signs some 55 envelopes a hand.
+    Signed by libsodium (PyNaCl): 17 µs against OpenSSL's 22 µs here, and the host signs some 51 envelopes a hand.
     Ed25519 signatures are deterministic (RFC 8032), so both libraries give the very same bytes for the same key and
-    message (tests/test_identity_signing.py holds them against each other); the key stays a `cryptography` object
+    message (tests/test_identity.py holds them against each other); the key stays a `cryptography` object
     everywhere else.
     """
     return _signing_key(key).sign(message).signature
