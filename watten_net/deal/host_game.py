@@ -535,8 +535,8 @@ class HostGame:
 
     def _action_visibility(self, before: Match, seat: int, action: str) -> tuple[int, ...] | None:
         verb = action.split(" ", 1)[0]
-        if verb == Verb.SIGNAL:
-            return tuple(sorted({seat, *before.observe(seat, history=False).partners}))
+        if verb == Verb.SIGNAL:  # (the seat and its partners this hand, as the trustless path reads them too)
+            return before.t.signal_audience_of[before.dealer][seat]
         if self.rules.blind and verb in (Verb.SCHLAG, Verb.TRUMP):
             return tuple(sorted(before.announcers))
         return None
