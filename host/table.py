@@ -253,6 +253,8 @@ class Table:
         await self.changes.append(item)
         self.bot_worker.wake()
         self.clocks.watch_steps()
+        # Once the streams had their turn: the next deal's deck and seals while the seats sign the checkpoint.
+        asyncio.get_running_loop().call_soon(self.game.prepare_next_deal)
         if self.game.finished:
             self.end_seq = self.end_seq or len(self.log)
             self.changes.close_records()

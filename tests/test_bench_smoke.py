@@ -23,6 +23,7 @@ RUNS = [
     (["bench/deal_primitives.py"], "verifications"),
     (["bench/latency.py", "--actions", "40"], "p99"),
     (["bench/profile_latency.py", "--top", "3"], "client process (4 seats"),
+    (["bench/newhand.py", "--matches", "1"], "new hand p50"),
     (["bench/load.py", "--tables", "1", "--seconds", "1", "--warmup", "0.2"], "host peak memory"),
     (["bench/against.py", "HEAD", "bench/engine.py", "--rounds", "1", "--", "--seconds", "0.05", "--matches", "3"],
      "round 1: this tree (new)"),

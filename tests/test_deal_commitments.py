@@ -17,6 +17,7 @@ from watten_net.deal.commitments import (
     card_salt,
     check_card,
     seal_deck,
+    seal_deck_with_salts,
 )
 from watten_net.deal.keys import (
     all_seeds,
@@ -227,6 +228,12 @@ def test_sealed_deck_opens_card_by_card() -> None:
         salt = card_salt(S, GAME_ID, 2, 0, k)
         check_card(sealed[k], GAME_ID, 2, 0, k, card, salt)
         assert card_matches(sealed[k], GAME_ID, 2, 0, k, card, salt)
+
+
+def test_sealed_deck_keeps_the_salts_it_used() -> None:
+    sealed, salts = seal_deck_with_salts(S, GAME_ID, 2, 1, DECK)
+    assert sealed == seal_deck(S, GAME_ID, 2, 1, DECK)
+    assert salts == [card_salt(S, GAME_ID, 2, 1, k) for k in range(len(DECK))]
 
 
 CARD_ARGS: dict[str, Any] = {"game_id": GAME_ID, "hand": 2, "attempt": 0, "k": 3, "card": "L10"}

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import struct
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from watten_net.deal.envelope import GENESIS_PREV_HASH, HOST_SENDER, envelope_hash, signing_bytes
+from watten_net.deal.protocol import compact_json
 from watten_net.hashing import H, framed, length_prefixed, require_len, tag, u8, u32, u64
 
 
@@ -122,6 +126,18 @@ def test_envelope_signing_bytes_layout() -> None:
     assert got == want
 
 
+@pytest.mark.parametrize("seq, sender, type_name, payload", [
+    (1, HOST_SENDER, "GameHeader", b""), (2**64 - 1, 0, "ActionAccepted", bytes(range(256)) * 40),
+    (7, 254, "a.B_9", b"\x00"),
+])
+def test_envelope_signing_bytes_are_the_framing(seq: int, sender: int, type_name: str, payload: bytes) -> None:
+    # signing_bytes writes the framing out by hand for speed: it must stay exactly framed("envelope", ...).
+    gid, prev = bytes(range(32)), b"\xaa" * 32
+    want = framed("envelope", gid, u64(seq), prev, u8(sender), type_name.encode("ascii"), payload)
+    assert signing_bytes(gid, seq, prev, sender, type_name, payload) == want
+    assert signing_bytes(gid, seq, prev, sender, type_name, bytearray(payload)) == want
+
+
 def test_envelope_fields_are_all_bound() -> None:
     gid, prev = bytes(32), GENESIS_PREV_HASH
     base = signing_bytes(gid, 1, prev, HOST_SENDER, "HandOpen", b"p")
@@ -145,6 +161,9 @@ def test_envelope_fields_are_all_bound() -> None:
         ({"sender_seat": 256}, ValueError),
         ({"type_name": "Seed Commit"}, ValueError),
         ({"type_name": ""}, ValueError),
+        ({"type_name": "Play\n"}, ValueError),
+        ({"type_name": b"Play"}, ValueError),
+        ({"sender_seat": True}, TypeError),
         ({"payload": "text"}, TypeError),
     ],
 )
@@ -165,3 +184,11 @@ def test_envelope_signing_bytes_validation(kwargs: dict[str, object], exc: type[
 def test_envelope_hash_is_sha256_of_the_raw_bytes() -> None:
     raw = b"\x0a\x20" + bytes(32) + b"\x10\x01"
     assert envelope_hash(raw) == hashlib.sha256(raw).digest()
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+                    max_leaves=8))
+def test_event_fields_are_compact_json(value: object) -> None:
+    # Event fields are signed on the wire: the fast path for ints and strings must write json.dumps's very text.
+    assert compact_json(value) == json.dumps(value, separators=(",", ":"), sort_keys=True)

@@ -161,6 +161,23 @@ def test_sign_and_verify() -> None:
     assert not verify(PUB, sig, b"hello!")
 
 
+@pytest.mark.parametrize("message", [b"", b"hello", bytes(range(256)) * 3])
+def test_signatures_are_openssls_bytes(message: bytes) -> None:
+    # `sign` signs with libsodium for speed; Ed25519 is deterministic, so its bytes must be OpenSSL's, key for key.
+    for seed in (b"seat 0", b"seat 1", b"host"):
+        key = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(seed).digest())
+        assert sign(key, message) == key.sign(message)
+
+
+def test_each_key_object_signs_with_its_own_key() -> None:
+    # The libsodium key is kept per key object: two objects of two keys, made and dropped in turn (so that an
+    # object's id may be reused), never sign with each other's key.
+    for i in range(300):
+        key = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"key %d" % i).digest())
+        assert verify(public_key_bytes(key), sign(key, b"m"), b"m")
+        del key
+
+
 @pytest.mark.parametrize(
     "public_key, signature",
     [

@@ -72,6 +72,15 @@ def seal_deck(
     into the HMAC state once, which is sound because a framed preimage is the plain
     concatenation of its framed fields.
     """
+    return seal_deck_with_salts(host_secret, game_id, hand, attempt, cards)[0]
+
+
+def seal_deck_with_salts(
+    host_secret: bytes, game_id: bytes, hand: int, attempt: int, cards: Sequence[str]
+) -> tuple[list[bytes], list[bytes]]:
+    """:func:`seal_deck`'s seals and the salts ``[salt_0, ..., salt_{N-1}]`` they were made with (each equal to
+    :func:`card_salt`): the host keeps the salts of the attempt instead of deriving each again when its card is
+    delivered and again when it is played."""
     require_len("game id", game_id, DIGEST_LEN)
     require_len("host secret S", host_secret, SECRET_LEN)
     if len(cards) > 256:
@@ -79,7 +88,7 @@ def seal_deck(
     context = (bytes(game_id), u32(hand), u32(attempt))
     salt_mac = hmac.new(bytes(host_secret), framed("card-salt", *context, version=V2), hashlib.sha256)
     commit_prefix = framed("card-commit", *context, version=V2)
-    sealed = []
+    sealed, salts = [], []
     for k, card in enumerate(cards):
         position = length_prefixed(u8(k))
         mac = salt_mac.copy()
@@ -87,7 +96,8 @@ def seal_deck(
         salt = mac.digest()
         tail = length_prefixed(_card_bytes(card)) + length_prefixed(salt)
         sealed.append(hashlib.sha256(commit_prefix + position + tail).digest())
-    return sealed
+        salts.append(salt)
+    return sealed, salts
 
 
 def check_card(

@@ -535,8 +535,8 @@ class HostGame:
 
     def _action_visibility(self, before: Match, seat: int, action: str) -> tuple[int, ...] | None:
         verb = action.split(" ", 1)[0]
-        if verb == Verb.SIGNAL:
-            return tuple(sorted({seat, *before.observe(seat, history=False).partners}))
+        if verb == Verb.SIGNAL:  # (the seat and its partners this hand, as the trustless path reads them too)
+            return before.t.signal_audience_of[before.dealer][seat]
         if self.rules.blind and verb in (Verb.SCHLAG, Verb.TRUMP):
             return tuple(sorted(before.announcers))
         return None
@@ -622,6 +622,14 @@ class HostGame:
             raise ProtocolError(Code.PRECONDITION, Reason.UNEXPECTED_MESSAGE, "you have signed this checkpoint already")
         self.checkpoint_signed.add(seat)
         return [self._relay(seat, signed), *self._checkpoint_done()]
+
+    def prepare_next_deal(self) -> None:
+        """While the table waits for the checkpoint signatures, derive the next deal's deck and seals (a verified
+        game): the HandOpen and DeckSealed then follow the last signature without that work. The same bytes either
+        way, so a journal or record replayed without it gives the same chain."""
+        if self.verified_dealing is not None and self.phase == Stage.CHECKPOINT and not self.end_reason \
+                and self.match is not None:
+            self.verified_dealing.prepare(self.match.hand_number, self.match.attempt)
 
     def _checkpoint_done(self) -> list[Posted]:
         if not self._everyone(self.checkpoint_signed):

@@ -21,7 +21,7 @@ from watten_net.engine.events import Event, EventKind
 from watten_net.refusal import Code, Reason
 from watten_net.v1 import watten_pb2 as pb
 
-from .commitments import card_salt, seal_deck
+from .commitments import seal_deck_with_salts
 from .dealing import Dealing, Post, ReadyDeck
 from .deck import deck_permutation
 from .keys import all_seeds, cut_position, deck_key, first_dealer, host_seed, key_set_hash, seat_key_commitment
@@ -40,10 +40,23 @@ class Attempt:
     dealer: int
     secret: bytes  # S(h, a)
     deck: tuple[Card, ...] = ()
+    salts: tuple[bytes, ...] = ()  # salt_k of every position, kept from the seal (docs/protocol.md §5.4)
     deck_sealed_hash: bytes = b""
     signers: set[int] = field(default_factory=set)  # the seats present (not stood in for) when it was posted
     seal_signed: set[int] = field(default_factory=set)
     revealed: bool = False
+
+
+@dataclass(frozen=True)
+class PreparedDeal:
+    """What an attempt's deal follows from the keys: S(h, a), the deck key, the deck, its seals and their salts."""
+
+    of: tuple[int, int]  # (hand, attempt)
+    secret: bytes
+    deck_key: bytes
+    deck: tuple[Card, ...]
+    sealed: list[bytes]
+    salts: tuple[bytes, ...]
 
 
 @dataclass
@@ -85,6 +98,7 @@ class VerifiedDealing(Dealing):
         self._ready: ReadyDeck | None = None
         self.first_dealer: int | None = None
         self.key_revealed = False
+        self._prepared: PreparedDeal | None = None  # the next attempt, derived ahead (see `prepare`)
 
     @property
     def current(self) -> Attempt:
@@ -98,8 +112,7 @@ class VerifiedDealing(Dealing):
         return tuple(s for s in range(self.n) if s not in self.keys.keys)
 
     def salt(self, k: int) -> bytes:
-        att = self.current
-        return card_salt(att.secret, self.game_id, att.hand, att.attempt, k)
+        return self.current.salts[k]
 
     # ------------------------------------------------------------------ the key ceremony
     def on_message(self, seat: int, signed: Signed) -> list[Any]:
@@ -184,23 +197,37 @@ class VerifiedDealing(Dealing):
         if not self.keys_ready:
             self._pending = (hand, attempt)  # the first deal waits for every key (nobody is left out)
             return []
-        secret = host_seed(self._host_key(), self.game_id, hand, attempt)
-        key_list = [self.keys.keys[s] for s in range(self.n)]
-        dk = deck_key(secret, all_seeds(key_list, self.game_id, hand, attempt), self.keys.key_set, self.game_id,
-                      hand, attempt)
+        prepared = self._prepared if self._prepared is not None and self._prepared.of == (hand, attempt) else None
+        deal = prepared or self._derive(hand, attempt)
+        self._prepared = None
         if self.first_dealer is None:
-            self.first_dealer = first_dealer(dk, self.game_id, self.n)
-        canonical = canonical_deck(self.rules.deck)
-        deck = tuple(canonical[j] for j in deck_permutation(dk, len(canonical)))
-        att = Attempt(hand, attempt, self.first_dealer if dealer is None else dealer, secret, deck)
+            self.first_dealer = first_dealer(deal.deck_key, self.game_id, self.n)
+        att = Attempt(hand, attempt, self.first_dealer if dealer is None else dealer, deal.secret, deal.deck,
+                      salts=deal.salts)
         self.attempts.append(att)
         out = [self.post(pb.HandOpen(hand=hand, attempt=attempt, dealer=att.dealer))]
-        sealed = seal_deck(secret, self.game_id, hand, attempt, [c.text for c in deck])
-        posted = self.post(pb.DeckSealed(hand=hand, attempt=attempt, card_commitments=sealed))
+        posted = self.post(pb.DeckSealed(hand=hand, attempt=attempt, card_commitments=deal.sealed))
         att.deck_sealed_hash = posted.hash
         att.signers = set(range(self.n)) - self.absent
         self.step = DealStep.SEAL_SIGN
         return [*out, posted, *self._advance()]
+
+    def prepare(self, hand: int, attempt: int) -> None:
+        """Derive attempt (hand, attempt)'s deck and seals ahead of its HandOpen, while the table waits for something
+        else (the checkpoint signatures): they follow from the keys alone, so `open_attempt` then only posts them.
+        Nothing changes for anyone if the attempt opened is another one, or none is prepared: it is derived then."""
+        if self.keys_ready and (self._prepared is None or self._prepared.of != (hand, attempt)):
+            self._prepared = self._derive(hand, attempt)
+
+    def _derive(self, hand: int, attempt: int) -> PreparedDeal:
+        secret = host_seed(self._host_key(), self.game_id, hand, attempt)
+        key_list = [self.keys.keys[s] for s in range(self.n)]
+        dk = deck_key(secret, all_seeds(key_list, self.game_id, hand, attempt), self.keys.key_set, self.game_id,
+                      hand, attempt)
+        canonical = canonical_deck(self.rules.deck)
+        deck = tuple(canonical[j] for j in deck_permutation(dk, len(canonical)))
+        sealed, salts = seal_deck_with_salts(secret, self.game_id, hand, attempt, [c.text for c in deck])
+        return PreparedDeal((hand, attempt), secret, dk, deck, sealed, tuple(salts))
 
     def _advance(self) -> list[Any]:
         att = self.current

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -161,8 +162,19 @@ class SenderChain:
 
 def event_to_pb(kind: str, seat: int, data: dict[str, Any]) -> Any:
     """An engine event as a GameEvent: every field value is compact JSON (so "7" and 7 stay distinct)."""
-    fields = {k: json.dumps(v, separators=(",", ":"), sort_keys=True) for k, v in data.items()}
-    return pb.GameEvent(kind=kind, seat=seat, fields=fields)
+    return pb.GameEvent(kind=kind, seat=seat, fields={k: compact_json(v) for k, v in data.items()})
+
+
+def compact_json(value: Any) -> str:
+    """``json.dumps(value, separators=(",", ":"), sort_keys=True)``, with the two commonest kinds of field written
+    straight away (the same text: json writes an int as ``str`` does and a string with `encode_basestring_ascii`);
+    the host writes some 50 event fields a hand, and they are signed, so the text must not change."""
+    kind = type(value)
+    if kind is int:
+        return str(value)
+    if kind is str:
+        return encode_basestring_ascii(value)
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
 def event_from_pb(event: Any) -> tuple[str, int, dict[str, Any]]:

@@ -1,0 +1,342 @@
+"""Between two hands over the network: from a hand's last action until the next hand's first decision, step by step.
+
+A real `watten-host` runs in a subprocess (plaintext, 127.0.0.1, a free port, bavarian to 21, records and journal in
+a temporary directory); four `client.connection.Connection`s in this process join it, follow `updates()` (which
+checks every host envelope and sends the protocol's own steps) and play whole matches with random legal actions
+(fixed seed), as bench/latency.py does. For every change of deal the clock runs from the moment the hand's last
+action is sent (the acting seat's `act()` called) until the table waits for a seat in the next deal with every seat
+up to date (the next hand's first decision), and the steps on the way are timed as they reach the seats (the times
+are cumulative, each the last of the four seats):
+
+  checkpoint at all 4     the Checkpoint closing the hand reached every seat's stream
+  co-signed (4 replies)   every seat's CheckpointSignature came back accepted (SubmitEnvelope returned)
+  DeckSealed at all 4     the next deal's HandOpen and DeckSealed reached every seat (the host posts them once every
+                          seat signed the checkpoint)
+  sealed (4 replies)      every seat's DeckSealedSignature came back accepted
+  first decision          the cut and the deliveries are in and checked, and the view shows a seat to act
+
+Also printed: the host process's CPU (all threads, from /proc) and this process's CPU (the four seats: every check,
+signature and stream message) per change of deal, and how many chain entries and stream events a change of deal
+takes. The four seats share one process and one core here, so their work adds up on the way (on a real table each
+seat checks on its own machine, at once): the client CPU figure says how much of the time that is. Figures only:
+nothing passes or fails. Takes about 10 s with the defaults.
+
+Run: ``.venv/bin/python bench/newhand.py [--matches 3] [--seed 1]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from client.connection import Connection, Refused, open_channel
+from watten_net.v1 import watten_pb2 as pb
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = 4
+TARGET_POINTS = 21
+FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
+WAIT = 20.0  # seconds: no single wait lasts longer (a stuck table ends the run, not the machine)
+MAX_MATCHES = 10
+TARGET_MS = 10.0
+STEPS = ("checkpoint at all 4", "co-signed (4 replies)", "DeckSealed at all 4", "sealed (4 replies)",
+         "first decision")
+
+
+@dataclass
+class Timeline:
+    """What reached or left each seat, when (perf_counter seconds): (time, seat, what)."""
+
+    marks: list[tuple[float, int, str]] = field(default_factory=list)
+
+    def note(self, seat: int, what: str) -> None:
+        self.marks.append((time.perf_counter(), seat, what))
+
+    def step_times(self, start: float, end: float) -> list[float] | None:
+        """The cumulative milliseconds of STEPS within [start, end], or None if a step is missing."""
+        window = [m for m in self.marks if start <= m[0] <= end]
+
+        def per_seat(what: str, after: dict[int, float] | None = None) -> dict[int, float]:
+            """Each seat's first `what` (after its own time in `after`)."""
+            firsts: dict[int, float] = {}
+            for t, seat, kind in window:
+                if kind == what and (after is None or (seat in after and t >= after[seat])):
+                    firsts.setdefault(seat, t)
+            return firsts
+
+        checkpoint = per_seat("Checkpoint")
+        sealed_at = per_seat("DeckSealed")
+        stages = [checkpoint, per_seat("submitted", checkpoint), sealed_at, per_seat("submitted", sealed_at)]
+        if any(len(stage) != PLAYERS for stage in stages):
+            return None
+        steps = [max(stage.values()) for stage in stages]
+        return [(t - start) * 1000 for t in steps] + [(end - start) * 1000]
+
+
+def entry_type(entry: Any) -> str:
+    if entry.HasField("withheld"):
+        return str(entry.withheld.type)
+    envelope = pb.Envelope()
+    envelope.ParseFromString(entry.envelope)
+    return str(envelope.type)
+
+
+class TimedConnection(Connection):
+    """A Connection that notes on the timeline every chain entry its stream hands over and every protocol step it
+    got accepted."""
+
+    def __init__(self, channel: Any, index: int, timeline: Timeline, record_dir: Path) -> None:
+        super().__init__(channel, record_dir=record_dir)
+        self.index = index
+        self.stream_over = False
+        self.on_update = self._noted
+        self.on_submitted = self._submitted
+        self.timeline = timeline
+
+    def _noted(self, update: Any) -> None:
+        body = update.event if update.HasField("event") else update.snapshot
+        self.timeline.note(self.index, "event")
+        for entry in body.chain:
+            self.timeline.note(self.index, entry_type(entry))
+
+    def _submitted(self, kind: str, _seconds: float) -> None:
+        if kind == "protocol":
+            self.timeline.note(self.index, "submitted")
+
+
+@dataclass
+class Run:
+    steps: list[list[float]] = field(default_factory=list)  # per change of deal: the cumulative STEPS
+    host_cpu_ms: list[float] = field(default_factory=list)
+    client_cpu_ms: list[float] = field(default_factory=list)
+    entries: list[int] = field(default_factory=list)  # chain entries per seat per change of deal
+    events: list[int] = field(default_factory=list)  # stream events per seat per change of deal
+    redeals: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def proc_cpu_s(pid: int) -> float | None:
+    """CPU seconds a process used so far, all its threads (None where there is no /proc)."""
+    total = 0
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(FileNotFoundError):  # a thread that just ended
+                total += int((task / "schedstat").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return total / 1e9
+
+
+def host_command(record_dir: str) -> list[str]:
+    script = Path(sys.executable).parent / "watten-host"
+    if not script.exists():
+        script = ROOT / ".venv" / "bin" / "watten-host"
+    return [str(script), "--headless", "--insecure", "--bind", "127.0.0.1", "--port", "0", "--players",
+            str(PLAYERS), "--rules", "bavarian", "--record", record_dir, "--set", f"target={TARGET_POINTS}"]
+
+
+async def read_port(stream: asyncio.StreamReader) -> int:
+    while line := (await stream.readline()).decode(errors="replace"):
+        if " on port " in line:
+            return int(line.rsplit(" on port ", 1)[1].split()[0])
+    raise RuntimeError("the host exited before it listened")
+
+
+def waiting_seat(conns: list[TimedConnection]) -> tuple[TimedConnection, Any] | bool | None:
+    """(seat, its view) when the table waits for that seat and every seat is up to date; True at the end."""
+    if any(c.stream_over for c in conns):
+        return True
+    games = [c.game for c in conns]
+    if any(g is None or g.outbox for g in games):
+        return None
+    seqs = {g.chain_seq for g in games if g is not None}
+    if len(seqs) != 1:
+        return None
+    for c in conns:
+        v = c.view
+        if v is not None and v.chain_seq in seqs and c.seat in v.to_act and v.legal_actions \
+                and v.table.phase not in FINISHED:
+            return c, v
+    return None
+
+
+async def follow(conn: TimedConnection, changed: asyncio.Condition, run: Run) -> None:
+    try:
+        async for _view in conn.updates():
+            async with changed:
+                changed.notify_all()
+    except Exception as err:
+        run.problems.append(f"seat {conn.index}'s stream: {type(err).__name__}: {err}")
+    finally:
+        conn.stream_over = True
+        async with changed:
+            changed.notify_all()
+
+
+async def play(conns: list[TimedConnection], changed: asyncio.Condition, rng: random.Random, run: Run,
+               cpu_of_host: Callable[[], float | None]) -> None:
+    """Random legal actions until the match ends; each change of deal measured from the last action's return."""
+    timeline = conns[0].timeline
+    deal: tuple[int, int] | None = None
+    last_end = 0.0
+    host_before: float | None = None
+    client_before = 0.0
+    while True:
+        async with changed:
+            try:
+                move = await asyncio.wait_for(changed.wait_for(lambda: waiting_seat(conns)), WAIT)
+            except TimeoutError:
+                run.problems.append(f"the table stopped moving (no seat to act for {WAIT} s)")
+                return
+        if move is True or not isinstance(move, tuple):
+            return
+        now, host_now, client_now = time.perf_counter(), cpu_of_host(), time.process_time()
+        conn, view = move
+        this_deal = (int(view.hand), int(view.attempt))
+        if deal is not None and this_deal != deal:
+            steps = timeline.step_times(last_end, now)
+            if this_deal[0] == deal[0]:
+                run.redeals += 1  # (a redeal has no checkpoint: its time is not among the steps)
+            elif steps is None:
+                run.problems.append(f"a step of the change to deal {this_deal} was not seen by every seat")
+            else:
+                run.steps.append(steps)
+            if host_before is not None and host_now is not None:
+                run.host_cpu_ms.append((host_now - host_before) * 1000)
+            run.client_cpu_ms.append((client_now - client_before) * 1000)
+            window = [m for m in timeline.marks if last_end <= m[0] <= now]
+            run.entries.append(sum(1 for m in window if m[2] not in ("event", "submitted")) // PLAYERS)
+            run.events.append(sum(1 for m in window if m[2] == "event") // PLAYERS)
+        deal = this_deal
+        action = rng.choice(list(view.legal_actions))
+        timeline.marks.clear()  # (only what follows this action counts)
+        # (the clock last: reading the host's CPU from /proc takes some 0.4 ms, which is not the table's time)
+        host_sent, client_sent = cpu_of_host(), time.process_time()
+        sent = time.perf_counter()
+        try:
+            await conn.act(action)
+        except Refused as err:  # (as in bench/latency.py: noted, and the table asked again)
+            run.problems.append(f"action {action!r} of seat {conn.seat} refused: {err.reason}")
+            continue
+        last_end, host_before, client_before = sent, host_sent, client_sent
+        # Until every seat has the action's chain entry, the views still show the seat that just acted.
+        target = int(view.chain_seq) + 1
+
+        def everyone_has_it(target: int = target) -> bool:
+            return any(c.stream_over for c in conns) or all(
+                c.game is not None and c.game.chain_seq >= target for c in conns)
+
+        async with changed:
+            try:
+                await asyncio.wait_for(changed.wait_for(everyone_has_it), WAIT)
+            except TimeoutError:
+                run.problems.append(f"chain entry {target} did not reach every seat within {WAIT} s")
+                return
+
+
+async def play_match(run: Run, rng: random.Random, workdir: Path, number: int) -> None:
+    record_dir = tempfile.mkdtemp(prefix="host-", dir=workdir)
+    # The host's journal goes into the scratch directory too: a run cut short leaves no unfinished game behind for
+    # the next host on this machine to find (and resume).
+    env = {**os.environ, "WATTEN_DATA_DIR": tempfile.mkdtemp(prefix="data-", dir=workdir)}
+    with open(workdir / f"host-{number}.stderr", "wb") as stderr:
+        proc = await asyncio.create_subprocess_exec(*host_command(record_dir), stdout=asyncio.subprocess.PIPE,
+                                                    stderr=stderr, env=env)
+    assert proc.stdout is not None
+    conns: list[TimedConnection] = []
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        port = await asyncio.wait_for(read_port(proc.stdout), WAIT)
+        tasks.append(asyncio.create_task(drain(proc.stdout)))
+        timeline, changed = Timeline(), asyncio.Condition()
+        for i in range(PLAYERS):
+            channel = await open_channel("127.0.0.1", port, insecure=True)
+            conns.append(TimedConnection(channel, i, timeline, Path(tempfile.mkdtemp(prefix=f"seat{i}-",
+                                                                                        dir=workdir))))
+        for i, conn in enumerate(conns):
+            await conn.join(f"bench {i}")
+        tasks += [asyncio.create_task(follow(c, changed, run)) for c in conns]
+        await play(conns, changed, rng, run, lambda: proc_cpu_s(proc.pid))
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for conn in conns:
+            with contextlib.suppress(Exception):
+                await conn.close()
+        with contextlib.suppress(ProcessLookupError):
+            proc.terminate()
+        try:
+            await asyncio.wait_for(proc.wait(), 5.0)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+async def drain(stream: asyncio.StreamReader) -> None:
+    while await stream.readline():
+        pass
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(run: Run, matches: int) -> None:
+    print(f"\nwatten-host, bavarian to {TARGET_POINTS}, {matches} whole matches (random legal actions): "
+          f"{len(run.steps)} new hands measured (and {run.redeals} redeals, which have no checkpoint, left out)")
+    if run.steps:
+        print(f"  {'(ms from the last action, cumulative)':<40} {'p50':>7} {'p90':>7} {'max':>7}")
+        for i, name in enumerate(STEPS):
+            column = [s[i] for s in run.steps]
+            print(f"  {name:<40} {statistics.median(column):7.2f} {percentile(column, 0.9):7.2f} {max(column):7.2f}")
+        p50 = statistics.median(s[-1] for s in run.steps)
+        print(f"  new hand p50: {p50:.2f} ms   target: within {TARGET_MS:.0f} ms -> "
+              f"{'met' if p50 <= TARGET_MS else 'NOT met'}")
+    if run.host_cpu_ms:
+        print(f"  CPU per change of deal (median): host process {statistics.median(run.host_cpu_ms):.2f} ms, this "
+              f"process (the 4 seats) {statistics.median(run.client_cpu_ms):.2f} ms; per seat "
+              f"{statistics.median(run.entries):.0f} chain entries in {statistics.median(run.events):.0f} stream "
+              f"events")
+    for problem in run.problems:
+        print(f"  problem: {problem}")
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    print(f"watten-net between hands: 4 clients in this process, the host in a subprocess, 127.0.0.1 (Python "
+          f"{platform.python_version()}, {os.cpu_count()} CPUs)")
+    run = Run()
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory(prefix="watten-newhand-") as scratch:
+        for number in range(1, args.matches + 1):
+            await play_match(run, rng, Path(scratch), number)
+    report(run, args.matches)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--matches", type=int, default=3, help=f"whole matches to play (default 3, at most "
+                        f"{MAX_MATCHES})")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random legal actions (default 1)")
+    args = parser.parse_args()
+    args.matches = min(max(args.matches, 1), MAX_MATCHES)
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()
