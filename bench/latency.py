@@ -263,8 +263,10 @@ async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
     record_dir = tempfile.mkdtemp(prefix="host-", dir=workdir)
     stderr_path = workdir / f"host-{run.matches}.stderr"
     with open(stderr_path, "wb") as stderr:
+        # (its own data folder: a journal left by an earlier, killed run is never resumed by this one)
+        env = {**os.environ, "WATTEN_DATA_DIR": tempfile.mkdtemp(prefix="data-", dir=workdir)}
         proc = await asyncio.create_subprocess_exec(*host_command(record_dir), stdout=asyncio.subprocess.PIPE,
-                                                    stderr=stderr)
+                                                    stderr=stderr, env=env)
     assert proc.stdout is not None
     drain: asyncio.Task[None] | None = None
     conns: list[BenchConnection] = []
