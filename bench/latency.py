@@ -37,7 +37,7 @@ import struct
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -227,7 +227,26 @@ def host_command(record_dir: str) -> list[str]:
             "--set", f"target={TARGET_POINTS}"]
 
 
-async def _read_port(stream: asyncio.StreamReader, marker: str) -> int:
+def waiting_seat(conns: Sequence[Any]) -> tuple[Any, Any] | bool | None:
+    """(seat, its view) when the table waits for that seat and every seat is up to date; True at the end.
+    `conns`: Connections with a `stream_over` flag (this bench's and bench/newhand.py's)."""
+    if any(c.stream_over for c in conns):
+        return True
+    games = [c.game for c in conns]
+    if any(g is None or g.outbox for g in games):
+        return None
+    seqs = {g.chain_seq for g in games if g is not None}
+    if len(seqs) != 1:
+        return None
+    for c in conns:
+        v = c.view
+        if (v is not None and v.chain_seq in seqs and c.seat in v.to_act and v.legal_actions
+                and v.table.phase not in FINISHED):
+            return c, v
+    return None
+
+
+async def read_port(stream: asyncio.StreamReader, marker: str) -> int:
     while True:
         line = (await stream.readline()).decode(errors="replace")
         if not line:
@@ -273,7 +292,7 @@ async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
     followers: list[asyncio.Task[None]] = []
     probe = Probe(PLAYERS)
     try:
-        port = await asyncio.wait_for(_read_port(proc.stdout, " on port "), WAIT)
+        port = await asyncio.wait_for(read_port(proc.stdout, " on port "), WAIT)
         drain = asyncio.create_task(_drain(proc.stdout))
         changed = asyncio.Condition()
         for i in range(PLAYERS):
@@ -302,21 +321,7 @@ async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
         followers = [asyncio.create_task(follow(c)) for c in conns]
 
         def next_move() -> tuple[BenchConnection, Any] | bool | None:
-            """(seat, its view) when the table waits for that seat and every seat is up to date; True at the end."""
-            if any(c.stream_over for c in conns):
-                return True
-            games = [c.game for c in conns]
-            if any(g is None or g.outbox for g in games):
-                return None
-            seqs = {g.chain_seq for g in games if g is not None}
-            if len(seqs) != 1:
-                return None
-            for c in conns:
-                v = c.view
-                if (v is not None and v.chain_seq in seqs and c.seat in v.to_act and v.legal_actions
-                        and v.table.phase not in FINISHED):
-                    return c, v
-            return None
+            return waiting_seat(conns)
 
         host_cpu0 = _proc_cpu_s(proc.pid)
         client_cpu0 = time.process_time()
@@ -467,7 +472,7 @@ async def run_baseline(count: int, request_size: int, reply_size: int, stream_si
     subscribers: list[asyncio.Task[None]] = []
     drain: asyncio.Task[None] | None = None
     try:
-        port = await asyncio.wait_for(_read_port(proc.stdout, " on port "), WAIT)
+        port = await asyncio.wait_for(read_port(proc.stdout, " on port "), WAIT)
         drain = asyncio.create_task(_drain(proc.stdout))
         channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) for _ in range(PLAYERS)]
         submits = [ch.unary_unary(BASELINE_SERVICE + "Submit") for ch in channels]

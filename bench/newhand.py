@@ -43,13 +43,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.latency import read_port, waiting_seat
 from client.connection import Connection, Refused, open_channel
 from watten_net.v1 import watten_pb2 as pb
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4
 TARGET_POINTS = 21
-FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 WAIT = 20.0  # seconds: no single wait lasts longer (a stuck table ends the run, not the machine)
 MAX_MATCHES = 10
 TARGET_MS = 10.0
@@ -149,31 +149,6 @@ def host_command(record_dir: str) -> list[str]:
             str(PLAYERS), "--rules", "bavarian", "--record", record_dir, "--set", f"target={TARGET_POINTS}"]
 
 
-async def read_port(stream: asyncio.StreamReader) -> int:
-    while line := (await stream.readline()).decode(errors="replace"):
-        if " on port " in line:
-            return int(line.rsplit(" on port ", 1)[1].split()[0])
-    raise RuntimeError("the host exited before it listened")
-
-
-def waiting_seat(conns: list[TimedConnection]) -> tuple[TimedConnection, Any] | bool | None:
-    """(seat, its view) when the table waits for that seat and every seat is up to date; True at the end."""
-    if any(c.stream_over for c in conns):
-        return True
-    games = [c.game for c in conns]
-    if any(g is None or g.outbox for g in games):
-        return None
-    seqs = {g.chain_seq for g in games if g is not None}
-    if len(seqs) != 1:
-        return None
-    for c in conns:
-        v = c.view
-        if v is not None and v.chain_seq in seqs and c.seat in v.to_act and v.legal_actions \
-                and v.table.phase not in FINISHED:
-            return c, v
-    return None
-
-
 async def follow(conn: TimedConnection, changed: asyncio.Condition, run: Run) -> None:
     try:
         async for _view in conn.updates():
@@ -260,7 +235,7 @@ async def play_match(run: Run, rng: random.Random, workdir: Path, number: int) -
     conns: list[TimedConnection] = []
     tasks: list[asyncio.Task[None]] = []
     try:
-        port = await asyncio.wait_for(read_port(proc.stdout), WAIT)
+        port = await asyncio.wait_for(read_port(proc.stdout, " on port "), WAIT)
         tasks.append(asyncio.create_task(drain(proc.stdout)))
         timeline, changed = Timeline(), asyncio.Condition()
         for i in range(PLAYERS):
