@@ -180,7 +180,7 @@ function maybeShuffle() {
     const sh = g.makeShuffle(D.dealId, S.seat, D.deck, D.PK); const b = Buffer.from(sh.bytes);
     const o = 43; const t = Buffer.from(b.subarray(o, o + 64)); b.subarray(o + 64, o + 128).copy(b, o); t.copy(b, o + 64); // swap two output ciphertexts
     probe('Shuffle with its first two outputs swapped', 'bad-shuffle-proof', 'Shuffle', { seat: S.seat, message: b, deck: D.d });
-    probe('Shuffle of 31 cards, truncated fields', 'malformed', 'Shuffle', { seat: S.seat, message: Buffer.concat([b.subarray(0, 42), Buffer.from([31]), b.subarray(43, 43 + 64 * 31 + 32 * (5 * 31 + 9))]), deck: D.d });
+    probe('Shuffle of 31 cards, truncated fields', 'non-canonical-scalar or invalid-point (fields decoded before N is compared: T5)', 'Shuffle', { seat: S.seat, message: Buffer.concat([b.subarray(0, 42), Buffer.from([31]), b.subarray(43, 43 + 64 * 31 + 32 * (5 * 31 + 9))]), deck: D.d });
     probe('Shuffle of 31 cards, well-formed (first 31 ciphertexts)', 'malformed', 'Shuffle', { seat: S.seat, message: g.makeShuffle(D.dealId, S.seat, D.deck.slice(0, 31), D.PK).bytes, deck: D.d });
   }
   for (const D of S.chk.decks) {
@@ -313,14 +313,14 @@ function probeShares(p, reqHash) {
 }
 function probeOwn(p, reqHash) {
   const k = p.positions[0];
-  probe('shares for a request addressed to me', 'own-card', 'DecryptionShares', { hand: p.hand, attempt: p.attempt, seat: S.seat, request_hash: reqHash, shares: [myShare(k)], sealed: [] });
+  probe('shares for a request addressed to me', 'own-card while it is open, unexpected-message once answered (T12)', 'DecryptionShares', { hand: p.hand, attempt: p.attempt, seat: S.seat, request_hash: reqHash, shares: [myShare(k)], sealed: [] });
 }
 function probePlay(c) {
   const o = opening(c.k); const wrong = g.canonicalDeck(S.chk.size).find((x) => x !== c.card && !myCards().some((m) => m.card === x));
   probe('play with an opening naming another card', 'opening-mismatch (or the rules on the claimed card)', 'ActionRequest', { action: `play ${wrong}`, chain_seq: S.chainSeq, chain_head: S.chainHead, openings: [{ ...o, card: wrong }] });
   probe('play without an opening', 'no-position', 'ActionRequest', { action: `play ${c.card}`, chain_seq: S.chainSeq, chain_head: S.chainHead, openings: [] });
   probe('play with an opening lacking my share', 'no-opening', 'ActionRequest', { action: `play ${c.card}`, chain_seq: S.chainSeq, chain_head: S.chainHead, openings: [{ ...o, shares: [] }] });
-  probe('play whose opening is another position', 'bad-opening', 'ActionRequest', { action: `play ${c.card}`, chain_seq: S.chainSeq, chain_head: S.chainHead, openings: [{ ...o, position: (c.k + 1) % S.chk.size }] });
+  probe('play whose opening is another position', 'not-your-position (the rules first, T12) or bad-opening', 'ActionRequest', { action: `play ${c.card}`, chain_seq: S.chainSeq, chain_head: S.chainHead, openings: [{ ...o, position: (c.k + 1) % S.chk.size }] });
   probe('play XX', 'bad-card', 'ActionRequest', { action: 'play XX', chain_seq: S.chainSeq, chain_head: S.chainHead, openings: [] });
 }
 
