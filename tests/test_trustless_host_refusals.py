@@ -140,6 +140,22 @@ def test_decryption_shares_that_answer_nothing_asked() -> None:
     t.refused(giver, wrong, "bad-payload", "no shares in the answer", kind="invalid")
 
 
+def test_decryption_shares_in_any_order_are_accepted() -> None:
+    """Each share names its position, so the order of an answer carries nothing (docs/trustless.md §T10): the host
+    takes the shares of a deal request in reverse order as it takes them in the request's order."""
+    t, giver, answer = _asked()
+    assert len(answer.shares) > 1
+    backwards = pb.DecryptionShares()
+    backwards.CopyFrom(answer)
+    del backwards.shares[:]
+    backwards.shares.extend(reversed(answer.shares))
+    chain = len(t.host.chain)
+    t.host.submit(giver, t.envelope(giver, backwards))
+    relay = parse_envelope(t.host.chain[chain].raw, host=True)
+    assert relay.type == "Relay" and relay.payload.seat == giver
+    assert list(parse_envelope(relay.payload.envelope, host=False).payload.shares) == list(backwards.shares)
+
+
 def test_decryption_shares_of_positions_not_asked_or_not_due_sealed() -> None:
     t, giver, answer = _asked()
     deal = _deal(t.seats[giver])
