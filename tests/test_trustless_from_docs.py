@@ -2,7 +2,8 @@
 
 A template for another implementation and the check that the document suffices: the curve and the point checks
 (§T1), hash_to_scalar and hash_to_point with libsodium's from_uniform written out (§T2), the card points and the
-shuffle generators (§T3, §T8), the key-share proofs of trustless_messages.json (§T6), and the whole trustless
+shuffle generators (§T3, §T8), every message of trustless_messages.json (§T5-T8: a deck's key shares, shuffles,
+shares and the card they open), and the whole trustless
 match of conformance.json walked envelope by envelope: the first dealer and every deck's shuffle order (§T4), every
 key-share proof, every shuffle proof against the deck before it (§T8), every decryption-share proof (§T7) and
 every played or opened card decrypted from its shares and compared with the card named (§T3).
@@ -242,12 +243,24 @@ def share(data: bytes, keys: dict[int, Point], deck: list[tuple[Point, Point]],
     return position, seat, d
 
 
-def test_the_key_shares_of_the_message_vectors_prove_their_keys() -> None:
-    game_id = hashlib.sha256(b"vector game").digest()
+def test_the_message_vectors_check_from_the_document() -> None:
+    """trustless_messages.json (§T14): deck 0's key shares, both shuffles, a ciphertext, both shares and the card."""
+    deal = (hashlib.sha256(b"vector game").digest(), 0, 0xFFFFFFFF)  # deck 0's deal id (§T4)
+    keys: dict[int, Point] = {}
     for seat, data in enumerate(MESSAGES["key_shares"]):
-        assert key_share(bytes.fromhex(data))[:2] == ((game_id, 3, 1), seat)
-    raw = bytes.fromhex(MESSAGES["decryption_share"])
-    assert len(raw) == 171 and raw[0] == 3 and raw[1:41] == game_id + u32(3) + u32(1) and raw[41:43] == bytes([4, 1])
+        got, sender, x = key_share(bytes.fromhex(data))
+        assert (got, sender) == (deal, seat), "wrong-context"
+        keys[sender] = x
+    pk = point_sum(list(keys.values()))
+    deck = [(G, add(hash_to_point("trustless/card-point", bytes([j])), pk)) for j in range(32)]
+    for sender, data in enumerate(MESSAGES["shuffles"]):
+        deck = shuffle(bytes.fromhex(data), deck, pk, deal, sender)
+    assert enc_deck(deck[4:5]) == bytes.fromhex(MESSAGES["ciphertext_at_4"])
+    given = share(bytes.fromhex(MESSAGES["decryption_share"]), keys, deck, deal)
+    own = share(bytes.fromhex(MESSAGES["opening_share"]), keys, deck, deal)
+    assert (given[:2], own[:2]) == ((4, 1), (4, 0))
+    card = add(deck[4][1], neg(add(given[2], own[2])))  # M = c2 - (D_0 + D_1), §T3
+    assert CARD_POINTS[encode(card)] == MESSAGES["card_at_4_for_seat_0"]
 
 
 # ---------------------------------------------------------------------------------------------- §T8 the shuffle

@@ -86,7 +86,8 @@ def test_key_shares_for_another_seat_another_deck_or_twice() -> None:
     held = next(parse_envelope(r, host=False) for r in t.seats[1].outbox)
     assert held.type == "KeyShare"
     share = held.payload
-    t.refused(1, pb.KeyShare(deck=share.deck, seat=0, message=share.message), "wrong-hand", "names another seat")
+    t.refused(1, pb.KeyShare(deck=share.deck, seat=0, message=share.message), "wrong-seat",
+              "names another seat than its sender", kind="permission")
     t.refused(1, pb.KeyShare(deck=share.deck + 5, seat=1, message=share.message), "unexpected-message",
               "is not being prepared")
     mine = next(parse_envelope(p.payload.envelope, host=False) for p in (
@@ -130,13 +131,29 @@ def test_decryption_shares_that_answer_nothing_asked() -> None:
     t.refused(giver, wrong, "wrong-hand", "another hand or attempt")
     wrong.CopyFrom(answer)
     wrong.seat = 1 - giver
-    t.refused(giver, wrong, "wrong-hand", "names another seat")
+    t.refused(giver, wrong, "wrong-seat", "names another seat than its sender", kind="permission")
     wrong.CopyFrom(answer)
     wrong.request_hash = bytes(32)
     t.refused(giver, wrong, "unexpected-message", "the shares answer no open share request")
     wrong.CopyFrom(answer)
     del wrong.shares[:]
     t.refused(giver, wrong, "bad-payload", "no shares in the answer", kind="invalid")
+
+
+def test_decryption_shares_in_any_order_are_accepted() -> None:
+    """Each share names its position, so the order of an answer carries nothing (docs/trustless.md §T10): the host
+    takes the shares of a deal request in reverse order as it takes them in the request's order."""
+    t, giver, answer = _asked()
+    assert len(answer.shares) > 1
+    backwards = pb.DecryptionShares()
+    backwards.CopyFrom(answer)
+    del backwards.shares[:]
+    backwards.shares.extend(reversed(answer.shares))
+    chain = len(t.host.chain)
+    t.host.submit(giver, t.envelope(giver, backwards))
+    relay = parse_envelope(t.host.chain[chain].raw, host=True)
+    assert relay.type == "Relay" and relay.payload.seat == giver
+    assert list(parse_envelope(relay.payload.envelope, host=False).payload.shares) == list(backwards.shares)
 
 
 def test_decryption_shares_of_positions_not_asked_or_not_due_sealed() -> None:
@@ -274,6 +291,13 @@ def test_a_played_card_whose_action_and_opening_disagree() -> None:
         del r.openings[:]
 
     t.refused(me, _play(t, seat, request, no_opening), "no-position", "exactly one opening")
+
+    def misspelt_without_opening(r: Any) -> None:
+        r.action = "play XX"
+        del r.openings[:]
+
+    # The spelling is judged first, as in Level 1: `play XX` is `bad-card` whatever its openings.
+    t.refused(me, _play(t, seat, request, misspelt_without_opening), "bad-card", "no card", kind="invalid")
 
     def unnamed(r: Any) -> None:
         r.action = "play"

@@ -30,6 +30,7 @@ VECTOR_DIR = Path(__file__).parent.parent / "docs" / "vectors"
 GROUP_FILE = VECTOR_DIR / "trustless_group.json"
 MESSAGES_FILE = VECTOR_DIR / "trustless_messages.json"
 N_GENERATORS = 33
+DECK_ATTEMPT = 0xFFFFFFFF  # a deck's deal id names no real attempt (docs/trustless.md §T4)
 
 
 def _reference_hash_to_point(name: str, *fields: bytes) -> bytes:
@@ -66,19 +67,30 @@ def compute_group_vectors() -> dict[str, Any]:
 
 
 def compute_message_vectors() -> dict[str, Any]:
-    table = Table(make_setup(2, 32, game=b"vector game", hand=3, attempt=1), seed=b"vector seed")
+    """Deck 0 of the game "vector game", as a trustless game deals it (docs/trustless.md §T4: deal id
+    ``game_id || u32 0 || ff ff ff ff``, positions before the cut, no rotation): both key shares, both shuffles in
+    full, the ciphertext at position 4, and both seats' shares of it, so every proof and the card check from the
+    documents alone."""
+    table = Table(make_setup(2, 32, game=b"vector game", hand=0, attempt=DECK_ATTEMPT), seed=b"vector seed")
     keys = table.exchange_keys()
     shuffles = table.shuffle_all()
-    table.cut(9)
+    table.cut(0)
     share = table.seats[1].delivery_share(4, recipient=0)
     table.broadcast(1, share)
     card = table.seats[0].receive_card(4)
+    own = table.seats[0].opening_share(4)
+    ciphertext = table.observer.deck[4]
     return {
-        "description": "A 2-seat, 32-card deal: game_id = sha256('vector game'), hand 3, attempt 1; seat s draws from "
-        "seeded_draw('vector seed' || u8 s); keys, both shuffles, cut 9, seat 1's share of position 4 for seat 0.",
+        "description": "Deck 0 of a 2-seat, 32-card trustless game: game_id = sha256('vector game'), deal id = "
+        "game_id || u32 0 || ff ff ff ff; seat s draws from seeded_draw('vector seed' || u8 s); both key shares, "
+        "both shuffles (seat 0, then seat 1), the ciphertext (c1 || c2) at position 4 of the shuffled deck, seat 1's "
+        "share of position 4 for seat 0, seat 0's own share of it (as when it plays the card), and the card index "
+        "they decrypt to.",
         "key_shares": [k.to_bytes().hex() for k in keys],
-        "shuffle_sha256": [hashlib.sha256(m.to_bytes()).hexdigest() for m in shuffles],
+        "shuffles": [m.to_bytes().hex() for m in shuffles],
+        "ciphertext_at_4": ciphertext.encode().hex(),
         "decryption_share": share.to_bytes().hex(),
+        "opening_share": own.to_bytes().hex(),
         "card_at_4_for_seat_0": card,
     }
 

@@ -228,7 +228,8 @@ class TrustlessDealing(Dealing):
     def on_message(self, seat: int, signed: Signed) -> list[Any]:
         p = signed.payload
         if p.seat != seat:
-            raise ProtocolError(Code.PRECONDITION, Reason.WRONG_HAND, "the message names another seat")
+            # The same fault, and the same answer, as Level 1's KeyCommit naming another seat (docs/trustless.md §T5).
+            raise ProtocolError(Code.PERMISSION, Reason.WRONG_SEAT, "the message names another seat than its sender")
         deck_handler = self.DECK_HANDLERS.get(signed.type)
         if deck_handler is not None:
             deal = self.decks.get(int(p.deck))
@@ -497,14 +498,15 @@ def engine_step(match: PublicMatch, seat: int, action: str, openings: Mapping[in
     """One action on the public engine, its openings passed the way the engine takes them."""
     verb = action.split(" ", 1)[0].lower() if action else ""
     if verb == Verb.PLAY:
-        if len(openings) != 1:
-            raise RuleViolation(Reason.NO_POSITION, "a played card comes with exactly one opening")
-        ((position, card),) = openings.items()
+        # The card's spelling first, as in Level 1 (`play XX` is `bad-card` at every level), then its one opening.
         _, _, written = action.partition(" ")
         try:
             played = Card.parse(written).text
         except ValueError:
             raise no_card(written, ValueError(f"{action!r} names no card")) from None
+        if len(openings) != 1:
+            raise RuleViolation(Reason.NO_POSITION, "a played card comes with exactly one opening")
+        ((position, card),) = openings.items()
         if played != card:
             raise RuleViolation(Reason.OPENING_MISMATCH, f"the action plays {played} but opens {card}")
         return match.apply(seat, action, position=position)
