@@ -74,7 +74,11 @@ class Match(MatchCore[Card]):
 
     def history(self) -> list[tuple[int, str] | tuple[str, tuple[str, ...]]]:
         """The inputs of the match: `("deck", cards)` and `(seat, action)`, in order (for replay)."""
-        return iter_log(self.inputs)
+        items = iter_log(self.inputs)
+        for i, item in enumerate(items):
+            if item[0] == "deck":  # the log keeps the deck's cards: spelled out here, not at every hand
+                items[i] = ("deck", tuple(map(_TEXT, item[1])))
+        return items
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):
@@ -102,7 +106,7 @@ class Match(MatchCore[Card]):
         # Only cards of this deck, as many as it has, none twice (a twice-given card has one position): each once.
         if not known or len(deck) != len(canonical) or len(positions) != len(deck):
             raise ValueError(f"the deck must hold each of the {len(canonical)} cards exactly once")
-        m = self._with_deck(deck, ("deck", tuple(map(_TEXT, deck))))
+        m = self._with_deck(deck, ("deck", deck))  # history() spells the cards out
         m._pos = positions
         return m
 

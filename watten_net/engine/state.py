@@ -67,12 +67,17 @@ def iter_log(log: Log) -> list[Any]:
     return items
 
 
+# What the scores fix for a whole hand attempt: gespannt, the raise limit and may-concede per side, the stake.
+Stakes = tuple[tuple[bool, bool], tuple[int, int], tuple[bool, bool], int]
+_STAKES_KEPT = 4096  # bound on the cache below (a long series of odd start scores could otherwise grow it)
+
+
 class Facts:
     """What follows from the rules and the player count alone, worked out once instead of on every action."""
 
     __slots__ = (
         "bessere", "cuts", "deck", "deck_set", "kritische", "kritische_text", "packet_sizes", "raise_in_announce",
-        "schlag_actions", "second_packet_later", "signal_seats",
+        "schlag_actions", "second_packet_later", "signal_seats", "stakes",
     )
 
     def __init__(self, rules: Rules, seating: Seating) -> None:
@@ -97,6 +102,8 @@ class Facts:
         self.bessere = rules.bessere
         # docs/rules.md 6: a raise from the first packet on (the announcement included), unless raise_from = "trump".
         self.raise_in_announce = rules.raise_from != "trump"
+        # MatchState._set_stakes per (scores, dealer): a match meets few score lines, and playouts meet them often.
+        self.stakes: dict[tuple[tuple[int, ...], int], Stakes] = {}
 
 
 @lru_cache(maxsize=64)
@@ -367,19 +374,29 @@ class MatchState(Generic[Piece]):
     def _set_stakes(self) -> None:
         """What follows from the scores for a whole attempt (they do not change within one): who is gespannt, the
         starting stake, each side's raise limit and whether it may concede."""
+        known = self._f.stakes
+        key = (self.scores, self.dealer)
+        stakes = known.get(key)
+        if stakes is None:
+            if len(known) >= _STAKES_KEPT:
+                known.clear()
+            stakes = known[key] = self._work_out_stakes()
+        self.gespannt, self._raise_limit, self._concede_ok, self.value = stakes
+
+    def _work_out_stakes(self) -> Stakes:
         rules = self.rules
         side_scorers, scores, target = self.side_scorers, self.scores, rules.target
         score_of = scores.__getitem__
         best = (max(map(score_of, side_scorers[0])), max(map(score_of, side_scorers[1])))  # per side
-        gespannt = self.gespannt = (best[0] >= target - 2, best[1] >= target - 2)
+        gespannt = (best[0] >= target - 2, best[1] >= target - 2)
         three_or_concede = rules.tight == "three-or-concede"
         # No raising when gespannt: with three-or-concede when any side is, with base-two for that side.
         blocked = (any(gespannt),) * 2 if three_or_concede else gespannt
         # docs/rules.md: no raise "beyond the points it still needs": the proposed value may not exceed them.
         needs = (target - best[0], target - best[1]) if rules.raise_cap == "target" else (_NO_CAP, _NO_CAP)
-        self._raise_limit = (-1 if blocked[0] else needs[0], -1 if blocked[1] else needs[1])
-        self._concede_ok = (three_or_concede and gespannt[0], three_or_concede and gespannt[1])
-        self.value = 3 if three_or_concede and (gespannt[0] or gespannt[1]) else 2
+        raise_limit = (-1 if blocked[0] else needs[0], -1 if blocked[1] else needs[1])
+        concede_ok = (three_or_concede and gespannt[0], three_or_concede and gespannt[1])
+        return gespannt, raise_limit, concede_ok, 3 if three_or_concede and (gespannt[0] or gespannt[1]) else 2
 
     def _reset_attempt(self) -> None:
         """Hook: the engine's own state of a new deal attempt."""
