@@ -7,15 +7,15 @@ decided hand or a redeal, and ends the match; how a match moves from one state t
 
 Every step is immutable: an action returns a *new* state and the events it caused. A step copies one flat
 object of slots (no deep copies; every container inside is a tuple, a frozenset or a dict that is replaced,
-never changed) with a straight-line copy generated per engine, and the legal actions of a state are computed
-once and cached. Speed matters (bots search by random playouts), so the play path reads plain slots into
-locals, and a few lists of a handful of items are built by plain loops: in Python 3.11 a comprehension is a
-function call of its own, which costs more than the loop for two to five items.
+never changed) with a straight-line `_clone` each engine writes out, and the legal actions of a state are
+computed once and cached. Speed matters (bots search by random playouts), so the play path reads plain slots
+into locals, and a few lists of a handful of items are built by plain loops: in Python 3.11 a comprehension is
+a function call of its own, which costs more than the loop for two to five items.
 
-The engine is pure Python on purpose: a compiled core (mypyc, Cython) would need a build step with a
-pure-Python fallback behind the README's set-up commands, and mypyc's native classes refuse what this
-module does at run time (the clone generated per engine, methods set on subclasses). Measure with
-`bench/engine.py --against REV` before reaching for one.
+This module, `core`, `match`, `ranking` and `public.match` are compiled by mypyc where a C compiler is at hand
+(setup.py; `compiled` decides at import which runs), about 1.8x faster; the same source runs as plain Python
+everywhere else. So they keep to what mypyc compiles: nothing generated or set on a class at run time, a
+`_clone` written out per engine, no `__init__` on a state (`new` and `_clone` fill a bare instance).
 """
 
 from __future__ import annotations
@@ -77,10 +77,11 @@ class Facts:
 
     __slots__ = (
         "bessere", "cuts", "deck", "deck_set", "kritische", "kritische_text", "packet_sizes", "raise_in_announce",
-        "schlag_actions", "second_packet_later", "signal_seats", "stakes",
+        "rules", "schlag_actions", "second_packet_later", "signal_seats", "stakes",
     )
 
     def __init__(self, rules: Rules, seating: Seating) -> None:
+        self.rules = rules
         self.deck = canonical_deck(rules.deck)
         self.deck_set = frozenset(self.deck)
         self.cuts = CUT_ACTIONS[rules.deck]
@@ -106,6 +107,18 @@ class Facts:
         self.stakes: dict[tuple[tuple[int, ...], int], Stakes] = {}
 
 
+    # Worked out once per rules and shared (see `facts`); its one changing part is a cache. A copy is the object
+    # itself, and a pickle rebuilds it from the rules (the compiled class has no bare constructor for either).
+    def __copy__(self) -> Facts:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Facts:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[Rules]]:
+        return (facts, (self.rules,))
+
+
 @lru_cache(maxsize=64)
 def facts(rules: Rules) -> Facts:
     return Facts(rules, seating_for(rules))
@@ -113,18 +126,10 @@ def facts(rules: Rules) -> Facts:
 
 def all_slots(cls: type) -> list[str]:
     """Every slot of `cls` and its bases: the whole state of an engine."""
+    native = getattr(cls, "__mypyc_attrs__", None)  # compiled by mypyc (engine/compiled.py): no __slots__ there
+    if native is not None:
+        return [name for name in native if not name.startswith("__")]
     return [name for klass in reversed(cls.__mro__) for name in getattr(klass, "__slots__", ())]
-
-
-def _make_clone(cls: type) -> Callable[[Any], Any]:
-    # One assignment per slot, generated once per engine: several times faster than a getattr/setattr loop
-    # or copy.copy, and cloning is the price of immutability paid on every apply.
-    lines = ["def _clone(self):", "    m = _new(_cls)"]
-    lines += [f"    m.{name} = self.{name}" for name in all_slots(cls) if name != "_legal"]
-    lines += ["    m._legal = None", "    return m"]
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    exec("\n".join(lines), namespace)
-    return cast(Callable[[Any], Any], namespace["_clone"])
 
 
 Piece = TypeVar("Piece")  # what the state holds for one card: a Card (Match) or its deck position (PublicMatch)
@@ -205,17 +210,12 @@ class MatchState(Generic[Piece]):
     _raise_limit: tuple[int, int]  # the highest stake the side may propose (-1: no raising in this hand)
     _concede_ok: tuple[bool, bool]  # may the side concede (before the first lead)?
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        setattr(cls, "_clone", _make_clone(cls))  # noqa: B010 - mypy refuses an assignment to a method
-
     def _clone(self) -> Self:
-        """A copy of this state to change (generated per engine, see _make_clone)."""
+        """A copy of this state to change: each engine copies every slot of its own, one assignment each."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ construction
-    def __init__(self) -> None:
-        raise TypeError(f"use {type(self).__name__}.new(rules)")
+    # No __init__: `new` makes a match, `_clone` a copy (a bare `Match()` is an empty shell that only they fill).
 
     @classmethod
     def new(
@@ -239,7 +239,7 @@ class MatchState(Generic[Piece]):
         marks = tuple(bummerl) if bummerl is not None else (0,) * table.scorers
         if len(marks) != table.scorers:
             raise ValueError(f"bummerl needs {table.scorers} counts")
-        m = object.__new__(cls)
+        m = cls()
         m.rules = rules
         m.t = table
         m._f = facts(rules)
