@@ -28,6 +28,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from watten_net.engine import Match, Rules, canonical_deck
 
 
+def engine_kind() -> str:
+    """Which engine the figures are of: the compiled core (setup.py) or plain Python."""
+    try:
+        from watten_net.engine.compiled import running_compiled
+    except ImportError:  # a revision from before the compiled core (bench/against.py runs old trees too)
+        return "plain Python"
+    return "compiled (mypyc)" if running_compiled() else "plain Python"
+
+
 def random_match(rules: Rules, rng: random.Random) -> tuple[int, int]:
     """Play one random match; returns (actions, hands)."""
     m = Match.new(rules, first_dealer=rng.randrange(rules.players))
@@ -139,6 +148,7 @@ def main() -> None:
         kinds(Rules.preset(name, int(players or 4)), max(args.seconds, 2.0))
         return
 
+    print(f"engine: {engine_kind()}")
     print(f"{'preset':20} {'players':>7} {'actions/s':>11} {'hands/s':>9} {'engine only actions/s':>22}")
     for name in Rules.PRESET_NAMES:
         for players in (2, 3, 4, 6):
