@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from watten_net.engine import Match, Rules, canonical_deck
+from watten_net.engine import Match, Rules, RuleViolation, canonical_deck
 from watten_net.engine import compiled as choice
 from watten_net.engine.public.match import PublicMatch
 from watten_net.engine.state import all_slots
+from watten_net.refusal import Reason
 
 ENGINE = Path(choice.__file__).resolve().parent
 
@@ -89,3 +90,27 @@ def test_a_stale_incomplete_or_refused_build_is_stepped_around(
 def test_the_engine_imported_is_the_one_chosen() -> None:
     assert choice.running_compiled() is choice.COMPILED
     assert choice.COMPILED is bool(choice.compiled_usable())
+
+
+def test_a_wrongly_typed_seat_or_action_gets_the_engines_own_refusal() -> None:
+    # Compiled, a parameter typed `int` would refuse a string with a bare TypeError before the engine's check: the
+    # entry points take `object` and check it themselves, so either engine refuses alike.
+    rules = Rules.preset("bavarian", 4)
+    match = Match.new(rules).apply_deck(canonical_deck(rules.deck))
+    public = PublicMatch.new(rules)
+    refusals = [
+        (lambda: match.apply("3", "cut 10"), Reason.NO_SUCH_SEAT),
+        (lambda: match.apply(3.0, "cut 10"), Reason.NO_SUCH_SEAT),
+        (lambda: match.apply(3, 10), Reason.MALFORMED),
+        (lambda: match.forfeit("0"), Reason.NO_SUCH_SEAT),
+        (lambda: public.apply("1", "cut 5"), Reason.NO_SUCH_SEAT),
+        (lambda: public.apply(1, 5), Reason.MALFORMED),
+        (lambda: public.no_opening("x"), Reason.NO_SUCH_SEAT),
+        (lambda: public.observe("x"), Reason.NO_SUCH_SEAT),
+    ]
+    for call, reason in refusals:
+        with pytest.raises(RuleViolation) as refused:
+            call()
+        assert refused.value.reason == reason
+    with pytest.raises(ValueError, match="first_dealer must be a seat"):
+        Match.new(rules, first_dealer="0")

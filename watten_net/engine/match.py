@@ -163,7 +163,7 @@ class Match(MatchCore[Card]):
         return self.rules.schlecken_bluff and self.schlecken_seat == self.t.cutter_of[self.dealer]
 
     # ------------------------------------------------------------------ applying actions
-    def apply(self, seat: int, action: str) -> tuple[Match, list[Event]]:
+    def apply(self, seat: object, action: object) -> tuple[Match, list[Event]]:
         """Apply one action of `seat`; returns the new match and its events. The old match is unchanged.
 
         >>> from watten_net.engine import Match, Rules, RuleViolation, canonical_deck
@@ -179,7 +179,7 @@ class Match(MatchCore[Card]):
         not-your-turn / seat 3 cuts
         """
         if not isinstance(seat, int) or not 0 <= seat < self.t.n:  # checked here: a call costs on the hot path
-            self._check_seat(seat)
+            self._refuse_seat(seat)
         if not isinstance(action, str):
             raise RuleViolation(Reason.MALFORMED, "an action is a string such as 'play HK'")
         cache = self._legal
@@ -342,9 +342,9 @@ class Match(MatchCore[Card]):
             if who == "deck":
                 m = m.apply_deck(what)
             elif what == FORFEIT:
-                m, _ = m.forfeit(who)  # type: ignore[arg-type]
+                m, _ = m.forfeit(who)
             else:
-                m, _ = m.apply(who, what)  # type: ignore[arg-type]
+                m, _ = m.apply(who, what)
         return m
 
 

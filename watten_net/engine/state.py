@@ -221,7 +221,7 @@ class MatchState(Generic[Piece]):
     def new(
         cls,
         rules: Rules,
-        first_dealer: int = 0,
+        first_dealer: object = 0,
         start_scores: Sequence[int] | None = None,
         *,
         bummerl: Sequence[int] | None = None,

@@ -240,15 +240,15 @@ class PublicMatch(MatchCore[int]):
     # ------------------------------------------------------------------ applying actions
     def apply(
         self,
-        seat: int,
-        action: str,
+        seat: object,
+        action: object,
         *,
-        position: int | None = None,
+        position: object = None,
         openings: Openings | None = None,
     ) -> tuple[PublicMatch, list[Event]]:
         """Apply one action of `seat`. `play C` needs the `position` the card was opened from; `maschine` and
         `open` need the `openings` (position -> card). Returns the new match and its events."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         if not isinstance(action, str):
             raise RuleViolation(Reason.MALFORMED, "an action is a string such as 'play HK'")
         text = normalise_action(action)
@@ -270,10 +270,10 @@ class PublicMatch(MatchCore[int]):
             self._refuse(seat, text)
         return self._applied(seat, text)
 
-    def claim_maschine(self, seat: int, openings: Openings) -> tuple[PublicMatch, list[Event]]:
+    def claim_maschine(self, seat: object, openings: Openings) -> tuple[PublicMatch, list[Event]]:
         return self.apply(seat, "maschine", openings=openings)
 
-    def open_cards(self, seat: int, openings: Openings) -> tuple[PublicMatch, list[Event]]:
+    def open_cards(self, seat: object, openings: Openings) -> tuple[PublicMatch, list[Event]]:
         return self.apply(seat, "open", openings=openings)
 
     def _refuse(self, seat: int, text: str) -> NoReturn:
@@ -355,10 +355,10 @@ class PublicMatch(MatchCore[int]):
         self._oblige(SchadetObligation(seat, 0, self.hands[seat], self.ranking.hauptschlag), events)
 
     # -- play
-    def _apply_play(self, seat: int, arg: str, position: int | None) -> tuple[PublicMatch, list[Event]]:
+    def _apply_play(self, seat: int, arg: str, position: object) -> tuple[PublicMatch, list[Event]]:
         card = _parse_card(arg)
         self._check_play(seat, card, position)
-        assert position is not None
+        assert isinstance(position, int)
         m = self._clone()
         events: list[Event] = []
         m.inputs = ((seat, "play " + card.text, position), self.inputs)
@@ -366,7 +366,7 @@ class PublicMatch(MatchCore[int]):
         m.log = (tuple(events), self.log)
         return m, events
 
-    def _check_play(self, seat: int, card: Card, position: int | None) -> None:
+    def _check_play(self, seat: int, card: Card, position: object) -> None:
         """Everything public information says about a card play; raises the most precise RuleViolation."""
         if self.phase in (DEAL, OVER, SETTLE):
             self._refuse(seat, "play " + card.text)
@@ -516,9 +516,9 @@ class PublicMatch(MatchCore[int]):
         m.log = (tuple(events), self.log)
         return m, events
 
-    def no_opening(self, seat: int) -> tuple[PublicMatch, list[Event]]:
+    def no_opening(self, seat: object) -> tuple[PublicMatch, list[Event]]:
         """The host's timeout: `seat` did not open what it was asked for. What it left sealed counts against it."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         if self.phase != SETTLE or seat not in self.wanted:
             raise RuleViolation(Reason.NOTHING_TO_OPEN, f"seat {seat} has nothing to open now")
         m = self._clone()
@@ -599,10 +599,10 @@ class PublicMatch(MatchCore[int]):
         self._score_redeal(outcome.seat, outcome.points, events, extra, first)
 
     # ------------------------------------------------------------------ observation and replay
-    def observe(self, seat: int, *, history: bool = True) -> PublicObservation:
+    def observe(self, seat: object, *, history: bool = True) -> PublicObservation:
         """What `seat` may see: every public fact, its own positions, the events shown to it (`history=False`:
         none, a view of the present only, as `Match.observe`)."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return PublicObservation(
             seat=seat, phase=self.phase, hand_number=self.hand_number, attempt=self.attempt, dealer=self.dealer,
             forehand=self.forehand, cutter=self.cutter, hand_sides=self.hand_sides, scores=self.scores,
