@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-MODULES = ("state", "core", "match", "ranking", "public.match")
-"""The compiled modules, under watten_net.engine: the state, the rules, the card engine and the public engine (a
-subclass of the compiled core must be compiled too)."""
+MODULES = ("state", "core", "match", "ranking", "seating", "public.match")
+"""The compiled modules, under watten_net.engine: the state, the rules, the card engine, the seating facts they read
+on every step, and the public engine (a subclass of the compiled core must be compiled too)."""
 GROUP = "watten_net.engine.compiled"
 """mypyc's group: its shared library is `compiled__mypyc`, beside this file (inside the package, so an editable
 install finds it)."""
