@@ -10,6 +10,10 @@ read off beside it. Figures only; nothing here passes or fails on time.
     python bench/engine.py --against 2abf4a4 --rounds 3 --seconds 0.5   # that revision and this tree, alternating
 
 The machine's other work shows in these figures: repeat a run and take the best.
+
+The first line says which engine ran: the compiled core (setup.py builds it at `pip install -e .` where a C compiler
+is present; `python setup.py build_ext --inplace` builds it in a checkout) or plain Python (no build, an engine
+source edited since the build, or WATTEN_PURE_ENGINE=1 to measure the plain engine on purpose).
 """
 
 from __future__ import annotations
