@@ -10,6 +10,10 @@ read off beside it. Figures only; nothing here passes or fails on time.
     python bench/engine.py --against 2abf4a4 --rounds 3 --seconds 0.5   # that revision and this tree, alternating
 
 The machine's other work shows in these figures: repeat a run and take the best.
+
+The first line says which engine ran: the compiled core (setup.py builds it at `pip install -e .` where a C compiler
+is present; `python setup.py build_ext --inplace` builds it in a checkout) or plain Python (no build, an engine
+source edited since the build, or WATTEN_PURE_ENGINE=1 to measure the plain engine on purpose).
 """
 
 from __future__ import annotations
@@ -26,6 +30,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from watten_net.engine import Match, Rules, canonical_deck
+
+
+def engine_kind() -> str:
+    """Which engine the figures are of: the compiled core (setup.py) or plain Python."""
+    try:
+        from watten_net.engine.compiled import running_compiled
+    except ImportError:  # a revision from before the compiled core (bench/against.py runs old trees too)
+        return "plain Python"
+    return "compiled (mypyc)" if running_compiled() else "plain Python"
 
 
 def random_match(rules: Rules, rng: random.Random) -> tuple[int, int]:
@@ -139,6 +152,7 @@ def main() -> None:
         kinds(Rules.preset(name, int(players or 4)), max(args.seconds, 2.0))
         return
 
+    print(f"engine: {engine_kind()}")
     print(f"{'preset':20} {'players':>7} {'actions/s':>11} {'hands/s':>9} {'engine only actions/s':>22}")
     for name in Rules.PRESET_NAMES:
         for players in (2, 3, 4, 6):

@@ -67,6 +67,9 @@ def _selves(tree: ast.Module) -> set[str]:
     """Names that stand for the object itself: `self`, `cls`, and copies of `self` made by its own methods."""
     names = {"self", "cls"}
     for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name in COPIES_OF_SELF:  # the copy it makes and fills in
+            names.update(t.id for s in node.body if isinstance(s, ast.Assign) for t in s.targets
+                         if isinstance(t, ast.Name))
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             func = node.value.func
             if isinstance(func, ast.Attribute) and func.attr in COPIES_OF_SELF and isinstance(func.value, ast.Name) \

@@ -6,6 +6,9 @@
     True
 """
 
+# isort: off
+from .compiled import COMPILED  # first: it decides whether the modules below are the compiled ones or the .py files
+# isort: on
 from .cards import ALL_CARDS, RANKS, SUITS, Card, canonical_deck, cards
 from .errors import RuleViolation
 from .events import Event
@@ -15,7 +18,7 @@ from .ranking import Ranking, legal_cards, ranking, schlag_choices, trick_winner
 from .rules import SIGNAL_NAMES, Rules, parse_flag
 
 __all__ = [
-    "ALL_CARDS", "RANKS", "SIGNAL_NAMES", "SUITS", "Card", "Event", "Match", "Observation", "Ranking",
+    "ALL_CARDS", "COMPILED", "RANKS", "SIGNAL_NAMES", "SUITS", "Card", "Event", "Match", "Observation", "Ranking",
     "RuleViolation", "Rules", "canonical_deck", "cards", "legal_cards", "normalise_action", "parse_flag",
     "ranking", "schlag_choices", "trick_winner",
 ]

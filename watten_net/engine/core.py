@@ -71,17 +71,17 @@ class MatchCore(MatchState[Piece]):
         if self.phase != DEAL:
             raise RuleViolation(Reason.NO_DECK_NEEDED, "the match is not waiting for a deck now")
 
-    def forfeit(self, seat: int, *, after_the_deal: bool = False) -> tuple[Self, list[Event]]:
+    def forfeit(self, seat: object, *, after_the_deal: bool = False) -> tuple[Self, list[Event]]:
         """`seat` did not reveal its seed in time (docs/protocol.md Level 1 step 4): its side loses the hand at its
         current value, before a card is dealt. Only the dealing protocol calls this; it is no player's action.
         `after_the_deal`: a trustless hand also stops when a seat goes away later, since nobody else can give its
         shares or play its cards (deal/level2.py); then any phase of a hand under way will do."""
-        self._check_seat(seat)
+        who = self._check_seat(seat)
         if after_the_deal and self.phase not in HAND_PHASES | {DEAL}:
             raise RuleViolation(Reason.NOT_NOW, f"no hand to forfeit (phase {self.phase})")
         if not after_the_deal and self.phase != DEAL:
             raise RuleViolation(Reason.NOT_NOW, "a deal attempt is forfeited only while its deck is still being made")
-        return self._forfeited(seat)
+        return self._forfeited(who)
 
     def _forfeited(self, seat: int) -> tuple[Self, list[Event]]:
         """`seat`'s side loses the hand at its current value, whatever the phase (the caller decides when)."""
@@ -92,9 +92,15 @@ class MatchCore(MatchState[Piece]):
         m.log = (tuple(events), self.log)
         return m, events
 
-    def _check_seat(self, seat: int) -> None:
+    # The entry points take their seat (and action) as `object` and check it themselves: compiled by mypyc, a
+    # parameter typed `int` would refuse a string with a TypeError before the check could say `no-such-seat`.
+    def _check_seat(self, seat: object) -> int:
         if not isinstance(seat, int) or not 0 <= seat < self.t.n:
-            raise RuleViolation(Reason.NO_SUCH_SEAT, f"there is no seat {seat!r} at a {self.t.n}-player table")
+            self._refuse_seat(seat)
+        return seat
+
+    def _refuse_seat(self, seat: object) -> NoReturn:
+        raise RuleViolation(Reason.NO_SUCH_SEAT, f"there is no seat {seat!r} at a {self.t.n}-player table")
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, seat: int) -> list[str]:

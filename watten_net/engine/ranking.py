@@ -56,6 +56,17 @@ class Ranking:
             self.led_strength[card.code] = LED_SUIT + card.rank_index
         self._index_following()
 
+    # Worked out once per announcement and shared (see `ranking`), never changed: a copy is the object itself, and a
+    # pickle rebuilds it from its announcement (the compiled class has no bare constructor for pickle and deepcopy).
+    def __copy__(self) -> Ranking:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Ranking:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[Rules, str, str]]:
+        return (ranking, (self.rules, self.schlag, self.trump))
+
     def _free(self, card: Card) -> bool:
         """No higher tier has claimed `card`."""
         return self.strength[card.code] == 0

@@ -81,6 +81,18 @@ class Seating:
         )
 
 
+    # Worked out once per player count and shared, never changed: a copy is the object itself, and a pickle rebuilds
+    # it from the player count (compiled by mypyc, the class has no bare constructor for copy and pickle).
+    def __copy__(self) -> Seating:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Seating:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Seating, (self.n,))
+
+
 @lru_cache(maxsize=16)
 def seating_for(rules: Rules) -> Seating:
     return Seating(rules.players)

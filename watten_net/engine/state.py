@@ -7,15 +7,15 @@ decided hand or a redeal, and ends the match; how a match moves from one state t
 
 Every step is immutable: an action returns a *new* state and the events it caused. A step copies one flat
 object of slots (no deep copies; every container inside is a tuple, a frozenset or a dict that is replaced,
-never changed) with a straight-line copy generated per engine, and the legal actions of a state are computed
-once and cached. Speed matters (bots search by random playouts), so the play path reads plain slots into
-locals, and a few lists of a handful of items are built by plain loops: in Python 3.11 a comprehension is a
-function call of its own, which costs more than the loop for two to five items.
+never changed) with a straight-line `_clone` each engine writes out, and the legal actions of a state are
+computed once and cached. Speed matters (bots search by random playouts), so the play path reads plain slots
+into locals, and a few lists of a handful of items are built by plain loops: in Python 3.11 a comprehension is
+a function call of its own, which costs more than the loop for two to five items.
 
-The engine is pure Python on purpose: a compiled core (mypyc, Cython) would need a build step with a
-pure-Python fallback behind the README's set-up commands, and mypyc's native classes refuse what this
-module does at run time (the clone generated per engine, methods set on subclasses). Measure with
-`bench/engine.py --against REV` before reaching for one.
+This module, `core`, `match`, `ranking` and `public.match` are compiled by mypyc where a C compiler is at hand
+(setup.py; `compiled` decides at import which runs), about 1.8x faster; the same source runs as plain Python
+everywhere else. So they keep to what mypyc compiles: nothing generated or set on a class at run time, a
+`_clone` written out per engine, no `__init__` on a state (`new` and `_clone` fill a bare instance).
 """
 
 from __future__ import annotations
@@ -67,15 +67,21 @@ def iter_log(log: Log) -> list[Any]:
     return items
 
 
+# What the scores fix for a whole hand attempt: gespannt, the raise limit and may-concede per side, the stake.
+Stakes = tuple[tuple[bool, bool], tuple[int, int], tuple[bool, bool], int]
+_STAKES_KEPT = 4096  # bound on the cache below (a long series of odd start scores could otherwise grow it)
+
+
 class Facts:
     """What follows from the rules and the player count alone, worked out once instead of on every action."""
 
     __slots__ = (
         "bessere", "cuts", "deck", "deck_set", "kritische", "kritische_text", "packet_sizes", "raise_in_announce",
-        "schlag_actions", "second_packet_later", "signal_seats",
+        "rules", "schlag_actions", "second_packet_later", "signal_seats", "stakes",
     )
 
     def __init__(self, rules: Rules, seating: Seating) -> None:
+        self.rules = rules
         self.deck = canonical_deck(rules.deck)
         self.deck_set = frozenset(self.deck)
         self.cuts = CUT_ACTIONS[rules.deck]
@@ -97,6 +103,20 @@ class Facts:
         self.bessere = rules.bessere
         # docs/rules.md 6: a raise from the first packet on (the announcement included), unless raise_from = "trump".
         self.raise_in_announce = rules.raise_from != "trump"
+        # MatchState._set_stakes per (scores, dealer): a match meets few score lines, and playouts meet them often.
+        self.stakes: dict[tuple[tuple[int, ...], int], Stakes] = {}
+
+
+    # Worked out once per rules and shared (see `facts`); its one changing part is a cache. A copy is the object
+    # itself, and a pickle rebuilds it from the rules (the compiled class has no bare constructor for either).
+    def __copy__(self) -> Facts:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Facts:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[Rules]]:
+        return (facts, (self.rules,))
 
 
 @lru_cache(maxsize=64)
@@ -106,18 +126,10 @@ def facts(rules: Rules) -> Facts:
 
 def all_slots(cls: type) -> list[str]:
     """Every slot of `cls` and its bases: the whole state of an engine."""
+    native = getattr(cls, "__mypyc_attrs__", None)  # compiled by mypyc (engine/compiled.py): no __slots__ there
+    if native is not None:
+        return [name for name in native if not name.startswith("__")]
     return [name for klass in reversed(cls.__mro__) for name in getattr(klass, "__slots__", ())]
-
-
-def _make_clone(cls: type) -> Callable[[Any], Any]:
-    # One assignment per slot, generated once per engine: several times faster than a getattr/setattr loop
-    # or copy.copy, and cloning is the price of immutability paid on every apply.
-    lines = ["def _clone(self):", "    m = _new(_cls)"]
-    lines += [f"    m.{name} = self.{name}" for name in all_slots(cls) if name != "_legal"]
-    lines += ["    m._legal = None", "    return m"]
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    exec("\n".join(lines), namespace)
-    return cast(Callable[[Any], Any], namespace["_clone"])
 
 
 Piece = TypeVar("Piece")  # what the state holds for one card: a Card (Match) or its deck position (PublicMatch)
@@ -198,23 +210,18 @@ class MatchState(Generic[Piece]):
     _raise_limit: tuple[int, int]  # the highest stake the side may propose (-1: no raising in this hand)
     _concede_ok: tuple[bool, bool]  # may the side concede (before the first lead)?
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        setattr(cls, "_clone", _make_clone(cls))  # noqa: B010 - mypy refuses an assignment to a method
-
     def _clone(self) -> Self:
-        """A copy of this state to change (generated per engine, see _make_clone)."""
+        """A copy of this state to change: each engine copies every slot of its own, one assignment each."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------ construction
-    def __init__(self) -> None:
-        raise TypeError(f"use {type(self).__name__}.new(rules)")
+    # No __init__: `new` makes a match, `_clone` a copy (a bare `Match()` is an empty shell that only they fill).
 
     @classmethod
     def new(
         cls,
         rules: Rules,
-        first_dealer: int = 0,
+        first_dealer: object = 0,
         start_scores: Sequence[int] | None = None,
         *,
         bummerl: Sequence[int] | None = None,
@@ -232,7 +239,7 @@ class MatchState(Generic[Piece]):
         marks = tuple(bummerl) if bummerl is not None else (0,) * table.scorers
         if len(marks) != table.scorers:
             raise ValueError(f"bummerl needs {table.scorers} counts")
-        m = object.__new__(cls)
+        m = cls()
         m.rules = rules
         m.t = table
         m._f = facts(rules)
@@ -367,19 +374,29 @@ class MatchState(Generic[Piece]):
     def _set_stakes(self) -> None:
         """What follows from the scores for a whole attempt (they do not change within one): who is gespannt, the
         starting stake, each side's raise limit and whether it may concede."""
+        known = self._f.stakes
+        key = (self.scores, self.dealer)
+        stakes = known.get(key)
+        if stakes is None:
+            if len(known) >= _STAKES_KEPT:
+                known.clear()
+            stakes = known[key] = self._work_out_stakes()
+        self.gespannt, self._raise_limit, self._concede_ok, self.value = stakes
+
+    def _work_out_stakes(self) -> Stakes:
         rules = self.rules
         side_scorers, scores, target = self.side_scorers, self.scores, rules.target
         score_of = scores.__getitem__
         best = (max(map(score_of, side_scorers[0])), max(map(score_of, side_scorers[1])))  # per side
-        gespannt = self.gespannt = (best[0] >= target - 2, best[1] >= target - 2)
+        gespannt = (best[0] >= target - 2, best[1] >= target - 2)
         three_or_concede = rules.tight == "three-or-concede"
         # No raising when gespannt: with three-or-concede when any side is, with base-two for that side.
         blocked = (any(gespannt),) * 2 if three_or_concede else gespannt
         # docs/rules.md: no raise "beyond the points it still needs": the proposed value may not exceed them.
         needs = (target - best[0], target - best[1]) if rules.raise_cap == "target" else (_NO_CAP, _NO_CAP)
-        self._raise_limit = (-1 if blocked[0] else needs[0], -1 if blocked[1] else needs[1])
-        self._concede_ok = (three_or_concede and gespannt[0], three_or_concede and gespannt[1])
-        self.value = 3 if three_or_concede and (gespannt[0] or gespannt[1]) else 2
+        raise_limit = (-1 if blocked[0] else needs[0], -1 if blocked[1] else needs[1])
+        concede_ok = (three_or_concede and gespannt[0], three_or_concede and gespannt[1])
+        return gespannt, raise_limit, concede_ok, 3 if three_or_concede and (gespannt[0] or gespannt[1]) else 2
 
     def _reset_attempt(self) -> None:
         """Hook: the engine's own state of a new deal attempt."""
