@@ -82,6 +82,7 @@ def test_a_restarted_host_asks_before_it_resumes_and_either_answer_does_what_it_
     tmux.new("first", host_command(port, "--players", "2", "--bots", "1"), width=80, height=24)
     tmux.wait_for("first", r"Game [0-9a-f]{4} ")
     wait_until(lambda: len(journal_entries(tmp_path)) > 6, "the match under way")
+    tmux.wait_for("first", r"Your cards:|At the cut you see", timeout=60)  # (a hand dealt: the restart names its score)
     fingerprint = tmux.wait_for("first", r"Game ((?:[0-9a-f]{4} ){3}[0-9a-f]{4})").group(1)
     kill_host(tmp_path)
     [journal] = (tmp_path / "data" / "journal").glob("*.wjournal")

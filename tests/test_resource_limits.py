@@ -548,7 +548,9 @@ def test_a_replaced_stream_stuck_in_a_write_nobody_reads_is_cut(monkeypatch: Any
     from watten_net.engine import Rules
 
     monkeypatch.setattr(server_module, "REPLACED_CUT", 0.5)
-    no_window_growth = [("grpc.http2.bdp_probe", 0), *OWN_CONNECTION]
+    # A small window that never grows: the stream's events (a few hundred bytes each since an Event carries only what
+    # changed) fill it after a few dozen, however fast or loaded the machine.
+    no_window_growth = [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 4096), *OWN_CONNECTION]
 
     async def attack() -> dict[str, Any]:
         table = Table(TableSettings(Rules.preset("bavarian", 4)))
@@ -560,7 +562,7 @@ def test_a_replaced_stream_stuck_in_a_write_nobody_reads_is_cut(monkeypatch: Any
             await conn.join("x" * 32)
             unread = _stub(conn.channel).Subscribe(pb.SubscribeRequest(token=conn.token))
             assert (await unread.read()).HasField("snapshot")
-            for i in range(250):  # far more than the transport buffers for a client that does not read
+            for i in range(250):  # far more than the transport buffers for a client that does not read (the lobby keeps 256)
                 await table.set_ready(conn.seat, i % 2 == 0)
             key = (table.table_id, conn.seat)
             old = service.latest[key]

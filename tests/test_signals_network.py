@@ -271,4 +271,9 @@ def test_whole_matches_of_signalling_bots_never_show_a_seat_a_signal_it_may_not_
         assert s.leaks(rules) == [], (seat, s.leaks(rules))
         # (One hand may decide a match: a raise can take the stake to the target.)
         assert s.hand_ends >= 1
-        assert seat in s.senders() and len(s.senders()) >= 2, "own signals and a partner's were shown"
+        if players == 4:  # (fixed partners who signal on every turn they may: each sees its own and the partner's)
+            assert seat in s.senders() and len(s.senders()) >= 2, "own signals and a partner's were shown"
+    # With three players a seat is the lone player in some hands and signals nothing then; in a short match a seat may
+    # never have had a partner who signalled. Over the table, own signals and a partner's were shown.
+    assert any(seat in s.senders() for seat, s in seen.items()), "nobody was shown its own signal"
+    assert any(s.senders() - {seat} for seat, s in seen.items()), "nobody was shown a partner's signal"
