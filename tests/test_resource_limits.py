@@ -562,7 +562,7 @@ def test_a_replaced_stream_stuck_in_a_write_nobody_reads_is_cut(monkeypatch: Any
             await conn.join("x" * 32)
             unread = _stub(conn.channel).Subscribe(pb.SubscribeRequest(token=conn.token))
             assert (await unread.read()).HasField("snapshot")
-            for i in range(250):  # far more than the transport buffers for a client that does not read (the lobby keeps 256)
+            for i in range(250):  # (far more than the small window holds; the lobby keeps 256)
                 await table.set_ready(conn.seat, i % 2 == 0)
             key = (table.table_id, conn.seat)
             old = service.latest[key]
