@@ -14,6 +14,7 @@ genuine host bug becomes INTERNAL (logged here with its traceback, shown to the 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import inspect
@@ -148,7 +149,12 @@ async def abort_with(context: grpc.aio.ServicerContext, refusal: Refusal) -> NoR
 
 async def _abort(context: grpc.aio.ServicerContext, status: grpc.Status) -> NoReturn:
     # grpc.aio has no abort_with_status that works from coroutines on every version; abort takes the same parts.
-    await context.abort(status.code, status.details, status.trailing_metadata)
+    try:
+        await context.abort(status.code, status.details, status.trailing_metadata)
+    except grpc.aio.UsageError:
+        # Another task ended this call already (server._Stream._cut): its status stands. grpc.aio wants the very
+        # AbortError that first abort raised, which only that task saw; a cancellation ends the handler quietly.
+        raise asyncio.CancelledError from None
     raise AssertionError("grpc.aio context.abort returned instead of raising")  # pragma: no cover
 
 

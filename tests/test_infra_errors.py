@@ -7,6 +7,7 @@ about statuses). The servicer picks what to raise from `GetTableRequest.client`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -51,6 +52,12 @@ def misbehave(kind: str) -> None:
         raise KeyError("secret internal detail")
 
 
+async def end_elsewhere(context: Any) -> None:
+    """What the host does to a stream stuck in a write (host/server.py `_Stream._cut`): another task ends the call."""
+    with contextlib.suppress(grpc.aio.AbortError):
+        await errors.abort_with(context, errors.aborted(Reason.STREAM_REPLACED, "Ended from elsewhere."))
+
+
 class GuardedTable(watten_pb2_grpc.WattenTableServicer):
     """Methods protected by the decorator."""
 
@@ -60,6 +67,9 @@ class GuardedTable(watten_pb2_grpc.WattenTableServicer):
             await errors.abort_with(context, errors.permission_denied(Reason.WRONG_SEAT, "Only the host may do that."))
         if request.client == "plain-abort":
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, "no details here")
+        if request.client == "ended-elsewhere":
+            await asyncio.ensure_future(end_elsewhere(context))
+            misbehave("aborted")
         await asyncio.sleep(0)
         misbehave(request.client)
         return watten_pb2.TableInfo(host_name="ok")
@@ -210,6 +220,25 @@ def test_abort_with_directly_and_plain_aborts_pass_through() -> None:
         assert got == RefusalInfo(grpc.StatusCode.FAILED_PRECONDITION, "failed-precondition", "no details here")
 
     with_server(GuardedTable(), scenario, intercept=True)
+
+
+@pytest.mark.network
+def test_a_call_ended_elsewhere_keeps_its_status_and_a_later_refusal_is_no_error(
+    caplog: pytest.LogCaptureFixture
+) -> None:
+    """A handler whose call another task already ended, and which then raises a refusal itself: the client gets the
+    first status, and the guard neither aborts twice (grpc's "Abort already called!") nor logs an error."""
+
+    async def scenario(stub: watten_pb2_grpc.WattenTableStub, port: int) -> None:
+        got = await refusal_of(stub.GetTable(watten_pb2.GetTableRequest(client="ended-elsewhere"), timeout=DEADLINE))
+        assert got == RefusalInfo(grpc.StatusCode.ABORTED, "stream-replaced", "Ended from elsewhere.")
+        reply = await stub.GetTable(watten_pb2.GetTableRequest(client="ok"), timeout=DEADLINE)
+        assert reply.host_name == "ok"
+
+    with caplog.at_level(logging.ERROR):
+        with_server(GuardedTable(), scenario, intercept=True)
+    assert "Abort already called" not in caplog.text
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
 
 
 @pytest.mark.network
