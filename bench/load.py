@@ -244,6 +244,7 @@ class Result:
     host_peak_mb: float = 0.0
     host_rss_mb: float = 0.0
     host_cpu_share: float = 0.0  # of one core, in the window
+    clients_cpu_share: float = 0.0  # the client processes together, of one core, in the window
     machine_load: float = 0.0  # busy fraction of all cores, in the window
     memory: list[tuple[int, float, float]] = field(default_factory=list)  # (hands done, elapsed s, RSS MB)
     errors: list[str] = field(default_factory=list)
@@ -373,9 +374,11 @@ def measure(tables: int, level: str, seconds: float, warmup: float, stagger: flo
             think: float = 0.0, per_process: int = 0) -> Result:
     """Every table plays; then `seconds` of measuring; then everything stops."""
     result = Result(tables, think=think, per_process=per_process)
-    with running_host(tables, level, stagger, workdir, result, think, per_process) as (_fleet, host, stub, logs):
+    with running_host(tables, level, stagger, workdir, result, think, per_process) as (fleet, host, stub, logs):
         time.sleep(warmup)
+        clients = [p.pid for p in fleet.procs if p is not host]
         t0, cpu0, busy0 = time.time(), _cpu_s(host.pid), _machine_busy()
+        clients0 = sum(map(_cpu_s, clients))
         hands0 = hands_done(read_logs(logs))
         # The window closes after `seconds`, or earlier when a match ends (from then on fewer tables play): a lone
         # table plays a match to 99 in well under a minute.
@@ -391,10 +394,12 @@ def measure(tables: int, level: str, seconds: float, warmup: float, stagger: flo
                 result.cut_short = True
                 break
         t1, cpu1, busy1 = time.time(), _cpu_s(host.pid) or cpu1, _machine_busy()
+        clients1 = sum(map(_cpu_s, clients))  # (a client that ended meanwhile reads 0: then this is too low)
         result.host_rss_mb = _status_kb(host.pid, "VmRSS") / 1024
         result.host_peak_mb = max(result.host_peak_mb, _status_kb(host.pid, "VmHWM") / 1024)
         result.window_s = t1 - t0
         result.host_cpu_share = (cpu1 - cpu0) / result.window_s
+        result.clients_cpu_share = max(0.0, clients1 - clients0) / result.window_s
         result.machine_load = (busy1[0] - busy0[0]) / max(1.0, busy1[1] - busy0[1])
         # Replies inside the window; a client flushes its log at every hand, so give them one more second.
         time.sleep(1.0)
@@ -589,7 +594,8 @@ def report(runs: list[Result]) -> None:
             continue
         p99 = percentile(load.actions, 99)
         print(f"  {load.tables} tables, think {load.think:g} s: p99 game action {p99:.1f} ms (target under "
-              f"{TARGET_P99_MS:.0f} ms -> {'met' if p99 < TARGET_P99_MS else 'NOT met'}); host peak memory "
+              f"{TARGET_P99_MS:.0f} ms -> {'met' if p99 < TARGET_P99_MS else 'NOT met'}); host CPU "
+              f"{load.host_cpu_share:.0%}, the clients' {load.clients_cpu_share:.0%} of a core; host peak memory "
               f"{load.host_peak_mb:.0f} MB (target under {TARGET_MEMORY_MB:.0f} MB -> "
               f"{'met' if load.host_peak_mb < TARGET_MEMORY_MB else 'NOT met'}); start-up {load.startup_s:.0f} s")
         if base.actions:
@@ -642,7 +648,7 @@ def report_floor(host: Result, floor: dict[str, Any] | str) -> None:
     host_rate = len(host.actions) / host.window_s if host.window_s else 0.0
     host_cpu = host.host_cpu_share * host.window_s / len(host.actions) * 1000 if host.actions else 0.0
     print(f"  {'watten-host':<26} {host_rate:9.0f} {_ms(host.actions)}   {host_cpu:.2f} ms (protocol steps "
-          f"included, {host.host_cpu_share:.0%} of a core)")
+          f"included, {host.host_cpu_share:.0%} of a core; the seats' process {host.clients_cpu_share:.0%})")
     floor_cpu = floor["server_cpu_s"] / len(replies) * 1000 if replies else 0.0
     print(f"  {'bare grpc.aio floor':<26} {len(replies) / window:9.0f} {_ms(replies)}   {floor_cpu:.2f} ms "
           f"({floor['server_cpu_s'] / window:.0%} of a core; the seats' process {floor['client_cpu_s'] / window:.0%})")
