@@ -46,6 +46,7 @@ LIFETIME = 600.0  # seconds: the server stops by itself after this long even if 
 WAIT = 20.0  # seconds: no single wait lasts longer (a stuck server ends the run, not the machine)
 _ITEM = struct.Struct(">IIII")  # table, item index, stream event size, reply size
 _TABLE = struct.Struct(">I")
+GENERATION = 1_000_000  # item index = generation * GENERATION + its number in the generation
 # As a watten-join process has, each seat its own TCP connection (gRPC would otherwise share one per target).
 OWN_CONNECTION = ("grpc.use_local_subchannel_pool", 1)
 # Sizes of a median game action at f8d460f (bench/latency.py: "messages per action"); options change them.
@@ -152,31 +153,69 @@ class FloorTable:
         self.sizes = sizes
         self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[OWN_CONNECTION])
                          for _ in range(PLAYERS)]
-        self.seen = [-1] * PLAYERS  # the last item index each seat received
-        self.arrived = asyncio.Event()
-        self.want = -1
+        self.generation = 0  # items of an earlier generation (the warm-up's) are not counted
+        self.received = [0] * PLAYERS  # items of this generation each seat's stream delivered so far
+        self.sent = 0  # items of this generation submitted so far
+        self.arrived = asyncio.Event()  # every seat has every item submitted so far
         self.last_arrival = 0.0
 
     async def follow(self, seat: int) -> None:
         stream = self.channels[seat].unary_stream(SERVICE + "Follow")(_TABLE.pack(self.number))
         async for item in stream:
-            self.seen[seat] = _ITEM.unpack_from(item)[1]
-            if min(self.seen) >= self.want:
+            if _ITEM.unpack_from(item)[1] // GENERATION != self.generation:
+                continue
+            self.received[seat] += 1
+            if min(self.received) >= self.sent:
                 self.last_arrival = time.perf_counter()
                 self.arrived.set()
 
+    def restart(self) -> None:
+        """Count from here: a new generation of items."""
+        self.generation += 1
+        self.received, self.sent = [0] * PLAYERS, 0
+
+    async def submit(self, seat: int, sizes: tuple[int, int, int] | None = None) -> float:
+        """One item from `seat`; the wall time of its reply."""
+        request_size, reply_size, event_size = sizes or self.sizes
+        self.sent += 1
+        self.arrived.clear()
+        index = self.generation * GENERATION + self.sent
+        request = _ITEM.pack(self.number, index, event_size, reply_size) + bytes(max(0, request_size - _ITEM.size))
+        await self.channels[seat].unary_unary(SERVICE + "Submit")(request, timeout=WAIT)
+        return time.time()
+
+    async def everyone_has_all(self, wait: float = WAIT) -> None:
+        if min(self.received) < self.sent:
+            await asyncio.wait_for(self.arrived.wait(), wait)
+
     async def act(self, index: int) -> tuple[float, float, float]:
         """Item `index` from its seat in turn; (reply wall time, call -> reply ms, call -> all 4 received ms)."""
-        request_size, reply_size, event_size = self.sizes
-        request = _ITEM.pack(self.number, index, event_size, reply_size) + bytes(max(0, request_size - _ITEM.size))
-        self.want = index
-        self.arrived.clear()
         t0 = time.perf_counter()
-        await self.channels[index % PLAYERS].unary_unary(SERVICE + "Submit")(request, timeout=WAIT)
-        replied, wall = time.perf_counter(), time.time()
-        if min(self.seen) < index:
-            await asyncio.wait_for(self.arrived.wait(), WAIT)
-        return wall, (replied - t0) * 1000, (self.last_arrival - t0) * 1000
+        wall = await self.submit(index % PLAYERS)
+        replied = time.perf_counter()
+        await self.everyone_has_all()
+        return wall, (replied - t0) * 1000, (max(self.last_arrival, replied) - t0) * 1000
+
+    async def rounds(self, pattern: list[int]) -> float:
+        """Rounds of submits, each round's seats at once; a round starts when all 4 seats have the last one's
+        items (a change of deal: the hand's last action, then the seats' signatures). Milliseconds in all."""
+        t0 = time.perf_counter()
+        for count in pattern:
+            await asyncio.gather(*(self.submit(seat % PLAYERS) for seat in range(count)))
+            await self.everyone_has_all()
+        return (time.perf_counter() - t0) * 1000
+
+    async def open_streams(self) -> bool:
+        """Until every stream is open: an item that reaches all 4 seats (a follower that subscribes after an item
+        was appended never sees it, so items are sent until one gets through to all)."""
+        for _ in range(200):
+            self.restart()
+            await self.submit(0, (_ITEM.size, 1, _ITEM.size))
+            with contextlib.suppress(TimeoutError):
+                await self.everyone_has_all(0.05)
+                self.restart()
+                return True
+        return False
 
     async def close(self) -> None:
         for channel in self.channels:
@@ -197,21 +236,9 @@ async def run_tables(tables: list[FloorTable], warmup: float, seconds: float, se
             index += 1
 
     followers = [asyncio.create_task(t.follow(s)) for t in tables for s in range(PLAYERS)]
-    # Until every stream is open: an item that reaches all 4 seats of every table (a follower that subscribes
-    # after an item was appended never sees it, so a table's first items are retried until one gets through).
     for table in tables:
-        for attempt in range(200):
-            table.want = 1_000_000 + attempt
-            table.arrived.clear()
-            request = _ITEM.pack(table.number, table.want, 16, 1)
-            await table.channels[0].unary_unary(SERVICE + "Submit")(request, timeout=WAIT)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(table.arrived.wait(), 0.05)
-                break
-        else:
+        if not await table.open_streams():
             result.problems.append(f"the streams of floor table {table.number} never opened")
-    for table in tables:
-        table.seen = [-1] * PLAYERS
     loops = [asyncio.create_task(loop(t)) for t in tables]
     try:
         await asyncio.sleep(warmup)
@@ -257,6 +284,53 @@ async def measure(tables: int, seconds: float, warmup: float, sizes: tuple[int, 
             proc.kill()
             await proc.wait()
     return result
+
+
+# A change of deal on the wire (bench/newhand.py prints these beside the host's figures): rounds of submits, each
+# round's seats at once and each submit an event to all 4 seats, the next round once every seat has the last.
+DEAL_CHANGES = {
+    "today: 1 + 4 + 4 submits in 3 rounds": [1, 4, 4],
+    "both signatures in one round: 1 + 8 in 2": [1, 8],
+    "one envelope for both: 1 + 4 in 2": [1, 4],
+}
+
+
+async def measure_rounds(patterns: dict[str, list[int]], repeats: int,
+                         sizes: tuple[int, int, int]) -> tuple[dict[str, list[float]], list[str]]:
+    """Each pattern of `rounds` `repeats` times against a bare server (its own process), the patterns alternating
+    so that whatever else the machine does falls on all alike: milliseconds per pattern, and any problems."""
+    times: dict[str, list[float]] = {name: [] for name in patterns}
+    problems: list[str] = []
+    proc = await asyncio.create_subprocess_exec(sys.executable, str(Path(__file__).resolve()), "--serve",
+                                                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    table: FloorTable | None = None
+    followers: list[asyncio.Task[None]] = []
+    try:
+        line = await asyncio.wait_for(proc.stdout.readline(), WAIT)
+        table = FloorTable(0, int(line.decode().rsplit(" ", 1)[1]), sizes)
+        followers = [asyncio.create_task(table.follow(seat)) for seat in range(PLAYERS)]
+        if not await table.open_streams():
+            problems.append("the streams never opened")
+            return times, problems
+        for _ in range(repeats):
+            for name, pattern in patterns.items():
+                times[name].append(await table.rounds(pattern))
+    except (TimeoutError, ValueError, IndexError, grpc.RpcError) as err:
+        problems.append(f"{type(err).__name__}: {err}")
+    finally:
+        for task in followers:
+            task.cancel()
+        await asyncio.gather(*followers, return_exceptions=True)
+        if table is not None:
+            await table.close()
+        proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), 5.0)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+    return times, problems
 
 
 def report(r: FloorResult) -> None:
