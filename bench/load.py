@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import math
 import os
 import platform
@@ -53,7 +54,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -243,6 +244,7 @@ class Result:
     host_peak_mb: float = 0.0
     host_rss_mb: float = 0.0
     host_cpu_share: float = 0.0  # of one core, in the window
+    clients_cpu_share: float = 0.0  # the client processes together, of one core, in the window
     machine_load: float = 0.0  # busy fraction of all cores, in the window
     memory: list[tuple[int, float, float]] = field(default_factory=list)  # (hands done, elapsed s, RSS MB)
     errors: list[str] = field(default_factory=list)
@@ -372,9 +374,11 @@ def measure(tables: int, level: str, seconds: float, warmup: float, stagger: flo
             think: float = 0.0, per_process: int = 0) -> Result:
     """Every table plays; then `seconds` of measuring; then everything stops."""
     result = Result(tables, think=think, per_process=per_process)
-    with running_host(tables, level, stagger, workdir, result, think, per_process) as (_fleet, host, stub, logs):
+    with running_host(tables, level, stagger, workdir, result, think, per_process) as (fleet, host, stub, logs):
         time.sleep(warmup)
+        clients = [p.pid for p in fleet.procs if p is not host]
         t0, cpu0, busy0 = time.time(), _cpu_s(host.pid), _machine_busy()
+        clients0 = sum(map(_cpu_s, clients))
         hands0 = hands_done(read_logs(logs))
         # The window closes after `seconds`, or earlier when a match ends (from then on fewer tables play): a lone
         # table plays a match to 99 in well under a minute.
@@ -390,10 +394,12 @@ def measure(tables: int, level: str, seconds: float, warmup: float, stagger: flo
                 result.cut_short = True
                 break
         t1, cpu1, busy1 = time.time(), _cpu_s(host.pid) or cpu1, _machine_busy()
+        clients1 = sum(map(_cpu_s, clients))  # (a client that ended meanwhile reads 0: then this is too low)
         result.host_rss_mb = _status_kb(host.pid, "VmRSS") / 1024
         result.host_peak_mb = max(result.host_peak_mb, _status_kb(host.pid, "VmHWM") / 1024)
         result.window_s = t1 - t0
         result.host_cpu_share = (cpu1 - cpu0) / result.window_s
+        result.clients_cpu_share = max(0.0, clients1 - clients0) / result.window_s
         result.machine_load = (busy1[0] - busy0[0]) / max(1.0, busy1[1] - busy0[1])
         # Replies inside the window; a client flushes its log at every hand, so give them one more second.
         time.sleep(1.0)
@@ -588,7 +594,8 @@ def report(runs: list[Result]) -> None:
             continue
         p99 = percentile(load.actions, 99)
         print(f"  {load.tables} tables, think {load.think:g} s: p99 game action {p99:.1f} ms (target under "
-              f"{TARGET_P99_MS:.0f} ms -> {'met' if p99 < TARGET_P99_MS else 'NOT met'}); host peak memory "
+              f"{TARGET_P99_MS:.0f} ms -> {'met' if p99 < TARGET_P99_MS else 'NOT met'}); host CPU "
+              f"{load.host_cpu_share:.0%}, the clients' {load.clients_cpu_share:.0%} of a core; host peak memory "
               f"{load.host_peak_mb:.0f} MB (target under {TARGET_MEMORY_MB:.0f} MB -> "
               f"{'met' if load.host_peak_mb < TARGET_MEMORY_MB else 'NOT met'}); start-up {load.startup_s:.0f} s")
         if base.actions:
@@ -605,6 +612,53 @@ def report(runs: list[Result]) -> None:
             print(f"  problem ({label}): {problem}")
         if r.refused:
             print(f"  note ({label}): refused actions (a seat acting on a view the table had left): {r.refused}")
+
+
+def measure_floor(tables: int, seconds: float, warmup: float) -> dict[str, Any] | str:
+    """bench/load_floor.py's closed loop of `tables` tables against a bare grpc.aio server (its own process, the
+    seats in another): its figures, or why there are none."""
+    argv = [sys.executable, str(ROOT / "bench" / "load_floor.py"), "--tables", str(tables), "--seconds",
+            str(seconds), "--warmup", str(warmup), "--json"]
+    try:
+        done = subprocess.run([*_DIE_WITH_PARENT, *argv], cwd=ROOT, capture_output=True, text=True,
+                              timeout=seconds + warmup + START_WAIT + 60, check=False)
+    except subprocess.TimeoutExpired:
+        return "bench/load_floor.py did not end in time"
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        return f"bench/load_floor.py exited {done.returncode}: {done.stderr.strip()[-300:]}"
+    figures: dict[str, Any] = json.loads(lines[-1])
+    return figures
+
+
+def report_floor(host: Result, floor: dict[str, Any] | str) -> None:
+    """The full-speed run beside its floor: the same tables in a closed loop against a server that does nothing but
+    what every action needs on the wire."""
+    if isinstance(floor, str):
+        print(f"  floor: {floor}")
+        return
+    replies: list[float] = floor["reply_ms"]
+    window = floor["window_s"] or 1.0
+    request, reply, event = floor["sizes"]
+    print()
+    print(f"  against the floor: the same {host.tables} tables at full speed in a closed loop against a bare grpc.aio "
+          f"server (bench/load_floor.py: request {request} B, reply {reply} B, a {event} B event to each of 4 seats; "
+          "the seats in one process)")
+    print(f"  {'(ms)':<26} {'actions/s':>9} {'p50':>8} {'p90':>8} {'p99':>8} {'max':>8}   server CPU per action")
+    host_rate = len(host.actions) / host.window_s if host.window_s else 0.0
+    host_cpu = host.host_cpu_share * host.window_s / len(host.actions) * 1000 if host.actions else 0.0
+    print(f"  {'watten-host':<26} {host_rate:9.0f} {_ms(host.actions)}   {host_cpu:.2f} ms (protocol steps "
+          f"included, {host.host_cpu_share:.0%} of a core; the seats' process {host.clients_cpu_share:.0%})")
+    floor_cpu = floor["server_cpu_s"] / len(replies) * 1000 if replies else 0.0
+    print(f"  {'bare grpc.aio floor':<26} {len(replies) / window:9.0f} {_ms(replies)}   {floor_cpu:.2f} ms "
+          f"({floor['server_cpu_s'] / window:.0%} of a core; the seats' process {floor['client_cpu_s'] / window:.0%})")
+    if replies and host.actions:
+        p99, floor99 = percentile(host.actions, 99), percentile(replies, 99)
+        print(f"    the host against its floor: p99 x{p99 / floor99:.1f}, CPU per action x{host_cpu / floor_cpu:.1f}; "
+              f"the floor's p99 {floor99:.1f} ms is {'under' if floor99 < TARGET_P99_MS else 'NOT under'} the "
+              f"{TARGET_P99_MS:.0f} ms target")
+    for problem in floor["problems"]:
+        print(f"  floor problem: {problem}")
 
 
 GROWTH_LIMIT_KB = 10.0  # kB per hand over the soak's second half; a host that kept every match grew ~110
@@ -688,6 +742,8 @@ def main() -> None:
                         help="soak with bots that wait this long before each move (default: 0 only); repeatable")
     parser.add_argument("--soak-every", type=int, default=100, help="note the host's memory every N hands")
     parser.add_argument("--no-load", action="store_true", help="only the soak")
+    parser.add_argument("--no-floor", action="store_true", help="without the bare grpc.aio floor (bench/load_floor.py) "
+                        "of the full-speed run")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, _interrupt)
     clients = (f"{args.seats_per_process} bot seats ({args.level}) to a bench/seats.py process"
@@ -696,7 +752,8 @@ def main() -> None:
           f"(Python {platform.python_version()}, grpcio {grpc.__version__}, {os.cpu_count()} CPUs)", flush=True)
     with tempfile.TemporaryDirectory(prefix="watten-load-") as tmp:
         if not args.no_load:
-            runs = []
+            runs: list[Result] = []
+            floor: dict[str, Any] | str = "not measured"
             plan = [(1, 0.0), (args.tables, 0.0)] + [(args.tables, t) for t in args.think or [PACED_THINK] if t > 0]
             for n, (count, think) in enumerate(plan):
                 where = Path(tmp) / f"load-{n}"
@@ -711,7 +768,12 @@ def main() -> None:
                     failed.errors.append(str(err))
                     runs.append(failed)
                 print(f"  ({count} tables, think {think:g} s: measured)", flush=True)
+                if n == 1 and not args.no_floor:  # the host at full speed, then its floor at once: the same load
+                    floor = measure_floor(count, args.seconds, args.warmup)
+                    print(f"  ({count} tables against a bare grpc.aio server: measured)", flush=True)
             report(runs)
+            if not args.no_floor:
+                report_floor(runs[1], floor)
         for n, think in enumerate(args.soak_think or [0.0] if args.soak else []):
             tables = args.soak_tables or args.tables
             where = Path(tmp) / f"soak-{n}"

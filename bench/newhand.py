@@ -15,6 +15,10 @@ are cumulative, each the last of the four seats):
   sealed (4 replies)      every seat's DeckSealedSignature came back accepted
   first decision          the cut and the deliveries are in and checked, and the view shows a seat to act
 
+Beside them, the floor of the same change of deal on the wire (bench/load_floor.py's bare grpc.aio server in its own
+process, these 4 seats): today's 1 + 4 + 4 submits in 3 rounds, and two protocol changes, both signatures in one
+round (1 + 8 in 2) and one envelope for both (1 + 4 in 2): what gRPC in Python alone costs for each, with no work.
+
 Also printed: the host process's CPU (all threads, from /proc) and this process's CPU (the four seats: every check,
 signature and stream message) per change of deal, and how many chain entries and stream events a change of deal
 takes. The four seats share one process and one core here, so their work adds up on the way (on a real table each
@@ -44,6 +48,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.latency import read_port, waiting_seat
+from bench.load_floor import DEAL_CHANGES, REPLY_BYTES, REQUEST_BYTES, measure_rounds
 from client.connection import Connection, Refused, open_channel
 from watten_net.v1 import watten_pb2 as pb
 
@@ -62,6 +67,7 @@ class Timeline:
     """What reached or left each seat, when (perf_counter seconds): (time, seat, what)."""
 
     marks: list[tuple[float, int, str]] = field(default_factory=list)
+    event_sizes: list[int] = field(default_factory=list)  # bytes of every stream event a seat received
 
     def note(self, seat: int, what: str) -> None:
         self.marks.append((time.perf_counter(), seat, what))
@@ -110,6 +116,7 @@ class TimedConnection(Connection):
     def _noted(self, update: Any) -> None:
         body = update.event if update.HasField("event") else update.snapshot
         self.timeline.note(self.index, "event")
+        self.timeline.event_sizes.append(update.ByteSize())
         for entry in body.chain:
             self.timeline.note(self.index, entry_type(entry))
 
@@ -124,6 +131,7 @@ class Run:
     host_cpu_ms: list[float] = field(default_factory=list)
     client_cpu_ms: list[float] = field(default_factory=list)
     entries: list[int] = field(default_factory=list)  # chain entries per seat per change of deal
+    event_sizes: list[int] = field(default_factory=list)  # bytes of the stream events the seats received
     events: list[int] = field(default_factory=list)  # stream events per seat per change of deal
     redeals: int = 0
     problems: list[str] = field(default_factory=list)
@@ -246,6 +254,7 @@ async def play_match(run: Run, rng: random.Random, workdir: Path, number: int) -
             await conn.join(f"bench {i}")
         tasks += [asyncio.create_task(follow(c, changed, run)) for c in conns]
         await play(conns, changed, rng, run, lambda: proc_cpu_s(proc.pid))
+        run.event_sizes += timeline.event_sizes
     finally:
         for task in tasks:
             task.cancel()
@@ -301,6 +310,27 @@ async def main_async(args: argparse.Namespace) -> None:
         for number in range(1, args.matches + 1):
             await play_match(run, rng, Path(scratch), number)
     report(run, args.matches)
+    if not args.no_floor:
+        event_size = int(statistics.median(run.event_sizes)) if run.event_sizes else 1000
+        floor, problems = await measure_rounds(DEAL_CHANGES, max(20, len(run.steps)),
+                                               (REQUEST_BYTES, REPLY_BYTES, event_size))
+        report_floor(floor, problems, event_size, run)
+
+
+def report_floor(floor: dict[str, list[float]], problems: list[str], event_size: int, run: Run) -> None:
+    """The same change of deal on the wire alone: what gRPC in Python costs for its rounds and submits, and for
+    the protocol change that would sign the Checkpoint and the next DeckSealed in one round."""
+    print(f"\nbare grpc.aio floor of a change of deal (4 seats in this process, a server that does nothing in its "
+          f"own; every submit an event of {event_size} B to each seat; the figure is the last action to the last "
+          f"seat having the last round's events):")
+    for name, values in floor.items():
+        if values:
+            print(f"  {name:<44} p50 {statistics.median(values):6.2f} ms  p90 {percentile(values, 0.9):6.2f} ms")
+    if run.steps and floor and all(floor.values()):
+        mine, today = statistics.median(s[-1] for s in run.steps), statistics.median(next(iter(floor.values())))
+        print(f"  the host's new hand p50 {mine:.2f} ms is x{mine / today:.1f} its floor ({today:.2f} ms)")
+    for problem in problems:
+        print(f"  floor problem: {problem}")
 
 
 def main() -> None:
@@ -308,6 +338,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3, help=f"whole matches to play (default 3, at most "
                         f"{MAX_MATCHES})")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random legal actions (default 1)")
+    parser.add_argument("--no-floor", action="store_true", help="without the bare grpc.aio floor of a change of deal")
     args = parser.parse_args()
     args.matches = min(max(args.matches, 1), MAX_MATCHES)
     asyncio.run(main_async(args))

@@ -23,8 +23,9 @@ RUNS = [
     (["bench/deal_primitives.py"], "verifications"),
     (["bench/latency.py", "--actions", "40"], "p99"),
     (["bench/profile_latency.py", "--top", "3"], "client process (4 seats"),
-    (["bench/newhand.py", "--matches", "1"], "new hand p50"),
-    (["bench/load.py", "--tables", "1", "--seconds", "1", "--warmup", "0.2"], "host peak memory"),
+    (["bench/newhand.py", "--matches", "1"], "its floor"),
+    (["bench/load.py", "--tables", "1", "--seconds", "1", "--warmup", "0.2"], "the host against its floor"),
+    (["bench/load_floor.py", "--tables", "2", "--seconds", "0.5", "--warmup", "0.2"], "server CPU"),
     (["bench/against.py", "HEAD", "bench/engine.py", "--rounds", "1", "--", "--seconds", "0.05", "--matches", "3"],
      "round 1: this tree (new)"),
 ]

@@ -27,6 +27,7 @@ DECK_KEY_LEN = 32
 CARD_TAG_PREFIX = tag("card-tag")
 MAX_DECK_SIZE = 256
 """Card indices are encoded as one byte."""
+_TAG_MESSAGES = tuple(CARD_TAG_PREFIX + u8(j) for j in range(MAX_DECK_SIZE))  # what tag_j is the HMAC of
 
 
 def card_tag(deck_key: bytes, j: int) -> bytes:
@@ -45,6 +46,6 @@ def deck_permutation(deck_key: bytes, n: int) -> list[int]:
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_DECK_SIZE:
         raise ValueError(f"deck size must be an int in 1..{MAX_DECK_SIZE}, got {n!r}")
     key = bytes(deck_key)
-    tagged = [(hmac.digest(key, CARD_TAG_PREFIX + bytes((j,)), hashlib.sha256), j) for j in range(n)]
+    tagged = [(hmac.digest(key, _TAG_MESSAGES[j], "sha256"), j) for j in range(n)]
     tagged.sort()
     return [j for _, j in tagged]

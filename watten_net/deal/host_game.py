@@ -564,8 +564,8 @@ class HostGame:
         elif hand_ended:
             if self.reveal == "hand-end":
                 out += self._reveal_all(final=False)
-            else:
-                out += self._disclose(lambda p: p.type == "ActionAccepted" and self.rules.blind)
+            elif self.rules.blind:  # (only blind announcements are withheld actions: else nothing to look for)
+                out += self._disclose(lambda p: p.type == "ActionAccepted")
             out += self._ask_checkpoint(before.hand_number)
         elif redeal:
             out.append(self._post(pb.AttemptAborted(hand=before.hand_number, attempt=before.attempt,

@@ -41,6 +41,7 @@ class Attempt:
     secret: bytes  # S(h, a)
     deck: tuple[Card, ...] = ()
     salts: tuple[bytes, ...] = ()  # salt_k of every position, kept from the seal (docs/protocol.md §5.4)
+    cuts: tuple[int, ...] = ()  # every seat's committed cut position, from its key
     deck_sealed_hash: bytes = b""
     signers: set[int] = field(default_factory=set)  # the seats present (not stood in for) when it was posted
     seal_signed: set[int] = field(default_factory=set)
@@ -57,6 +58,7 @@ class PreparedDeal:
     deck: tuple[Card, ...]
     sealed: list[bytes]
     salts: tuple[bytes, ...]
+    cuts: tuple[int, ...]  # each seat's cut position (from its key alone: ready before the last seal signature)
 
 
 @dataclass
@@ -203,7 +205,7 @@ class VerifiedDealing(Dealing):
         if self.first_dealer is None:
             self.first_dealer = first_dealer(deal.deck_key, self.game_id, self.n)
         att = Attempt(hand, attempt, self.first_dealer if dealer is None else dealer, deal.secret, deal.deck,
-                      salts=deal.salts)
+                      salts=deal.salts, cuts=deal.cuts)
         self.attempts.append(att)
         out = [self.post(pb.HandOpen(hand=hand, attempt=attempt, dealer=att.dealer))]
         posted = self.post(pb.DeckSealed(hand=hand, attempt=attempt, card_commitments=deal.sealed))
@@ -227,17 +229,15 @@ class VerifiedDealing(Dealing):
         canonical = canonical_deck(self.rules.deck)
         deck = tuple(canonical[j] for j in deck_permutation(dk, len(canonical)))
         sealed, salts = seal_deck_with_salts(secret, self.game_id, hand, attempt, [c.text for c in deck])
-        return PreparedDeal((hand, attempt), secret, dk, deck, sealed, tuple(salts))
+        cuts = tuple(cut_position(k, self.game_id, hand, attempt, self.rules.deck) for k in key_list)
+        return PreparedDeal((hand, attempt), secret, dk, deck, sealed, tuple(salts), cuts)
 
     def _advance(self) -> list[Any]:
         att = self.current
         if self.step == DealStep.SEAL_SIGN and att.signers - self.absent <= att.seal_signed:
             self.step = DealStep.DEALT
-            size = self.rules.deck
-            cuts = tuple(cut_position(self.keys.keys[s], self.game_id, att.hand, att.attempt, size)
-                         for s in range(self.n))
             assert self.first_dealer is not None
-            self._ready = ReadyDeck(att.deck, cuts, self.first_dealer)
+            self._ready = ReadyDeck(att.deck, att.cuts, self.first_dealer)
         return []
 
     def _on_deck_sealed_signature(self, seat: int, p: Any, signed: Signed) -> list[Any]:

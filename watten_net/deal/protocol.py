@@ -174,7 +174,11 @@ def compact_json(value: Any) -> str:
         return str(value)
     if kind is str:
         return encode_basestring_ascii(value)
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return _COMPACT.encode(value)
+
+
+# `json.dumps` with these arguments builds this very encoder on every call; made once, it writes the same text.
+_COMPACT = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
 
 
 def event_from_pb(event: Any) -> tuple[str, int, dict[str, Any]]:

@@ -1,0 +1,377 @@
+"""The floor under bench/load.py: the same closed loop of N tables against a bare grpc.aio server that does nothing.
+
+bench/load.py measures the host at N tables with bots at full speed: each table's next action is sent as soon as
+its seats saw the last one. Whatever the host does, each game action costs at least what gRPC in Python costs for
+it on the wire: one unary request and its reply, and one stream event to each of the table's 4 seats. This measures
+that cost alone, the same way and at the same load, so that the host's figure can be read against its floor:
+
+* the server is a bare grpc.aio server in its own process (`--serve`): `Submit` appends the request's item to its
+  table's list and replies; `Follow(table)` streams every item of that table to its subscriber. Bytes, no
+  protobuf, no work;
+* the N x 4 "seats" are one client process (this one), as bench/seats.py's are at bench/load.py: each seat has its
+  own channel and TCP connection and follows its table's stream; per table, the seats act in turn, and the next
+  request leaves once all 4 seats received the last item (the closed loop);
+* the message sizes are those of a real action (bench/latency.py prints them: request, reply, stream event);
+* after a warm-up, a window of `--seconds`: every Submit whose reply came inside it counts (latency from the call
+  to its reply, in the client, as bench/load.py's "action" figure), and "all 4 received" (from the call until the
+  last of the table's seats had the item); the server's CPU per action from /proc.
+
+Figures only: nothing passes or fails. `--json` prints one line of JSON instead (what bench/load.py reads).
+
+Run: ``.venv/bin/python bench/load_floor.py [--tables 32] [--seconds 30] [--warmup 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import platform
+import struct
+import sys
+import time
+from collections.abc import AsyncIterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import grpc
+import grpc.aio
+
+PLAYERS = 4
+SERVICE = "/bench.Floor/"
+LIFETIME = 600.0  # seconds: the server stops by itself after this long even if nobody tells it to
+WAIT = 20.0  # seconds: no single wait lasts longer (a stuck server ends the run, not the machine)
+_ITEM = struct.Struct(">IIII")  # table, item index, stream event size, reply size
+_TABLE = struct.Struct(">I")
+GENERATION = 1_000_000  # item index = generation * GENERATION + its number in the generation
+# As a watten-join process has, each seat its own TCP connection (gRPC would otherwise share one per target).
+OWN_CONNECTION = ("grpc.use_local_subchannel_pool", 1)
+# Sizes of a median game action at f8d460f (bench/latency.py: "messages per action"); options change them.
+REQUEST_BYTES, REPLY_BYTES, EVENT_BYTES = 238, 40, 1025
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the server (its own process)
+# ---------------------------------------------------------------------------------------------------------------
+
+class Tables:
+    """Each table's items so far, and a condition its followers wait on."""
+
+    def __init__(self) -> None:
+        self.items: dict[int, list[bytes]] = {}
+        self.changed: dict[int, asyncio.Condition] = {}
+
+    def of(self, table: int) -> tuple[list[bytes], asyncio.Condition]:
+        if table not in self.items:
+            self.items[table], self.changed[table] = [], asyncio.Condition()
+        return self.items[table], self.changed[table]
+
+
+async def serve() -> None:
+    tables = Tables()
+
+    async def submit(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
+        table, _index, event_size, reply_size = _ITEM.unpack_from(request)
+        items, changed = tables.of(table)
+        items.append(request[:_ITEM.size] + bytes(max(0, event_size - _ITEM.size)))
+        async with changed:
+            changed.notify_all()
+        return bytes(reply_size)
+
+    async def follow(request: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[bytes]:
+        items, changed = tables.of(_TABLE.unpack_from(request)[0])
+        cursor = len(items)
+        while True:
+            while cursor < len(items):
+                cursor += 1
+                yield items[cursor - 1]
+            async with changed:
+                if cursor >= len(items):
+                    await changed.wait()
+
+    handler = grpc.method_handlers_generic_handler(SERVICE.strip("/"), {
+        "Submit": grpc.unary_unary_rpc_method_handler(submit),
+        "Follow": grpc.unary_stream_rpc_method_handler(follow),
+    })
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    print(f"floor: serving on port {port}", flush=True)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(reader.read(), LIFETIME)  # until the client closes our stdin
+    await server.stop(0.2)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the seats (this process)
+# ---------------------------------------------------------------------------------------------------------------
+
+@dataclass
+class FloorResult:
+    tables: int = 0
+    window_s: float = 0.0
+    reply_ms: list[float] = field(default_factory=list)  # call -> reply, replies inside the window
+    received_ms: list[float] = field(default_factory=list)  # call -> the last of the 4 seats had the item
+    server_cpu_s: float = 0.0  # in the window
+    client_cpu_s: float = 0.0
+    sizes: tuple[int, int, int] = (0, 0, 0)  # request, reply, stream event
+    problems: list[str] = field(default_factory=list)
+
+    def actions_per_s(self) -> float:
+        return len(self.reply_ms) / self.window_s if self.window_s else 0.0
+
+    def server_ms_per_action(self) -> float:
+        return self.server_cpu_s / len(self.reply_ms) * 1000 if self.reply_ms else 0.0
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process so far (all threads); 0 when unreadable."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of a non-empty list (as bench/load.py's)."""
+    ordered = sorted(values)
+    return ordered[max(1, min(len(ordered), math.ceil(q / 100 * len(ordered)))) - 1]
+
+
+class FloorTable:
+    """One table's 4 seats: their channels, their streams, and the closed loop of its actions."""
+
+    def __init__(self, number: int, port: int, sizes: tuple[int, int, int]) -> None:
+        self.number = number
+        self.sizes = sizes
+        self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[OWN_CONNECTION])
+                         for _ in range(PLAYERS)]
+        self.generation = 0  # items of an earlier generation (the warm-up's) are not counted
+        self.received = [0] * PLAYERS  # items of this generation each seat's stream delivered so far
+        self.sent = 0  # items of this generation submitted so far
+        self.arrived = asyncio.Event()  # every seat has every item submitted so far
+        self.last_arrival = 0.0
+
+    async def follow(self, seat: int) -> None:
+        stream = self.channels[seat].unary_stream(SERVICE + "Follow")(_TABLE.pack(self.number))
+        async for item in stream:
+            if _ITEM.unpack_from(item)[1] // GENERATION != self.generation:
+                continue
+            self.received[seat] += 1
+            if min(self.received) >= self.sent:
+                self.last_arrival = time.perf_counter()
+                self.arrived.set()
+
+    def restart(self) -> None:
+        """Count from here: a new generation of items."""
+        self.generation += 1
+        self.received, self.sent = [0] * PLAYERS, 0
+
+    async def submit(self, seat: int, sizes: tuple[int, int, int] | None = None) -> float:
+        """One item from `seat`; the wall time of its reply."""
+        request_size, reply_size, event_size = sizes or self.sizes
+        self.sent += 1
+        self.arrived.clear()
+        index = self.generation * GENERATION + self.sent
+        request = _ITEM.pack(self.number, index, event_size, reply_size) + bytes(max(0, request_size - _ITEM.size))
+        await self.channels[seat].unary_unary(SERVICE + "Submit")(request, timeout=WAIT)
+        return time.time()
+
+    async def everyone_has_all(self, wait: float = WAIT) -> None:
+        if min(self.received) < self.sent:
+            await asyncio.wait_for(self.arrived.wait(), wait)
+
+    async def act(self, index: int) -> tuple[float, float, float]:
+        """Item `index` from its seat in turn; (reply wall time, call -> reply ms, call -> all 4 received ms)."""
+        t0 = time.perf_counter()
+        wall = await self.submit(index % PLAYERS)
+        replied = time.perf_counter()
+        await self.everyone_has_all()
+        return wall, (replied - t0) * 1000, (max(self.last_arrival, replied) - t0) * 1000
+
+    async def rounds(self, pattern: list[int]) -> float:
+        """Rounds of submits, each round's seats at once; a round starts when all 4 seats have the last one's
+        items (a change of deal: the hand's last action, then the seats' signatures). Milliseconds in all."""
+        t0 = time.perf_counter()
+        for count in pattern:
+            await asyncio.gather(*(self.submit(seat % PLAYERS) for seat in range(count)))
+            await self.everyone_has_all()
+        return (time.perf_counter() - t0) * 1000
+
+    async def open_streams(self) -> bool:
+        """Until every stream is open: an item that reaches all 4 seats (a follower that subscribes after an item
+        was appended never sees it, so items are sent until one gets through to all)."""
+        for _ in range(200):
+            self.restart()
+            await self.submit(0, (_ITEM.size, 1, _ITEM.size))
+            with contextlib.suppress(TimeoutError):
+                await self.everyone_has_all(0.05)
+                self.restart()
+                return True
+        return False
+
+    async def close(self) -> None:
+        for channel in self.channels:
+            await channel.close()
+
+
+async def run_tables(tables: list[FloorTable], warmup: float, seconds: float, server_pid: int,
+                     result: FloorResult) -> None:
+    """Every table's closed loop at once; the figures of the replies inside the window."""
+    done = asyncio.Event()
+    window: list[float] = []  # [start, end] wall times, once known
+    noted: list[tuple[float, float, float]] = []
+
+    async def loop(table: FloorTable) -> None:
+        index = 0
+        while not done.is_set():
+            noted.append(await table.act(index))
+            index += 1
+
+    followers = [asyncio.create_task(t.follow(s)) for t in tables for s in range(PLAYERS)]
+    for table in tables:
+        if not await table.open_streams():
+            result.problems.append(f"the streams of floor table {table.number} never opened")
+    loops = [asyncio.create_task(loop(t)) for t in tables]
+    try:
+        await asyncio.sleep(warmup)
+        window.append(time.time())
+        cpu0, client0 = cpu_s(server_pid), time.process_time()
+        await asyncio.sleep(seconds)
+        window.append(time.time())
+        result.server_cpu_s, result.client_cpu_s = cpu_s(server_pid) - cpu0, time.process_time() - client0
+        done.set()
+        await asyncio.wait_for(asyncio.gather(*loops), WAIT)
+    finally:
+        for task in [*loops, *followers]:
+            task.cancel()
+        await asyncio.gather(*loops, *followers, return_exceptions=True)
+    start, end = window
+    result.window_s = end - start
+    inside = [n for n in noted if start <= n[0] < end]
+    result.reply_ms = [n[1] for n in inside]
+    result.received_ms = [n[2] for n in inside]
+
+
+async def measure(tables: int, seconds: float, warmup: float, sizes: tuple[int, int, int]) -> FloorResult:
+    """Start the bare server, run `tables` closed loops against it, stop it."""
+    result = FloorResult(tables=tables, sizes=sizes)
+    proc = await asyncio.create_subprocess_exec(sys.executable, str(Path(__file__).resolve()), "--serve",
+                                                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    floor_tables: list[FloorTable] = []
+    try:
+        line = await asyncio.wait_for(proc.stdout.readline(), WAIT)
+        port = int(line.decode().rsplit(" ", 1)[1])
+        floor_tables = [FloorTable(n, port, sizes) for n in range(tables)]
+        await run_tables(floor_tables, warmup, seconds, proc.pid, result)
+    except (TimeoutError, ValueError, IndexError, grpc.RpcError) as err:
+        result.problems.append(f"{type(err).__name__}: {err}")
+    finally:
+        for table in floor_tables:
+            await table.close()
+        proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), 5.0)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+    return result
+
+
+# A change of deal on the wire (bench/newhand.py prints these beside the host's figures): rounds of submits, each
+# round's seats at once and each submit an event to all 4 seats, the next round once every seat has the last.
+DEAL_CHANGES = {
+    "today: 1 + 4 + 4 submits in 3 rounds": [1, 4, 4],
+    "both signatures in one round: 1 + 8 in 2": [1, 8],
+    "one envelope for both: 1 + 4 in 2": [1, 4],
+}
+
+
+async def measure_rounds(patterns: dict[str, list[int]], repeats: int,
+                         sizes: tuple[int, int, int]) -> tuple[dict[str, list[float]], list[str]]:
+    """Each pattern of `rounds` `repeats` times against a bare server (its own process), the patterns alternating
+    so that whatever else the machine does falls on all alike: milliseconds per pattern, and any problems."""
+    times: dict[str, list[float]] = {name: [] for name in patterns}
+    problems: list[str] = []
+    proc = await asyncio.create_subprocess_exec(sys.executable, str(Path(__file__).resolve()), "--serve",
+                                                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    table: FloorTable | None = None
+    followers: list[asyncio.Task[None]] = []
+    try:
+        line = await asyncio.wait_for(proc.stdout.readline(), WAIT)
+        table = FloorTable(0, int(line.decode().rsplit(" ", 1)[1]), sizes)
+        followers = [asyncio.create_task(table.follow(seat)) for seat in range(PLAYERS)]
+        if not await table.open_streams():
+            problems.append("the streams never opened")
+            return times, problems
+        for _ in range(repeats):
+            for name, pattern in patterns.items():
+                times[name].append(await table.rounds(pattern))
+    except (TimeoutError, ValueError, IndexError, grpc.RpcError) as err:
+        problems.append(f"{type(err).__name__}: {err}")
+    finally:
+        for task in followers:
+            task.cancel()
+        await asyncio.gather(*followers, return_exceptions=True)
+        if table is not None:
+            await table.close()
+        proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), 5.0)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+    return times, problems
+
+
+def report(r: FloorResult) -> None:
+    request, reply, event = r.sizes
+    print(f"\nbare grpc.aio floor: {r.tables} tables x {PLAYERS} seats in one client process, the server in its own; "
+          f"request {request} B, reply {reply} B, stream event {event} B to each of 4 seats")
+    for name, values in (("call -> reply (ms)", r.reply_ms), ("call -> all 4 received (ms)", r.received_ms)):
+        if values:
+            print(f"  {name:<30} p50 {percentile(values, 50):7.2f}  p90 {percentile(values, 90):7.2f}  "
+                  f"p99 {percentile(values, 99):7.2f}  max {max(values):7.2f}")
+    if r.reply_ms:
+        print(f"  actions/s {r.actions_per_s():.0f}; server CPU {r.server_ms_per_action():.2f} ms per action "
+              f"({r.server_cpu_s / r.window_s:.0%} of a core); client process CPU "
+              f"{r.client_cpu_s / len(r.reply_ms) * 1000:.2f} ms per action ({r.client_cpu_s / r.window_s:.0%})")
+    for problem in r.problems:
+        print(f"  problem: {problem}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--tables", type=int, default=32, help="tables of 4 seats (default 32)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="length of the measuring window (default 30)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds between the start and the window")
+    parser.add_argument("--request-bytes", type=int, default=REQUEST_BYTES)
+    parser.add_argument("--reply-bytes", type=int, default=REPLY_BYTES)
+    parser.add_argument("--event-bytes", type=int, default=EVENT_BYTES)
+    parser.add_argument("--json", action="store_true", help="print the result as one line of JSON")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        asyncio.run(serve())
+        return
+    sizes = (args.request_bytes, args.reply_bytes, args.event_bytes)
+    result = asyncio.run(measure(max(1, args.tables), args.seconds, args.warmup, sizes))
+    if args.json:
+        print(json.dumps(asdict(result)))
+        return
+    print(f"watten-net load floor (Python {platform.python_version()}, grpcio {grpc.__version__}, "
+          f"{os.cpu_count()} CPUs)")
+    report(result)
+
+
+if __name__ == "__main__":
+    main()
