@@ -333,8 +333,11 @@ class Connection(TableCalls):
                     self.last_seq = int(update.event.seq)
                     keep_table_info(view, self.view, self.last_seq)
                 _follow_a_move(self, view)
-                for entry in entries if self.game is not None else ():
-                    self._receive(entry)
+                try:
+                    for entry in entries if self.game is not None else ():
+                        self._receive(entry)
+                finally:
+                    self._flush_record()  # once per event, whatever it brought (and whatever its entries raised)
                 self._check_called_away(live=not catch_up and loop.time() - since > CONNECTED_FOR)
                 if catch_up and self.game is not None:
                     # Replaying history queued answers to steps long done: keep only what is still owed.
@@ -393,7 +396,7 @@ class Connection(TableCalls):
             # (named by the fingerprint the screen shows, so a person finds the record of the game they saw)
             self.record_path = self.record_dir / record_name(self.game.fingerprint, f"seat{self.seat}")
             self.record = RecordWriter(self.record_path, {"written_by": "watten-join", "seat": self.seat})
-        self._flush_record()
+        # (written once per stream event by `updates`, not per entry: the seat's answers leave only after that)
 
     def _next_match(self) -> None:
         """Another match at the table (or its lobby after one): a new SeatGame and record; the last one's is closed."""
@@ -405,10 +408,10 @@ class Connection(TableCalls):
         self._left = False
 
     def _flush_record(self) -> None:
-        if self.record is None or self.game is None:
+        """The seat's record entries not yet written, in one write and flush."""
+        if self.record is None or self.game is None or self._written == len(self.game.record):
             return
-        for entry in self.game.record[self._written:]:
-            self.record.append(entry.kind, entry.data)
+        self.record.extend((entry.kind, entry.data) for entry in self.game.record[self._written:])
         self._written = len(self.game.record)
 
     async def send_automatic(self) -> None:
