@@ -332,7 +332,8 @@ class Connection(TableCalls):
                     entries, view = update.event.chain, update.event.view
                     self.last_seq = int(update.event.seq)
                     keep_table_info(view, self.view, self.last_seq)
-                _follow_a_move(self, view)
+                has_view = view.ByteSize() > 0  # (an event that changed nothing a seat sees carries no view)
+                _follow_a_move(self, view, has_view)
                 try:
                     for entry in entries if self.game is not None else ():
                         self._receive(entry)
@@ -342,7 +343,7 @@ class Connection(TableCalls):
                 if catch_up and self.game is not None:
                     # Replaying history queued answers to steps long done: keep only what is still owed.
                     self.game.keep_only(owed_message(view, self.seat))
-                if view.ByteSize():
+                if has_view:
                     if view.table.phase == pb.TABLE_PHASE_LOBBY and self.game is not None and self.game.chain_seq:
                         self._next_match()  # back in the lobby after a match (a seat was freed): none yet
                     if view.deal.mode == "trustless" and self.game is not None:
@@ -416,6 +417,8 @@ class Connection(TableCalls):
 
     async def send_automatic(self) -> None:
         """Submit the protocol's own steps (signatures, commitment, reveal) that this seat owes."""
+        if self.game is None or not self.game.outbox:
+            return  # (after most events: nothing owed, and only receiving, in this very task, queues anything)
         async with self._send_lock:
             await self._flush_automatic()
 
@@ -485,11 +488,11 @@ class Connection(TableCalls):
         await self.channel.close()
 
 
-def _follow_a_move(conn: Connection, view: Any) -> None:
+def _follow_a_move(conn: Connection, view: Any, has_view: bool) -> None:
     """The host's person moved this seat in the lobby (docs/protocol.md, arranging the lobby): before a game has
     begun, the seat the host shows is ours, so the game to come is checked against it. Harmless to believe: the game
     header must still seat our key there, and once a chain has begun the seat never changes."""
-    seat = int(view.your_seat) if view.ByteSize() else conn.seat
+    seat = int(view.your_seat) if has_view else conn.seat
     if seat != conn.seat and seat >= 0 and (conn.game is None or not conn.game.chain_seq):
         conn.seat = seat
         conn.game = conn._new_game()
