@@ -337,8 +337,8 @@ class Connection(TableCalls):
                 try:
                     for entry in entries if self.game is not None else ():
                         self._receive(entry)
-                finally:
-                    self._flush_record()  # once per event, whatever it brought (and whatever its entries raised)
+                finally:  # the record written once per event (before any answer leaves), whatever the entries raised
+                    self._flush_record()
                 self._check_called_away(live=not catch_up and loop.time() - since > CONNECTED_FOR)
                 if catch_up and self.game is not None:
                     # Replaying history queued answers to steps long done: keep only what is still owed.
@@ -390,14 +390,12 @@ class Connection(TableCalls):
             else:
                 self.game.receive(int(entry.chain_seq), bytes(entry.envelope))
         except (HostBrokeProtocol, ProtocolError) as err:  # (an envelope that does not parse is a ProtocolError)
-            self._flush_record()
-            # (its message may quote what the host sent)
+            # (its message may quote what the host sent; what came before it is written by `updates` all the same)
             raise HostBrokeProtocol(err.reason, visible(err.message), err.seat) from None
         if self.record is None and self.game.game_id and self.record_dir is not None:
             # (named by the fingerprint the screen shows, so a person finds the record of the game they saw)
             self.record_path = self.record_dir / record_name(self.game.fingerprint, f"seat{self.seat}")
             self.record = RecordWriter(self.record_path, {"written_by": "watten-join", "seat": self.seat})
-        # (written once per stream event by `updates`, not per entry: the seat's answers leave only after that)
 
     def _next_match(self) -> None:
         """Another match at the table (or its lobby after one): a new SeatGame and record; the last one's is closed."""
@@ -408,8 +406,7 @@ class Connection(TableCalls):
         self.game = self._new_game()
         self._left = False
 
-    def _flush_record(self) -> None:
-        """The seat's record entries not yet written, in one write and flush."""
+    def _flush_record(self) -> None:  # (what is not written yet, in one write and flush)
         if self.record is None or self.game is None or self._written == len(self.game.record):
             return
         self.record.extend((entry.kind, entry.data) for entry in self.game.record[self._written:])

@@ -127,7 +127,8 @@ class SeatGame:
     disputed: list[str] = field(default_factory=list)  # disputes found since `take_disputes`, in words
     trustless: TrustlessSeat | None = None  # the seat's side of a trustless game (None in Level 1)
     # This seat's own envelopes as made here, parsed once (raw -> Signed): `next_automatic`, `accepted` and the chain
-    # entries that embed them would otherwise each parse them again. Dropped once accepted (see `_own`).
+    # entry that embeds one (its echo: a Relay, an ActionAccepted, the KeySet) would otherwise each parse it again.
+    # Dropped at its echo; a bounded few more are kept (see `_made`).
     own_parsed: dict[bytes, Signed] = field(default_factory=dict, repr=False, compare=False)
 
     # ------------------------------------------------------------------ receiving
@@ -185,13 +186,15 @@ class SeatGame:
     def _made(self, raw: bytes) -> Signed:
         """An envelope this seat just made, parsed once and kept until it is accepted (`own_parsed`)."""
         signed = parse_envelope(raw, host=False)
-        if len(self.own_parsed) >= 64:  # (made but never accepted: dropped from the outbox, or a refused action)
-            self.own_parsed = {r: s for r, s in self.own_parsed.items() if r in self.outbox}
+        if len(self.own_parsed) >= 64:  # (never echoed: dropped from the outbox, refused, or a stand-in's turn)
+            recent = list(self.own_parsed)[-16:]
+            self.own_parsed = {r: s for r, s in self.own_parsed.items() if r in self.outbox or r in recent}
         self.own_parsed[raw] = signed
         return signed
 
-    def _own(self, raw: bytes) -> Signed:
-        """`raw` parsed: from `own_parsed` when this seat made it, else parsed now."""
+    def parsed(self, raw: bytes) -> Signed:
+        """Client envelope bytes parsed (`parse_envelope(raw, host=False)`): from `own_parsed` when this seat made
+        them, else parsed now."""
         signed = self.own_parsed.get(raw)
         return signed if signed is not None else parse_envelope(raw, host=False)
 
@@ -261,7 +264,7 @@ class SeatGame:
         Called when the host's answer arrives, or when the chain shows the envelope embedded (the answer may
         have been lost to a dropped line or a host restart); the second call changes nothing.
         """
-        self._accept(self._own(raw))
+        self._accept(self.parsed(raw))
 
     def _accept(self, signed: Signed) -> None:
         if signed.seq <= self.my_seq:
@@ -269,14 +272,13 @@ class SeatGame:
         self.my_seq = signed.seq
         self.my_head = signed.hash
         self.record.append(RecordEntry(RECORD_OWN, signed.raw))
-        self.own_parsed.pop(signed.raw, None)
         if signed.raw in self.outbox:
             self.outbox.remove(signed.raw)
 
     def take_embedded(self, raw: bytes) -> Signed:
         """An envelope inside a host envelope, parsed (once: the caller goes on with what this returns); one of ours
         means the host has accepted it, whatever became of its answer."""
-        inner = self._own(raw)
+        inner = self.own_parsed.pop(raw, None) or self.parsed(raw)  # (an echo is the last use of our own)
         if inner.sender == self.seat and inner.seq == self.my_seq + 1 and inner.envelope.prev_hash == self.my_head:
             self._accept(inner)
         return inner
@@ -286,7 +288,7 @@ class SeatGame:
         if not self.outbox:
             return None
         raw = self.outbox[0]
-        signed = self._own(raw)
+        signed = self.parsed(raw)
         if signed.seq == self.my_seq + 1 and signed.envelope.prev_hash == self.my_head:
             return raw
         # Our chain moved (an action was accepted in between): sign the same payload again on the new head.
@@ -435,7 +437,7 @@ class SeatGame:
         kept: list[bytes] = []
         trustless: list[bytes] = []
         for raw in self.outbox:
-            signed = parse_envelope(raw, host=False)
+            signed = self.parsed(raw)
             if self.trustless is not None and self.trustless.still_owed(signed):
                 trustless.append(raw)
             elif signed.type == owed:
@@ -603,11 +605,11 @@ class SeatGame:
             self._drop_dead_decks()
 
     def _drop_owed(self, *types: str) -> None:
-        self.outbox = [raw for raw in self.outbox if parse_envelope(raw, host=False).type not in types]
+        self.outbox = [raw for raw in self.outbox if self.parsed(raw).type not in types]
 
     def _drop_dead_decks(self) -> None:
         """Key shares and shuffles of a deck given up with its attempt (never sealed) are void."""
-        self.outbox = [raw for raw in self.outbox if (signed := parse_envelope(raw, host=False)).type not in (
+        self.outbox = [raw for raw in self.outbox if (signed := self.parsed(raw)).type not in (
             "KeyShare", "Shuffle") or self._preparing(signed)]
 
     def _on_Disclosure(self, signed: Signed) -> None:
