@@ -662,7 +662,7 @@ async def main_async(args: argparse.Namespace) -> None:
         print(f"  host CPU: {run.host_action_cpu_s / count * 1000:.2f} ms per action (inside the measured windows), "
               f"{(run.host_cpu_s - run.host_action_cpu_s) / deals * 1000:.1f} ms per deal outside them (protocol "
               f"steps, ~{deals} deals); client process CPU {run.client_cpu_s / count * 1000:.2f} ms per action "
-              f"(4 seats, everything included)")
+              f"(4 seats, all but the bench reading the host CPU)")
     if base.arrived_ms:
         brate = len(base.arrived_ms) / base.wall_s
         print(f"  baseline items/s: {brate:.0f}; server CPU {base.server_cpu_s / len(base.arrived_ms) * 1000:.2f} ms "
