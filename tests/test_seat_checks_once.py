@@ -7,11 +7,14 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import watten_net.deal.level1_seat as level1_seat
 import watten_net.deal.seat as seat_module
+from watten_net.deal.protocol import make_envelope, make_signed, parse_envelope
 from watten_net.engine import Rules
 from watten_net.record import KIND_HOST
+from watten_net.v1 import watten_pb2 as pb
 
 from local_table import LocalTable
 
@@ -49,3 +52,14 @@ def test_every_envelope_is_parsed_once_and_every_host_signature_checked_once_per
     relayed = [raw for raw in checked if raw not in shown]  # relayed co-signatures and the KeySet's commitments
     assert relayed, "the seats checked the relayed envelopes' signatures too"
     assert table.host.finished and not any(s.problems for s in table.seats)
+
+
+def test_an_envelope_as_made_is_what_parsing_its_bytes_gives() -> None:
+    key = Ed25519PrivateKey.generate()
+    for payload in (pb.CheckpointSignature(hand=3, seat=1, chain_seq=77, chain_head=bytes(range(32))),
+                    pb.ActionRequest(action="play eichel-7", chain_seq=5, chain_head=b"\x01" * 32)):
+        made = make_signed(key, b"\x07" * 32, 4, b"\x09" * 32, 1, payload)
+        parsed = parse_envelope(made.raw, host=False)
+        assert made.raw == make_envelope(key, b"\x07" * 32, 4, b"\x09" * 32, 1, payload)  # (Ed25519 is deterministic)
+        assert (made.hash, made.envelope, made.payload, made.type) == (
+            parsed.hash, parsed.envelope, parsed.payload, parsed.type)

@@ -45,7 +45,7 @@ from .protocol import (
     Signed,
     check_signature,
     header_hash,
-    make_envelope,
+    make_signed,
     parse_envelope,
 )
 from .receipts import receipt_holds
@@ -126,7 +126,7 @@ class SeatGame:
     refusals_ahead: list[tuple[bytes, Any]] = field(default_factory=list)
     disputed: list[str] = field(default_factory=list)  # disputes found since `take_disputes`, in words
     trustless: TrustlessSeat | None = None  # the seat's side of a trustless game (None in Level 1)
-    # This seat's own envelopes as made here, parsed once (raw -> Signed): `next_automatic`, `accepted` and the chain
+    # This seat's own envelopes as made here (raw -> Signed, `make_signed`): `next_automatic`, `accepted` and the chain
     # entry that embeds one (its echo: a Relay, an ActionAccepted, the KeySet) would otherwise each parse it again.
     # Dropped at its echo; a bounded few more are kept (see `_made`).
     own_parsed: dict[bytes, Signed] = field(default_factory=dict, repr=False, compare=False)
@@ -178,18 +178,18 @@ class SeatGame:
         return HostBrokeProtocol(reason, message, seat)
 
     def send(self, payload: Any) -> bytes:
-        signed = self._made(make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, payload))
+        signed = self._made(payload)
         self.outbox.append(signed.raw)
         self.sent_at[signed.hash] = self.chain_seq
         return signed.raw
 
-    def _made(self, raw: bytes) -> Signed:
-        """An envelope this seat just made, parsed once and kept until it is accepted (`own_parsed`)."""
-        signed = parse_envelope(raw, host=False)
+    def _made(self, payload: Any) -> Signed:
+        """A signed envelope of `payload` on this seat's chain head, kept as made (`own_parsed`): never parsed again."""
+        signed = make_signed(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, payload)
         if len(self.own_parsed) >= 64:  # (never echoed: dropped from the outbox, refused, or a stand-in's turn)
             recent = list(self.own_parsed)[-16:]
             self.own_parsed = {r: s for r, s in self.own_parsed.items() if r in self.outbox or r in recent}
-        self.own_parsed[raw] = signed
+        self.own_parsed[signed.raw] = signed
         return signed
 
     def parsed(self, raw: bytes) -> Signed:
@@ -293,8 +293,7 @@ class SeatGame:
             return raw
         # Our chain moved (an action was accepted in between): sign the same payload again on the new head.
         self.own_parsed.pop(raw, None)
-        fresh = self._made(make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat,
-                                         signed.payload))
+        fresh = self._made(signed.payload)
         self.outbox[0] = fresh.raw
         self.sent_at[fresh.hash] = self.sent_at.get(signed.hash, self.chain_seq)
         return fresh.raw
@@ -308,7 +307,7 @@ class SeatGame:
             request = self.trustless.action(text)
         else:
             request = pb.ActionRequest(action=text, chain_seq=self.chain_seq, chain_head=self.chain_head)
-        return self._made(make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, request)).raw
+        return self._made(request).raw
 
     def legal_actions(self) -> list[str]:
         """Trustless games: the actions this seat may take now, cards included (the host's engine knows no card,
