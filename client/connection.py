@@ -332,14 +332,18 @@ class Connection(TableCalls):
                     entries, view = update.event.chain, update.event.view
                     self.last_seq = int(update.event.seq)
                     keep_table_info(view, self.view, self.last_seq)
-                _follow_a_move(self, view)
-                for entry in entries if self.game is not None else ():
-                    self._receive(entry)
+                has_view = view.ByteSize() > 0  # (an event that changed nothing a seat sees carries no view)
+                _follow_a_move(self, view, has_view)
+                try:
+                    for entry in entries if self.game is not None else ():
+                        self._receive(entry)
+                finally:  # the record written once per event (before any answer leaves), whatever the entries raised
+                    self._flush_record()
                 self._check_called_away(live=not catch_up and loop.time() - since > CONNECTED_FOR)
                 if catch_up and self.game is not None:
                     # Replaying history queued answers to steps long done: keep only what is still owed.
                     self.game.keep_only(owed_message(view, self.seat))
-                if view.ByteSize():
+                if has_view:
                     if view.table.phase == pb.TABLE_PHASE_LOBBY and self.game is not None and self.game.chain_seq:
                         self._next_match()  # back in the lobby after a match (a seat was freed): none yet
                     if view.deal.mode == "trustless" and self.game is not None:
@@ -386,14 +390,12 @@ class Connection(TableCalls):
             else:
                 self.game.receive(int(entry.chain_seq), bytes(entry.envelope))
         except (HostBrokeProtocol, ProtocolError) as err:  # (an envelope that does not parse is a ProtocolError)
-            self._flush_record()
-            # (its message may quote what the host sent)
+            # (its message may quote what the host sent; what came before it is written by `updates` all the same)
             raise HostBrokeProtocol(err.reason, visible(err.message), err.seat) from None
         if self.record is None and self.game.game_id and self.record_dir is not None:
             # (named by the fingerprint the screen shows, so a person finds the record of the game they saw)
             self.record_path = self.record_dir / record_name(self.game.fingerprint, f"seat{self.seat}")
             self.record = RecordWriter(self.record_path, {"written_by": "watten-join", "seat": self.seat})
-        self._flush_record()
 
     def _next_match(self) -> None:
         """Another match at the table (or its lobby after one): a new SeatGame and record; the last one's is closed."""
@@ -404,15 +406,16 @@ class Connection(TableCalls):
         self.game = self._new_game()
         self._left = False
 
-    def _flush_record(self) -> None:
-        if self.record is None or self.game is None:
+    def _flush_record(self) -> None:  # (what is not written yet, in one write and flush)
+        if self.record is None or self.game is None or self._written == len(self.game.record):
             return
-        for entry in self.game.record[self._written:]:
-            self.record.append(entry.kind, entry.data)
+        self.record.extend((entry.kind, entry.data) for entry in self.game.record[self._written:])
         self._written = len(self.game.record)
 
     async def send_automatic(self) -> None:
         """Submit the protocol's own steps (signatures, commitment, reveal) that this seat owes."""
+        if self.game is None or not self.game.outbox:
+            return  # (after most events: nothing owed, and only receiving, in this very task, queues anything)
         async with self._send_lock:
             await self._flush_automatic()
 
@@ -482,11 +485,11 @@ class Connection(TableCalls):
         await self.channel.close()
 
 
-def _follow_a_move(conn: Connection, view: Any) -> None:
+def _follow_a_move(conn: Connection, view: Any, has_view: bool) -> None:
     """The host's person moved this seat in the lobby (docs/protocol.md, arranging the lobby): before a game has
     begun, the seat the host shows is ours, so the game to come is checked against it. Harmless to believe: the game
     header must still seat our key there, and once a chain has begun the seat never changes."""
-    seat = int(view.your_seat) if view.ByteSize() else conn.seat
+    seat = int(view.your_seat) if has_view else conn.seat
     if seat != conn.seat and seat >= 0 and (conn.game is None or not conn.game.chain_seq):
         conn.seat = seat
         conn.game = conn._new_game()

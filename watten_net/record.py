@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -60,10 +61,17 @@ class RecordWriter:
         self.append(KIND_META, json.dumps(full, sort_keys=True).encode())
 
     def append(self, kind: int, data: bytes) -> None:
+        self.extend(((kind, data),))
+
+    def extend(self, entries: Iterable[tuple[int, bytes]]) -> None:
+        """Append entries (kind, bytes) with one write and one flush: a seat writes what one stream event brought at
+        once. Flushed, not synced: what was appended survives the writer's crash (the OS holds it); `close` syncs."""
         if self._file is None:
             raise RecordError(f"record {self.path} is closed")
-        self._file.write(struct.pack(">BI", kind, len(data)) + data)
-        self._file.flush()
+        data = b"".join(struct.pack(">BI", kind, len(body)) + body for kind, body in entries)
+        if data:
+            self._file.write(data)
+            self._file.flush()
 
     def close(self) -> None:
         if self._file is not None:

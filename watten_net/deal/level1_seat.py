@@ -20,7 +20,7 @@ from watten_net.v1 import watten_pb2 as pb
 from .commitments import seal_deck
 from .deck import deck_permutation
 from .keys import all_seeds, deck_key, host_key_commitment, host_seed, key_set_hash, seat_key_commitment
-from .protocol import ProtocolError, Signed, check_signature, parse_envelope
+from .protocol import ProtocolError, Signed, check_signature
 
 if TYPE_CHECKING:
     from .seat import SeatGame
@@ -88,7 +88,7 @@ class VerifiedSeat:
         for entry in entries:
             seat = int(entry.seat)
             try:
-                inner = parse_envelope(bytes(entry.envelope), host=False)
+                inner = game.parsed(bytes(entry.envelope))  # (its own: as made, not parsed again)
             except ProtocolError:
                 raise game.fault(Reason.BAD_KEY_SET, f"the KeySet's entry for seat {seat} does not parse") from None
             q = inner.payload

@@ -342,11 +342,13 @@ class TrustlessSeat:
         return pb.ActionRequest(action=action, chain_seq=self.game.chain_seq, chain_head=self.game.chain_head,
                                 openings=openings)
 
-    def on_action_accepted(self, signed: Signed) -> None:
+    def on_action_accepted(self, signed: Signed, inner: Signed | None = None) -> None:
+        """`inner`: the embedded action envelope, where the caller parsed it already."""
         p = signed.payload
         if p.actor or not p.action_envelope:
             raise self.fault(Reason.REPLAY_MISMATCH, "nobody may act for a seat in a trustless game")
-        inner = parse_envelope(bytes(p.action_envelope), host=False)
+        if inner is None:
+            inner = parse_envelope(bytes(p.action_envelope), host=False)
         if inner.sender != p.seat or inner.type != "ActionRequest" or not self.game.check_seat_signature(inner):
             raise self.fault(Reason.BAD_SIGNATURE, f"the action of seat {p.seat} is not signed by that seat")
         request = inner.payload

@@ -79,6 +79,14 @@ class Signed:
 def make_envelope(
     key: Ed25519PrivateKey, game_id: bytes, seq: int, prev_hash: bytes, sender_seat: int, payload: Message
 ) -> bytes:
+    return make_signed(key, game_id, seq, prev_hash, sender_seat, payload).raw
+
+
+def make_signed(
+    key: Ed25519PrivateKey, game_id: bytes, seq: int, prev_hash: bytes, sender_seat: int, payload: Message
+) -> Signed:
+    """`make_envelope`, with the envelope and payload it was built from: what `parse_envelope` of its bytes would give,
+    without parsing them again (the payload is `payload` itself: not to be changed after)."""
     type_name = payload.DESCRIPTOR.name
     body = payload.SerializeToString(deterministic=True)
     signature = sign_envelope(key, game_id, seq, prev_hash, signing_seat(sender_seat), type_name, body)
@@ -86,7 +94,8 @@ def make_envelope(
         game_id=game_id, seq=seq, prev_hash=prev_hash, sender_seat=sender_seat, type=type_name, payload=body,
         signature=signature,
     )
-    return bytes(env.SerializeToString(deterministic=True))
+    raw = bytes(env.SerializeToString(deterministic=True))
+    return Signed(raw, env, payload, envelope_hash(raw))
 
 
 def parse_envelope(raw: bytes, *, host: bool) -> Signed:

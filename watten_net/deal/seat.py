@@ -45,7 +45,7 @@ from .protocol import (
     Signed,
     check_signature,
     header_hash,
-    make_envelope,
+    make_signed,
     parse_envelope,
 )
 from .receipts import receipt_holds
@@ -126,6 +126,10 @@ class SeatGame:
     refusals_ahead: list[tuple[bytes, Any]] = field(default_factory=list)
     disputed: list[str] = field(default_factory=list)  # disputes found since `take_disputes`, in words
     trustless: TrustlessSeat | None = None  # the seat's side of a trustless game (None in Level 1)
+    # This seat's own envelopes as made here (raw -> Signed, `make_signed`): `next_automatic`, `accepted` and the chain
+    # entry that embeds one (its echo: a Relay, an ActionAccepted, the KeySet) would otherwise each parse it again.
+    # Dropped at its echo; a bounded few more are kept (see `_made`).
+    own_parsed: dict[bytes, Signed] = field(default_factory=dict, repr=False, compare=False)
 
     # ------------------------------------------------------------------ receiving
     def receive(self, chain_seq: int, raw: bytes | None = None, withheld: Any = None) -> list[bytes]:
@@ -174,10 +178,25 @@ class SeatGame:
         return HostBrokeProtocol(reason, message, seat)
 
     def send(self, payload: Any) -> bytes:
-        raw = make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, payload)
-        self.outbox.append(raw)
-        self.sent_at[envelope_hash(raw)] = self.chain_seq
-        return raw
+        signed = self._made(payload)
+        self.outbox.append(signed.raw)
+        self.sent_at[signed.hash] = self.chain_seq
+        return signed.raw
+
+    def _made(self, payload: Any) -> Signed:
+        """A signed envelope of `payload` on this seat's chain head, kept as made (`own_parsed`): never parsed again."""
+        signed = make_signed(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, payload)
+        if len(self.own_parsed) >= 64:  # (never echoed: dropped from the outbox, refused, or a stand-in's turn)
+            recent = list(self.own_parsed)[-16:]
+            self.own_parsed = {r: s for r, s in self.own_parsed.items() if r in self.outbox or r in recent}
+        self.own_parsed[signed.raw] = signed
+        return signed
+
+    def parsed(self, raw: bytes) -> Signed:
+        """Client envelope bytes parsed (`parse_envelope(raw, host=False)`): from `own_parsed` when this seat made
+        them, else parsed now."""
+        signed = self.own_parsed.get(raw)
+        return signed if signed is not None else parse_envelope(raw, host=False)
 
     # ------------------------------------------------------------------ disputes (docs/protocol.md)
     def judge_refusal(self, raw: bytes, receipt: Any) -> str:
@@ -245,34 +264,39 @@ class SeatGame:
         Called when the host's answer arrives, or when the chain shows the envelope embedded (the answer may
         have been lost to a dropped line or a host restart); the second call changes nothing.
         """
-        signed = parse_envelope(raw, host=False)
+        self._accept(self.parsed(raw))
+
+    def _accept(self, signed: Signed) -> None:
         if signed.seq <= self.my_seq:
             return
         self.my_seq = signed.seq
         self.my_head = signed.hash
-        self.record.append(RecordEntry(RECORD_OWN, raw))
-        if raw in self.outbox:
-            self.outbox.remove(raw)
+        self.record.append(RecordEntry(RECORD_OWN, signed.raw))
+        if signed.raw in self.outbox:
+            self.outbox.remove(signed.raw)
 
-    def take_embedded(self, raw: bytes) -> None:
-        """An envelope of ours inside a host envelope: the host has accepted it, whatever became of its answer."""
-        inner = parse_envelope(raw, host=False)
+    def take_embedded(self, raw: bytes) -> Signed:
+        """An envelope inside a host envelope, parsed (once: the caller goes on with what this returns); one of ours
+        means the host has accepted it, whatever became of its answer."""
+        inner = self.own_parsed.pop(raw, None) or self.parsed(raw)  # (an echo is the last use of our own)
         if inner.sender == self.seat and inner.seq == self.my_seq + 1 and inner.envelope.prev_hash == self.my_head:
-            self.accepted(raw)
+            self._accept(inner)
+        return inner
 
     def next_automatic(self) -> bytes | None:
         """The oldest protocol envelope still to send, rebuilt on our current chain head."""
         if not self.outbox:
             return None
         raw = self.outbox[0]
-        signed = parse_envelope(raw, host=False)
+        signed = self.parsed(raw)
         if signed.seq == self.my_seq + 1 and signed.envelope.prev_hash == self.my_head:
             return raw
         # Our chain moved (an action was accepted in between): sign the same payload again on the new head.
-        fresh = make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, signed.payload)
-        self.outbox[0] = fresh
-        self.sent_at[envelope_hash(fresh)] = self.sent_at.get(signed.hash, self.chain_seq)
-        return fresh
+        self.own_parsed.pop(raw, None)
+        fresh = self._made(signed.payload)
+        self.outbox[0] = fresh.raw
+        self.sent_at[fresh.hash] = self.sent_at.get(signed.hash, self.chain_seq)
+        return fresh.raw
 
     def action(self, text: str) -> bytes:
         """A signed ActionRequest for `text` on the current chain head (not queued: the caller submits it).
@@ -283,7 +307,7 @@ class SeatGame:
             request = self.trustless.action(text)
         else:
             request = pb.ActionRequest(action=text, chain_seq=self.chain_seq, chain_head=self.chain_head)
-        return make_envelope(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, request)
+        return self._made(request).raw
 
     def legal_actions(self) -> list[str]:
         """Trustless games: the actions this seat may take now, cards included (the host's engine knows no card,
@@ -412,7 +436,7 @@ class SeatGame:
         kept: list[bytes] = []
         trustless: list[bytes] = []
         for raw in self.outbox:
-            signed = parse_envelope(raw, host=False)
+            signed = self.parsed(raw)
             if self.trustless is not None and self.trustless.still_owed(signed):
                 trustless.append(raw)
             elif signed.type == owed:
@@ -424,8 +448,7 @@ class SeatGame:
                 and self.trustless.live_deck(signed.payload))
 
     def _on_Relay(self, signed: Signed) -> None:
-        self.take_embedded(bytes(signed.payload.envelope))
-        inner = parse_envelope(signed.payload.envelope, host=False)
+        inner = self.take_embedded(bytes(signed.payload.envelope))
         seat = inner.sender
         if seat != signed.payload.seat or not 0 <= seat < len(self.roster_keys):
             raise self.fault(Reason.BAD_RELAY, "a relayed envelope names another seat")
@@ -494,10 +517,9 @@ class SeatGame:
 
     def _on_ActionAccepted(self, signed: Signed) -> None:
         p = signed.payload
-        if p.action_envelope:
-            self.take_embedded(bytes(p.action_envelope))
+        inner = self.take_embedded(bytes(p.action_envelope)) if p.action_envelope else None
         if self.trustless is not None:
-            self.trustless.on_action_accepted(signed)
+            self.trustless.on_action_accepted(signed, inner)
             return
         for opening in p.openings:
             k = int(opening.position)
@@ -582,11 +604,11 @@ class SeatGame:
             self._drop_dead_decks()
 
     def _drop_owed(self, *types: str) -> None:
-        self.outbox = [raw for raw in self.outbox if parse_envelope(raw, host=False).type not in types]
+        self.outbox = [raw for raw in self.outbox if self.parsed(raw).type not in types]
 
     def _drop_dead_decks(self) -> None:
         """Key shares and shuffles of a deck given up with its attempt (never sealed) are void."""
-        self.outbox = [raw for raw in self.outbox if (signed := parse_envelope(raw, host=False)).type not in (
+        self.outbox = [raw for raw in self.outbox if (signed := self.parsed(raw)).type not in (
             "KeyShare", "Shuffle") or self._preparing(signed)]
 
     def _on_Disclosure(self, signed: Signed) -> None:
