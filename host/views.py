@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from watten_net.deal.host_game import HostGame, Posted
-from watten_net.deal.identity import public_key_bytes
 from watten_net.deal.protocol import PROTOCOL_VERSION, event_to_pb
 from watten_net.deal.steps import DealStep, Stage
 from watten_net.engine.event_data import event_data
@@ -52,7 +51,7 @@ def table_info(table: Table, rules_json: str) -> Any:
         settings=pb.TableSettings(deal=settings.deal, reveal=settings.reveal), player_count=table.n, seats=seats,
         phase=table.phase(), seq=len(table.log), watching=table.spectators.watching(),
         host_tls_fingerprint=settings.tls_fingerprint,
-        host_public_key=public_key_bytes(settings.host_key),
+        host_public_key=settings.host_public_key,
         game_id=game.game_id if game else b"", game_fingerprint=game.fingerprint if game else "",
     )
 
