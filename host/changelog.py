@@ -136,3 +136,4 @@ class ChangeLog:
     def forget(self) -> None:
         """The match is released: its log goes (numbering starts again; a stream still open finds nothing)."""
         self.items = EventLog()
+        self.seat_views = SeatViews(self.table)

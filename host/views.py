@@ -85,9 +85,12 @@ class SeatViews:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.last: dict[int, tuple[tuple[bytes, tuple[Any, ...]], BuiltView]] = {}
+        self.signals_at: tuple[Any, list[Event]] | None = None  # (a match's log, its hand's signals): see Moment
 
     def build(self, seats: list[int]) -> dict[int, BuiltView]:
-        moment = Moment(self.table)
+        moment = Moment(self.table, self.signals_at)
+        if moment.match is not None:
+            self.signals_at = (moment.match.log, moment.signals)
         views: dict[int, BuiltView] = {}
         for seat in seats:
             own = moment.own(seat)
@@ -103,14 +106,14 @@ class Moment:
     """The table at one moment: the part of its views that every seat (and a spectator) shares, built once, as a
     template and its bytes; `view(seat, own(seat))` is that template with the seat's own part added."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, signals_at: tuple[Any, list[Event]] | None = None) -> None:
         self.table = table
         game: HostGame | None = table.game
         self.game = game
         # The engine: Level 1's Match (the host knows every card), or the trustless PublicMatch (public facts only:
         # the seat's client adds its own cards and works out its legal plays, `watten_net.deal.own_hand`).
         self.match: Any = None if game is None else game.public if game.trustless else game.match
-        self.signals = hand_signal_events(self.match) if self.match is not None else []
+        self.signals = hand_signal_events(self.match, signals_at) if self.match is not None else []
         self.template = self._shared()
         self.key = self.template.SerializeToString(deterministic=True)
 
@@ -230,12 +233,17 @@ def hand_signals(match: Any, seat: int) -> list[Any]:
             for e in hand_signal_events(match) if e.visible_to(seat)]
 
 
-def hand_signal_events(match: Any) -> list[Event]:
+def hand_signal_events(match: Any, known: tuple[Any, list[Event]] | None = None) -> list[Event]:
     """The signal events of the hand under way (this deal attempt), oldest first. The match's log is read newest
-    first and only back to the hand's `hand-start`: a view late in a match costs no more than one early on."""
+    first and only back to the hand's `hand-start`: a view late in a match costs no more than one early on; and
+    only back to `known`'s log node, when given (a node of this log and its signals, from a call before: the log
+    is persistent, so the steps since are the new ones)."""
     found: list[Event] = []
     log = match.log
     while log is not None:
+        if known is not None and log is known[0]:
+            found.reverse()
+            return known[1] + found
         step, log = log
         for event in reversed(step):
             if event.kind == EventKind.HAND_START:
