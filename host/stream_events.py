@@ -4,7 +4,7 @@ the same for every stream worked out once per change.
 A change's engine events become GameEvents once (each stream then picks the ones its seat may see), its chain
 entries are built once per kind (whole, or the stub of a withheld envelope), and the TableInfo is built once. A
 stream remembers what it carried last (`Sent`): an Event's view is left out when it equals the stream's last one
-(compared by their bytes: the log's views come with them, `views.BuiltView`),
+(compared by what they were built from: `views.BuiltView`),
 and the view's TableInfo (its rules JSON is about half a view) is left out when it equals the last one the stream
 carried apart from `seq` (docs/protocol.md, the event stream; the client keeps the last one).
 """
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from watten_net.deal.protocol import event_to_pb
 from watten_net.v1 import watten_pb2 as pb
 
-from .views import BuiltView, table_view
+from .views import BuiltView
 
 if TYPE_CHECKING:
     from .changelog import LogItem
@@ -34,18 +34,20 @@ def public_info(info: Any) -> tuple[Any, bytes]:
 
 @dataclass
 class Sent:
-    """What one stream carried last: its view's bytes (without the TableInfo) and its TableInfo's (without seq)."""
+    """What one stream carried last: its view (without the TableInfo) and that view's BuiltView.key (None: a
+    snapshot's, then the next view is compared with it whole), and its TableInfo's bytes (without seq)."""
 
-    view: bytes | None = None
+    view: Any = None
+    key: Any = None
     info: bytes = b""
 
     def snapshot(self, view: Any) -> None:
         """A full snapshot carried this view, TableInfo included."""
         self.info = public_info(view.table)[1]
-        bare = pb.TableView()
-        bare.CopyFrom(view)
-        bare.ClearField("table")  # (views are compared without it)
-        self.view = BuiltView.of(bare).data
+        self.view = pb.TableView()
+        self.view.CopyFrom(view)
+        self.view.ClearField("table")  # (views are compared without it)
+        self.key = None
 
 
 @dataclass
@@ -82,13 +84,13 @@ def seat_event(table: Table, item: LogItem, seat: int, sent: Sent, event: Any = 
     if built is not None and item.info is not None:
         info, info_bytes = item.info, item.info_bytes
     else:  # (the seat was not online at the change, or the change is too old to keep views: the table as it is now)
-        built = BuiltView.of(table_view(table, seat, with_table=False))
+        built = BuiltView.now(table, seat)
         info, info_bytes = public_info(table.info())
     if info_bytes != sent.info:
         event.view.CopyFrom(built.view)
         event.view.table.CopyFrom(info)
         event.view.table.seq = item.seq
-    elif built.data != sent.view:
+    elif (built.key != sent.key) if sent.key is not None else (built.view != sent.view):
         event.view.CopyFrom(built.view)
-    sent.view, sent.info = built.data, info_bytes
+    sent.view, sent.key, sent.info = built.view, built.key, info_bytes
     return event

@@ -67,15 +67,19 @@ def table_view(table: Table, seat: int, *, with_table: bool = True) -> Any:
 
 @dataclass(frozen=True)
 class BuiltView:
-    """One seat's view (without its TableInfo) and its deterministic bytes, which a stream compares with the bytes
-    of the view it carried last (equal content, equal bytes: no protobufs compared field by field)."""
+    """One seat's view (without its TableInfo) and what it was built from: the bytes of its change's shared part
+    (one object for every seat of that change) and the seat's own part. A stream compares keys, not protobufs: an
+    equal key is the same view."""
 
     view: Any
-    data: bytes
+    key: tuple[bytes, tuple[Any, ...]]
 
     @classmethod
-    def of(cls, view: Any) -> BuiltView:
-        return cls(view, view.SerializeToString(deterministic=True))
+    def now(cls, table: Table, seat: int) -> BuiltView:
+        """`seat`'s view of the table as it is now."""
+        moment = Moment(table)
+        own = moment.own(seat)
+        return cls(moment.view(seat, own), (moment.key, own))
 
 
 class SeatViews:
@@ -84,7 +88,7 @@ class SeatViews:
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.last: dict[int, tuple[tuple[bytes, tuple[Any, ...]], BuiltView]] = {}
+        self.last: dict[int, BuiltView] = {}
         self.signals_at: tuple[Any, list[Event]] | None = None  # (a match's log, its hand's signals): see Moment
 
     def build(self, seats: list[int]) -> dict[int, BuiltView]:
@@ -96,9 +100,9 @@ class SeatViews:
             own = moment.own(seat)
             key = (moment.key, own)
             last = self.last.get(seat)
-            if last is None or last[0] != key:
-                last = self.last[seat] = (key, BuiltView.of(moment.view(seat, own)))
-            views[seat] = last[1]
+            if last is None or last.key != key:
+                last = self.last[seat] = BuiltView(moment.view(seat, own), key)
+            views[seat] = last
         return views
 
 
