@@ -12,13 +12,14 @@ from watten_net.record import KIND_HOST, RecordWriter
 
 from .eventlog import EventLog
 from .stream_events import public_info
-from .views import table_view
+from .views import SeatViews
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from .stream_events import Shared
     from .table import Table
+    from .views import BuiltView
 
 VIEWS_KEPT = 128  # log items that keep the views built for them (see ChangeLog.append)
 LOBBY_KEPT = 256  # log items a table in its lobby keeps (join/leave churn must not grow it without end)
@@ -32,7 +33,7 @@ class LogItem:
     lobby: list[Any] = field(default_factory=list)  # public pb.GameEvent of the lobby
     # Each connected person's view right after this change (without the TableInfo, which is `info`): built once,
     # when it happened, so a seat that reads the log later still gets the view that belongs to these events.
-    views: dict[int, Any] = field(default_factory=dict)
+    views: dict[int, BuiltView] = field(default_factory=dict)
     info: Any = None  # the public TableInfo right after this change, seq left out (see stream_events.public_info)
     info_bytes: bytes = b""
     shared: Shared | None = None  # what every stream sends alike, built by the first to send it (stream_events)
@@ -49,6 +50,7 @@ class ChangeLog:
         self.record: RecordWriter | None = None
         self.record_path: Path | None = None
         self.record_wanted = False  # a record is to be written once the game's header gives its name
+        self.seat_views = SeatViews(table)
 
     def new_item(self) -> LogItem:
         return LogItem(seq=len(self.items) + 1)
@@ -58,11 +60,12 @@ class ChangeLog:
         table = self.table
         if table.released:
             return  # a straggling change (a stream's seat going offline) of a table whose match is gone
-        for seat, occupant in enumerate(table.seats):
-            if occupant is not None and occupant.online and not occupant.bot:
-                item.views[seat] = table_view(table, seat, with_table=False)
+        seats = [seat for seat, occupant in enumerate(table.seats)
+                 if occupant is not None and occupant.online and not occupant.bot]
         if table.spectators.watching():  # one view for every spectator (seat -1), of this very change
-            item.views[-1] = table_view(table, -1, with_table=False)
+            seats.append(-1)
+        if seats:
+            item.views = self.seat_views.build(seats)
         if item.views:
             item.info, item.info_bytes = public_info(table.info())
         item.chain_len = len(table.game.chain) if table.game is not None else 0
@@ -133,3 +136,4 @@ class ChangeLog:
     def forget(self) -> None:
         """The match is released: its log goes (numbering starts again; a stream still open finds nothing)."""
         self.items = EventLog()
+        self.seat_views = SeatViews(self.table)

@@ -193,7 +193,9 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
                               "lobby; subscribe again for a fresh snapshot.")
             item = table.log[cursor]
             cursor += 1
-            yield pb.TableUpdate(event=seat_event(table, item, seat, mine.sent))
+            update = pb.TableUpdate()  # (the event is written into it: `TableUpdate(event=...)` would copy it)
+            seat_event(table, item, seat, mine.sent, update.event)
+            yield update
             mine.cursor = cursor
             if table.end_seq and cursor >= table.end_seq and seat >= 0:
                 table.saw_end.add(seat)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from watten_net.deal.identity import public_key_bytes
 from watten_net.engine import Rules
 
 from .clocks import DEFAULT_GRACE, DEFAULT_STEP_TIMEOUT
@@ -29,3 +31,8 @@ class TableSettings:
     @property
     def players(self) -> int:
         return self.rules.players
+
+    @cached_property
+    def host_public_key(self) -> bytes:
+        """The host key's public half (every TableInfo carries it: derived once, not at every change)."""
+        return public_key_bytes(self.host_key)

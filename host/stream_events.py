@@ -3,7 +3,8 @@ the same for every stream worked out once per change.
 
 A change's engine events become GameEvents once (each stream then picks the ones its seat may see), its chain
 entries are built once per kind (whole, or the stub of a withheld envelope), and the TableInfo is built once. A
-stream remembers what it carried last (`Sent`): an Event's view is left out when it equals the stream's last one,
+stream remembers what it carried last (`Sent`): an Event's view is left out when it equals the stream's last one
+(compared by what they were built from: `views.BuiltView`),
 and the view's TableInfo (its rules JSON is about half a view) is left out when it equals the last one the stream
 carried apart from `seq` (docs/protocol.md, the event stream; the client keeps the last one).
 """
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from watten_net.deal.protocol import event_to_pb
 from watten_net.v1 import watten_pb2 as pb
 
-from .views import table_view
+from .views import BuiltView
 
 if TYPE_CHECKING:
     from .changelog import LogItem
@@ -33,9 +34,11 @@ def public_info(info: Any) -> tuple[Any, bytes]:
 
 @dataclass
 class Sent:
-    """What one stream carried last: its view (without the TableInfo) and its TableInfo's bytes (without seq)."""
+    """What one stream carried last: its view (without the TableInfo) and that view's BuiltView.key (None: a
+    snapshot's, then the next view is compared with it whole), and its TableInfo's bytes (without seq)."""
 
     view: Any = None
+    key: Any = None
     info: bytes = b""
 
     def snapshot(self, view: Any) -> None:
@@ -44,6 +47,7 @@ class Sent:
         self.view = pb.TableView()
         self.view.CopyFrom(view)
         self.view.ClearField("table")  # (views are compared without it)
+        self.key = None
 
 
 @dataclass
@@ -65,25 +69,28 @@ def shared(item: LogItem) -> Shared:
     return item.shared
 
 
-def seat_event(table: Table, item: LogItem, seat: int, sent: Sent) -> Any:
-    """One change of the table's log as `seat` may see it, leaving out what this stream carried already."""
+def seat_event(table: Table, item: LogItem, seat: int, sent: Sent, event: Any = None) -> Any:
+    """One change of the table's log as `seat` may see it, leaving out what this stream carried already (written
+    into `event`, an empty pb.Event, when given: the stream's TableUpdate.event, so that it is not copied)."""
     parts = shared(item)
-    event = pb.Event(seq=item.seq)
+    if event is None:
+        event = pb.Event()
+    event.seq = item.seq
     event.events.extend(item.lobby)
     event.events.extend(game_event for e, game_event in parts.events if e.visible_to(seat))
     for posted, whole, withheld in parts.entries:
         event.chain.append(whole if posted.sees(seat) else withheld)
-    view = item.views.get(seat)
-    if view is not None and item.info is not None:
+    built = item.views.get(seat)
+    if built is not None and item.info is not None:
         info, info_bytes = item.info, item.info_bytes
     else:  # (the seat was not online at the change, or the change is too old to keep views: the table as it is now)
-        view = table_view(table, seat, with_table=False)
+        built = BuiltView.now(table, seat)
         info, info_bytes = public_info(table.info())
     if info_bytes != sent.info:
-        event.view.CopyFrom(view)
+        event.view.CopyFrom(built.view)
         event.view.table.CopyFrom(info)
         event.view.table.seq = item.seq
-    elif view != sent.view:
-        event.view.CopyFrom(view)
-    sent.view, sent.info = view, info_bytes
+    elif (built.key != sent.key) if sent.key is not None else (built.view != sent.view):
+        event.view.CopyFrom(built.view)
+    sent.view, sent.key, sent.info = built.view, built.key, info_bytes
     return event

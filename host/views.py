@@ -7,10 +7,10 @@ engine events visible to it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from watten_net.deal.host_game import HostGame, Posted
-from watten_net.deal.identity import public_key_bytes
 from watten_net.deal.protocol import PROTOCOL_VERSION, event_to_pb
 from watten_net.deal.steps import DealStep, Stage
 from watten_net.engine.event_data import event_data
@@ -51,73 +51,158 @@ def table_info(table: Table, rules_json: str) -> Any:
         settings=pb.TableSettings(deal=settings.deal, reveal=settings.reveal), player_count=table.n, seats=seats,
         phase=table.phase(), seq=len(table.log), watching=table.spectators.watching(),
         host_tls_fingerprint=settings.tls_fingerprint,
-        host_public_key=public_key_bytes(settings.host_key),
+        host_public_key=settings.host_public_key,
         game_id=game.game_id if game else b"", game_fingerprint=game.fingerprint if game else "",
     )
 
 
 def table_view(table: Table, seat: int, *, with_table: bool = True) -> Any:
     """Seat `seat`'s view; without its TableInfo for an event stream, which sends that only when it changed."""
-    view = pb.TableView(your_seat=seat, target=table.rules.target)
+    moment = Moment(table)
+    view = moment.view(seat, moment.own(seat))
     if with_table:
         view.table.CopyFrom(table.info())
-    game: HostGame | None = table.game
-    if game is None:
-        for s in range(table.n):
-            o = table.seats[s]
-            view.seats.append(pb.SeatView(
-                seat=s, name=o.name if o else "", side=_lobby_side(table.n, s), online=bool(o and o.online),
-                bot=bool(o and o.bot), ready=bool(o and o.ready), you=(s == seat),
-            ))
-        return view
-    view.game_fingerprint = game.fingerprint
-    view.chain_seq = len(game.chain)
-    view.chain_head = game.chain[-1].hash if game.chain else b""
-    step, waiting = game.waiting_for()
-    trustless = game.trustless
-    view.deal.CopyFrom(pb.DealStatus(mode="trustless" if trustless else "verified", step=DealStep(step).wire,
-                                     waiting_for=list(waiting) if step != DealStep.PLAY else [],
-                                     note=TRUSTLESS_NOTE if trustless else DEAL_NOTE))
-    # The engine: Level 1's Match (the host knows every card), or the trustless PublicMatch (public facts only:
-    # the seat's client adds its own cards and works out its legal plays, `watten_net.deal.own_hand`).
-    match: Any = game.public if trustless else game.match
-    if match is None:
-        _seat_rows(view, table, seat, None)
-        return view
-    _hand_rows(view, table, seat, game, match)
-    view.signals.extend(hand_signals(match, seat))
-    _seat_rows(view, table, seat, match)
-    spectator = not 0 <= seat < table.n
-    if not spectator and not trustless and match.phase == Phase.SCHLECKEN and match.schlecken_seat == seat:
-        view.extra["schlecken_card"] = match.seen_card().text
     return view
 
 
-def _hand_rows(view: Any, table: Table, seat: int, game: HostGame, match: Any) -> None:
-    """The hand under way as `seat` sees it: its phase, the announcements, the tricks, the stake, the score."""
-    trustless = game.trustless
-    spectator = not 0 <= seat < table.n
-    obs: Any = match.observe(seat if not spectator else 0, history=False)
+@dataclass(frozen=True)
+class BuiltView:
+    """One seat's view (without its TableInfo) and what it was built from: the bytes of its change's shared part
+    (one object for every seat of that change) and the seat's own part. A stream compares keys, not protobufs: an
+    equal key is the same view."""
+
+    view: Any
+    key: tuple[bytes, tuple[Any, ...]]
+
+    @classmethod
+    def now(cls, table: Table, seat: int) -> BuiltView:
+        """`seat`'s view of the table as it is now."""
+        moment = Moment(table)
+        own = moment.own(seat)
+        return cls(moment.view(seat, own), (moment.key, own))
+
+
+class SeatViews:
+    """The views a table's changes leave its seats (ChangeLog.append): each change's shared part is built once
+    (`Moment`), and a seat whose view did not change keeps the BuiltView it had, with no protobuf built for it."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.last: dict[int, BuiltView] = {}
+        self.signals_at: tuple[Any, list[Event]] | None = None  # (a match's log, its hand's signals): see Moment
+
+    def build(self, seats: list[int]) -> dict[int, BuiltView]:
+        moment = Moment(self.table, self.signals_at)
+        if moment.match is not None:
+            self.signals_at = (moment.match.log, moment.signals)
+        views: dict[int, BuiltView] = {}
+        for seat in seats:
+            own = moment.own(seat)
+            key = (moment.key, own)
+            last = self.last.get(seat)
+            if last is None or last.key != key:
+                last = self.last[seat] = BuiltView(moment.view(seat, own), key)
+            views[seat] = last
+        return views
+
+
+class Moment:
+    """The table at one moment: the part of its views that every seat (and a spectator) shares, built once, as a
+    template and its bytes; `view(seat, own(seat))` is that template with the seat's own part added."""
+
+    def __init__(self, table: Table, signals_at: tuple[Any, list[Event]] | None = None) -> None:
+        self.table = table
+        game: HostGame | None = table.game
+        self.game = game
+        # The engine: Level 1's Match (the host knows every card), or the trustless PublicMatch (public facts only:
+        # the seat's client adds its own cards and works out its legal plays, `watten_net.deal.own_hand`).
+        self.match: Any = None if game is None else game.public if game.trustless else game.match
+        self.signals = hand_signal_events(self.match, signals_at) if self.match is not None else []
+        self.template = self._shared()
+        self.key = self.template.SerializeToString(deterministic=True)
+
+    def _shared(self) -> Any:
+        table, game, match = self.table, self.game, self.match
+        view = pb.TableView(target=table.rules.target)
+        if game is None:
+            for s in range(table.n):
+                o = table.seats[s]
+                view.seats.append(pb.SeatView(
+                    seat=s, name=o.name if o else "", side=_lobby_side(table.n, s), online=bool(o and o.online),
+                    bot=bool(o and o.bot), ready=bool(o and o.ready),
+                ))
+            return view
+        view.game_fingerprint = game.fingerprint
+        view.chain_seq = len(game.chain)
+        view.chain_head = game.chain[-1].hash if game.chain else b""
+        step, waiting = game.waiting_for()
+        trustless = game.trustless
+        view.deal.CopyFrom(pb.DealStatus(mode="trustless" if trustless else "verified", step=DealStep(step).wire,
+                                         waiting_for=list(waiting) if step != DealStep.PLAY else [],
+                                         note=TRUSTLESS_NOTE if trustless else DEAL_NOTE))
+        if match is not None:
+            _hand_rows(view, table, game, match)
+        _seat_rows(view, table, match)
+        return view
+
+    def own(self, seat: int) -> tuple[Any, ...]:
+        """What of `seat`'s view is its own (its cards, legal actions, partners, signals, whether the Blind
+        announcement is hidden from it, the Schlecken card it sees), as a value to compare."""
+        match, game = self.match, self.game
+        if match is None or game is None:
+            return ()
+        spectator = not 0 <= seat < self.table.n
+        trustless = game.trustless
+        in_protocol = game.phase != Stage.PLAY
+        schlecken = ""
+        if not spectator and not trustless and match.phase == Phase.SCHLECKEN and match.schlecken_seat == seat:
+            schlecken = match.seen_card().text
+        return (
+            () if spectator or trustless else tuple(c.text for c in match.hands[seat]),
+            () if spectator or in_protocol else tuple(match.legal_actions(seat)),
+            () if spectator else match.t.hand_partners_of[match.dealer][seat],
+            tuple((e.seat, event_data(e, EventKind.SIGNAL)["name"]) for e in self.signals if e.visible_to(seat)),
+            match.rules.blind and (spectator or seat not in match.announcers),
+            schlecken,
+        )
+
+    def view(self, seat: int, own: tuple[Any, ...]) -> Any:
+        """`seat`'s whole view (without the TableInfo): a copy of the shared template with its own part."""
+        view = pb.TableView()
+        view.CopyFrom(self.template)
+        view.your_seat = seat
+        if 0 <= seat < len(view.seats):
+            view.seats[seat].you = True
+        if not own:
+            return view
+        hand, legal, partners, signals, hidden, schlecken = own
+        view.your_hand.extend(hand)
+        view.legal_actions.extend(legal)
+        view.partners.extend(partners)
+        view.signals.extend(pb.SignalSeen(seat=s, name=name) for s, name in signals)
+        if hidden:
+            view.schlag = view.trump = ""
+            view.announcement_hidden = self.match.schlag is not None
+        if schlecken:
+            view.extra["schlecken_card"] = schlecken
+        return view
+
+
+def _hand_rows(view: Any, table: Table, game: HostGame, match: Any) -> None:
+    """The hand under way as every seat sees it: its phase, the announcements, the tricks, the stake, the score
+    (the announcement as its announcers see it: `Moment.view` hides it from the others in a Blind game)."""
     view.hand_phase = RAISE_PENDING if match.raise_pending is not None else match.phase
-    view.announce_step = obs.announce_step or ""
+    view.announce_step = (match.announce_step if match.phase == Phase.ANNOUNCE else None) or ""
     view.match_number = match.match_number
     view.winners.extend(match.winners)
     view.series_over = match.series_over
     view.hand = match.hand_number
     view.attempt = match.attempt
     view.announcers.extend(match.announcers)
-    if not spectator:
-        view.partners.extend(obs.partners)
     view.dealer = match.dealer
     view.forehand = match.forehand
     view.cutter = match.cutter
-    in_protocol = game.phase != Stage.PLAY
-    view.to_act.extend([] if in_protocol else match.waiting_for)
-    if not spectator:
-        if not trustless:
-            view.your_hand.extend(c.text for c in obs.hand)
-        if not in_protocol:
-            view.legal_actions.extend(obs.legal_actions)
+    view.to_act.extend([] if game.phase != Stage.PLAY else match.waiting_for)
     if match.trick:
         view.current_trick.CopyFrom(pb.Trick(
             leader=match.leader, winner=-1,
@@ -134,10 +219,8 @@ def _hand_rows(view: Any, table: Table, seat: int, game: HostGame, match: Any) -
         proposed, raiser = match.raise_pending
         view.pending_raise.CopyFrom(pb.PendingRaise(seat=raiser, side=match.hand_sides[raiser],
                                                     proposed_value=proposed))
-    hidden = match.rules.blind and (spectator or seat not in match.announcers)
-    view.schlag = "" if hidden else (match.schlag or "")
-    view.trump = "" if hidden else (match.trump or "")
-    view.announcement_hidden = hidden and match.schlag is not None
+    view.schlag = match.schlag or ""
+    view.trump = match.trump or ""
     view.tricks_per_side.extend(match.tricks_won)
     view.tight_per_side.extend(match.gespannt)
     view.last_raise_side = match.last_raise_side
@@ -149,18 +232,29 @@ def hand_signals(match: Any, seat: int) -> list[Any]:
     """The signals of the hand under way (this deal attempt) that `seat` may see, oldest first.
 
     The same filter as the seat's events (`Event.visible_to`: the sender and its partners; nobody else, a spectator
-    included), so a view never holds a signal its stream would not. The match's log is read newest first and only
-    back to the hand's `hand-start`: a view late in a match costs no more than one early on."""
-    found: list[Any] = []
+    included), so a view never holds a signal its stream would not."""
+    return [pb.SignalSeen(seat=e.seat, name=event_data(e, EventKind.SIGNAL)["name"])
+            for e in hand_signal_events(match) if e.visible_to(seat)]
+
+
+def hand_signal_events(match: Any, known: tuple[Any, list[Event]] | None = None) -> list[Event]:
+    """The signal events of the hand under way (this deal attempt), oldest first. The match's log is read newest
+    first and only back to the hand's `hand-start`: a view late in a match costs no more than one early on; and
+    only back to `known`'s log node, when given (a node of this log and its signals, from a call before: the log
+    is persistent, so the steps since are the new ones)."""
+    found: list[Event] = []
     log = match.log
     while log is not None:
+        if known is not None and log is known[0]:
+            found.reverse()
+            return known[1] + found
         step, log = log
         for event in reversed(step):
             if event.kind == EventKind.HAND_START:
                 log = None
                 break
-            if event.kind == EventKind.SIGNAL and event.visible_to(seat):
-                found.append(pb.SignalSeen(seat=event.seat, name=event_data(event, EventKind.SIGNAL)["name"]))
+            if event.kind == EventKind.SIGNAL:
+                found.append(event)
     found.reverse()
     return found
 
@@ -169,7 +263,7 @@ def _lobby_side(n: int, seat: int) -> int:
     return -1 if n == 3 else seat % 2
 
 
-def _seat_rows(view: Any, table: Table, seat: int, match: Any) -> None:
+def _seat_rows(view: Any, table: Table, match: Any) -> None:
     n = table.n
     for s in range(n):
         occupant = table.seats[s]
@@ -181,7 +275,7 @@ def _seat_rows(view: Any, table: Table, seat: int, match: Any) -> None:
             side=match.hand_sides[s] if match is not None else _lobby_side(n, s),
             online=bool(occupant and occupant.online), bot=bool(occupant and occupant.bot) or table.stood_in(s),
             ready=bool(occupant and occupant.ready), stand_in=table.stood_in(s),
-            hand_size=len(match.hands[s]) if match is not None else 0, you=(s == seat),
+            hand_size=len(match.hands[s]) if match is not None else 0,
             taken=len(match.taken[s]) if match is not None else 0,
         ))
     scores = match.scores if match is not None else ()
