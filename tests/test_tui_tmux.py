@@ -141,8 +141,9 @@ def test_a_resized_terminal_redraws_the_table(tmux: Tmux) -> None:
     assert all(len(line) <= 80 for line in screen.splitlines())
     assert "Team A" in screen  # (at 24 rows the trust note, shown in the lobby, gives its row to the log)
     tmux.resize("host", 130, 45)
-    screen = tmux.wait_for("host", r"Geprüftes Austeilen").string
-    assert len(screen.splitlines()) >= 40 and re.search(r"Team B \(1\+3\)", screen)
+    # (the trust line changes once the deal is checked: wait for the team row the redraw brings, not for it)
+    screen = tmux.wait_for("host", r"Team B \(1\+3\)").string
+    assert len(screen.splitlines()) >= 40 and re.search(r"Spiel [0-9a-f]{4} ", screen)
 
 
 def test_a_host_and_a_joined_player_play_a_hand_together_with_two_bots(tmux: Tmux) -> None:
