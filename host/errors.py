@@ -287,6 +287,9 @@ class RefusalInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc, unus
         # Requests of every method but `big_request_methods` over `small_request` bytes are refused unread.
         self.small_request = small_request
         self.big_request_methods = big_request_methods
+        # Each method's guarded handler, made at its first call: the server's handler of a method is one object,
+        # and wrapping it anew for every call cost every call (an action is a call) the same work again.
+        self._guarded: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
     async def intercept_service(
         self,
@@ -297,6 +300,14 @@ class RefusalInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc, unus
         if handler is None:
             return None
         where = str(handler_call_details.method)
+        known = self._guarded.get(where)
+        if known is not None and known[0] is handler:
+            return known[1]
+        guarded = self._guard_handler(handler, where)
+        self._guarded[where] = (handler, guarded)
+        return guarded
+
+    def _guard_handler(self, handler: grpc.RpcMethodHandler, where: str) -> grpc.RpcMethodHandler:
         limit = None if where in self.big_request_methods else self.small_request
         serializers = {
             "request_deserializer": _lenient(handler.request_deserializer, limit),
