@@ -3,9 +3,10 @@ who may take them (`lobby.py`), the log of changes and the game record (`changel
 (`botworker.py`), the clocks that see that nobody waits for ever (`clocks.py`), a resume from the journal
 (`resume.py`), and its settings (`settings.py`).
 
-Everything that changes the table runs under one asyncio lock, in this order: check, change,
-append to the log, wake the streams. The gRPC servicer (`server.py`) only translates calls; the rules
-live in the engine and the deal protocol in `HostGame`.
+Everything that changes the table runs under one asyncio lock, in this order: check, change, journal, append to
+the log, wake the streams. The journal's fsync runs in a thread (`Table.publish`): meanwhile the table's state is a
+change ahead of what may leave the host, and what reads it without the lock waits (`Table.settle`). The gRPC
+servicer (`server.py`) only translates calls; the rules live in the engine and the deal protocol in `HostGame`.
 """
 
 from __future__ import annotations
@@ -68,6 +69,9 @@ class Table:
         self.game: HostGame | None = None
         self.lock = asyncio.Lock()
         self.changed = asyncio.Condition()
+        # Clear while a change waits for its journal's fsync: the game has changed, but nothing of it may leave yet.
+        self.settled = asyncio.Event()
+        self.settled.set()
         self.finished = asyncio.Event()
         self.journal: Journal | None = None
         self.journal_path: Path | None = None  # where to keep the journal (None: no crash recovery)
@@ -242,9 +246,24 @@ class Table:
 
         return await resume_table(path, host_key, bot_delay=bot_delay, grace=grace, step_timeout=step_timeout)
 
+    async def settle(self) -> None:
+        """Wait until no change is waiting for its fsync: for what reads the game without the table's lock (a stream's
+        snapshot, a view of the table as it is now, TableInfo). Returns at once, without yielding, when none waits;
+        the caller must then read before its next await."""
+        while not self.settled.is_set():
+            await self.settled.wait()
+
     async def publish(self, posted: list[Posted]) -> None:
-        """A change of the game (under the lock): recorded, shown to the bots, logged for the streams."""
+        """A change of the game (under the lock): journaled, recorded, shown to the bots, logged for the streams."""
         assert self.game is not None
+        if self.journal is not None and not self.journal.durable:
+            # On disk before anything it caused leaves the host: the fsync in a thread, the other tables go on.
+            self.settled.clear()
+            try:
+                await self.journal.sync()
+            finally:
+                self.settled.set()  # (no await from here to the log's append: nothing can read in between)
+            assert self.game is not None
         item = self.changes.new_item()
         item.posted = posted
         item.events = self.game.drain_events()

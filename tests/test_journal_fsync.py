@@ -1,0 +1,198 @@
+"""The journal's fsync runs off the event loop, and still nothing that depends on an entry leaves the host before the
+fsync of that entry returned (host/journal.py's rule).
+
+An attack: the journal's fsync is slowed down in its thread, and the host's own gRPC service is watched at the last
+point before its messages go on the wire: every SubmitEnvelope reply and every stream message names a change of the
+table's log (its seq), and the journal must have been durable up to that change's last entry before it leaves. A
+second test blocks one table's fsync outright: the host's other table plays a whole match meanwhile, and the blocked
+table shows nothing of its change (no log item, no view, no TableInfo) until the fsync returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import struct
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from client.connection import Connection
+from host.changelog import LogItem
+from host.journal import DRAW, MAGIC, Journal
+from host.server import WattenTableService, start_server, stop_server
+from host.table import Table, TableSettings
+from watten_net.bots import make_bot
+from watten_net.engine import Rules
+
+from netutil import bot_turn
+
+POLLS = 12_000  # 10 ms each: a bound on every wait, far above what a loaded machine needs
+SLOW_FSYNC = 0.02  # seconds each fsync of the attacked journal sleeps: a wide window for a message to leak through
+
+
+class DurableWatch:
+    """What of the journal is on disk: the fsync hook remembers the file's size at the call, once it has returned;
+    and, for each log item of the table as it is appended, where the journal's last input entry ends (what that
+    change depends on: every input the host accepted so far, and the draws before them; a draw after the last
+    input, such as a bot's seed drawn as it reads the change, belongs to a later change)."""
+
+    def __init__(self) -> None:
+        self.durable = 0
+        self.needed: dict[int, int] = {}  # log seq -> the journal's size when that change was logged
+        self.checked = {"reply": 0, "event": 0, "snapshot": 0}
+        self.leaks: list[str] = []
+        self._lock = threading.Lock()
+
+    def slow_fsync(self, fd: int) -> None:
+        size = os.fstat(fd).st_size
+        time.sleep(SLOW_FSYNC)  # (the window in which an eager host would send the change)
+        os.fsync(fd)
+        with self._lock:
+            self.durable = max(self.durable, size)
+
+    def watch_log(self, table: Table) -> None:
+        """Note, at every change the table logs, how long its journal is (everything that change depends on)."""
+        append = table.changes.append
+
+        async def noting(item: LogItem) -> None:
+            if table.journal is not None:
+                self.needed[item.seq] = _end_of_last_input(table.journal.path.read_bytes())
+            await append(item)
+
+        table.changes.append = noting  # type: ignore[method-assign]
+
+    def leaving(self, kind: str, seq: int) -> None:
+        """A message naming log item `seq` is about to go on the wire."""
+        with self._lock:
+            durable = self.durable
+        self.checked[kind] += 1
+        if self.needed.get(seq, 0) > durable:
+            self.leaks.append(f"{kind} of change {seq}: journal needed to {self.needed[seq]} bytes, durable {durable}")
+
+
+class WatchedService(WattenTableService):
+    """The host's service, its answers checked as they leave (the last host code before the wire)."""
+
+    watch: DurableWatch
+
+    async def SubmitEnvelope(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        answer = await super().SubmitEnvelope(request, context)
+        self.watch.leaving("reply", int(answer.seq))
+        return answer
+
+    async def Subscribe(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        async for update in super().Subscribe(request, context):
+            if update.HasField("snapshot"):
+                self.watch.leaving("snapshot", int(update.snapshot.seq))
+            else:
+                self.watch.leaving("event", int(update.event.seq))
+            yield update
+
+
+@pytest.mark.network
+def test_no_reply_or_stream_event_leaves_before_the_fsync_of_its_change(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    watch = DurableWatch()
+    monkeypatch.setattr(Journal, "sync_file", staticmethod(watch.slow_fsync))
+    asyncio.run(asyncio.wait_for(_play_two_hands(tmp_path, watch), 300))
+    assert not watch.leaks, watch.leaks[:5]
+    # The watch saw the messages that matter: replies to the person's envelopes and the stream's events.
+    assert watch.checked["reply"] >= 10 and watch.checked["event"] >= 20 and watch.checked["snapshot"] == 1, \
+        watch.checked
+    assert watch.durable > 0
+
+
+async def _play_two_hands(tmp_path: Path, watch: DurableWatch) -> None:
+    rules = Rules.preset("bavarian", 4).with_flag("target", "11")
+    table = Table(TableSettings(rules, host_key=Ed25519PrivateKey.generate()))
+    table.journal_path = tmp_path / "watched.wjournal"
+    watch.watch_log(table)
+    await table.add_bots(3, "random")
+    service = WatchedService(table)
+    service.watch = watch
+    server, port = await start_server(service, 0, None, bind="127.0.0.1")
+    conn = Connection(grpc.aio.insecure_channel(f"127.0.0.1:{port}"))
+    try:
+        await conn.join("Resi")
+        await table.start()
+        me = make_bot("random", 7)
+        async for view in conn.updates():
+            if (view is not None and view.hand >= 3) or table.finished.is_set():
+                break
+            if view is not None:
+                await bot_turn(conn, me, view)
+    finally:
+        await conn.close()
+        await stop_server(server, 0)
+        await table.shutdown()
+
+
+def test_a_table_waiting_for_its_fsync_shows_nothing_of_the_change_while_another_table_plays(tmp_path: Path) -> None:
+    asyncio.run(asyncio.wait_for(_one_blocked_one_playing(tmp_path), 300))
+
+
+async def _one_blocked_one_playing(tmp_path: Path) -> None:
+    rules = Rules.preset("bavarian", 4).with_flag("target", "3")
+    blocked, playing = (Table(TableSettings(rules, host_key=Ed25519PrivateKey.generate())) for _ in range(2))
+    for name, table in (("blocked", blocked), ("playing", playing)):
+        table.journal_path = tmp_path / f"{name}.wjournal"
+        await table.add_bots(4, "random")
+    release = threading.Event()
+    await blocked.start()
+    journal = blocked.journal
+    assert journal is not None and journal.durable
+    blocked.journal.sync_file = _blocking(release)  # type: ignore[union-attr]
+    await _until(lambda: not blocked.settled.is_set(), "the blocked table's next change to wait for its fsync")
+    log_length, info = len(blocked.log), blocked.info()
+    await playing.start()
+    await _until(playing.finished.is_set, "the other table's match to end")
+    # Nothing of the waiting change was logged, and what reads the table without its lock waits for the fsync.
+    assert len(blocked.log) == log_length and not journal.durable
+    reader = asyncio.ensure_future(_settled_info(blocked))
+    await asyncio.sleep(0.05)
+    assert not reader.done()
+    release.set()
+    assert (await reader).seq >= info.seq
+    await _until(lambda: len(blocked.log) > log_length, "the blocked table's change after its fsync")
+    assert journal.written >= journal.synced > 0
+    for table in (blocked, playing):
+        await table.shutdown()
+
+
+def _end_of_last_input(data: bytes) -> int:
+    """Where the journal's last entry other than a random draw ends (entries: u8 kind, u32 length, bytes)."""
+    offset, end = len(MAGIC), len(MAGIC)
+    while offset + 5 <= len(data):
+        kind, length = struct.unpack_from(">BI", data, offset)
+        offset += 5 + length
+        if kind != DRAW:
+            end = offset
+    return end
+
+
+def _blocking(release: threading.Event) -> Callable[[int], None]:
+    def fsync(fd: int) -> None:
+        if not release.wait(POLLS * 0.01):
+            raise AssertionError("the test never released the fsync")
+        os.fsync(fd)
+    return fsync
+
+
+async def _settled_info(table: Table) -> Any:
+    await table.settle()
+    return table.info()
+
+
+async def _until(condition: Callable[[], bool], what: str) -> None:
+    for _ in range(POLLS):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"waited in vain for {what}")
