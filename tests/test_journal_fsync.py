@@ -29,6 +29,7 @@ from host.journal import DRAW, MAGIC, Journal
 from host.server import WattenTableService, start_server, stop_server
 from host.table import Table, TableSettings
 from watten_net.bots import make_bot
+from watten_net.deal.protocol import event_to_pb
 from watten_net.engine import Rules
 
 from netutil import bot_turn
@@ -156,10 +157,14 @@ async def _one_blocked_one_playing(tmp_path: Path) -> None:
     # Nothing of the waiting change was logged, and what reads the table without its lock waits for the fsync.
     assert len(blocked.log) == log_length and not journal.durable
     reader = asyncio.ensure_future(_settled_info(blocked))
+    # A lobby change that comes without the table's lock (a seat's stream going offline) waits too: its views would
+    # show the game change.
+    offline = asyncio.ensure_future(blocked.changes.lobby_event(event_to_pb("offline", 0, {})))
     await asyncio.sleep(0.05)
-    assert not reader.done()
+    assert not reader.done() and not offline.done() and len(blocked.log) == log_length
     release.set()
     assert (await reader).seq >= info.seq
+    await offline
     await _until(lambda: len(blocked.log) > log_length, "the blocked table's change after its fsync")
     assert journal.written >= journal.synced > 0
     for table in (blocked, playing):
