@@ -191,7 +191,7 @@ def _blocking(release: threading.Event) -> Callable[[int], None]:
 
 
 async def _settled_info(table: Table) -> Any:
-    await table.settle()
+    await table.settled.reached()
     return table.info()
 
 
