@@ -25,12 +25,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from client.connection import Connection
 from host.changelog import LogItem
-from host.journal import DRAW, MAGIC, Journal
+from host.journal import DRAW, MAGIC, SUBMIT, Journal, read_journal
 from host.server import WattenTableService, start_server, stop_server
 from host.table import Table, TableSettings
 from watten_net.bots import make_bot
 from watten_net.deal.protocol import event_to_pb
 from watten_net.engine import Rules
+from watten_net.v1 import watten_pb2 as pb
 
 from netutil import bot_turn
 
@@ -201,3 +202,69 @@ async def _until(condition: Callable[[], bool], what: str) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"waited in vain for {what}")
+
+
+@pytest.mark.network
+def test_an_envelope_and_its_blind_retry_arriving_together_get_one_answer_and_one_journal_entry(
+        tmp_path: Path) -> None:
+    asyncio.run(asyncio.wait_for(_twice_at_once(tmp_path), 120))
+
+
+async def _twice_at_once(tmp_path: Path) -> None:
+    """The seat's first protocol step sent twice in the same instant (a retry that overtook its original): both go
+    into one batch; the retry's answer is the original's, known only once the batch is on disk."""
+    table = Table(TableSettings(Rules.preset("bavarian", 4), host_key=Ed25519PrivateKey.generate()))
+    table.journal_path = tmp_path / "twice.wjournal"
+    await table.add_bots(3, "random")
+    server, port = await start_server(table, 0, None, bind="127.0.0.1")
+    conn = Connection(grpc.aio.insecure_channel(f"127.0.0.1:{port}"))
+    try:
+        await conn.join("Vroni")
+        await table.start()
+        async for _ in conn.updates():  # (left before it sends what it owes)
+            if conn.game is not None and conn.game.outbox:
+                break
+        assert conn.game is not None
+        raw = conn.game.next_automatic()
+        assert raw is not None
+        request = pb.SubmitEnvelopeRequest(token=conn.token, envelope=raw)
+        first, again = await asyncio.gather(conn.stub.SubmitEnvelope(request), conn.stub.SubmitEnvelope(request))
+        assert first == again and first.seq > 0 and first.envelope_hash
+        assert table.journal is not None
+        _, entries = read_journal(table.journal.path)
+        assert sum(1 for kind, seat, body in entries if kind == SUBMIT and seat == conn.seat and body == raw) == 1
+    finally:
+        await conn.close()
+        await stop_server(server, 0)
+        await table.shutdown()
+
+
+def test_the_bots_steps_of_one_go_are_one_change_and_the_log_keeps_the_chain_order(tmp_path: Path) -> None:
+    asyncio.run(asyncio.wait_for(_bots_match(tmp_path), 300))
+
+
+async def _bots_match(tmp_path: Path) -> None:
+    table = Table(TableSettings(Rules.preset("bavarian", 4).with_flag("target", "3"),
+                                host_key=Ed25519PrivateKey.generate()))
+    table.journal_path = tmp_path / "bots.wjournal"
+    fsyncs = 0
+
+    def counting(fd: int) -> None:
+        nonlocal fsyncs
+        fsyncs += 1
+        os.fsync(fd)
+
+    await table.add_bots(4, "random")
+    await table.start()
+    assert table.journal is not None
+    table.journal.sync_file = counting
+    await _until(table.finished.is_set, "the match to end")
+    assert table.game is not None
+    items = [table.log[i] for i in range(table.log.first, len(table.log))]
+    # The log's chain entries, change after change, are the chain itself: applied, journaled and sent in one order.
+    assert [p.hash for item in items for p in item.posted] == [p.hash for p in table.game.chain]
+    # Several bots co-signed in one change (the checkpoint of every hand), under one fsync.
+    relays = [sum(1 for p in item.posted if p.type == "Relay") for item in items]
+    assert max(relays) >= 3
+    _, entries = read_journal(tmp_path / "bots.done")
+    assert 0 < fsyncs < sum(1 for kind, _, _ in entries if kind == SUBMIT)
