@@ -96,26 +96,38 @@ class BotWorker:
             else:
                 await self._wake.wait()
 
-    async def _submit(self, bot: HostBot, raw: bytes) -> None:
+    def _apply(self, bot: HostBot, raw: bytes) -> list[Posted]:
+        """A bot's envelope applied and journaled (on disk once the change that carries it is published)."""
         game = self.table.game
         assert game is not None and bot.game is not None
         posted = game.submit(bot.seat, raw)
         if self.table.journal is not None:
             self.table.journal.submit(bot.seat, raw)
         bot.game.accepted(raw)
-        await self.table.publish(posted)
+        return posted
+
+    async def _submit(self, bot: HostBot, raw: bytes) -> None:
+        await self.table.publish(self._apply(bot, raw))
 
     async def step(self) -> str:
         """One step: every automatic protocol envelope the bots owe ('protocol'), or one game move ('move')."""
         game = self.table.game
         if game is None or game.finished:
             return ""
-        moved = ""
-        for bot in self.bots.values():
-            assert bot.game is not None
-            while (raw := bot.game.next_automatic()) is not None:
-                await self._submit(bot, raw)
-                moved = "protocol"
+        # Every protocol step the bots owe, each bot reading the others' at once: one change, one fsync (three
+        # bots co-signing a checkpoint are one event on each stream).
+        moved, posted = "", []
+        try:
+            for bot in self.bots.values():
+                assert bot.game is not None
+                while (raw := bot.game.next_automatic()) is not None:
+                    steps = self._apply(bot, raw)
+                    self.feed(steps)
+                    posted += steps
+                    moved = "protocol"
+        finally:  # (a step refused: what was applied before it is still published)
+            if moved:
+                await self.table.publish(posted, bots_fed=True)
         if moved:
             return moved
         phase, waiting = game.waiting_for()

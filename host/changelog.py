@@ -88,6 +88,9 @@ class ChangeLog:
 
     async def lobby_event(self, *events: Any) -> None:
         """One change of the lobby: its public events."""
+        # (some come without the table's lock, a stream going on- or offline: the views built for it must not show a
+        # game change still waiting for its journal's fsync)
+        await self.table.settled.reached()
         item = self.new_item()
         item.lobby.extend(events)
         await self.append(item)

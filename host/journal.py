@@ -4,7 +4,11 @@ The game is a function of its inputs: the seats (keys, names, nonces), every ran
 its bots made, and every envelope the host accepted, in order. Replaying them through `HostGame`
 gives back the same state and, because Ed25519 signatures are deterministic, the very same signed
 chain, so the records every party holds still verify across the crash. Each entry is written and
-fsync'd before anything that depends on it leaves the host.
+fsync'd before anything that depends on it leaves the host. The entries of a game's steps (draws, envelopes,
+stand-ins) are written at once and made durable by `sync`, whose fsync runs in a thread while the event loop serves
+the other tables; `Table.publish` awaits it before the change goes to the streams, the bots or the reply, and the
+table's state stays hidden meanwhile (`Table.settle`). Several entries written before one fsync are one longer write:
+a crash keeps a prefix of them, and a torn last one is cut off as always.
 
 Format: magic, then entries `u8 kind, u32 big-endian length, bytes` (kind 0 metadata JSON, 1 a random
 draw `u8 who (255 = host) + bytes`, 2 an accepted envelope `u8 seat + bytes`, 3 the end of the game,
@@ -23,12 +27,14 @@ replaces it.
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import json
 import os
 import re
 import struct
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +43,9 @@ from watten_net.paths import ensure_private_dir, open_private
 MAGIC = b"WATTEN-JOURNAL/1\n"
 META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, NONCE, ABANDON = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 HOST = 255
+# The fsyncs of every table's journal: a few threads of their own, so that none waits behind a strong bot's thinking
+# (asyncio's default executor); the file system commits concurrent fsyncs together anyway.
+_FSYNC_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="journal-fsync")
 
 
 class JournalError(ValueError):
@@ -103,7 +112,16 @@ def run_name(run: str) -> str:
 
 class Journal:
     """The host's crash journal, written entry by entry: every input of the game (random draws, accepted
-    envelopes, ...), so that `watten-host --resume` rebuilds the table exactly."""
+    envelopes, ...), so that `watten-host --resume` rebuilds the table exactly.
+
+    `append` writes an entry and fsyncs at once (the rare entries: metadata, tokens, nonces, the end); `write` only
+    writes it, and the next `sync` (or `append`) makes it durable: the game's steps, whose change `Table.publish`
+    sends only once `sync` returned."""
+
+    # How the file reaches the disk (a test slows it down to attack the ordering).
+    sync_file: Callable[[int], None] = staticmethod(os.fsync)
+    written = 0  # entries written so far
+    synced = 0  # entries known durable
 
     def __init__(self, path: Path, meta: dict[str, Any]) -> None:
         self.path = path
@@ -123,21 +141,42 @@ class Journal:
         return journal
 
     def append(self, kind: int, data: bytes) -> None:
+        """Write an entry and fsync it (and every entry written before it) before returning."""
+        self.write(kind, data)
+        self.sync_file(self._file.fileno())
+        self.synced = self.written
+
+    def write(self, kind: int, data: bytes) -> None:
+        """Write an entry (to the OS: a kill -9 keeps it); durable only once `sync` or `append` returned."""
         self._file.write(struct.pack(">BI", kind, len(data)) + data)
         self._file.flush()
-        os.fsync(self._file.fileno())
+        self.written += 1
+
+    @property
+    def durable(self) -> bool:
+        """Every entry written so far is on disk."""
+        return self.synced >= self.written
+
+    async def sync(self) -> None:
+        """Every entry written so far on disk: the fsync runs in a thread, the event loop serves the other tables
+        meanwhile. Returns at once (without yielding) when nothing waits for it."""
+        if self.durable:
+            return
+        target = self.written
+        await asyncio.get_running_loop().run_in_executor(_FSYNC_THREADS, self.sync_file, self._file.fileno())
+        self.synced = max(self.synced, target)
 
     def draw(self, who: int, data: bytes) -> None:
-        self.append(DRAW, bytes([who]) + data)
+        self.write(DRAW, bytes([who]) + data)  # (what a draw decides leaves the host in a later change: synced then)
 
     def submit(self, seat: int, raw: bytes) -> None:
-        self.append(SUBMIT, bytes([seat]) + raw)
+        self.write(SUBMIT, bytes([seat]) + raw)  # (synced by the `Table.publish` of its change)
 
     def stand_in(self, seat: int, active: bool) -> None:
-        self.append(STAND_IN, bytes([seat, int(active)]))
+        self.write(STAND_IN, bytes([seat, int(active)]))
 
     def bot_action(self, seat: int, action: str) -> None:
-        self.append(BOT_ACTION, bytes([seat]) + action.encode())
+        self.write(BOT_ACTION, bytes([seat]) + action.encode())
 
     def token(self, seat: int, digest: bytes) -> None:
         self.append(TOKEN, bytes([seat]) + digest)

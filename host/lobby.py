@@ -275,6 +275,9 @@ class Lobby:
         await table.rematch.maybe_begin()
 
     async def set_online(self, seat: int, online: bool) -> None:
+        # (without the table's lock: not while a game change waits for its fsync, or that change's views would show
+        # the seat online before the event that says so)
+        await self.table.settled.reached()
         occupant = self.seats[seat]
         if occupant is None or occupant.bot or occupant.online == online:
             return  # (a bot is always there; a seat's timer may fire after a bot was moved to it)

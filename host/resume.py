@@ -207,6 +207,8 @@ async def go_live(table: Table, everything: list[Posted]) -> None:
     if game is None:  # (between matches: the lobby needs nothing started)
         return
     table.changes.open_record()
+    if table.journal is not None:  # (draws the replay made afresh: on disk before anything of the table leaves)
+        await table.journal.sync()
     item = table.changes.new_item()
     item.posted = everything
     await table.changes.append(item)

@@ -191,6 +191,7 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
             if cursor < table.log.first:
                 raise aborted(SUBSCRIBER_LAGGING, "This stream fell behind what the table keeps of its "
                               "lobby; subscribe again for a fresh snapshot.")
+            await table.settled.reached()  # (a view of the table as it is now must not show a change before its fsync)
             item = table.log[cursor]
             cursor += 1
             update = pb.TableUpdate()  # (the event is written into it: `TableUpdate(event=...)` would copy it)
@@ -226,6 +227,7 @@ async def _watch(table: Table, person: Spectator, request: Any, context: grpc.ai
     mine = _Stream(context, table)
     await table.spectators.stream_opened(person)
     try:
+        await table.settled.reached()  # (no change waiting for its fsync in the opening: no await until built)
         cursor = len(table.log)
         known_chain_seq = int(request.known_chain_seq)
         game_id = table.game.game_id if table.game is not None else b""
@@ -333,11 +335,17 @@ class WattenTableService(pb_grpc.WattenTableServicer):
 
     @refusals_to_status
     async def GetTable(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        return (self._named(request.table_id) or self._default_table()).info()
+        table = self._named(request.table_id) or self._default_table()
+        await table.settled.reached()
+        return table.info()
 
     @refusals_to_status
     async def ListTables(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        return pb.ListTablesResponse(tables=[t.info() for t in self.tables])
+        infos = []
+        for table in self.tables:  # (each as it is with no change waiting for its fsync)
+            await table.settled.reached()
+            infos.append(table.info())
+        return pb.ListTablesResponse(tables=infos)
 
     @refusals_to_status
     async def Join(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
@@ -480,6 +488,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         self.streams[key] = self.streams.get(key, 0) + 1
         try:
             await table.set_online(seat, True)
+            await table.settled.reached()  # (no change waiting for its fsync in the opening: no await until built)
             cursor = len(table.log)
             # Resume only into the same log: after a host restart the numbering starts again, and the chain
             # length the client holds tells the two apart.

@@ -1,10 +1,15 @@
-"""The envelopes people's seats submit to a table's game: each applied and journaled once."""
+"""The envelopes people's seats submit to a table's game: each applied and journaled once; those that arrive together
+applied in arrival order, made durable by one fsync and published as one change."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from watten_net.deal.envelope import envelope_hash
+from watten_net.deal.host_game import Posted
 from watten_net.deal.protocol import ProtocolError
 from watten_net.refusal import Code, Reason
 
@@ -13,46 +18,143 @@ from .refusal import TableRefusal
 if TYPE_CHECKING:
     from .table import Table
 
+Answer = tuple[int, int, bytes]  # (log seq of the change, chain seq of the host envelope carrying it, envelope hash)
+
+
+@dataclass
+class _Waiting:
+    """One envelope in the queue: its seat and bytes, and the answer its caller waits for."""
+
+    seat: int
+    raw: bytes
+    answer: asyncio.Future[Answer] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+@dataclass
+class _Batch:
+    """Envelopes applied since the last publish: what they posted, and each one's answer once it is on disk."""
+
+    posted: list[Posted] = field(default_factory=list)
+    applied: bool = False  # (an envelope that posted nothing is still a change: the views show who has answered)
+    accepted: list[tuple[_Waiting, int, bytes]] = field(default_factory=list)  # (envelope, chain seq, hash)
+    after: list[tuple[_Waiting, BaseException | bytes]] = field(default_factory=list)  # refusals and retries
+
+
+def _retrieved(answer: asyncio.Future[Answer]) -> None:
+    """(An answer whose caller gave up is read here, so that its refusal is not reported as never retrieved.)"""
+    if not answer.cancelled():
+        answer.exception()
+
 
 class Submissions:
     """A seat's envelopes into the game of one `Table`. The answer to every envelope a seat submitted is kept by
     envelope hash: a retry of the same bytes gets the original answer (the proto's promise), and is neither
-    journaled nor applied again."""
+    journaled nor applied again.
+
+    Group commit: envelopes queue in arrival order, and one task of the table's (`_apply_all`), under the table's
+    lock, applies every envelope queued by then (the four co-signatures of a checkpoint arrive together; more queue
+    while a change waits for its fsync), journals them, and publishes them as one change after one fsync. Every
+    answer of the batch, refusals included (a refusal's receipt reflects the envelopes applied before it), leaves
+    only after that fsync. The task is the table's, not a caller's: a caller that gives up (its RPC cancelled) cannot
+    stop a batch half way."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self._answers: dict[bytes, tuple[int, int, bytes]] = {}
+        self._answers: dict[bytes, Answer] = {}
+        self._queue: list[_Waiting] = []
+        self._applier: asyncio.Future[None] | None = None
 
     def forget(self) -> None:
         self._answers.clear()
 
-    async def submit(self, token: str, raw: bytes) -> tuple[int, int, bytes]:
+    async def submit(self, token: str, raw: bytes) -> Answer:
         table = self.table
-        seat = table.seat_of(token)
-        async with table.lock:
-            if table.game is None:
-                raise TableRefusal(Code.PRECONDITION, Reason.GAME_NOT_STARTED, "the game has not started yet")
-            # A person who acts is back, whatever their stream is doing: the bot gives the seat back first.
-            await table.stand_in_locked(seat, False)
-            digest = envelope_hash(raw)
-            replay = digest in table.game.seat_chains[seat].accepted
-            try:
-                posted = table.game.submit(seat, raw)
-            except ProtocolError as err:
-                raise TableRefusal(err.code, err.reason, err.message, table.game.refusal_receipt(raw, err.reason)) \
-                    from None
-            if replay:
-                # Already accepted (a blind retry): the original answer; journaling it again would let a client
-                # grow the journal, one fsync per retry, without end.
-                return self._answers.get(digest, (len(table.log), 0, digest))
-            if table.journal is not None:
-                table.journal.submit(seat, raw)  # on disk before anything it caused leaves the host
-            table.clocks.answered(seat)
-            # The host envelope that carries this one: a Relay, an ActionAccepted, or the CommitSet that the
-            # last seed commitment completes (an earlier commitment waits for it: 0).
-            chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted", "KeySet") else 0
+        mine = _Waiting(table.seat_of(token), raw)
+        mine.answer.add_done_callback(_retrieved)
+        self._queue.append(mine)
+        if self._applier is None or self._applier.done():
+            self._applier = asyncio.ensure_future(self._apply_all())
+        try:
+            await asyncio.wait([mine.answer])
+        except asyncio.CancelledError:
+            if mine in self._queue:  # (the caller is gone before its envelope was taken: it is not applied)
+                self._queue.remove(mine)
+            raise
+        return mine.answer.result()
+
+    async def _apply_all(self) -> None:
+        while self._queue:
+            async with self.table.lock:
+                with contextlib.suppress(Exception):  # (its callers have it: `_apply_queued`)
+                    await self._apply_queued()
+
+    async def _apply_queued(self) -> None:
+        """Under the lock: every queued envelope applied in order, one publish, then every answer."""
+        batch, self._queue = self._queue, []
+        done = _Batch()
+        try:
+            for waiting in batch:
+                if self._away(waiting.seat):
+                    # A person who acts is back, whatever their stream is doing: the bot gives the seat back first,
+                    # after what this batch applied so far (the log keeps the chain's order).
+                    await self._publish(done)
+                    done = _Batch()
+                    await self.table.stand_in_locked(waiting.seat, False)
+                self._apply(waiting, done)
+            await self._publish(done)
+        except Exception as err:  # (the journal cannot be written: every caller of the batch hears it)
+            for waiting in batch:
+                if not waiting.answer.done():
+                    waiting.answer.set_exception(err)
+            raise
+
+    def _away(self, seat: int) -> bool:
+        game = self.table.game
+        return game is not None and not game.finished and seat in game.absent
+
+    def _apply(self, waiting: _Waiting, done: _Batch) -> None:
+        """One envelope applied and journaled (not yet on disk); its answer is set once the batch is."""
+        table = self.table
+        if table.game is None:
+            done.after.append((waiting, TableRefusal(Code.PRECONDITION, Reason.GAME_NOT_STARTED,
+                                                     "the game has not started yet")))
+            return
+        raw, seat = waiting.raw, waiting.seat
+        digest = envelope_hash(raw)
+        replay = digest in table.game.seat_chains[seat].accepted
+        try:
+            posted = table.game.submit(seat, raw)
+        except ProtocolError as err:
+            refusal = TableRefusal(err.code, err.reason, err.message, table.game.refusal_receipt(raw, err.reason))
+            done.after.append((waiting, refusal))
+            return
+        if replay:
+            # Already accepted (a blind retry): the original answer, once known; journaling it again would let a
+            # client grow the journal, one fsync per retry, without end.
+            done.after.append((waiting, digest))
+            return
+        if table.journal is not None:
+            table.journal.submit(seat, raw)  # written; on disk (`Table.publish`) before anything it caused leaves
+        table.clocks.answered(seat)
+        # The host envelope that carries this one: a Relay, an ActionAccepted, or the CommitSet that the
+        # last seed commitment completes (an earlier commitment waits for it: 0).
+        chain_seq = posted[0].seq if posted and posted[0].type in ("Relay", "ActionAccepted", "KeySet") else 0
+        done.posted += posted
+        done.applied = True
+        done.accepted.append((waiting, chain_seq, digest))
+
+    async def _publish(self, done: _Batch) -> None:
+        """The batch as one change, after one fsync (`Table.publish`); then its answers."""
+        table = self.table
+        if done.applied:
             # Published even when it posted nothing (a seed commitment that does not complete the set): the seats'
             # views (DealStatus.waiting_for) must show that this seat has answered, as they do for a bot's.
-            await table.publish(posted)
+            await table.publish(done.posted)
+        for waiting, chain_seq, digest in done.accepted:
             self._answers[digest] = (len(table.log), chain_seq, digest)
-            return len(table.log), chain_seq, digest
+            waiting.answer.set_result(self._answers[digest])
+        for waiting, outcome in done.after:
+            if isinstance(outcome, bytes):
+                waiting.answer.set_result(self._answers.get(outcome, (len(table.log), 0, outcome)))
+            else:
+                waiting.answer.set_exception(outcome)

@@ -3,9 +3,10 @@ who may take them (`lobby.py`), the log of changes and the game record (`changel
 (`botworker.py`), the clocks that see that nobody waits for ever (`clocks.py`), a resume from the journal
 (`resume.py`), and its settings (`settings.py`).
 
-Everything that changes the table runs under one asyncio lock, in this order: check, change,
-append to the log, wake the streams. The gRPC servicer (`server.py`) only translates calls; the rules
-live in the engine and the deal protocol in `HostGame`.
+Everything that changes the table runs under one asyncio lock, in this order: check, change, journal, append to
+the log, wake the streams. The journal's fsync runs in a thread (`Table.publish`): meanwhile the table's state is a
+change ahead of what may leave the host, and what reads it without the lock waits (`Table.settled`). The gRPC
+servicer (`server.py`) only translates calls; the rules live in the engine and the deal protocol in `HostGame`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import contextlib
 import logging
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,51 @@ __all__ = ["LOBBY_KEPT", "MAX_NAME", "Table", "TableRefusal", "TableSettings", "
 log = logging.getLogger("watten.host")
 
 
+async def _to_the_end(awaitable: Awaitable[None]) -> bool:
+    """Await it to the end even if the caller is cancelled meanwhile (a bot worker or a clock stopped while a change
+    waits for its fsync must not leave the change applied but never published); True if the caller was."""
+    task = asyncio.ensure_future(awaitable)
+    cancelled = False
+    while True:
+        try:
+            await asyncio.shield(task)
+            return cancelled
+        except asyncio.CancelledError:
+            if task.cancelled():
+                raise
+            cancelled = True
+
+
+class Settled(asyncio.Event):
+    """Set unless a change of the table waits for its journal's fsync: the game has changed, but nothing of it may
+    leave the host yet."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.set()
+
+    async def reached(self) -> None:
+        """Until no change waits for its fsync: for what reads the game without the table's lock (a snapshot, a view
+        of the table as it is now, TableInfo). At once, without yielding, when none waits: the caller must then read
+        before its next await."""
+        while not self.is_set():
+            await self.wait()
+
+
+async def _durable(table: Table) -> bool:
+    """The table's journal on disk before anything of its change leaves the host: the fsync in a thread while the
+    other tables go on, the table's state hidden meanwhile (`Table.settled`). True if the caller was cancelled
+    meanwhile: the change is published all the same."""
+    journal = table.journal
+    if journal is None or journal.durable:
+        return False
+    table.settled.clear()
+    try:
+        return await _to_the_end(journal.sync())
+    finally:
+        table.settled.set()
+
+
 class Table:
     def __init__(self, settings: TableSettings) -> None:
         self.settings = settings
@@ -68,6 +114,7 @@ class Table:
         self.game: HostGame | None = None
         self.lock = asyncio.Lock()
         self.changed = asyncio.Condition()
+        self.settled = Settled()  # (clear while a change waits for its journal's fsync)
         self.finished = asyncio.Event()
         self.journal: Journal | None = None
         self.journal_path: Path | None = None  # where to keep the journal (None: no crash recovery)
@@ -242,14 +289,17 @@ class Table:
 
         return await resume_table(path, host_key, bot_delay=bot_delay, grace=grace, step_timeout=step_timeout)
 
-    async def publish(self, posted: list[Posted]) -> None:
-        """A change of the game (under the lock): recorded, shown to the bots, logged for the streams."""
+    async def publish(self, posted: list[Posted], *, bots_fed: bool = False) -> None:
+        """A change of the game (under the lock): journaled, recorded, shown to the bots (unless `bots_fed`: the bot
+        worker has shown them already), logged for the streams."""
+        cancelled = await _durable(self)  # (no await from here to the log's append: nothing can read in between)
         assert self.game is not None
         item = self.changes.new_item()
         item.posted = posted
         item.events = self.game.drain_events()
         self.changes.write(posted)
-        self.bot_worker.feed(posted)
+        if not bots_fed:
+            self.bot_worker.feed(posted)
         await self.changes.append(item)
         self.bot_worker.wake()
         self.clocks.watch_steps()
@@ -263,6 +313,8 @@ class Table:
                 self.journal = None
             self.rematch.save_lobby()  # (a crash between matches keeps the table, its seats and tokens)
             self.finished.set()
+        if cancelled:
+            raise asyncio.CancelledError  # (the change is out whole: now the caller may stop)
 
     async def submit(self, token: str, raw: bytes) -> tuple[int, int, bytes]:
         """A seat's envelope (see submissions.py): (log seq, chain seq of the host envelope carrying it, its hash)."""
