@@ -278,8 +278,15 @@ class SeatGame:
     def take_embedded(self, raw: bytes) -> Signed:
         """An envelope inside a host envelope, parsed (once: the caller goes on with what this returns); one of ours
         means the host has accepted it, whatever became of its answer."""
-        inner = self.own_parsed.pop(raw, None) or self.parsed(raw)  # (an echo is the last use of our own)
+        made = self.own_parsed.pop(raw, None)  # (an echo is the last use of our own)
+        inner = made or self.parsed(raw)
         if inner.sender == self.seat and inner.seq == self.my_seq + 1 and inner.envelope.prev_hash == self.my_head:
+            # Bytes this seat made are its own; any other "own" envelope (a resumed seat's from the chain, or one no
+            # longer kept as made) must carry its signature: else the host would slip the seat an envelope it never
+            # signed, into its record and under its next envelope's prev_hash.
+            if made is None and not self.check_seat_signature(inner):
+                raise self.fault(Reason.BAD_SIGNATURE, f"the host shows an envelope of this seat ({inner.type}) that "
+                                 "this seat did not sign")
             self._accept(inner)
         return inner
 
