@@ -151,9 +151,11 @@ async def _abort(context: grpc.aio.ServicerContext, status: grpc.Status) -> NoRe
     # grpc.aio has no abort_with_status that works from coroutines on every version; abort takes the same parts.
     try:
         await context.abort(status.code, status.details, status.trailing_metadata)
-    except grpc.aio.UsageError:
-        # Another task ended this call already (server._Stream._cut): its status stands. grpc.aio wants the very
-        # AbortError that first abort raised, which only that task saw; a cancellation ends the handler quietly.
+    except (grpc.aio.UsageError, grpc.aio.InternalError):
+        # UsageError: another task ended this call already (server._Stream._cut), and its status stands. grpc.aio
+        # wants the very AbortError that first abort raised, which only that task saw. InternalError (grpc's failed
+        # batch): the call is over, its client gone (at a shutdown, its connection): nobody is left to tell. Either
+        # way a cancellation ends the handler quietly.
         raise asyncio.CancelledError from None
     raise AssertionError("grpc.aio context.abort returned instead of raising")  # pragma: no cover
 

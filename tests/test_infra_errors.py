@@ -52,6 +52,9 @@ def misbehave(kind: str) -> None:
         raise KeyError("secret internal detail")
 
 
+left = asyncio.Event()
+
+
 async def end_elsewhere(context: Any) -> None:
     """What the host does to a stream stuck in a write (host/server.py `_Stream._cut`): another task ends the call."""
     with contextlib.suppress(grpc.aio.AbortError):
@@ -67,6 +70,12 @@ class GuardedTable(watten_pb2_grpc.WattenTableServicer):
             await errors.abort_with(context, errors.permission_denied(Reason.WRONG_SEAT, "Only the host may do that."))
         if request.client == "plain-abort":
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, "no details here")
+        if request.client == "refused-after-the-client-left":
+            try:
+                await asyncio.sleep(DEADLINE)
+            except asyncio.CancelledError:
+                left.set()
+                misbehave("aborted")  # (a handler that has something to say still, with nobody left to hear it)
         if request.client == "ended-elsewhere":
             await asyncio.ensure_future(end_elsewhere(context))
             misbehave("aborted")
@@ -220,6 +229,26 @@ def test_abort_with_directly_and_plain_aborts_pass_through() -> None:
         assert got == RefusalInfo(grpc.StatusCode.FAILED_PRECONDITION, "failed-precondition", "no details here")
 
     with_server(GuardedTable(), scenario, intercept=True)
+
+
+@pytest.mark.network
+def test_a_refusal_after_the_client_left_is_no_error(caplog: pytest.LogCaptureFixture) -> None:
+    """The call is over (the client gave up; at a host's shutdown, its connection went) when the handler refuses:
+    there is nobody to send a status to, and that is no error of the host's."""
+
+    async def scenario(stub: watten_pb2_grpc.WattenTableStub, port: int) -> None:
+        left.clear()
+        with pytest.raises(grpc.aio.AioRpcError) as failure:
+            await stub.GetTable(watten_pb2.GetTableRequest(client="refused-after-the-client-left"), timeout=0.3)
+        assert failure.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        await asyncio.wait_for(left.wait(), DEADLINE)
+        await asyncio.sleep(0.2)  # (the guard's answer to the refusal, if any, is logged by now)
+        reply = await stub.GetTable(watten_pb2.GetTableRequest(client="ok"), timeout=DEADLINE)
+        assert reply.host_name == "ok"
+
+    with caplog.at_level(logging.ERROR):
+        with_server(GuardedTable(), scenario, intercept=True)
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR], caplog.text
 
 
 @pytest.mark.network
