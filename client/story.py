@@ -183,6 +183,10 @@ class Story:
     def _start_hand(self, data: dict[str, Any]) -> None:
         hand = _int(data, "hand", self.hand)
         again = hand == self.hand
+        if not again and self.tricks == 0:
+            # The hand that just ended had no trick (a Maschine, a fold at once): the trick still kept is older
+            # still, and on the new hand's table it would read as this hand's.
+            self.last_trick = None
         self.hand, self.tricks, self.asked = hand, 0, {}
         self._named, self._by, self.signals = set(), {}, {}
         if not again:
