@@ -122,6 +122,8 @@ async def _out_of_turn(me: Seat, view: Any) -> tuple[grpc.StatusCode, str] | Non
     if result[0] == grpc.StatusCode.OK:
         return None  # the other seat had moved just before: it was our turn after all (the next chance probes)
     assert game.my_seq == accepted and game.cards == held
+    if result[1] == "raise-pending":
+        return None  # (the other seat was to answer a raise, not to play: that refusal comes first; probe later)
     return result
 
 
