@@ -9,10 +9,12 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -112,6 +114,20 @@ def start_host(tmp: Path, *args: str) -> tuple[Proc, int]:
     host = start("host.main", ["--port", "0", "--bind", "127.0.0.1", *args], isolated_env(tmp))
     port = int(host.wait_for_line(r"on port (\d+)").group(1))
     return host, port
+
+
+def run_then_host_ends(host: Proc, work: Coroutine[Any, Any, T], seconds: float, *, exit_code: int = 0,
+                       end_within: float = 60.0) -> T:
+    """Run the clients' `work` against `host` (within `seconds`), then the host must end by itself with `exit_code`
+    (a headless host ends after its match); the host is stopped whatever happened. The work's result."""
+    import asyncio
+
+    try:
+        result = asyncio.run(asyncio.wait_for(work, seconds))
+        assert host.wait(end_within) == exit_code, host.output()
+        return result
+    finally:
+        host.stop()
 
 
 class Proxy:
@@ -257,3 +273,40 @@ def signed_join(key: Any, info: Any, *, fingerprint: bytes = b"insecure", nonce:
     return pb.JoinRequest(public_key=public_key_bytes(key), join_nonce=nonce, tls_fingerprint=fingerprint,
                           key_proof=join_proof(key, info.table_id, info.host_public_key, fingerprint, nonce),
                           table_id=info.table_id, **fields)
+
+
+async def play_randomly_to_the_end(conn: Any, rng: Any, on_view: Callable[[Any], None] = lambda view: None,
+                                   max_views: int = 3000) -> int:
+    """The joined seat `conn` (a client.connection.Connection) follows its table and plays a random legal action
+    (from `rng`) whenever it is to act, until the match is over or abandoned; `on_view` sees every view first.
+    A refusal because the table moved on meanwhile (FAILED_PRECONDITION) is the next view's business. Returns how
+    many views came; more than `max_views` (a match to 11 against one bot takes a few hundred) fails."""
+    import grpc
+
+    from client.connection import Refused
+    from watten_net.v1 import watten_pb2 as pb
+
+    views = 0
+    async for view in conn.updates():
+        views += 1
+        assert views < max_views, "the match did not end"
+        on_view(view)
+        if view.table.phase in (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED):
+            break
+        if conn.seat in view.to_act and view.legal_actions:
+            try:
+                await conn.act(rng.choice(list(view.legal_actions)))
+            except Refused as err:
+                assert err.code == grpc.StatusCode.FAILED_PRECONDITION, err
+    return views
+
+
+def record_on_disk_behind(conn: Any) -> bool | None:
+    """Whether the seat's record on disk, read by another reader while its writer is open, lacks or differs from
+    what the seat has checked so far (`conn.game.record`); None before the game's header (no record yet)."""
+    from watten_net.record import read_record
+
+    if conn.record_path is None or conn.game is None:
+        return None
+    _, on_disk = read_record(conn.record_path)
+    return [(e.kind, e.data) for e in on_disk] != [(e.kind, e.data) for e in conn.game.record]

@@ -34,7 +34,7 @@ from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
 
 from fuzzing import Harness, Tally, drive, fuzz_channels, names, send
-from netutil import Proc, isolated_env, signed_join, start, start_host
+from netutil import Proc, isolated_env, run_then_host_ends, signed_join, start, start_host
 
 FUZZ_CI = 10_000
 FUZZ_LONG = 100_000
@@ -386,8 +386,4 @@ def test_a_seat_playing_normally_is_not_rate_limited(tmp_path: Path) -> None:
         await conn.send_automatic()
         await conn.close()
 
-    try:
-        asyncio.run(asyncio.wait_for(play(), 120))
-        assert host.wait(60) == 0, host.output()
-    finally:
-        host.stop()
+    run_then_host_ends(host, play(), 120)

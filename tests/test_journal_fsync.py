@@ -33,9 +33,9 @@ from watten_net.deal.protocol import event_to_pb
 from watten_net.engine import Rules
 from watten_net.v1 import watten_pb2 as pb
 
+from host_bots import POLLS, until
 from netutil import bot_turn
 
-POLLS = 12_000  # 10 ms each: a bound on every wait, far above what a loaded machine needs
 SLOW_FSYNC = 0.02  # seconds each fsync of the attacked journal sleeps: a wide window for a message to leak through
 
 
@@ -151,10 +151,10 @@ async def _one_blocked_one_playing(tmp_path: Path) -> None:
     journal = blocked.journal
     assert journal is not None and journal.durable
     blocked.journal.sync_file = _blocking(release)  # type: ignore[union-attr]
-    await _until(lambda: not blocked.settled.is_set(), "the blocked table's next change to wait for its fsync")
+    await until(lambda: not blocked.settled.is_set(), "the blocked table's next change to wait for its fsync")
     log_length, info = len(blocked.log), blocked.info()
     await playing.start()
-    await _until(playing.finished.is_set, "the other table's match to end")
+    await until(playing.finished.is_set, "the other table's match to end")
     # Nothing of the waiting change was logged, and what reads the table without its lock waits for the fsync.
     assert len(blocked.log) == log_length and not journal.durable
     reader = asyncio.ensure_future(_settled_info(blocked))
@@ -166,7 +166,7 @@ async def _one_blocked_one_playing(tmp_path: Path) -> None:
     release.set()
     assert (await reader).seq >= info.seq
     await offline
-    await _until(lambda: len(blocked.log) > log_length, "the blocked table's change after its fsync")
+    await until(lambda: len(blocked.log) > log_length, "the blocked table's change after its fsync")
     assert journal.written >= journal.synced > 0
     for table in (blocked, playing):
         await table.shutdown()
@@ -194,14 +194,6 @@ def _blocking(release: threading.Event) -> Callable[[int], None]:
 async def _settled_info(table: Table) -> Any:
     await table.settled.reached()
     return table.info()
-
-
-async def _until(condition: Callable[[], bool], what: str) -> None:
-    for _ in range(POLLS):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"waited in vain for {what}")
 
 
 @pytest.mark.network
@@ -258,7 +250,7 @@ async def _bots_match(tmp_path: Path) -> None:
     await table.start()
     assert table.journal is not None
     table.journal.sync_file = counting
-    await _until(table.finished.is_set, "the match to end")
+    await until(table.finished.is_set, "the match to end")
     assert table.game is not None
     items = [table.log[i] for i in range(table.log.first, len(table.log))]
     # The log's chain entries, change after change, are the chain itself: applied, journaled and sent in one order.

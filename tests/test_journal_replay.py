@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,7 @@ from host.table import Table, TableSettings
 from watten_net.deal.protocol import parse_envelope
 from watten_net.engine import Rules
 
-POLLS = 12_000  # 10 ms each: a bound on every wait, far above what a loaded machine needs
+from host_bots import until
 
 
 @pytest.mark.slow
@@ -40,7 +39,7 @@ async def _crash_twice(tmp_path: Path) -> None:
     whole.journal_path = tmp_path / "whole.wjournal"
     await whole.add_bots(4, "random")
     await whole.start()
-    await _until(whole.finished.is_set, "the first match to end")
+    await until(whole.finished.is_set, "the first match to end")
     meta, entries = read_journal(whole.journal_path.with_suffix(".done"))
 
     # The last shuffle of a bot (hands were played before it): the host dies halfway through its draws.
@@ -57,7 +56,7 @@ async def _crash_twice(tmp_path: Path) -> None:
 
     first = await Table.resume(cut, host_key)
     shuffled = sum(1 for i in shuffles if entries[i][1] == shuffler)
-    await _until(lambda: _shuffles_of(cut, shuffler) == shuffled, "the resumed bot to shuffle")
+    await until(lambda: _shuffles_of(cut, shuffler) == shuffled, "the resumed bot to shuffle")
     await _crash(first)
     chain = [p.hash for p in first.game.chain] if first.game is not None else []
 
@@ -90,14 +89,6 @@ async def _crash(table: Table) -> None:
             table.journal.close()
 
 
-async def _until(condition: Callable[[], bool], what: str) -> None:
-    for _ in range(POLLS):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"waited in vain for {what}")
-
-
 def test_a_trustless_table_waiting_for_a_seat_away_resumes_its_forfeits_and_its_clock(tmp_path: Path) -> None:
     """A person who never shows up at a trustless table: the host forfeits a hand per grace period (journaled as
     its own decision). The host dies after such a forfeit; the resumed table rebuilds the same chain from the
@@ -122,13 +113,13 @@ async def _away_then_crash(tmp_path: Path) -> None:
     def forfeits() -> int:
         return sum(1 for kind, _, _ in read_journal(table.journal_path)[1] if kind == FORFEIT_AWAY)
 
-    await _until(lambda: forfeits() >= 1 or table.finished.is_set(), "the host to forfeit a hand it waited for")
+    await until(lambda: forfeits() >= 1 or table.finished.is_set(), "the host to forfeit a hand it waited for")
     await _crash(table)
     assert table.game is not None and not table.game.finished, "a match to 7 outlasts one forfeit"
     chain = [p.hash for p in table.game.chain]
 
     resumed = await Table.resume(table.journal_path, host_key, grace=0.05)
     assert resumed.game is not None and [p.hash for p in resumed.game.chain[:len(chain)]] == chain
-    await _until(resumed.finished.is_set, "the resumed match to end, hand by hand, without the person")
+    await until(resumed.finished.is_set, "the resumed match to end, hand by hand, without the person")
     types = [p.type for p in resumed.game.chain]
     assert types.count("StandIn") == 1 and types.count("AttemptAborted") >= 2

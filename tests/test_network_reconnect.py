@@ -13,7 +13,7 @@ from client.connection import Connection, Refused, open_channel
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
 
-from netutil import Proxy, start_host
+from netutil import Proxy, run_then_host_ends, start_host
 
 pytestmark = pytest.mark.network
 
@@ -51,11 +51,7 @@ def test_a_dropped_connection_is_resumed_and_the_match_finishes_verified(tmp_pat
         await conn.send_automatic()
         await conn.close()
 
-    try:
-        asyncio.run(asyncio.wait_for(play(), 120))
-        assert host.wait(60) == 0, host.output()
-    finally:
-        host.stop()
+    run_then_host_ends(host, play(), 120)
     assert states[:2] == ["reconnecting", "connected"], states
     paths = sorted(records.glob("*.wrec"))
     assert len(paths) == 2, paths  # the host's record and the reconnecting seat's

@@ -19,7 +19,7 @@ from watten_net.deal.keys import all_seeds, deck_key, host_key_commitment, host_
 from watten_net.deal.protocol import header_hash, parse_envelope
 from watten_net.engine import Rules, canonical_deck
 
-from netutil import host_chain, isolated_env, start, start_host
+from netutil import host_chain, isolated_env, run_then_host_ends, start, start_host
 
 pytestmark = pytest.mark.network
 
@@ -69,11 +69,7 @@ def test_sigterm_mid_hand_reveals_the_seeds_and_closes_the_record(tmp_path: Path
             pass  # the host is gone
         await conn.close()
 
-    try:
-        asyncio.run(asyncio.wait_for(sit_until_asked_to_play(), 60))
-        assert host.wait(30) == 130, host.output()
-    finally:
-        host.stop()
+    run_then_host_ends(host, sit_until_asked_to_play(), 60, exit_code=130, end_within=30)
     assert "revealing the host's game key and closing the records" in host.output()
     [record] = list(records.glob("*-host.wrec"))
     types = host_chain(record)

@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import Any
 
-import grpc
 import pytest
 
-from client.connection import Connection, Refused, open_channel
+from client.connection import Connection, open_channel
 from watten_net.record import RecordWriter, read_record
-from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
 
-from netutil import start_host
+from netutil import play_randomly_to_the_end, record_on_disk_behind, run_then_host_ends, start_host
 
 pytestmark = pytest.mark.network
-
-FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
-MAX_VIEWS = 3000  # a bound on the loop: a match to 11 against one bot takes a few hundred
 
 
 def test_the_seat_record_holds_every_entry_after_each_event_in_one_write_per_event(
@@ -43,28 +37,14 @@ def test_the_seat_record_holds_every_entry_after_each_event_in_one_write_per_eve
         conn = Connection(await open_channel("127.0.0.1", port, insecure=True), record_dir=records)
         conn.on_submitted = lambda _kind, _seconds: seen.__setitem__("submitted", seen["submitted"] + 1)
         await conn.join("writer")
-        rng = random.Random(3)
-        async for view in conn.updates():
-            seen["views"] += 1
-            assert seen["views"] < MAX_VIEWS, "the match did not end"
-            if conn.record_path is not None and conn.game is not None:
-                _, on_disk = read_record(conn.record_path)  # another reader, the writer still open
-                if [(e.kind, e.data) for e in on_disk] != [(e.kind, e.data) for e in conn.game.record]:
-                    seen["behind"] += 1
-            if view.table.phase in FINISHED:
-                break
-            if conn.seat in view.to_act and view.legal_actions:
-                try:
-                    await conn.act(rng.choice(list(view.legal_actions)))
-                except Refused as err:
-                    assert err.code == grpc.StatusCode.FAILED_PRECONDITION, err
+
+        def check_the_record(_view: Any) -> None:
+            seen["behind"] += bool(record_on_disk_behind(conn))
+
+        seen["views"] = await play_randomly_to_the_end(conn, random.Random(3), check_the_record)
         await conn.close()
 
-    try:
-        asyncio.run(asyncio.wait_for(play(), 120))
-        assert host.wait(60) == 0, host.output()
-    finally:
-        host.stop()
+    run_then_host_ends(host, play(), 120)
     assert seen["behind"] == 0, f"{seen['behind']} views came before the seat's record held what it had checked"
     # One write per stream event that brought entries (and one per accepted envelope of the seat's own), not one per
     # entry: some events bring several entries (a deal, a hand's end), each such event still one write.

@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from client.connection import keep_table_info
 from host.chat import ChatLimiter, say
 from host.stream_events import Sent, seat_event
@@ -21,7 +19,7 @@ from host.views import snapshot, table_view
 from watten_net.engine import Rules
 from watten_net.v1 import watten_pb2 as pb
 
-from netutil import signed_join
+from host_bots import seat_person
 
 FP = b"\x22" * 32
 
@@ -60,20 +58,12 @@ class Follower:
         assert self.view == whole
 
 
-async def _person(table: Table, name: str, seat: int) -> str:
-    request = signed_join(Ed25519PrivateKey.generate(), table.info(), fingerprint=FP, name=name, seat=seat)
-    taken, token = await table.join(request)
-    assert taken == seat
-    await table.set_online(seat, True)
-    return token
-
-
 def test_a_stream_carries_the_table_info_when_it_changes_and_the_client_always_has_the_whole_view() -> None:
     async def body() -> None:
         table = Table(TableSettings(Rules.preset("bavarian", players=4), tls_fingerprint=FP))
         try:
-            anna = await _person(table, "Anna", 0)
-            await _person(table, "Sepp", 1)
+            anna = await seat_person(table, "Anna", 0, FP)
+            await seat_person(table, "Sepp", 1, FP)
             follower = Follower(table, 0)
             steps: list[tuple[str, Any]] = [
                 ("chat", lambda: say(table, anna, "servus", ChatLimiter())),

@@ -7,10 +7,8 @@ whose view did not change keeps the very BuiltView it had (no protobuf built for
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from reference_views import reference_view
 
 from host.changelog import LogItem
@@ -19,7 +17,7 @@ from host.table import Table, TableSettings
 from host.views import BuiltView, SeatViews, table_view
 from watten_net.engine import Rules
 
-from netutil import signed_join
+from host_bots import Append, bot_table, parts_shown, play_bot_match, seat_person
 
 CASES = [  # (preset, players, deal): signals, Schlecken, Blind and three- and six-player seating among them
     ("bavarian", 4, "verified"),
@@ -62,35 +60,19 @@ class Checker:
             elif last is not None:
                 assert last.key != got.key  # (a stream compares keys: a changed view never has its last one's)
             self.last[seat] = got
-            self._note(got.view)
+            self.seen |= parts_shown(got.view)
         self.changes += 1
-
-    def _note(self, view: Any) -> None:
-        self.seen.update(name for name, on in [
-            ("signals", bool(view.signals)), ("hidden", view.announcement_hidden),
-            ("schlecken", "schlecken_card" in view.extra), ("hand", bool(view.your_hand)),
-            ("legal", bool(view.legal_actions)), ("tricks", bool(view.tricks)),
-        ] if on)
 
 
 async def _whole_match(preset: str, players: int, deal: str) -> Checker:
-    table = Table(TableSettings(Rules.preset(preset, players=players), deal=deal))
+    table = bot_table(preset, players, deal)
     checker = Checker(table)
-    append = table.changes.append
 
-    async def checked(item: LogItem) -> None:
+    async def checked(item: LogItem, append: Append) -> None:
         checker.check()  # (the table as this change left it: what the streams' views are built from)
         await append(item)
 
-    table.changes.append = checked  # type: ignore[method-assign]
-    try:
-        await table.add_bots(players, "random")
-        await table.start()
-        await asyncio.wait_for(table.finished.wait(), 240)
-        checker.check()
-    finally:
-        await table.shutdown()
-    assert table.game is not None and table.game.end_reason == "target-reached"
+    await play_bot_match(table, checked, at_end=checker.check)
     return checker
 
 
@@ -123,7 +105,7 @@ def test_a_change_that_leaves_a_seats_view_as_it_was_builds_nothing_for_it() -> 
     async def body() -> None:
         table = Table(TableSettings(Rules.preset("bavarian", players=4), tls_fingerprint=FP))
         try:
-            anna = await _person(table, "Anna", 0)
+            anna = await seat_person(table, "Anna", 0, FP)
             await table.add_bots(2, "random")
             views = SeatViews(table)
             before = views.build([0, 1, 2, 3, -1])
@@ -142,11 +124,3 @@ def test_a_change_that_leaves_a_seats_view_as_it_was_builds_nothing_for_it() -> 
             await table.shutdown()
 
     asyncio.run(body())
-
-
-async def _person(table: Table, name: str, seat: int) -> str:
-    request = signed_join(Ed25519PrivateKey.generate(), table.info(), fingerprint=FP, name=name, seat=seat)
-    taken, token = await table.join(request)
-    assert taken == seat
-    await table.set_online(seat, True)
-    return token

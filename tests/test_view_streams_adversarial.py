@@ -23,10 +23,11 @@ from reference_views import reference_view
 
 from host.changelog import LogItem
 from host.stream_events import Sent, seat_event
-from host.table import Table, TableSettings
+from host.table import Table
 from host.views import BuiltView
-from watten_net.engine import Rules
 from watten_net.v1 import watten_pb2 as pb
+
+from host_bots import Append, bot_table, parts_shown, play_bot_match
 
 CASES = [  # signals and Schlecken (tyrolean), Blind, six seats, both deal levels
     ("tyrolean", 4, "verified"),
@@ -97,7 +98,7 @@ class Attack:
                 self.hopping[seat].reconnect(table, resumed=(self.changes + seat) % 14 == 0)
             else:
                 assert self.hopping[seat].read(table, item) == expected[seat], f"seat {seat}, change {self.changes}"
-            self._note(expected[seat])
+            self.seen |= parts_shown(expected[seat])
         self.behind.append((item, expected))
         if len(self.behind) >= LAG:
             self.catch_up()
@@ -113,18 +114,10 @@ class Attack:
                 assert self.lagging[seat].read(self.table, item) == want, f"lagging seat {seat}, seq {item.seq}"
         self.behind.clear()
 
-    def _note(self, view: Any) -> None:
-        self.seen.update(name for name, on in [
-            ("signals", bool(view.signals)), ("hidden", view.announcement_hidden),
-            ("schlecken", "schlecken_card" in view.extra), ("hand", bool(view.your_hand)),
-            ("legal", bool(view.legal_actions)), ("tricks", bool(view.tricks)),
-        ] if on)
-
 
 async def _attacked_match(preset: str, players: int, deal: str) -> Attack:
-    table = Table(TableSettings(Rules.preset(preset, players=players), deal=deal))
+    table = bot_table(preset, players, deal)
     attack = Attack(table)
-    append = table.changes.append
     build = table.changes.seat_views.build
     # Every seat here is a host bot (the log builds views for none of them) and nobody watches: the log is made to
     # build views for the seats `attack.online` names, as if people sat there and came and went.
@@ -133,20 +126,12 @@ async def _attacked_match(preset: str, players: int, deal: str) -> Attack:
     def varying(seats: list[int]) -> dict[int, BuiltView]:
         return build([s for s in attack.seats if attack.online(s)])
 
-    async def attacked(item: LogItem) -> None:
+    async def attacked(item: LogItem, append: Append) -> None:
         await append(item)
         attack.after(item)
 
     table.changes.seat_views.build = varying  # type: ignore[method-assign]
-    table.changes.append = attacked  # type: ignore[method-assign]
-    try:
-        await table.add_bots(players, "random")
-        await table.start()
-        await asyncio.wait_for(table.finished.wait(), 240)
-        attack.catch_up()
-    finally:
-        await table.shutdown()
-    assert table.game is not None and table.game.end_reason == "target-reached"
+    await play_bot_match(table, attacked, at_end=attack.catch_up)
     return attack
 
 
