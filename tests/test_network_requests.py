@@ -22,7 +22,7 @@ from watten_net.record import KIND_HOST, read_record
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
 
-from netutil import start_host
+from netutil import run_then_host_ends, start_host
 
 pytestmark = pytest.mark.network
 
@@ -109,21 +109,31 @@ async def _probe_at_own_turn(me: Seat, other: Seat, view: Any) -> dict[str, tupl
     return out
 
 
-async def _out_of_turn(me: Seat, view: Any) -> tuple[grpc.StatusCode, str] | None:
+def _other_is_to_play(me: Seat, other: Seat, view: Any) -> bool:
+    """The view shows a trick under way with the other test seat to play a card: not to answer a raise (a pending
+    raise is refused first, as raise-pending), and `me` holding a card to play out of turn."""
+    return (view.hand_phase == "play" and not view.HasField("pending_raise") and view.your_hand
+            and other.conn.seat in view.to_act and me.conn.seat not in view.to_act)
+
+
+async def _out_of_turn(me: Seat, other: Seat, view: Any) -> tuple[grpc.StatusCode, str] | None:
+    """A card played while the other test seat is to play: refused as not-your-turn, and nothing accepted. None when
+    the view was no longer the table's (the next chance probes)."""
     game = me.conn.game
-    assert game is not None and view.your_hand
+    assert game is not None
     # The table is live: this seat's stream sends the protocol steps it owes whenever it gets a view. Holding the
     # connection's send lock, those go first and then only the probe, so "the host accepted nothing from it" is
     # checked on this seat's own chain and cards.
     async with me.conn._send_lock:
         await me.conn._flush_automatic()
+        # The view says what the table waits for only if it is the table's latest: a change this seat's stream has
+        # not brought yet (the other seat's move just made, a raise among them) is a later chance's. Nothing moves
+        # meanwhile: the other seat acts only under the turn lock the caller holds, and the bots wait for it.
+        if await _table_seq(me.conn) != me.conn.last_seq or not _other_is_to_play(me, other, view):
+            return None
         accepted, held = game.my_seq, dict(game.cards)
         result = await _status(me.conn._submit(game.action(f"play {view.your_hand[0]}"), kind="action"))
-    if result[0] == grpc.StatusCode.OK:
-        return None  # the other seat had moved just before: it was our turn after all (the next chance probes)
     assert game.my_seq == accepted and game.cards == held
-    if result[1] == "raise-pending":
-        return None  # (the other seat was to answer a raise, not to play: that refusal comes first; probe later)
     return result
 
 
@@ -150,14 +160,12 @@ async def _run_match(port: int, records: Path) -> tuple[list[Seat], dict[str, tu
             if view.table.phase in (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED):
                 return
             if me.conn.seat not in view.to_act or not view.legal_actions:
-                if (not out_of_turn and view.hand_phase == "play" and other.conn.seat in view.to_act
-                        and me.conn.seat not in view.to_act and view.your_hand):
+                if not out_of_turn and _other_is_to_play(me, other, view):
                     async with turn:
-                        if me.conn.view is view:  # nothing moved while we waited for the lock
-                            probe = await _out_of_turn(me, view)
-                            if probe is not None:
-                                out_of_turn = True
-                                results["out of turn"] = probe
+                        probe = await _out_of_turn(me, other, view)
+                        if probe is not None:
+                            out_of_turn = True
+                            results["out of turn"] = probe
                 continue
             async with turn:
                 if me.conn.view is not view:
@@ -185,11 +193,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[Seat], dict[s
     records = tmp / "records"
     host, port = start_host(tmp, "--headless", "--insecure", "--players", "4", "--bots", "2", "--record",
                             str(records), "--set", "target=11")
-    try:
-        seats, results = asyncio.run(asyncio.wait_for(_run_match(port, records), 180))
-        assert host.wait(60) == 0, host.output()
-    finally:
-        host.stop()
+    seats, results = run_then_host_ends(host, _run_match(port, records), 180)
     return seats, results, records
 
 
