@@ -18,9 +18,10 @@ caught when pytest reports failing tests (exit code 1); exit 0 means it survived
     python tests/mutants.py --sweep [MODULE...]   # the mutation score per security-critical module (not in CI)
 
 The sweep adds mechanical mutants to the reviewed list, for a score per module: every guard of a refusal (an `if`
-or `elif` on one line whose body starts with `raise`) is disabled in turn (its condition becomes `False`), and the
-module's test files must notice. A survivor is either a defence no test drives or an equivalent mutant (a guard
-that another check already covers); docs/mutation.md lists the scores and explains every survivor.
+or `elif` on one line whose body starts with `raise`, or makes a TableRefusal to answer later) is disabled in turn
+(its condition becomes `False`), and the module's test files must notice. A survivor is either a defence no test
+drives or an equivalent mutant (a guard that another check already covers); docs/mutation.md lists the scores
+and explains every survivor.
 """
 
 from __future__ import annotations
@@ -238,7 +239,9 @@ SWEEP: dict[str, tuple[str, ...]] = {
     "watten_net/deal/level2.py": (TRUSTLESS_HOST,),
     "watten_net/verify.py": (VERIFY, HOSTILE, "tests/test_verify_tamper.py"),
     "host/lobby.py": (LOBBY, "tests/test_join_proof.py::test_the_nonces_a_table_keeps_are_bounded_and_churn_cannot_"
-                             "lock_a_seat_out"),
+                             "lock_a_seat_out", "tests/test_arrange.py",  # (Ready after the host's last match)
+                      "tests/test_spectators.py::test_sixteen_spectators_are_counted_none_may_act_and_the_"
+                      "seventeenth_is_refused"),  # (a spectator's token used to act)
     "host/table.py": (LOBBY,),  # (Start's guards; the lobby's own are in host/lobby.py)
     "host/submissions.py": (LOBBY,),
 }
@@ -246,14 +249,17 @@ _GUARD = re.compile(r"^(?P<indent>\s*)(?P<kw>if|elif) (?P<cond>.+):\s*$")
 
 
 def guard_mutants(path: str, tests: tuple[str, ...]) -> tuple[Mutant, ...]:
-    """Every one-line guard of a `raise` in `path`, disabled: `if COND:` -> `if False:` (by line, so that a guard
-    written twice gets two mutants)."""
+    """Every one-line guard of a refusal in `path`, disabled: `if COND:` -> `if False:` (by line, so that a guard
+    written twice gets two mutants). A refusal is raised, or (host/submissions.py's batch) made to be answered once
+    the batch is on disk: a guard whose next line makes a TableRefusal."""
     lines = (ROOT / path).read_text().splitlines(keepends=True)
     out = []
     for i, line in enumerate(lines[:-1]):
         m = _GUARD.match(line)
-        if m and lines[i + 1].lstrip().startswith("raise ") and m["cond"].strip() != "False" and not m[
-                "cond"].startswith("__name__"):
+        body = lines[i + 1].lstrip()
+        refuses = ((body.startswith("raise ") and not body.startswith("raise asyncio.CancelledError"))
+                   or "TableRefusal(" in body)  # (a cancellation re-raised once a change is out whole is no refusal)
+        if m and refuses and m["cond"].strip() != "False" and not m["cond"].startswith("__name__"):
             out.append(Mutant(f"{path}:{i + 1}: {m['cond'].strip()[:70]}", path, f"@{i}",
                               f"{m['indent']}{m['kw']} False:\n", tests))
     return tuple(out)

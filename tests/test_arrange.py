@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from host.table import Table, TableRefusal, TableSettings
 from watten_net.engine import Rules
 
+from host_bots import until
 from netutil import signed_join
 
 FP = b"\x11" * 32
@@ -117,5 +118,24 @@ def test_ready_during_a_match_is_refused_and_asks_for_nothing() -> None:
         await refused(t.set_ready(0, True), "game-started")
         assert not t.rematch.between_matches() and t.rematch.waiting_for() == [0]
         assert t.rematch.matches == 1
+
+    run(body)
+
+
+def test_after_the_hosts_last_match_ready_is_refused_and_no_other_match_begins() -> None:
+    """A headless host's last match of `--matches M` (rematch.offered is False): once it is over, Ready (which means
+    "another match" between matches) is refused, and the table stays as the match left it."""
+
+    async def body(t: Table) -> None:
+        t.rematch.offered = False
+        await t.add_bots(4, "random")
+        await t.start()
+        await until(t.finished.is_set, "the match to end")
+        assert t.rematch.between_matches()
+        changes = len(t.log)
+        with pytest.raises(TableRefusal) as err:
+            await t.set_ready(0, True)
+        assert err.value.reason == "game-started" and "last match" in err.value.message
+        assert len(t.log) == changes and t.rematch.matches == 1 and t.game is not None and t.game.finished
 
     run(body)
