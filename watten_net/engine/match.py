@@ -55,29 +55,9 @@ class Match(MatchCore[Card]):
     bluff: bool  # the cutter took a card that is no Kritischer (schlecken_bluff), see docs/rules.md 5.8
 
     def _clone(self) -> Match:
-        """A copy of this state to change: one assignment per slot (a test checks that none is missing),
-        several times faster than copy.copy, and compiled to plain C by mypyc (see engine/compiled.py)."""
-        m = Match()
-        m._concede_ok, m._f, m._raise_limit = self._concede_ok, self._f, self._raise_limit
-        m.announce_step, m.announcer_turn, m.aside = self.announce_step, self.announcer_turn, self.aside
-        m.attempt, m.bessere_asked, m.bummerl = self.attempt, self.bessere_asked, self.bummerl
-        m.cut_n, m.cutter_played_kritisch, m.dealer = self.cut_n, self.cutter_played_kritisch, self.dealer
-        m.deck, m.first_dealer, m.gespannt = self.deck, self.first_dealer, self.gespannt
-        m.hand_number, m.hand_sides, m.hands = self.hand_number, self.hand_sides, self.hands
-        m.inputs, m.is_over, m.last_raise_side = self.inputs, self.is_over, self.last_raise_side
-        m.leader, m.lifted, m.log = self.leader, self.lifted, self.log
-        m.match_number, m.needs_deck, m.phase = self.match_number, self.needs_deck, self.phase
-        m.played_cards, m.raise_pending, m.ranking = self.played_cards, self.raise_pending, self.ranking
-        m.rest, m.rules, m.schadet_asked = self.rest, self.rules, self.schadet_asked
-        m.schadet_pending, m.schlag, m.schlecken_seat = self.schadet_pending, self.schlag, self.schlecken_seat
-        m.scores, m.seen_index, m.series_over = self.scores, self.seen_index, self.series_over
-        m.side_scorers, m.signals_sent, m.stack = self.side_scorers, self.signals_sent, self.stack
-        m.swap_asked, m.swapped, m.t = self.swap_asked, self.swapped, self.t
-        m.taken, m.trick, m.trick_seats = self.taken, self.trick, self.trick_seats
-        m.tricks, m.tricks_won, m.trump = self.tricks, self.tricks_won, self.trump
-        m.turn, m.value, m.winners = self.turn, self.value, self.winners
+        """A copy of this state to change: the shared state's slots, then the two of a known deck."""
+        m = self._copied_into(Match())
         m._pos, m.bluff = self._pos, self.bluff
-        m._legal = None
         return m
 
     def _reset_attempt(self) -> None:

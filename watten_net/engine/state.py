@@ -7,15 +7,17 @@ decided hand or a redeal, and ends the match; how a match moves from one state t
 
 Every step is immutable: an action returns a *new* state and the events it caused. A step copies one flat
 object of slots (no deep copies; every container inside is a tuple, a frozenset or a dict that is replaced,
-never changed) with a straight-line `_clone` each engine writes out, and the legal actions of a state are
-computed once and cached. Speed matters (bots search by random playouts), so the play path reads plain slots
-into locals, and a few lists of a handful of items are built by plain loops: in Python 3.11 a comprehension is
-a function call of its own, which costs more than the loop for two to five items.
+never changed) with a straight-line copy written out (`_copied_into` here, plus each engine's own slots in its
+`_clone`), and the legal actions of a state are computed once and cached. Speed matters (bots search by random
+playouts), so the play path reads plain slots into locals, and a few lists of a handful of items are built by
+plain loops: in Python 3.11 a comprehension is a function call of its own, which costs more than the loop for two
+to five items.
 
 This module, `core`, `match`, `ranking` and `public.match` are compiled by mypyc where a C compiler is at hand
 (setup.py; `compiled` decides at import which runs), about 1.8x faster; the same source runs as plain Python
 everywhere else. So they keep to what mypyc compiles: nothing generated or set on a class at run time, a
-`_clone` written out per engine, no `__init__` on a state (`new` and `_clone` fill a bare instance).
+`_clone` written out (`_copied_into` here, each engine's own slots in its `_clone`), no `__init__` on a state (`new`
+and `_clone` fill a bare instance).
 """
 
 from __future__ import annotations
@@ -211,8 +213,34 @@ class MatchState(Generic[Piece]):
     _concede_ok: tuple[bool, bool]  # may the side concede (before the first lead)?
 
     def _clone(self) -> Self:
-        """A copy of this state to change: each engine copies every slot of its own, one assignment each."""
+        """A copy of this state to change: each engine fills a bare instance of its own class by `_copied_into`,
+        then copies its own slots, one assignment each."""
         raise NotImplementedError
+
+    def _copied_into(self, m: Self) -> Self:
+        """`m` (a bare instance) with every slot of this state but the cached legal actions: one assignment per slot
+        (a test checks that none is missing), several times faster than copy.copy, and compiled to plain C by mypyc
+        (see engine/compiled.py)."""
+        m._concede_ok, m._f, m._raise_limit = self._concede_ok, self._f, self._raise_limit
+        m.announce_step, m.announcer_turn, m.aside = self.announce_step, self.announcer_turn, self.aside
+        m.attempt, m.bessere_asked, m.bummerl = self.attempt, self.bessere_asked, self.bummerl
+        m.cut_n, m.cutter_played_kritisch, m.dealer = self.cut_n, self.cutter_played_kritisch, self.dealer
+        m.deck, m.first_dealer, m.gespannt = self.deck, self.first_dealer, self.gespannt
+        m.hand_number, m.hand_sides, m.hands = self.hand_number, self.hand_sides, self.hands
+        m.inputs, m.is_over, m.last_raise_side = self.inputs, self.is_over, self.last_raise_side
+        m.leader, m.lifted, m.log = self.leader, self.lifted, self.log
+        m.match_number, m.needs_deck, m.phase = self.match_number, self.needs_deck, self.phase
+        m.played_cards, m.raise_pending, m.ranking = self.played_cards, self.raise_pending, self.ranking
+        m.rest, m.rules, m.schadet_asked = self.rest, self.rules, self.schadet_asked
+        m.schadet_pending, m.schlag, m.schlecken_seat = self.schadet_pending, self.schlag, self.schlecken_seat
+        m.scores, m.seen_index, m.series_over = self.scores, self.seen_index, self.series_over
+        m.side_scorers, m.signals_sent, m.stack = self.side_scorers, self.signals_sent, self.stack
+        m.swap_asked, m.swapped, m.t = self.swap_asked, self.swapped, self.t
+        m.taken, m.trick, m.trick_seats = self.taken, self.trick, self.trick_seats
+        m.tricks, m.tricks_won, m.trump = self.tricks, self.tricks_won, self.trump
+        m.turn, m.value, m.winners = self.turn, self.value, self.winners
+        m._legal = None
+        return m
 
     # ------------------------------------------------------------------ construction
     # No __init__: `new` makes a match, `_clone` a copy (a bare `Match()` is an empty shell that only they fill).
