@@ -3,8 +3,9 @@
 Where mypy's mypyc and a C compiler are at hand, the hot engine modules (watten_net/engine/compiled.py lists them)
 are compiled to C extension modules beside their sources, about 1.8x faster. The extensions are optional: without a
 compiler, or if mypyc fails, the package installs as plain Python and behaves the same. `compiled.json` records the
-sources a complete build was made from and is written only after every extension was built, so that a failed or
-partial build, or an edited source, makes the engine import its .py files (see compiled.py).
+sources a complete build was made from (their hashes and file status) and is written only after every extension was
+built from sources still unchanged, so that a failed or partial build, or an edited source, makes the engine import
+its .py files (see compiled.py).
 WATTEN_PURE_ENGINE=1 at install time skips the compilation.
 """
 
@@ -33,8 +34,11 @@ class BuildEngine(build_ext):
         MANIFEST.unlink(missing_ok=True)  # whatever was built before no longer counts until this build completes
         self.built: set[str] = set()
         super().run()
+        manifest = None
         if self.hashes and self.built == {ext.name for ext in self.extensions}:
-            text = json.dumps(self.hashes, indent=1, sort_keys=True)
+            manifest = PLAN["record"](ENGINE, self.hashes)  # None: a source was edited while it was compiled
+        if manifest is not None:
+            text = json.dumps(manifest, indent=1, sort_keys=True)
             MANIFEST.write_text(text)  # an editable install imports the engine from the sources
             built_engine = Path(self.build_lib) / "watten_net" / "engine"
             if built_engine.is_dir():  # a wheel: build_py copied the package before this ran

@@ -8,8 +8,10 @@ where a C compiler is present, plain Python in a source checkout or with WATTEN_
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -42,20 +44,72 @@ def test_a_clone_copies_every_slot_of_both_engines() -> None:
         assert copy._legal is None
 
 
-def _fake_build(tmp_path: Path) -> Path:
-    """A copy of the engine's sources with stand-ins for a complete compiled build of them."""
+def _fake_build(tmp_path: Path, settled: bool = True) -> Path:
+    """A copy of the engine's sources with stand-ins for a complete compiled build of them. `settled`: its manifest
+    recorded as if RACY_NS after the copy (every source's file status in it); else right after the copy (every
+    source then so fresh that only its hash counts)."""
     engine = tmp_path / "watten_net" / "engine"
     shutil.copytree(ENGINE, engine, ignore=shutil.ignore_patterns("*.so", "__pycache__", choice.MANIFEST))
     shutil.copy(ENGINE.parent / "refusal.py", engine.parent / "refusal.py")
     for path in choice.built_files(engine):
         path.write_bytes(b"")
-    (engine / choice.MANIFEST).write_text(json.dumps(choice.source_hashes(engine)))
+    later = None
+    if settled:  # (a change time cannot be set back: the record is made as if later instead)
+        an_hour_ago = time.time_ns() - 3600 * 10**9
+        for path in choice.hashed_sources(engine):
+            os.utime(path, ns=(an_hour_ago, an_hour_ago))
+        later = time.time_ns() + 2 * choice.RACY_NS
+    manifest = choice.record(engine, choice.source_hashes(engine), later)
+    assert manifest is not None
+    assert len(manifest["statuses"]) == (len(manifest["hashes"]) if settled else 0)
+    (engine / choice.MANIFEST).write_text(json.dumps(manifest))
     return engine
 
 
-def test_a_complete_build_of_these_sources_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("settled", [True, False])
+def test_a_complete_build_of_these_sources_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   settled: bool) -> None:
     monkeypatch.delenv(choice.PURE_ENV, raising=False)
-    assert choice.compiled_usable(_fake_build(tmp_path)) is True
+    assert choice.compiled_usable(_fake_build(tmp_path, settled)) is True
+
+
+def test_sources_unwritten_since_the_build_was_recorded_are_not_read_at_import(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every process imports the engine: its start-up reads no source and imports no hashlib while every source's
+    file status is the one recorded."""
+    monkeypatch.delenv(choice.PURE_ENV, raising=False)
+    engine = _fake_build(tmp_path)
+
+    def read(_engine: Path) -> dict[str, str]:
+        raise AssertionError("a source was read")
+
+    monkeypatch.setattr(choice, "source_hashes", read)
+    assert choice.compiled_usable(engine) is True
+
+
+def test_a_build_whose_sources_changed_while_it_was_compiled_gets_no_manifest(tmp_path: Path) -> None:
+    engine = _fake_build(tmp_path)
+    hashes = choice.source_hashes(engine)
+    with (engine / "core.py").open("a") as source:
+        source.write("# edited during the build\n")
+    assert choice.record(engine, hashes) is None
+
+
+@pytest.mark.parametrize("settled", [True, False])
+def test_a_source_rewritten_at_the_same_size_right_after_the_record_is_still_seen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settled: bool) -> None:
+    """A mutant of the same length written in place (same inode, perhaps within the same tick of the file system's
+    clock as the record when the record was made right after the copy: then only the hash can tell)."""
+    monkeypatch.delenv(choice.PURE_ENV, raising=False)
+    engine = _fake_build(tmp_path, settled)
+    source = engine / "ranking.py"
+    text = source.read_bytes()
+    at = text.index(b"return")
+    with source.open("r+b") as file:
+        file.seek(at)
+        file.write(b"RETURN")
+    assert source.read_bytes() != text and len(source.read_bytes()) == len(text)
+    assert choice.compiled_usable(engine) is False
 
 
 def test_no_build_at_all_is_a_plain_python_engine(tmp_path: Path) -> None:
@@ -65,16 +119,19 @@ def test_no_build_at_all_is_a_plain_python_engine(tmp_path: Path) -> None:
     assert choice.compiled_usable(engine) is None
 
 
-@pytest.mark.parametrize("change", ["edited engine source", "edited refusal reasons", "module missing", "no manifest",
-                                    "turned off"])
+@pytest.mark.parametrize("settled", [True, False])
+@pytest.mark.parametrize("change", ["edited engine source", "edited refusal reasons", "new engine module",
+                                    "module missing", "no manifest", "turned off"])
 def test_a_stale_incomplete_or_refused_build_is_stepped_around(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str, settled: bool
 ) -> None:
     monkeypatch.delenv(choice.PURE_ENV, raising=False)
-    engine = _fake_build(tmp_path)
+    engine = _fake_build(tmp_path, settled)
     if change == "edited engine source":
         with (engine / "notation.py").open("a") as source:
             source.write("# a mutant\n")
+    elif change == "new engine module":
+        (engine / "extra.py").write_text("TRUMP = 'none'\n")  # (mypyc may have inlined from any engine module)
     elif change == "edited refusal reasons":
         with (engine.parent / "refusal.py").open("a") as source:
             source.write("# a mutant\n")

@@ -6,23 +6,28 @@ a compiler the same package installs as plain Python: the compiled core is an op
 about 1.8x on bench/engine.py), never a different engine, and the whole test suite passes on both.
 
 `choose()` runs before any engine module is imported (`watten_net/engine/__init__.py` imports this module
-first). It keeps the
-compiled modules only when every one of them is there and was built from the sources as they are now; after any
-edit to the engine, or with WATTEN_PURE_ENGINE=1 in the environment, it makes Python import the `.py` files in
-their place, so an edited engine (or a mutant of tests/mutants.py) never runs stale compiled code. This module
-imports nothing but the standard library: setup.py reads MODULES and `source_hashes` from it before anything is
-built.
+first). It keeps the compiled modules only when every one of them is there and was built from the sources as they
+are now; after any edit to the engine, or with WATTEN_PURE_ENGINE=1 in the environment, it makes Python import the
+`.py` files in their place, so an edited engine (or a mutant of tests/mutants.py) never runs stale compiled code.
+
+"As they are now" is decided without reading a source in the usual case: the manifest also holds each source's
+file status when the build was recorded (size, modification and change times in nanoseconds, inode, device), and
+while all of them are the same, no source was written since (the change time cannot be set back by any program,
+and every write, rename or copy over a file sets it). A source whose status differs in any way, or that was
+written less than `RACY_NS` before the record was made (its next write might fall within the same tick of the
+file system's clock, as git's "racily clean" entries), is judged by its content hash instead, as every import
+did before; that also reads a build copied elsewhere (new inodes) right. Every process's start-up is spared the
+hashing (and hashlib's import) this way. This module imports nothing but the standard library: setup.py reads
+MODULES and `record` from it before anything is built.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import json
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -35,6 +40,8 @@ GROUP = "watten_net.engine.compiled"
 install finds it)."""
 MANIFEST = "compiled.json"
 PURE_ENV = "WATTEN_PURE_ENGINE"
+RACY_NS = 2_000_000_000
+"""A source written less than this long before the manifest was recorded is judged by its hash at every import."""
 
 ENGINE = Path(__file__).resolve().parent
 PACKAGE = "watten_net.engine"
@@ -47,10 +54,30 @@ def hashed_sources(engine: Path) -> list[Path]:
 
 
 def source_hashes(engine: Path) -> dict[str, str]:
+    import hashlib  # (only when a source must be read: hashlib's import alone costs a few ms of every start-up)
+
     return {
         path.relative_to(engine.parent).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
         for path in hashed_sources(engine)
     }
+
+
+def _status(path: Path) -> list[int]:
+    st = path.stat()
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+def record(engine: Path, built_from: dict[str, str], now_ns: int | None = None) -> dict[str, object] | None:
+    """The manifest of a build made from the sources whose hashes were `built_from` (taken before the compiler
+    read them): those hashes, and the file status of each source not written within RACY_NS before `now_ns` (by
+    default the time of this call). None when the sources are no longer what the build was made from: a source
+    edited during the build makes the build stale, and no manifest may call it up to date."""
+    statuses = {path.relative_to(engine.parent).as_posix(): _status(path) for path in hashed_sources(engine)}
+    if source_hashes(engine) != built_from:
+        return None
+    settled = (time.time_ns() if now_ns is None else now_ns) - RACY_NS
+    return {"hashes": built_from,
+            "statuses": {name: st for name, st in statuses.items() if max(st[1], st[2]) < settled}}
 
 
 def built_files(engine: Path) -> list[Path]:
@@ -64,11 +91,26 @@ def _up_to_date(engine: Path) -> bool:
         recorded = json.loads((engine / MANIFEST).read_text())
     except (OSError, ValueError):
         return False
-    return isinstance(recorded, dict) and recorded == source_hashes(engine)
+    if not isinstance(recorded, dict):
+        return False
+    statuses = recorded.get("statuses")
+    if isinstance(statuses, dict) and _unwritten_since(engine, statuses):
+        return True
+    return recorded.get("hashes") == source_hashes(engine)
 
 
-class _Sources(importlib.abc.MetaPathFinder):
-    """Finds the `.py` file of each compiled module, ahead of the extension module beside it."""
+def _unwritten_since(engine: Path, statuses: dict[str, object]) -> bool:
+    """Every source (no more, no fewer) has the very file status the manifest recorded."""
+    try:
+        now = {path.relative_to(engine.parent).as_posix(): _status(path) for path in hashed_sources(engine)}
+    except OSError:
+        return False
+    return now == statuses
+
+
+class _Sources:
+    """Finds the `.py` file of each compiled module, ahead of the extension module beside it (a finder of
+    sys.meta_path: importlib.abc is not imported for its base class, it would cost every start-up)."""
 
     def __init__(self, files: dict[str, Path]) -> None:
         self.files = files
@@ -76,6 +118,8 @@ class _Sources(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
+        import importlib.util
+
         file = self.files.get(fullname)
         return importlib.util.spec_from_file_location(fullname, file) if file is not None else None
 
