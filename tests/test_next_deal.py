@@ -151,6 +151,10 @@ def test_a_checkpoint_signature_after_the_seals_are_done_and_a_late_seal_signatu
     for seat in range(4):
         _submit_owed(table, seat, "CheckpointSignature")
     assert host.waiting_for() == (DealStep.SEAL_SIGN, (0, 1, 2, 3))  # the checkpoint is complete: the seal is owed
+    for seat in range(4):
+        out = _submit_owed(table, seat, "DeckSealedSignature")
+    assert "ActionAccepted" in [p.type for p in out]
+    assert host.phase == Stage.PLAY
     hand, seq, head = table.seats[0].checkpoint
     again = table.seats[0].send(pb.CheckpointSignature(hand=hand, seat=0, chain_seq=seq, chain_head=head))
     table.seats[0].outbox.remove(again)
@@ -158,10 +162,6 @@ def test_a_checkpoint_signature_after_the_seals_are_done_and_a_late_seal_signatu
     with pytest.raises(ProtocolError) as err:  # (a checkpoint signature once it is complete: refused, nothing changes)
         host.submit(0, again)
     assert err.value.reason == Reason.UNEXPECTED_MESSAGE and len(host.chain) == length
-    for seat in range(4):
-        out = _submit_owed(table, seat, "DeckSealedSignature")
-    assert "ActionAccepted" in [p.type for p in out]
-    assert host.phase == Stage.PLAY
 
 
 def test_a_seat_that_reconnects_keeps_both_owed_signatures() -> None:

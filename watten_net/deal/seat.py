@@ -178,14 +178,18 @@ class SeatGame:
         return HostBrokeProtocol(reason, message, seat)
 
     def send(self, payload: Any) -> bytes:
-        signed = self._made(payload)
+        # Queued behind another step (a checkpoint's and the next deal's seal signatures are owed together): made on
+        # that one, so it is not signed again once that one is accepted (`next_automatic` re-signs it if it was not).
+        signed = self._made(payload, self.parsed(self.outbox[-1]) if self.outbox else None)
         self.outbox.append(signed.raw)
         self.sent_at[signed.hash] = self.chain_seq
         return signed.raw
 
-    def _made(self, payload: Any) -> Signed:
-        """A signed envelope of `payload` on this seat's chain head, kept as made (`own_parsed`): never parsed again."""
-        signed = make_signed(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, payload)
+    def _made(self, payload: Any, after: Signed | None = None) -> Signed:
+        """A signed envelope of `payload` on this seat's chain head (or after `after`, an own envelope not yet
+        accepted), kept as made (`own_parsed`): never parsed again."""
+        seq, prev = (after.seq + 1, after.hash) if after is not None else (self.my_seq + 1, self.my_head)
+        signed = make_signed(self.key, self.game_id, seq, prev, self.seat, payload)
         if len(self.own_parsed) >= 64:  # (never echoed: dropped from the outbox, refused, or a stand-in's turn)
             recent = list(self.own_parsed)[-16:]
             self.own_parsed = {r: s for r, s in self.own_parsed.items() if r in self.outbox or r in recent}
