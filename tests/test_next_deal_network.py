@@ -11,8 +11,9 @@ import pytest
 
 from watten_net.deal.protocol import parse_envelope
 from watten_net.record import KIND_HOST, read_record
+from watten_net.refusal import Reason
+from watten_net.verify import FAILED, verify_file
 from watten_net.verify import main as watten_verify
-from watten_net.verify import verify_file
 
 from netutil import isolated_env, start, start_host
 
@@ -71,3 +72,26 @@ def test_a_whole_match_in_either_order_verifies(tmp_path: Path, order: str) -> N
             assert sorted(run[3:-1]) == sorted(["Relay:CheckpointSignature", "Relay:DeckSealedSignature"] * 4)
         else:
             assert run[:7] == ["Checkpoint", *["Relay:CheckpointSignature"] * 4, "HandOpen", "DeckSealed"]
+
+
+def test_a_host_that_deals_on_before_the_checkpoint_is_complete_is_caught(tmp_path: Path) -> None:
+    # tests/cheating_host.py: the host keeps the joined seat's CheckpointSignature out of the chain and cuts anyway.
+    env = isolated_env(tmp_path)
+    env["WATTEN_CHEAT"] = "skip-checkpoint"
+    records = tmp_path / "records"
+    host = start("tests.cheating_host", ["--port", "0", "--bind", "127.0.0.1", "--headless", "--insecure",
+                                         "--players", "2", "--bots", "1", "--set", "target=15", "--record",
+                                         str(records)], env)
+    port = int(host.wait_for_line(r"on port (\d+)").group(1))
+    victim = start("client.main", ["--bot", "random", "--insecure", "--record", str(records),
+                                   f"127.0.0.1:{port}"], isolated_env(tmp_path))
+    try:
+        assert victim.wait(120) == 5, victim.output()  # (watten-join's exit for a host that broke the protocol)
+    finally:
+        host.stop()
+        victim.stop()
+    assert "before every seat present had signed the last checkpoint" in victim.output(), victim.output()
+    [record] = sorted(records.glob("*-seat1.wrec"))
+    report = verify_file(str(record))
+    assert report.verdict == FAILED, report
+    assert any(p.reason in (Reason.BAD_CHECKPOINT, "unexpected-envelope") for p in report.errors), report.errors
