@@ -8,12 +8,13 @@ action is sent (the acting seat's `act()` called) until the table waits for a se
 up to date (the next hand's first decision), and the steps on the way are timed as they reach the seats (the times
 are cumulative, each the last of the four seats):
 
-  checkpoint at all 4     the Checkpoint closing the hand reached every seat's stream
-  co-signed (4 replies)   every seat's CheckpointSignature came back accepted (SubmitEnvelope returned)
-  DeckSealed at all 4     the next deal's HandOpen and DeckSealed reached every seat (the host posts them once every
-                          seat signed the checkpoint)
-  sealed (4 replies)      every seat's DeckSealedSignature came back accepted
-  first decision          the cut and the deliveries are in and checked, and the view shows a seat to act
+  checkpoint at all 4       the Checkpoint closing the hand reached every seat's stream
+  checkpoint signed (4)     every seat's CheckpointSignature came back accepted (SubmitEnvelope returned)
+  DeckSealed at all 4       the next deal's HandOpen and DeckSealed reached every seat: with the Checkpoint
+                            (GameHeader.next_deal = with-checkpoint, what watten-host writes), or once every seat
+                            signed the checkpoint (the order before, `--after-checkpoint`)
+  seal signed (4)           every seat's DeckSealedSignature came back accepted (each seat's second step)
+  first decision            the cut and the deliveries are in and checked, and the view shows a seat to act
 
 Beside them, the floor of the same change of deal on the wire (bench/load_floor.py's bare grpc.aio server in its own
 process, these 4 seats): today's 1 + 4 + 4 submits in 3 rounds, and two protocol changes, both signatures in one
@@ -25,7 +26,7 @@ takes. The four seats share one process and one core here, so their work adds up
 seat checks on its own machine, at once): the client CPU figure says how much of the time that is. Figures only:
 nothing passes or fails. Takes about 10 s with the defaults.
 
-Run: ``.venv/bin/python bench/newhand.py [--matches 3] [--seed 1]``.
+Run: ``.venv/bin/python bench/newhand.py [--matches 3] [--seed 1] [--after-checkpoint]``.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ TARGET_POINTS = 21
 WAIT = 20.0  # seconds: no single wait lasts longer (a stuck table ends the run, not the machine)
 MAX_MATCHES = 10
 TARGET_MS = 10.0
-STEPS = ("checkpoint at all 4", "co-signed (4 replies)", "DeckSealed at all 4", "sealed (4 replies)",
+STEPS = ("checkpoint at all 4", "checkpoint signed (4)", "DeckSealed at all 4", "seal signed (4)",
          "first decision")
 
 
@@ -76,17 +77,18 @@ class Timeline:
         """The cumulative milliseconds of STEPS within [start, end], or None if a step is missing."""
         window = [m for m in self.marks if start <= m[0] <= end]
 
-        def per_seat(what: str, after: dict[int, float] | None = None) -> dict[int, float]:
-            """Each seat's first `what` (after its own time in `after`)."""
-            firsts: dict[int, float] = {}
+        def per_seat(what: str, after: dict[int, float] | None = None, nth: int = 1) -> dict[int, float]:
+            """Each seat's `nth` `what` (after its own time in `after`)."""
+            seen: dict[int, list[float]] = {}
             for t, seat, kind in window:
                 if kind == what and (after is None or (seat in after and t >= after[seat])):
-                    firsts.setdefault(seat, t)
-            return firsts
+                    seen.setdefault(seat, []).append(t)
+            return {seat: times[nth - 1] for seat, times in seen.items() if len(times) >= nth}
 
         checkpoint = per_seat("Checkpoint")
-        sealed_at = per_seat("DeckSealed")
-        stages = [checkpoint, per_seat("submitted", checkpoint), sealed_at, per_seat("submitted", sealed_at)]
+        # A seat answers the Checkpoint first and the DeckSealed second, in either order of the two.
+        stages = [checkpoint, per_seat("submitted", checkpoint), per_seat("DeckSealed"),
+                  per_seat("submitted", checkpoint, nth=2)]
         if any(len(stage) != PLAYERS for stage in stages):
             return None
         steps = [max(stage.values()) for stage in stages]
@@ -149,12 +151,13 @@ def proc_cpu_s(pid: int) -> float | None:
     return total / 1e9
 
 
-def host_command(record_dir: str) -> list[str]:
+def host_command(record_dir: str, after_checkpoint: bool = False) -> list[str]:
     script = Path(sys.executable).parent / "watten-host"
     if not script.exists():
         script = ROOT / ".venv" / "bin" / "watten-host"
     return [str(script), "--headless", "--insecure", "--bind", "127.0.0.1", "--port", "0", "--players",
-            str(PLAYERS), "--rules", "bavarian", "--record", record_dir, "--set", f"target={TARGET_POINTS}"]
+            str(PLAYERS), "--rules", "bavarian", "--record", record_dir, "--set", f"target={TARGET_POINTS}",
+            *(["--set", "next-deal=after-checkpoint"] if after_checkpoint else [])]
 
 
 async def follow(conn: TimedConnection, changed: asyncio.Condition, run: Run) -> None:
@@ -231,14 +234,14 @@ async def play(conns: list[TimedConnection], changed: asyncio.Condition, rng: ra
                 return
 
 
-async def play_match(run: Run, rng: random.Random, workdir: Path, number: int) -> None:
+async def play_match(run: Run, rng: random.Random, workdir: Path, number: int, after_checkpoint: bool) -> None:
     record_dir = tempfile.mkdtemp(prefix="host-", dir=workdir)
     # The host's journal goes into the scratch directory too: a run cut short leaves no unfinished game behind for
     # the next host on this machine to find (and resume).
     env = {**os.environ, "WATTEN_DATA_DIR": tempfile.mkdtemp(prefix="data-", dir=workdir)}
     with open(workdir / f"host-{number}.stderr", "wb") as stderr:
-        proc = await asyncio.create_subprocess_exec(*host_command(record_dir), stdout=asyncio.subprocess.PIPE,
-                                                    stderr=stderr, env=env)
+        proc = await asyncio.create_subprocess_exec(*host_command(record_dir, after_checkpoint),
+                                                    stdout=asyncio.subprocess.PIPE, stderr=stderr, env=env)
     assert proc.stdout is not None
     conns: list[TimedConnection] = []
     tasks: list[asyncio.Task[None]] = []
@@ -308,7 +311,7 @@ async def main_async(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="watten-newhand-") as scratch:
         for number in range(1, args.matches + 1):
-            await play_match(run, rng, Path(scratch), number)
+            await play_match(run, rng, Path(scratch), number, args.after_checkpoint)
     report(run, args.matches)
     if not args.no_floor:
         event_size = int(statistics.median(run.event_sizes)) if run.event_sizes else 1000
@@ -339,6 +342,9 @@ def main() -> None:
                         f"{MAX_MATCHES})")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random legal actions (default 1)")
     parser.add_argument("--no-floor", action="store_true", help="without the bare grpc.aio floor of a change of deal")
+    parser.add_argument("--after-checkpoint", action="store_true",
+                        help="the host opens the next deal only once the checkpoint is signed (the order before "
+                        "GameHeader.next_deal; the default is the deal sealed with the checkpoint)")
     args = parser.parse_args()
     args.matches = min(max(args.matches, 1), MAX_MATCHES)
     asyncio.run(main_async(args))

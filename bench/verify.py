@@ -16,7 +16,11 @@ and four SeatGames, no network, random legal actions from a fixed seed). Then:
 
 Only the figures are printed, with the targets beside them; nothing passes or fails on time.
 
-Run: ``.venv/bin/python bench/verify.py [--seed 1] [--target 15] [--runs 5] [--matches 4] [--repeat 3]``.
+The match is played in the order watten-host writes (GameHeader.next_deal = with-checkpoint: a hand's checkpoint
+signatures come once the next deal is open, so they count to that hand); `--after-checkpoint` plays the order before.
+
+Run: ``.venv/bin/python bench/verify.py [--seed 1] [--target 15] [--runs 5] [--matches 4] [--repeat 3]
+[--after-checkpoint]``.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import cryptography
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from watten_net.deal.envelope import envelope_hash, signing_bytes
+from watten_net.deal.host_game import WITH_CHECKPOINT
 from watten_net.deal.identity import public_key_bytes, sign, verify
 from watten_net.deal.protocol import check_signature, parse_envelope, signing_seat
 from watten_net.engine import Rules
@@ -219,10 +224,12 @@ def per_call_us(fn: Callable[[], object], number: int, rounds: int = 5) -> float
     return statistics.median(samples)
 
 
-def play_metered(rules: Rules, seed: int, seat_index: int) -> tuple[LocalTable, HandMeter, HandMeter, float]:
-    """One match of `seed`, with the CPU of the host's `submit` and of one seat's calls metered per hand."""
+def play_metered(rules: Rules, seed: int, seat_index: int, next_deal: str = WITH_CHECKPOINT
+                 ) -> tuple[LocalTable, HandMeter, HandMeter, float]:
+    """One match of `seed`, with the CPU of the host's `submit` and of one seat's calls metered per hand (with
+    next_deal = with-checkpoint a hand's checkpoint signatures arrive once the next deal is open: they count to it)."""
     local_table.Ed25519PrivateKey = SeededKeys(seed)  # type: ignore[attr-defined, assignment]
-    table = LocalTable(rules, seed=seed)
+    table = LocalTable(rules, seed=seed, next_deal=next_deal)
     host = table.host
     host_meter = HandMeter(lambda: host.dealing.current.hand if host.dealing.attempts else HEADER)
     host.submit = host_meter.wrap(host.submit)  # type: ignore[method-assign]
@@ -259,14 +266,18 @@ def main() -> None:
                         "least CPU kept (default 3)")
     parser.add_argument("--matches", type=int, default=4, help="matches played for the per-hand cost (seeds SEED, "
                         "SEED+1, ...; default 4: one match has only some 7 hands, too few for a steady median)")
+    parser.add_argument("--after-checkpoint", action="store_true", help="the next deal opened once the checkpoint is "
+                        "signed (GameHeader.next_deal \"\", the order before); default: with it, as watten-host does")
     args = parser.parse_args()
     runs = max(1, args.runs)
+    next_deal = "" if args.after_checkpoint else WITH_CHECKPOINT
 
     print(f"watten-net record verification (Python {platform.python_version()}, cryptography "
           f"{cryptography.__version__}, {platform.machine()}, {os.cpu_count()} CPUs)")
     rules = Rules.preset("bavarian", 4).with_flag("target", str(args.target))
     seeds = range(args.seed, args.seed + max(1, args.matches))
-    metered = [least_of(play_metered(rules, seed, args.seat) for _ in range(max(1, args.repeat))) for seed in seeds]
+    metered = [least_of(play_metered(rules, seed, args.seat, next_deal) for _ in range(max(1, args.repeat)))
+               for seed in seeds]
     table, _, _, play_s = metered[0]
     host = table.host
 

@@ -44,14 +44,14 @@ def build_rules(preset: str, players: int, flags: Sequence[str]) -> Rules:
         if not sep:
             raise ValueError(f"--set takes FLAG=VALUE, not {item!r}")
         name = name.strip()
-        if name in ("deal", "reveal"):
+        if name in ("deal", "reveal", "next-deal"):
             continue  # table settings, not rules (see table_settings)
         rules = rules.with_flag(name, value)
     return rules
 
 
 def table_settings(flags: Sequence[str]) -> dict[str, str]:
-    settings = {"deal": "verified", "reveal": "match-end"}
+    settings = {"deal": "verified", "reveal": "match-end", "next-deal": "with-checkpoint"}
     for item in flags:
         name, _, value = item.partition("=")
         name, value = name.strip(), value.strip()
@@ -63,6 +63,10 @@ def table_settings(flags: Sequence[str]) -> dict[str, str]:
             if value not in ("match-end", "hand-end"):
                 raise ValueError("reveal must be match-end or hand-end")
             settings["reveal"] = value
+        elif name == "next-deal":  # (GameHeader.next_deal: "after-checkpoint" is the order before it existed, "")
+            if value not in ("with-checkpoint", "after-checkpoint"):
+                raise ValueError("next-deal must be with-checkpoint or after-checkpoint")
+            settings["next-deal"] = value
     return settings
 
 
@@ -194,6 +198,7 @@ async def run(args: argparse.Namespace) -> int:
     host_key = load_or_create_identity(config_dir() / "host" / "identity.key")
     settings = TableSettings(
         rules, preset=args.rules, reveal=chosen["reveal"], deal=chosen["deal"], host_key=host_key,
+        next_deal="" if chosen["next-deal"] == "after-checkpoint" else chosen["next-deal"],
         tls_fingerprint=tls_fp, record_dir=record_dir, host_name=socket.gethostname(), grace=args.grace,
         bot_delay=args.bot_delay if args.bot_delay is not None else (0.0 if args.headless else 0.7),
         step_timeout=args.step_timeout)

@@ -48,7 +48,8 @@ def _table_fields(table: Table) -> dict[str, Any]:
     settings = table.settings
     return {
         "rules": settings.rules.to_json(), "preset": settings.preset, "reveal": settings.reveal,
-        "deal": settings.deal, "tls": settings.tls_fingerprint.hex(), "host_name": settings.host_name,
+        "deal": settings.deal, "next_deal": settings.next_deal, "tls": settings.tls_fingerprint.hex(),
+        "host_name": settings.host_name,
         "table_id": table.table_id, "port": table.port, "seats": _seat_entries(table),
         "record_dir": str(settings.record_dir) if settings.record_dir else "",
         "host_run": table.host_run, "index": table.index, "own_person_key": table.own_person_key.hex(),
@@ -75,6 +76,7 @@ def _settings_of(meta: dict[str, Any], host_key: Ed25519PrivateKey, bot_delay: f
                  step_timeout: float) -> TableSettings:
     return TableSettings(Rules.from_json(meta["rules"]), preset=meta["preset"], reveal=meta["reveal"],
                          deal=meta.get("deal", "verified"), host_key=host_key,
+                         next_deal=meta.get("next_deal", ""),  # (journals of older hosts: the order they played)
                          tls_fingerprint=bytes.fromhex(meta["tls"]), host_name=meta["host_name"],
                          bot_delay=bot_delay, grace=grace, step_timeout=step_timeout,
                          record_dir=Path(meta["record_dir"]) if meta["record_dir"] else None)

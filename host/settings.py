@@ -20,6 +20,9 @@ class TableSettings:
     preset: str = ""
     reveal: str = "match-end"
     deal: str = "verified"  # "verified" (Level 1) or "trustless" (Level 2: the host sees no card)
+    # GameHeader.next_deal of a verified game: "with-checkpoint" (the next deal sealed in the checkpoint's round) or
+    # "" (after every checkpoint signature); a trustless table ignores it (its header says "")
+    next_deal: str = "with-checkpoint"
     host_key: Ed25519PrivateKey = field(default_factory=Ed25519PrivateKey.generate)
     tls_fingerprint: bytes = b""  # the certificate the game header names (b"": plaintext)
     record_dir: Path | None = None

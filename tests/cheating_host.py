@@ -7,6 +7,9 @@ WATTEN_CHEAT says how (the victim is seat WATTEN_CHEAT_SEAT, default 1):
   acting, and is called away again at its next move.
 - `refuse`: the host refuses the victim's DeckSealed signature of the second hand as `wrong-hash` (the real host's
   code signs the refusal's receipt), and then calls the seat away.
+- `skip-checkpoint`: with the next deal sealed with the checkpoint (GameHeader.next_deal), the host takes the victim's
+  first CheckpointSignature without relaying it and counts it: the next hand's cut comes before the checkpoint is
+  complete in the chain every seat holds.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 from host.botworker import BotWorker
 from host.main import main
 from watten_net.deal.host_game import HostGame
+from watten_net.deal.level1_seat import VerifiedSeat
 from watten_net.deal.protocol import ProtocolError, parse_envelope
 
 CHEAT = os.environ.get("WATTEN_CHEAT", "")
@@ -73,6 +77,20 @@ def cheat_refuse() -> None:
     BotWorker.step = bot_step  # type: ignore[method-assign]
 
 
+def cheat_skip_checkpoint() -> None:
+    honest = HostGame.HANDLERS["CheckpointSignature"]
+
+    def unrelayed(self: HostGame, seat: int, signed: Any) -> Any:
+        if seat == VICTIM and self.deal_waits_for_checkpoint:
+            self.checkpoint_signed.add(seat)
+            return self._checkpoint_done()
+        return honest(self, seat, signed)
+
+    HostGame.HANDLERS["CheckpointSignature"] = unrelayed
+    # (the cheating host's own bots look away: their SeatGames run in this process)
+    VerifiedSeat.check_checkpoint_complete = lambda self, what: None  # type: ignore[method-assign]
+
+
 if __name__ == "__main__":
-    {"away": cheat_away, "refuse": cheat_refuse}[CHEAT]()
+    {"away": cheat_away, "refuse": cheat_refuse, "skip-checkpoint": cheat_skip_checkpoint}[CHEAT]()
     raise SystemExit(main())

@@ -26,6 +26,7 @@ class LocalTable:
     seed: int = 0
     reveal: str = "match-end"
     deal: str = "verified"
+    next_deal: str = ""  # GameHeader.next_deal ("with-checkpoint": the next deal is sealed with the checkpoint)
     host: HostGame = field(init=False)
     seats: list[SeatGame] = field(init=False)
     rng: random.Random = field(init=False)
@@ -39,7 +40,7 @@ class LocalTable:
         keys = [Ed25519PrivateKey.generate() for _ in range(self.rules.players)]
         roster = [Seat(public_key_bytes(k), f"player {i}", rbytes(32)) for i, k in enumerate(keys)]
         self.host = HostGame(self.rules, roster, Ed25519PrivateKey.generate(), reveal=self.reveal,
-                             random_bytes=rbytes, deal=self.deal)
+                             random_bytes=rbytes, deal=self.deal, next_deal=self.next_deal)
         self.seats = [SeatGame(i, k, random_bytes=rbytes) for i, k in enumerate(keys)]
 
     # Seats whose person is away: they receive nothing (their line is down) and a bot stands in for them.

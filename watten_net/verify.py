@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.cardwords import LANGS, default_lang
 from watten_net.deal.envelope import GENESIS_PREV_HASH, envelope_hash
-from watten_net.deal.host_game import HostGame, Seat
+from watten_net.deal.host_game import NEXT_DEAL_MODES, HostGame, Seat
 from watten_net.deal.identity import game_fingerprint
 from watten_net.deal.keys import host_key_commitment
 from watten_net.deal.protocol import HOST_SEAT, PROTOCOL_VERSION, ProtocolError, Signed, check_signature, parse_envelope
@@ -472,6 +472,9 @@ def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGa
     deal = header.settings.deal or "verified"
     if deal not in ("verified", "trustless") or (deal == "trustless" and rules.blind):
         raise _problem(1, "GameHeader", "header-mismatch", f"the header asks for an unknown deal mode {deal!r}")
+    if header.next_deal not in NEXT_DEAL_MODES or (deal == "trustless" and header.next_deal):
+        raise _problem(1, "GameHeader", "header-mismatch",
+                       f"the header asks for an unknown order of the next deal {header.next_deal!r}")
     seats = [
         Seat(bytes(r.public_key), str(r.name), bytes(nonce), bool(r.bot), host_run=bool(r.host_run))
         for r, nonce in zip(header.roster, header.join_nonces, strict=True)
@@ -485,7 +488,7 @@ def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGa
         rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
         preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint), host_nonce=bytes(header.host_nonce),
         random_bytes=no_draws, envelope_source=_envelope_source(links), host_public_key=bytes(header.host_public_key),
-        deal=deal, host_game_key=host_game_key,
+        deal=deal, host_game_key=host_game_key, next_deal=str(header.next_deal),
     )
 
 

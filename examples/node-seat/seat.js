@@ -552,12 +552,15 @@ function onView(v) {
     if (S.stats.actions % 14 === 3) { cs = S.chainSeq - 3; ch = S.chainHashes[cs]; log('PROBE: naming an older head', cs); }
     else { ch = crypto.randomBytes(32); log('PROBE: naming a wrong head'); }
   }
-  S.actionPending = true; S.stats.actions++;
+  S.actionPending = true; S.actedAt = S.chainSeq; S.stats.actions++;
   log(`act: ${act}  (of ${acts.join(', ')})`);
   submit('ActionRequest', { action: act, chain_seq: cs, chain_head: ch }, (ok, d) => {
     if (cs !== S.chainSeq || ch !== S.chainHead) log(`PROBE result: ${ok ? 'accepted' : d && d.reason}`);
     S.actionPending = false;
     if (!ok && S.lastView) setTimeout(() => onView(S.lastView), 200);
+    // An Event carries a view only when it changed (protocol.md §11 step 3): one that came while this action was in
+    // flight may be the seat's next turn, and no other view follows it.
+    else if (ok && S.lastView && Number(S.lastView.chain_seq) > S.actedAt) onView(S.lastView);
   });
 }
 

@@ -73,6 +73,10 @@ from .steps import DealStep, Stage
 
 REVEAL_MODES = ("match-end", "hand-end")
 DEAL_MODES = ("verified", "trustless")
+# GameHeader.next_deal: "" = the next hand's HandOpen and DeckSealed once every seat present signed the checkpoint;
+# "with-checkpoint" = posted with the checkpoint, its cut and cards still only once the checkpoint is complete.
+WITH_CHECKPOINT = "with-checkpoint"
+NEXT_DEAL_MODES = ("", WITH_CHECKPOINT)
 
 EnvelopeSource = Callable[[int, Any], bytes]  # (chain seq, payload message) -> envelope bytes
 
@@ -113,7 +117,7 @@ class Posted:
             seat.receive(self.seq, withheld=self.stub())
 
 
-def _check_settings(rules: Rules, seats: Sequence[Seat], reveal: str, deal: str) -> None:
+def _check_settings(rules: Rules, seats: Sequence[Seat], reveal: str, deal: str, next_deal: str = "") -> None:
     """Refuse a game that cannot be hosted (a ValueError that says why)."""
     if len(seats) != rules.players:
         raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
@@ -121,6 +125,10 @@ def _check_settings(rules: Rules, seats: Sequence[Seat], reveal: str, deal: str)
         raise ValueError(f"reveal must be one of {REVEAL_MODES}")
     if deal not in DEAL_MODES:
         raise ValueError(f"deal must be one of {DEAL_MODES}")
+    if next_deal not in NEXT_DEAL_MODES:
+        raise ValueError(f"next_deal must be one of {NEXT_DEAL_MODES}")
+    if deal == "trustless" and next_deal:
+        raise ValueError("next_deal is a verified deal's setting: a trustless deal prepares its decks its own way")
     if deal == "trustless" and rules.blind:
         raise ValueError("blind cannot be played with a trustless deal (the host must judge every trick)")
     if deal == "trustless" and (rules.deck not in DECK_SIZES or rules.players not in SEAT_COUNTS):
@@ -145,8 +153,10 @@ class HostGame:
         host_public_key: bytes | None = None,
         deal: str = "verified",
         host_game_key: bytes | None = None,
+        next_deal: str = "",
     ) -> None:
-        _check_settings(rules, seats, reveal, deal)
+        _check_settings(rules, seats, reveal, deal, next_deal)
+        self.next_deal = next_deal
         self.rules = rules
         self.seats = list(seats)
         self.n = rules.players
@@ -182,6 +192,7 @@ class HostGame:
         self.withheld: list[Posted] = []
         self.checkpoint: tuple[int, int, bytes] | None = None  # (hand, chain seq, chain head)
         self.checkpoint_signed: set[int] = set()
+        self.deal_waits_for_checkpoint = False  # (with-checkpoint: the next deal is open, its cut waits; `_route`)
         self.fingerprint = ""
         self.header_hash = b""  # SHA-256 of the GameHeader payload bytes: what every seat signs (docs/protocol.md §3)
         self.engine_events: list[Event] = []  # engine events since the last `drain_events()` (for the views)
@@ -253,6 +264,7 @@ class HostGame:
             host_nonce=self.host_nonce,
             join_nonces=[s.join_nonce for s in self.seats],
             game_id=self.game_id,
+            next_deal=self.next_deal,
         )
 
     def start(self) -> list[Posted]:
@@ -333,6 +345,8 @@ class HostGame:
         return self._open_attempt(0, 0) if self._everyone(self.header_signed) else []
 
     def _after_dealing(self) -> list[Posted]:
+        if self.deal_waits_for_checkpoint:
+            return []  # (no card of the next hand before every seat present has signed this hand's checkpoint)
         ready = self.dealing.take_ready_deck()
         if ready is not None:
             return self._begin_play(ready)
@@ -367,7 +381,7 @@ class HostGame:
                 out += self._header_done()
             elif self.phase == Stage.DEAL:
                 out += self.dealing.on_absent()
-                out += self._after_dealing()
+                out += self._checkpoint_done() if self.deal_waits_for_checkpoint else self._after_dealing()
             elif self.phase == Stage.CHECKPOINT:
                 out += self._checkpoint_done()
         return out
@@ -567,6 +581,11 @@ class HostGame:
             elif self.rules.blind:  # (only blind announcements are withheld actions: else nothing to look for)
                 out += self._disclose(lambda p: p.type == "ActionAccepted")
             out += self._ask_checkpoint(before.hand_number)
+            if self.next_deal == WITH_CHECKPOINT:
+                # The next attempt opens now (phase DEAL) while the checkpoint is signed; its deck goes to the engine
+                # (the cut, the cards) only once the checkpoint is complete (`_after_dealing`, `_checkpoint_done`).
+                self.deal_waits_for_checkpoint = True
+                out += self._open_attempt(match.hand_number, match.attempt)
         elif redeal:
             out.append(self._post(pb.AttemptAborted(hand=before.hand_number, attempt=before.attempt,
                                                     reason="bessere-redeal", seat=-1)))
@@ -611,7 +630,8 @@ class HostGame:
         return [self._post(pb.Checkpoint(hand=hand, chain_seq=head.seq, chain_head=head.hash))]
 
     def _on_CheckpointSignature(self, seat: int, signed: Signed) -> list[Posted]:
-        self._expect(Stage.CHECKPOINT, signed)
+        if not self.deal_waits_for_checkpoint:
+            self._expect(Stage.CHECKPOINT, signed)
         assert self.checkpoint is not None
         p = signed.payload
         hand, seq, head = self.checkpoint
@@ -624,12 +644,17 @@ class HostGame:
         return [self._relay(seat, signed), *self._checkpoint_done()]
 
     def prepare_next_deal(self) -> None:
-        """While the table waits for the checkpoint signatures, derive the next deal's deck and seals (a verified
-        game): the HandOpen and DeckSealed then follow the last signature without that work. The same bytes either
-        way, so a journal or record replayed without it gives the same chain."""
-        if self.verified_dealing is not None and self.phase == Stage.CHECKPOINT and not self.end_reason \
-                and self.match is not None:
+        """Derive the next deal's deck and seals ahead (a verified game), while the table waits for something else: the
+        HandOpen and DeckSealed then go out without that work. With next_deal = with-checkpoint they go out with the
+        checkpoint, so the next hand's first attempt is derived during this hand's play (every deal follows from keys
+        fixed before the first hand); else while the seats sign the checkpoint. The same bytes either way, so a
+        journal or record replayed without it gives the same chain."""
+        if self.verified_dealing is None or self.end_reason or self.match is None:
+            return
+        if self.phase == Stage.CHECKPOINT:
             self.verified_dealing.prepare(self.match.hand_number, self.match.attempt)
+        elif self.phase == Stage.PLAY and self.next_deal == WITH_CHECKPOINT:
+            self.verified_dealing.prepare(self.match.hand_number + 1, 0)
 
     def _checkpoint_done(self) -> list[Posted]:
         if not self._everyone(self.checkpoint_signed):
@@ -638,6 +663,9 @@ class HostGame:
             self.phase = Stage.OVER
             self.finished = True
             return []
+        if self.deal_waits_for_checkpoint:  # (with-checkpoint: the next deal is open; its cut may come now)
+            self.deal_waits_for_checkpoint = False
+            return self._after_dealing()
         match = self.engine
         assert match is not None
         return self._open_attempt(match.hand_number, match.attempt)
@@ -645,6 +673,7 @@ class HostGame:
     # ------------------------------------------------------------------ the end
     def _finish(self, reason: str) -> list[Posted]:
         self.end_reason = reason
+        self.deal_waits_for_checkpoint = False  # (abandoned while a paired deal was open: the deal is void)
         if self.trustless_dealing is not None:
             self.trustless_dealing.end_match()
         match = self.engine
@@ -676,6 +705,11 @@ class HostGame:
         """What the game waits for: a protocol step and its seats, or ('play', seats with a move)."""
         if self.phase == Stage.HEADER:
             return DealStep.HEADER, tuple(s for s in range(self.n) if s not in self.header_signed | self.absent)
+        if self.phase == Stage.DEAL and self.deal_waits_for_checkpoint:
+            # Both co-signatures are owed at once: a seat owes this step until it has given both.
+            _, sealing = self.dealing.waiting()
+            owing = {s for s in range(self.n) if s not in self.checkpoint_signed | self.absent} | set(sealing)
+            return DealStep.CHECKPOINT, tuple(sorted(owing))
         if self.phase == Stage.DEAL:
             return self.dealing.waiting()
         if self.phase == Stage.CHECKPOINT:

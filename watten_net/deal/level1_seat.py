@@ -46,6 +46,11 @@ class VerifiedSeat:
     sealed: dict[tuple[int, int], list[bytes]] = field(default_factory=dict)  # (h, a) -> DeckSealed list
     seeds_seen: dict[tuple[int, int], bytes] = field(default_factory=dict)  # S(h, a) revealed at a hand's end
     decks_checked: int = 0
+    # The last Checkpoint until every seat present has signed it (each relayed signature, each StandIn): no card of a
+    # new deal may be shown before (docs/protocol.md 5.5 item 6; with next_deal = with-checkpoint the next HandOpen and
+    # DeckSealed come with the Checkpoint, so a host could try to deal on before a fork would be found)
+    checkpoint_open: bool = False
+    checkpoint_signers: set[int] = field(default_factory=set)
 
     @property
     def n(self) -> int:
@@ -68,6 +73,24 @@ class VerifiedSeat:
             self._maybe_reveal()
         elif inner.type == "KeyReveal":
             self._on_reveal(seat, bytes(p.key))
+        elif inner.type == "CheckpointSignature":  # (SeatGame checked it is over the checkpoint this seat holds)
+            self.checkpoint_signers.add(seat)
+            self.settle_checkpoint()
+
+    def on_checkpoint(self) -> None:
+        self.checkpoint_open = True
+        self.checkpoint_signers = set()
+
+    def settle_checkpoint(self) -> None:
+        """The checkpoint is complete once every seat has signed it or is played by a stand-in (as the host waits)."""
+        if self.checkpoint_open and len(self.checkpoint_signers | self.game.stood_in) >= self.n:
+            self.checkpoint_open = False
+
+    def check_checkpoint_complete(self, what: str) -> None:
+        """`what` shows a card of a deal: the checkpoint before it must be complete."""
+        if self.checkpoint_open:
+            raise self.game.fault(Reason.BAD_CHECKPOINT, f"{what} came before every seat present had signed the "
+                                  "last checkpoint: the host dealt on without it")
 
     def _commit(self) -> None:
         game = self.game

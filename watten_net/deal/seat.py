@@ -178,14 +178,18 @@ class SeatGame:
         return HostBrokeProtocol(reason, message, seat)
 
     def send(self, payload: Any) -> bytes:
-        signed = self._made(payload)
+        # Queued behind another step (a checkpoint's and the next deal's seal signatures are owed together): made on
+        # that one, so it is not signed again once that one is accepted (`next_automatic` re-signs it if it was not).
+        signed = self._made(payload, self.parsed(self.outbox[-1]) if self.outbox else None)
         self.outbox.append(signed.raw)
         self.sent_at[signed.hash] = self.chain_seq
         return signed.raw
 
-    def _made(self, payload: Any) -> Signed:
-        """A signed envelope of `payload` on this seat's chain head, kept as made (`own_parsed`): never parsed again."""
-        signed = make_signed(self.key, self.game_id, self.my_seq + 1, self.my_head, self.seat, payload)
+    def _made(self, payload: Any, after: Signed | None = None) -> Signed:
+        """A signed envelope of `payload` on this seat's chain head (or after `after`, an own envelope not yet
+        accepted), kept as made (`own_parsed`): never parsed again."""
+        seq, prev = (after.seq + 1, after.hash) if after is not None else (self.my_seq + 1, self.my_head)
+        signed = make_signed(self.key, self.game_id, seq, prev, self.seat, payload)
         if len(self.own_parsed) >= 64:  # (never echoed: dropped from the outbox, refused, or a stand-in's turn)
             recent = list(self.own_parsed)[-16:]
             self.own_parsed = {r: s for r, s in self.own_parsed.items() if r in self.outbox or r in recent}
@@ -440,15 +444,22 @@ class SeatGame:
         whatever the seat's own replay says is still owed (`TrustlessSeat.still_owed`): a deck prepared ahead waits
         for its key shares and shuffles whatever the current step is, and several ShareRequests (one per recipient) may
         wait for this seat's shares at once, which the host's one step cannot name."""
-        kept: list[bytes] = []
+        kept: dict[str, bytes] = {}
         trustless: list[bytes] = []
         for raw in self.outbox:
             signed = self.parsed(raw)
             if self.trustless is not None and self.trustless.still_owed(signed):
                 trustless.append(raw)
-            elif signed.type == owed:
-                kept = [raw]  # the latest one: it answers the current step
-        self.outbox = trustless + kept
+            elif signed.type == owed or self._sealed_with_checkpoint(signed, owed):
+                kept[signed.type] = raw  # the latest one: it answers the current step
+        self.outbox = trustless + list(kept.values())
+
+    def _sealed_with_checkpoint(self, signed: Signed, owed: str | None) -> bool:
+        """With next_deal = with-checkpoint the host names one step while it waits for both co-signatures: the
+        checkpoint's and the next deal's DeckSealed (HostGame.waiting_for)."""
+        return (owed == "CheckpointSignature" and signed.type == "DeckSealedSignature" and self.header is not None
+                and self.header.next_deal == "with-checkpoint"
+                and (int(signed.payload.hand), int(signed.payload.attempt)) == self.hand)
 
     def _preparing(self, signed: Signed) -> bool:
         return (self.trustless is not None and signed.type in ("KeyShare", "Shuffle")
@@ -509,6 +520,8 @@ class SeatGame:
         p = signed.payload
         if p.seat != self.seat or (p.hand, p.attempt) != self.hand:
             raise self.fault(Reason.BAD_DELIVERY, "a card delivery for another seat or hand reached this seat")
+        if self.verified is not None:
+            self.verified.check_checkpoint_complete("a card delivery")
         for opening in p.cards:
             self._check_opening(opening.position, opening.card, opening.salt)
             self.my_positions.add(int(opening.position))
@@ -528,6 +541,8 @@ class SeatGame:
         if self.trustless is not None:
             self.trustless.on_action_accepted(signed, inner)
             return
+        if p.actor == "key" and self.verified is not None:
+            self.verified.check_checkpoint_complete("the cut")
         for opening in p.openings:
             k = int(opening.position)
             self._check_opening(k, opening.card, opening.salt)
@@ -543,6 +558,8 @@ class SeatGame:
         if p.chain_seq != self.chain_seq - 1 or not self._head_before(signed):
             raise self.fault(Reason.BAD_CHECKPOINT, "the checkpoint does not name the chain head this seat holds")
         self.checkpoint = (int(p.hand), int(p.chain_seq), bytes(p.chain_head))
+        if self.verified is not None:
+            self.verified.on_checkpoint()
         self.send(pb.CheckpointSignature(hand=p.hand, seat=self.seat, chain_seq=p.chain_seq,
                                           chain_head=p.chain_head))
 
@@ -574,6 +591,8 @@ class SeatGame:
             self.called_away.append((self.chain_seq, not self.outbox))
         if p.active:
             self.stood_in.add(int(p.seat))
+            if self.verified is not None:
+                self.verified.settle_checkpoint()  # (the host no longer waits for that seat's signature)
         else:
             self.stood_in.discard(int(p.seat))
         if self.trustless is not None:
