@@ -14,14 +14,20 @@ before `Connection.act()` until all four clients have the resulting ActionAccept
   all 4 views            each seat's `updates()` yielded the view after it (later at a hand's end: the seat first
                          submits its CheckpointSignature)
 
-The baseline, measured in the same run and the same way: a bare grpc.aio server in a subprocess with one unary
-method that appends the request to a list and one server-stream method that sends every appended item to each
-of 4 subscribers (bytes, no protobuf, no work), with the request, reply and stream message sizes the real run
-measured. Also printed: the host process's CPU (all threads, from /proc) per action and per deal, actions/s, and
-how many stream events carried a view newer than their own chain entries. Only figures are printed, with the
-targets beside them; nothing passes or fails on time. Takes about 10 s with the defaults.
+The baseline, measured in the same run and the same way: bench/load_floor.py's bare grpc.aio server in a subprocess
+(one unary method that appends the request to its table's list and one server-stream method that sends every
+appended item to each of 4 subscribers: bytes, no protobuf, no work), one table, one item at a time, with the
+request, reply and stream message sizes the real run measured. Also printed: the host process's CPU (all threads,
+from /proc) per action and per deal, actions/s, and how many stream events carried a view newer than their own chain
+entries. Only figures are printed, with the targets beside them; nothing passes or fails on time. Takes about 10 s
+with the defaults.
 
-Run: ``.venv/bin/python bench/latency.py [--actions 600] [--matches M] [--seed 1]``.
+The four seats share this process and its core above, so their work adds up on the way; at a real table each seat
+checks on its own machine, at once. So a second figure follows (`--apart N` actions, default 200, a few seconds; 0
+leaves it out): the same play with each seat a `Connection` in its own process (bench/apart.py), against the floor
+with each floor seat in its own process too. Each shape's ratio and p99 lines are labelled with it.
+
+Run: ``.venv/bin/python bench/latency.py [--actions 600] [--matches M] [--seed 1] [--apart 200]``.
 """
 
 from __future__ import annotations
