@@ -123,23 +123,31 @@ async def _commands(conn: ReportingConnection) -> None:
             conn.report(refused=f"{err.reason}: {err.message}")
 
 
+async def _follow(conn: ReportingConnection) -> None:
+    async for _view in conn.updates():
+        conn.marks.append(("viewed", time.perf_counter(), conn.game.chain_seq if conn.game else 0))
+        conn.report()
+
+
 async def serve_seat(port: int, index: int, record_dir: Path) -> None:
+    """One seat until its stream ends, or until the coordinator closes its stdin (a run cut short)."""
     channel = await open_channel("127.0.0.1", port, insecure=True)
     conn = ReportingConnection(channel, record_dir)
-    commands: asyncio.Task[None] | None = None
+    tasks: list[asyncio.Task[None]] = []
     try:
         await conn.join(f"bench {index}")
         conn.report(joined=conn.seat)
-        commands = asyncio.create_task(_commands(conn))
-        async for _view in conn.updates():
-            conn.marks.append(("viewed", time.perf_counter(), conn.game.chain_seq if conn.game else 0))
-            conn.report()
+        tasks = [asyncio.create_task(_follow(conn)), asyncio.create_task(_commands(conn))]
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            task.result()  # (raises what ended it)
         conn.report(end=True)
     except Exception as err:  # (reported, so that the coordinator says what went wrong)
         conn.report(end=True, error=f"{type(err).__name__}: {err}")
     finally:
-        if commands is not None:
-            commands.cancel()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         await conn.close()
 
 
