@@ -13,8 +13,10 @@ SeatGame and view say (is it up to date, is it to act, which actions are legal) 
   ["submitted", t, 0]         one of its protocol steps came back accepted
 
 The times are `time.perf_counter()`, CLOCK_MONOTONIC on Linux: one clock for every process of the machine. The lines
-are written after the marks were taken (so writing them is not in the figures, but it is in the seats' CPU, as a
-screen would be). The coordinator plays as bench/latency.py does, one action at a time: it waits until every seat
+are written after the marks were taken, so writing them is not in the times; the CPU the marks and reports take is
+counted by each seat and left out of the seats' CPU figure (what is left is the seat's own work and gRPC's). With
+BENCH_SEAT_PROFILE=DIR in the environment each seat process runs under cProfile and leaves DIR/seatN.prof. The
+coordinator plays as bench/latency.py does, one action at a time: it waits until every seat
 has reported the same chain head with nothing owed and a seat to act, and tells that seat which action to send
 (`act ACTION` on its stdin); the seat replies when `act()` returned. `play_match` plays one whole match so and
 returns every action and every mark; the benches compute their figures from them.
