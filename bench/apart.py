@@ -268,24 +268,22 @@ async def _listen(seat: RemoteSeat, match: ApartMatch, changed: asyncio.Conditio
         changed.notify_all()
 
 
-async def start_seats(port: int, workdir: Path, match: ApartMatch,
-                      changed: asyncio.Condition) -> tuple[list[RemoteSeat], list[asyncio.Task[None]]]:
-    """The four seat processes, joined one after another (seat i is the i-th to join), and their listeners."""
-    seats: list[RemoteSeat] = []
-    listeners: list[asyncio.Task[None]] = []
+async def start_seats(port: int, workdir: Path, match: ApartMatch, changed: asyncio.Condition,
+                      seats: list[RemoteSeat], listeners: list[asyncio.Task[None]]) -> None:
+    """The four seat processes (into `seats`, their listeners into `listeners`), started at once, until every one
+    has joined (in whatever order: each reports the seat it got)."""
     for index in range(PLAYERS):
         record_dir = tempfile.mkdtemp(prefix=f"seat{index}-", dir=workdir)
         proc = await asyncio.create_subprocess_exec(
             sys.executable, str(Path(__file__).resolve()), "--seat", str(port), str(index), record_dir,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-        seat = RemoteSeat(index, proc)
-        seats.append(seat)
-        listeners.append(asyncio.create_task(_listen(seat, match, changed)))
-        async with changed:
-            await asyncio.wait_for(changed.wait_for(lambda s=seat: s.seat >= 0 or s.stream_over), WAIT)
+        seats.append(RemoteSeat(index, proc))
+        listeners.append(asyncio.create_task(_listen(seats[-1], match, changed)))
+    async with changed:
+        await asyncio.wait_for(changed.wait_for(lambda: all(s.seat >= 0 or s.stream_over for s in seats)), WAIT)
+    for seat in seats:
         if seat.seat < 0:
-            raise RuntimeError(f"seat process {index} did not join: {seat.error or 'it ended'}")
-    return seats, listeners
+            raise RuntimeError(f"seat process {seat.index} did not join: {seat.error or 'it ended'}")
 
 
 async def play_match(port: int, host_pid: int, workdir: Path, rng: random.Random, limit: int = 0) -> ApartMatch:
@@ -294,9 +292,11 @@ async def play_match(port: int, host_pid: int, workdir: Path, rng: random.Random
     from bench.latency import waiting_seat  # (latency.py imports this module for its second figure)
 
     match, changed = ApartMatch(), asyncio.Condition()
-    seats, listeners = await start_seats(port, workdir, match, changed)
-    cpu0 = sum(proc_cpu_s(s.proc.pid) - s.own_s for s in seats)
+    seats: list[RemoteSeat] = []
+    listeners: list[asyncio.Task[None]] = []
     try:
+        await start_seats(port, workdir, match, changed, seats, listeners)
+        cpu0 = sum(proc_cpu_s(s.proc.pid) - s.own_s for s in seats)
         while True:
             async with changed:
                 try:
