@@ -14,14 +14,20 @@ before `Connection.act()` until all four clients have the resulting ActionAccept
   all 4 views            each seat's `updates()` yielded the view after it (later at a hand's end: the seat first
                          submits its CheckpointSignature)
 
-The baseline, measured in the same run and the same way: a bare grpc.aio server in a subprocess with one unary
-method that appends the request to a list and one server-stream method that sends every appended item to each
-of 4 subscribers (bytes, no protobuf, no work), with the request, reply and stream message sizes the real run
-measured. Also printed: the host process's CPU (all threads, from /proc) per action and per deal, actions/s, and
-how many stream events carried a view newer than their own chain entries. Only figures are printed, with the
-targets beside them; nothing passes or fails on time. Takes about 10 s with the defaults.
+The baseline, measured in the same run and the same way: bench/load_floor.py's bare grpc.aio server in a subprocess
+(one unary method that appends the request to its table's list and one server-stream method that sends every
+appended item to each of 4 subscribers: bytes, no protobuf, no work), one table, one item at a time, with the
+request, reply and stream message sizes the real run measured. Also printed: the host process's CPU (all threads,
+from /proc) per action and per deal, actions/s, and how many stream events carried a view newer than their own chain
+entries. Only figures are printed, with the targets beside them; nothing passes or fails on time. Takes about 10 s
+with the defaults.
 
-Run: ``.venv/bin/python bench/latency.py [--actions 600] [--matches M] [--seed 1]``.
+The four seats share this process and its core above, so their work adds up on the way; at a real table each seat
+checks on its own machine, at once. So a second figure follows (`--apart N` actions, default 200, a few seconds; 0
+leaves it out): the same play with each seat a `Connection` in its own process (bench/apart.py), against the floor
+with each floor seat in its own process too. Each shape's ratio and p99 lines are labelled with it.
+
+Run: ``.venv/bin/python bench/latency.py [--actions 600] [--matches M] [--seed 1] [--apart 200]``.
 """
 
 from __future__ import annotations
@@ -33,7 +39,6 @@ import os
 import platform
 import random
 import statistics
-import struct
 import sys
 import tempfile
 import time
@@ -47,7 +52,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import grpc
 import grpc.aio
 
-from client.connection import CHANNEL_OPTIONS, Connection, Refused, open_channel
+from bench import apart
+from bench.load_floor import FloorResult, measure_sequence
+from client.connection import Connection, Refused, open_channel
 from watten_net.v1 import watten_pb2 as pb
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,9 +66,7 @@ MAX_MATCHES = 10
 TARGET_RATIO = 2.0
 TARGET_P99_MS = 5.0  # issue #17: p99 under 5 ms
 EDGE = 100  # actions at the start and at the end of a match, compared
-BASELINE_SERVICE = "/bench.Fanout/"
-BASELINE_LIFETIME = 120.0  # the baseline server stops by itself after this long even if nobody tells it to
-_HEADER = struct.Struct(">III")  # baseline request: item index, stream message size, reply size
+APART_ACTIONS = 200  # actions measured in the real-table shape by default (a few seconds more)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -446,137 +451,71 @@ async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# the baseline: a bare grpc.aio append-and-fan-out server
+# the real-table shape: each seat its own process (bench/apart.py)
 # ---------------------------------------------------------------------------------------------------------------
 
-async def serve_baseline() -> None:
-    """The baseline server (run in a subprocess): Submit appends, Follow streams every appended item."""
-    items: list[bytes] = []
-    changed = asyncio.Condition()
-
-    async def submit(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
-        _index, stream_size, reply_size = _HEADER.unpack_from(request)
-        items.append(request[:_HEADER.size] + bytes(max(0, stream_size - _HEADER.size)))
-        async with changed:
-            changed.notify_all()
-        return bytes(reply_size)
-
-    async def follow(request: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[bytes]:
-        cursor = len(items)
-        while True:
-            while cursor < len(items):
-                item = items[cursor]
-                cursor += 1
-                yield item
-            async with changed:
-                if cursor >= len(items):
-                    await changed.wait()
-
-    handler = grpc.method_handlers_generic_handler(BASELINE_SERVICE.strip("/"), {
-        "Submit": grpc.unary_unary_rpc_method_handler(submit),
-        "Follow": grpc.unary_stream_rpc_method_handler(follow),
-    })
-    server = grpc.aio.server()
-    server.add_generic_rpc_handlers((handler,))
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    print(f"baseline: serving on port {port}", flush=True)
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(reader.read(), BASELINE_LIFETIME)  # until the parent closes our stdin
-    await server.stop(0.2)
-
-
-@dataclass
-class BaselineRun:
-    submit_ms: list[float] = field(default_factory=list)
-    arrived_ms: list[float] = field(default_factory=list)
-    wall_s: float = 0.0
-    server_cpu_s: float = 0.0
-    client_cpu_s: float = 0.0
-    problems: list[str] = field(default_factory=list)
-
-
-async def run_baseline(count: int, request_size: int, reply_size: int, stream_size: int) -> BaselineRun:
-    result = BaselineRun()
-    proc = await asyncio.create_subprocess_exec(sys.executable, str(Path(__file__).resolve()), "--serve-baseline",
-                                                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-    assert proc.stdout is not None and proc.stdin is not None
-    channels: list[grpc.aio.Channel] = []
-    subscribers: list[asyncio.Task[None]] = []
+@contextlib.asynccontextmanager
+async def host_process(workdir: Path, number: int, problems: list[str],
+                       grace: list[float]) -> AsyncIterator[tuple[int, int]]:
+    """A watten-host in a subprocess for as long as the block runs: (its port, its pid); its failure is a problem.
+    At the end it has `grace[0]` seconds to end by itself (its match over) before it is stopped (the block may
+    change that: a match cut short is stopped at once)."""
+    record_dir = tempfile.mkdtemp(prefix="host-", dir=workdir)
+    stderr_path = workdir / f"host-apart-{number}.stderr"
+    with open(stderr_path, "wb") as stderr:
+        env = {**os.environ, "WATTEN_DATA_DIR": tempfile.mkdtemp(prefix="data-", dir=workdir)}
+        proc = await asyncio.create_subprocess_exec(*host_command(record_dir), stdout=asyncio.subprocess.PIPE,
+                                                    stderr=stderr, env=env)
+    assert proc.stdout is not None
     drain: asyncio.Task[None] | None = None
     try:
         port = await asyncio.wait_for(read_port(proc.stdout, " on port "), WAIT)
         drain = asyncio.create_task(_drain(proc.stdout))
-        channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=CHANNEL_OPTIONS) for _ in range(PLAYERS)]
-        submits = [ch.unary_unary(BASELINE_SERVICE + "Submit") for ch in channels]
-        want = -1
-        arrivals: dict[int, float] = {}
-        done = asyncio.Event()
-
-        async def subscribe(index: int, channel: grpc.aio.Channel) -> None:
-            async for item in channel.unary_stream(BASELINE_SERVICE + "Follow")(b""):
-                now = time.perf_counter()
-                if _HEADER.unpack_from(item)[0] == want and index not in arrivals:
-                    arrivals[index] = now
-                    if len(arrivals) == PLAYERS:
-                        done.set()
-
-        subscribers = [asyncio.create_task(subscribe(i, ch)) for i, ch in enumerate(channels)]
-        padding = bytes(max(0, request_size - _HEADER.size))
-
-        async def one(index: int, wait: float = WAIT) -> tuple[float, float] | None:
-            nonlocal want
-            want = index
-            arrivals.clear()
-            done.clear()
-            request = _HEADER.pack(index, stream_size, reply_size) + padding
-            t0 = time.perf_counter()
-            await submits[index % PLAYERS](request, timeout=WAIT)
-            returned = time.perf_counter()
-            try:
-                await asyncio.wait_for(done.wait(), wait)
-            except TimeoutError:
-                return None
-            return (returned - t0) * 1000, (max(arrivals.values()) - t0) * 1000
-
-        # Warm up: until all four streams are open and have carried an item, then 50 more.
-        for attempt in range(100):
-            if await one(10_000_000 + attempt, 0.1) is not None:
-                break
-        else:
-            result.problems.append("the baseline subscribers never all received an item")
-            return result
-        for i in range(50):
-            await one(20_000_000 + i)
-        cpu0, server0 = time.process_time(), _proc_cpu_s(proc.pid)
-        started = time.perf_counter()
-        for i in range(count):
-            got = await one(i)
-            if got is None:
-                result.problems.append(f"baseline item {i} did not reach all four subscribers within {WAIT} s")
-                break
-            result.submit_ms.append(got[0])
-            result.arrived_ms.append(got[1])
-        result.wall_s = time.perf_counter() - started
-        result.client_cpu_s = time.process_time() - cpu0
-        server1 = _proc_cpu_s(proc.pid)
-        if server0 is not None and server1 is not None:
-            result.server_cpu_s = server1 - server0
-        return result
+        yield port, proc.pid
     finally:
-        for task in subscribers:
-            task.cancel()
-        await asyncio.gather(*subscribers, return_exceptions=True)
-        for ch in channels:
-            await ch.close()
-        proc.stdin.close()
-        await _stop_process(proc, 5.0)
+        await _stop_process(proc, grace[0])
         if drain is not None:
             drain.cancel()
             await asyncio.gather(drain, return_exceptions=True)
+        if grace[0] and proc.returncode not in (0, None):
+            tail = stderr_path.read_text(errors="replace").strip().splitlines()[-5:]
+            problems.append(f"host of match {number} exited {proc.returncode}: {' | '.join(tail)}")
+
+
+async def play_apart(run: RealRun, rng: random.Random, workdir: Path, limit: int) -> None:
+    """One match (or its first `limit` actions) with each seat its own process; its figures into `run`."""
+    run.matches += 1
+    grace = [10.0]
+    async with host_process(workdir, run.matches, run.problems, grace) as (port, pid):
+        host0 = _proc_cpu_s(pid)
+        match = await apart.play_match(port, pid, workdir, rng, limit)
+        host1 = _proc_cpu_s(pid)
+        if not match.whole:
+            grace[0] = 0.0  # (cut short: the host would wait for its seats)
+    if host0 is not None and host1 is not None:
+        run.host_cpu_s += host1 - host0
+    run.client_cpu_s += match.seat_cpu_s
+    run.whole_matches += match.whole
+    run.problems += match.problems
+    arrived, checked, viewed = (apart.marks_by_seat(match, kind) for kind in ("event", "checked", "viewed"))
+    deal, last_end = None, 0.0
+    for position, action in enumerate(match.actions):
+        got = [[apart.first_reaching(marks[seat], action.target) for seat in range(PLAYERS)]
+               for marks in (arrived, checked, viewed)]
+        if any(t is None for times in got for t in times):
+            run.problems.append(f"chain seq {action.target} did not reach every seat process")
+            continue
+        t0 = action.started
+        run.act_ms.append((action.returned - t0) * 1000)
+        run.first_ms.append((min(got[0]) - t0) * 1000)
+        for column, times in zip((run.arrived_ms, run.checked_ms, run.viewed_ms), got, strict=True):
+            column.append((max(times) - t0) * 1000)
+        run.position.append(position)
+        if deal is not None and action.deal != deal:
+            run.deal_ms.append((action.decided - last_end) * 1000)
+        deal, last_end = action.deal, max(got[2])
+    if match.actions:
+        run.wall_s += match.actions[-1].returned - match.actions[0].started
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -612,10 +551,7 @@ def median_or(values: list[int], default: int) -> int:
     return int(statistics.median(values)) if values else default
 
 
-async def main_async(args: argparse.Namespace) -> None:
-    print(f"watten-net action latency: 4 clients in this process, the host in a subprocess, 127.0.0.1 "
-          f"(Python {platform.python_version()}, grpcio {grpc.__version__}, {os.cpu_count()} CPUs)")
-    rng = random.Random(args.seed)
+async def play_in_one_process(args: argparse.Namespace, rng: random.Random) -> RealRun:
     run = RealRun()
     max_matches = args.matches or MAX_MATCHES
     with tempfile.TemporaryDirectory(prefix="watten-latency-") as tmp:
@@ -627,15 +563,41 @@ async def main_async(args: argparse.Namespace) -> None:
                 run.problems.append(f"match {run.matches}: {type(err).__name__}: {err}")
             if len(run.checked_ms) == before:
                 break  # no progress: report what there is rather than start host after host
-    count = len(run.checked_ms)
-    request_size = median_or(run.request_sizes, 300)
-    reply_size = median_or(run.reply_sizes, 40)
-    stream_size = median_or(run.update_sizes, 2500)
-    try:
-        base = await run_baseline(max(count, 50), request_size, reply_size, stream_size)
-    except Exception as err:
-        base = BaselineRun(problems=[f"baseline: {type(err).__name__}: {err}"])
+    return run
 
+
+async def play_seats_apart(args: argparse.Namespace, rng: random.Random) -> RealRun:
+    run = RealRun()
+    with tempfile.TemporaryDirectory(prefix="watten-latency-apart-") as tmp:
+        while run.matches < MAX_MATCHES and len(run.checked_ms) < args.apart:
+            before = len(run.checked_ms)
+            try:
+                await play_apart(run, rng, Path(tmp), args.apart - before)
+            except Exception as err:
+                run.problems.append(f"match {run.matches} (seats apart): {type(err).__name__}: {err}")
+            if len(run.checked_ms) == before:
+                break
+    return run
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    print(f"watten-net action latency: 4 clients in this process, the host in a subprocess, 127.0.0.1 "
+          f"(Python {platform.python_version()}, grpcio {grpc.__version__}, {os.cpu_count()} CPUs)")
+    rng = random.Random(args.seed)
+    run = await play_in_one_process(args, rng)
+    sizes = (median_or(run.request_sizes, 238), median_or(run.reply_sizes, 40), median_or(run.update_sizes, 1016))
+    # The floor of the same shape: 4 seats in one process, sharing one connection as client.connection's do there.
+    base = await measure_sequence(max(len(run.checked_ms), 50), sizes, own_connections=False)
+    report_one_process(args, run, base)
+    if args.apart > 0:
+        apart_run = await play_seats_apart(args, random.Random(args.seed))
+        apart_base = await measure_sequence(max(len(apart_run.checked_ms), 50), sizes, apart=True)
+        report_apart(apart_run, apart_base)
+
+
+def report_one_process(args: argparse.Namespace, run: RealRun, base: FloorResult) -> None:
+    count = len(run.checked_ms)
+    request_size, reply_size, stream_size = base.sizes
     header = f"  {'(ms)':<36} {'count':>6} {'p50':>8} {'p90':>8} {'p99':>8} {'max':>8}"
     print()
     print(f"watten-host, bavarian to {TARGET_POINTS}: {run.whole_matches} whole matches of {run.matches} "
@@ -648,10 +610,11 @@ async def main_async(args: argparse.Namespace) -> None:
     print(row("all 4 checked (conn.game.chain_seq)", run.checked_ms))
     print(row("all 4 views yielded (updates())", run.viewed_ms))
     print(row("deal set-up (last action to next)", run.deal_ms))
-    print("baseline, bare grpc.aio append + fan-out to 4 (bytes of the same sizes, server in a subprocess):")
+    print("baseline, bare grpc.aio append + fan-out to 4 (bytes of the same sizes, server in a subprocess; "
+          "bench/load_floor.py, one table):")
     print(header)
-    print(row("submit returns", base.submit_ms))
-    print(row("all 4 received", base.arrived_ms))
+    print(row("submit returns", base.reply_ms))
+    print(row("all 4 received", base.received_ms))
     print()
     if count:
         rate = count / run.wall_s if run.wall_s else 0.0
@@ -663,25 +626,18 @@ async def main_async(args: argparse.Namespace) -> None:
               f"{(run.host_cpu_s - run.host_action_cpu_s) / deals * 1000:.1f} ms per deal outside them (protocol "
               f"steps, ~{deals} deals); client process CPU {run.client_cpu_s / count * 1000:.2f} ms per action "
               f"(4 seats, all but the bench reading the host CPU)")
-    if base.arrived_ms:
-        brate = len(base.arrived_ms) / base.wall_s
-        print(f"  baseline items/s: {brate:.0f}; server CPU {base.server_cpu_s / len(base.arrived_ms) * 1000:.2f} ms "
-              f"per item, client process CPU {base.client_cpu_s / len(base.arrived_ms) * 1000:.2f} ms per item")
-    if count and base.arrived_ms:
-        p50, p50_base = percentile(run.checked_ms, 50), percentile(base.arrived_ms, 50)
-        p50_recv = percentile(run.arrived_ms, 50)
-        p99 = percentile(run.checked_ms, 99)
-        ratio = p50 / p50_base
+    if base.received_ms:
+        print(f"  baseline items/s: {len(base.received_ms) / base.window_s:.0f}; server CPU "
+              f"{base.server_ms_per_action():.2f} ms per item, client process CPU "
+              f"{base.client_cpu_s / len(base.received_ms) * 1000:.2f} ms per item")
+    if count and base.received_ms:
         early = [v for v, i in zip(run.checked_ms, run.position, strict=True) if i < EDGE]
         late = [v for v, i, n in zip(run.checked_ms, run.position, _lengths(run.position), strict=True)
                 if i >= n - EDGE]
         if early and late:
             print(f"  all 4 checked, p50 of the first {EDGE} actions of each match: {percentile(early, 50):.2f} ms; "
                   f"of the last {EDGE}: {percentile(late, 50):.2f} ms")
-        print(f"  ratio p50/p50_baseline: {ratio:.2f}x  (checked; {p50_recv / p50_base:.2f}x on gRPC receipt)   "
-              f"target: within {TARGET_RATIO:.0f}x -> {'met' if ratio <= TARGET_RATIO else 'NOT met'}")
-        print(f"  p99: {p99:.2f} ms   target: under {TARGET_P99_MS:.0f} ms -> "
-              f"{'met' if p99 < TARGET_P99_MS else 'NOT met'}")
+        print_targets("4 seats in one process", run, base)
     if run.views_ahead:
         print(f"  note: {run.views_ahead} of {run.events_with_view} stream events carried a view of a longer chain "
               f"than their own entries reach (the host builds each event's view when it sends it, not at the event)")
@@ -692,6 +648,38 @@ async def main_async(args: argparse.Namespace) -> None:
         print(f"  problem: {problem}")
 
 
+def print_targets(shape: str, run: RealRun, base: FloorResult) -> None:
+    """The ratio and p99 lines of one shape, against the floor of the same shape."""
+    p50, p50_base = percentile(run.checked_ms, 50), percentile(base.received_ms, 50)
+    p50_recv, p99 = percentile(run.arrived_ms, 50), percentile(run.checked_ms, 99)
+    ratio = p50 / p50_base
+    print(f"  [{shape}] ratio p50/p50_baseline: {ratio:.2f}x  (checked {p50:.2f} ms against {p50_base:.2f} ms; "
+          f"{p50_recv / p50_base:.2f}x on gRPC receipt)   target: within {TARGET_RATIO:.0f}x -> "
+          f"{'met' if ratio <= TARGET_RATIO else 'NOT met'}")
+    print(f"  [{shape}] p99: {p99:.2f} ms   target: under {TARGET_P99_MS:.0f} ms -> "
+          f"{'met' if p99 < TARGET_P99_MS else 'NOT met'}")
+
+
+def report_apart(run: RealRun, base: FloorResult) -> None:
+    """The real-table shape: each seat its own process, against the floor with each seat its own process."""
+    count = len(run.checked_ms)
+    print(f"\nthe real-table shape: each seat its own process (bench/apart.py), {count} actions of "
+          f"{run.matches} match(es), the floor likewise (bench/load_floor.py, each floor seat its own process):")
+    print(f"  {'(ms)':<36} {'count':>6} {'p50':>8} {'p90':>8} {'p99':>8} {'max':>8}")
+    print(row("act() returns", run.act_ms))
+    print(row("all 4 received (gRPC)", run.arrived_ms))
+    print(row("all 4 checked", run.checked_ms))
+    print(row("all 4 views yielded", run.viewed_ms))
+    print(row("floor: submit returns", base.reply_ms))
+    print(row("floor: all 4 received", base.received_ms))
+    if count and base.received_ms:
+        print(f"  CPU of the 4 seat processes: {run.client_cpu_s / count * 1000:.2f} ms per action (the floor's 4: "
+              f"{base.client_cpu_s / len(base.received_ms) * 1000:.2f} ms per item)")
+        print_targets("each seat its own process", run, base)
+    for problem in run.problems + base.problems:
+        print(f"  problem (seats apart): {problem}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--actions", type=int, default=600, help="play whole matches until this many actions "
@@ -699,11 +687,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=0, help="play exactly this many whole matches instead "
                         f"(at most {MAX_MATCHES} either way)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random legal actions (default 1)")
-    parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--apart", type=int, default=APART_ACTIONS, help="then this many actions with each seat its "
+                        f"own process, the real-table shape (default {APART_ACTIONS}; 0: not)")
     args = parser.parse_args()
-    if args.serve_baseline:
-        asyncio.run(serve_baseline())
-        return
     args.matches = min(max(args.matches, 0), MAX_MATCHES)
     asyncio.run(main_async(args))
 

@@ -145,44 +145,44 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[max(1, min(len(ordered), math.ceil(q / 100 * len(ordered)))) - 1]
 
 
-class FloorTable:
-    """One table's 4 seats: their channels, their streams, and the closed loop of its actions."""
+class ClosedLoop:
+    """One table's 4 seats and the closed loop of its actions: what is the same whether the seats are in this process
+    (`FloorTable`) or each in its own (`ApartFloorTable`); a subclass sends (`_send`) and calls `note_arrival`."""
 
-    def __init__(self, number: int, port: int, sizes: tuple[int, int, int]) -> None:
+    def __init__(self, number: int, sizes: tuple[int, int, int]) -> None:
         self.number = number
         self.sizes = sizes
-        self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[OWN_CONNECTION])
-                         for _ in range(PLAYERS)]
         self.generation = 0  # items of an earlier generation (the warm-up's) are not counted
         self.received = [0] * PLAYERS  # items of this generation each seat's stream delivered so far
         self.sent = 0  # items of this generation submitted so far
         self.arrived = asyncio.Event()  # every seat has every item submitted so far
         self.last_arrival = 0.0
 
-    async def follow(self, seat: int) -> None:
-        stream = self.channels[seat].unary_stream(SERVICE + "Follow")(_TABLE.pack(self.number))
-        async for item in stream:
-            if _ITEM.unpack_from(item)[1] // GENERATION != self.generation:
-                continue
-            self.received[seat] += 1
-            if min(self.received) >= self.sent:
-                self.last_arrival = time.perf_counter()
-                self.arrived.set()
+    def note_arrival(self, seat: int, index: int, when: float) -> None:
+        if index // GENERATION != self.generation:
+            return
+        self.received[seat] += 1
+        if min(self.received) >= self.sent:
+            self.last_arrival = when
+            self.arrived.set()
 
     def restart(self) -> None:
         """Count from here: a new generation of items."""
         self.generation += 1
         self.received, self.sent = [0] * PLAYERS, 0
 
-    async def submit(self, seat: int, sizes: tuple[int, int, int] | None = None) -> float:
-        """One item from `seat`; the wall time of its reply."""
+    async def _send(self, seat: int, request: bytes) -> tuple[float, float]:
+        """Submit `request` from `seat`: (perf_counter just before the call, just after its reply)."""
+        raise NotImplementedError
+
+    async def submit(self, seat: int, sizes: tuple[int, int, int] | None = None) -> tuple[float, float]:
+        """One item from `seat`; when its call started and its reply came (perf_counter)."""
         request_size, reply_size, event_size = sizes or self.sizes
         self.sent += 1
         self.arrived.clear()
         index = self.generation * GENERATION + self.sent
         request = _ITEM.pack(self.number, index, event_size, reply_size) + bytes(max(0, request_size - _ITEM.size))
-        await self.channels[seat].unary_unary(SERVICE + "Submit")(request, timeout=WAIT)
-        return time.time()
+        return await self._send(seat, request)
 
     async def everyone_has_all(self, wait: float = WAIT) -> None:
         if min(self.received) < self.sent:
@@ -190,20 +190,20 @@ class FloorTable:
 
     async def act(self, index: int) -> tuple[float, float, float]:
         """Item `index` from its seat in turn; (reply wall time, call -> reply ms, call -> all 4 received ms)."""
-        t0 = time.perf_counter()
-        wall = await self.submit(index % PLAYERS)
-        replied = time.perf_counter()
+        t0, replied = await self.submit(index % PLAYERS)
+        wall = time.time()
         await self.everyone_has_all()
         return wall, (replied - t0) * 1000, (max(self.last_arrival, replied) - t0) * 1000
 
     async def rounds(self, pattern: list[int]) -> float:
         """Rounds of submits, each round's seats at once; a round starts when all 4 seats have the last one's
         items (a change of deal: the hand's last action, then the seats' signatures). Milliseconds in all."""
-        t0 = time.perf_counter()
+        t0 = 0.0
         for count in pattern:
-            await asyncio.gather(*(self.submit(seat % PLAYERS) for seat in range(count)))
+            calls = await asyncio.gather(*(self.submit(seat % PLAYERS) for seat in range(count)))
+            t0 = t0 or min(started for started, _ in calls)
             await self.everyone_has_all()
-        return (time.perf_counter() - t0) * 1000
+        return (max(self.last_arrival, t0) - t0) * 1000
 
     async def open_streams(self) -> bool:
         """Until every stream is open: an item that reaches all 4 seats (a follower that subscribes after an item
@@ -217,28 +217,191 @@ class FloorTable:
                 return True
         return False
 
+    async def start(self) -> None:
+        """Start following the table's stream on every seat."""
+
     async def close(self) -> None:
+        raise NotImplementedError
+
+    def seat_cpu_s(self) -> float:
+        """CPU seconds the seats used so far (in this process: the whole process's)."""
+        raise NotImplementedError
+
+
+class FloorTable(ClosedLoop):
+    """One table's 4 seats in this process: their channels and their streams."""
+
+    def __init__(self, number: int, port: int, sizes: tuple[int, int, int], own_connections: bool = True) -> None:
+        super().__init__(number, sizes)
+        # (without own connections the 4 channels share one, as client.connection's channels in one process do)
+        options = [OWN_CONNECTION] if own_connections else []
+        self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=options) for _ in range(PLAYERS)]
+        self.followers: list[asyncio.Task[None]] = []
+
+    async def follow(self, seat: int) -> None:
+        stream = self.channels[seat].unary_stream(SERVICE + "Follow")(_TABLE.pack(self.number))
+        async for item in stream:
+            self.note_arrival(seat, _ITEM.unpack_from(item)[1], time.perf_counter())
+
+    async def _send(self, seat: int, request: bytes) -> tuple[float, float]:
+        t0 = time.perf_counter()
+        await self.channels[seat].unary_unary(SERVICE + "Submit")(request, timeout=WAIT)
+        return t0, time.perf_counter()
+
+    async def start(self) -> None:
+        self.followers = [asyncio.create_task(self.follow(seat)) for seat in range(PLAYERS)]
+
+    async def close(self) -> None:
+        for task in self.followers:
+            task.cancel()
+        await asyncio.gather(*self.followers, return_exceptions=True)
         for channel in self.channels:
             await channel.close()
 
+    def seat_cpu_s(self) -> float:
+        return time.process_time()
 
-async def run_tables(tables: list[FloorTable], warmup: float, seconds: float, server_pid: int,
+
+class ApartFloorTable(ClosedLoop):
+    """One table's 4 seats, each in its own process (`--floor-seat`), as at a real table; this process only tells
+    them what to submit and reads when items reached them (their perf_counter: one clock for the whole machine)."""
+
+    def __init__(self, number: int, port: int, sizes: tuple[int, int, int]) -> None:
+        super().__init__(number, sizes)
+        self.port = port
+        self.procs: list[asyncio.subprocess.Process] = []
+        self.readers: list[asyncio.Task[None]] = []
+        self.replies: dict[int, asyncio.Future[tuple[float, float]]] = {}
+
+    async def start(self) -> None:
+        for seat in range(PLAYERS):
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, str(Path(__file__).resolve()), "--floor-seat", str(self.port), str(self.number),
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            self.procs.append(proc)
+            self.readers.append(asyncio.create_task(self._read(seat, proc)))
+
+    async def _read(self, seat: int, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stdout is not None
+        while line := await proc.stdout.readline():
+            kind, index, *times = line.split()
+            if kind == b"r":
+                self.note_arrival(seat, int(index), float(times[0]))
+            elif kind == b"d" and (reply := self.replies.pop(int(index), None)) is not None:
+                reply.set_result((float(times[0]), float(times[1])))
+
+    async def _send(self, seat: int, request: bytes) -> tuple[float, float]:
+        index = _ITEM.unpack_from(request)[1]
+        reply = self.replies[index] = asyncio.get_running_loop().create_future()
+        stdin = self.procs[seat].stdin
+        assert stdin is not None
+        stdin.write(b"s " + request.hex().encode() + b"\n")
+        await stdin.drain()
+        return await asyncio.wait_for(reply, WAIT)
+
+    async def close(self) -> None:
+        for proc in self.procs:
+            if proc.stdin is not None:
+                proc.stdin.close()
+        for proc in self.procs:
+            try:
+                await asyncio.wait_for(proc.wait(), 5.0)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+        for task in self.readers:
+            task.cancel()
+        await asyncio.gather(*self.readers, return_exceptions=True)
+
+    def seat_cpu_s(self) -> float:
+        return sum(cpu_s(proc.pid) for proc in self.procs)
+
+
+async def floor_seat(port: int, table: int) -> None:
+    """One seat of an ApartFloorTable (its own process): follows the table's stream, printing `r INDEX TIME` for each
+    item, and submits what its stdin says (`s HEX`), printing `d INDEX STARTED REPLIED`."""
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[OWN_CONNECTION])
+    submit = channel.unary_unary(SERVICE + "Submit")
+    out = sys.stdout
+
+    async def follow() -> None:
+        async for item in channel.unary_stream(SERVICE + "Follow")(_TABLE.pack(table)):
+            now = time.perf_counter()
+            out.write(f"r {_ITEM.unpack_from(item)[1]} {now!r}\n")
+            out.flush()
+
+    async def send(request: bytes) -> None:
+        t0 = time.perf_counter()
+        await submit(request, timeout=WAIT)
+        t1 = time.perf_counter()
+        out.write(f"d {_ITEM.unpack_from(request)[1]} {t0!r} {t1!r}\n")
+        out.flush()
+
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    tasks = {asyncio.create_task(follow())}
+    while line := await reader.readline():
+        task = asyncio.create_task(send(bytes.fromhex(line.split()[1].decode())))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await channel.close()
+
+
+@contextlib.asynccontextmanager
+async def floor_server() -> AsyncIterator[tuple[int, int]]:
+    """The bare server in its own process, for as long as the block runs: (its port, its pid)."""
+    proc = await asyncio.create_subprocess_exec(sys.executable, str(Path(__file__).resolve()), "--serve",
+                                                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        line = await asyncio.wait_for(proc.stdout.readline(), WAIT)
+        yield int(line.decode().rsplit(" ", 1)[1]), proc.pid
+    finally:
+        proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), 5.0)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+@contextlib.asynccontextmanager
+async def open_tables(port: int, count: int, sizes: tuple[int, int, int], apart: bool = False,
+                      problems: list[str] | None = None,
+                      own_connections: bool = True) -> AsyncIterator[list[ClosedLoop]]:
+    """`count` tables of 4 seats following their streams (each seat its own process when `apart`; else each its own
+    TCP connection unless not `own_connections`), every stream open (else a problem noted), closed at the end."""
+    tables: list[ClosedLoop] = [ApartFloorTable(n, port, sizes) if apart
+                                else FloorTable(n, port, sizes, own_connections) for n in range(count)]
+    try:
+        for table in tables:
+            await table.start()
+        for table in tables:
+            if not await table.open_streams() and problems is not None:
+                problems.append(f"the streams of floor table {table.number} never opened")
+        yield tables
+    finally:
+        for table in tables:
+            await table.close()
+
+
+async def run_tables(tables: list[ClosedLoop], warmup: float, seconds: float, server_pid: int,
                      result: FloorResult) -> None:
     """Every table's closed loop at once; the figures of the replies inside the window."""
     done = asyncio.Event()
     window: list[float] = []  # [start, end] wall times, once known
     noted: list[tuple[float, float, float]] = []
 
-    async def loop(table: FloorTable) -> None:
+    async def loop(table: ClosedLoop) -> None:
         index = 0
         while not done.is_set():
             noted.append(await table.act(index))
             index += 1
 
-    followers = [asyncio.create_task(t.follow(s)) for t in tables for s in range(PLAYERS)]
-    for table in tables:
-        if not await table.open_streams():
-            result.problems.append(f"the streams of floor table {table.number} never opened")
     loops = [asyncio.create_task(loop(t)) for t in tables]
     try:
         await asyncio.sleep(warmup)
@@ -250,9 +413,9 @@ async def run_tables(tables: list[FloorTable], warmup: float, seconds: float, se
         done.set()
         await asyncio.wait_for(asyncio.gather(*loops), WAIT)
     finally:
-        for task in [*loops, *followers]:
+        for task in loops:
             task.cancel()
-        await asyncio.gather(*loops, *followers, return_exceptions=True)
+        await asyncio.gather(*loops, return_exceptions=True)
     start, end = window
     result.window_s = end - start
     inside = [n for n in noted if start <= n[0] < end]
@@ -263,26 +426,34 @@ async def run_tables(tables: list[FloorTable], warmup: float, seconds: float, se
 async def measure(tables: int, seconds: float, warmup: float, sizes: tuple[int, int, int]) -> FloorResult:
     """Start the bare server, run `tables` closed loops against it, stop it."""
     result = FloorResult(tables=tables, sizes=sizes)
-    proc = await asyncio.create_subprocess_exec(sys.executable, str(Path(__file__).resolve()), "--serve",
-                                                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-    assert proc.stdin is not None and proc.stdout is not None
-    floor_tables: list[FloorTable] = []
     try:
-        line = await asyncio.wait_for(proc.stdout.readline(), WAIT)
-        port = int(line.decode().rsplit(" ", 1)[1])
-        floor_tables = [FloorTable(n, port, sizes) for n in range(tables)]
-        await run_tables(floor_tables, warmup, seconds, proc.pid, result)
+        async with floor_server() as (port, pid), open_tables(port, tables, sizes, problems=result.problems) as loops:
+            await run_tables(loops, warmup, seconds, pid, result)
     except (TimeoutError, ValueError, IndexError, grpc.RpcError) as err:
         result.problems.append(f"{type(err).__name__}: {err}")
-    finally:
-        for table in floor_tables:
-            await table.close()
-        proc.stdin.close()
-        try:
-            await asyncio.wait_for(proc.wait(), 5.0)
-        except TimeoutError:
-            proc.kill()
-            await proc.wait()
+    return result
+
+
+async def measure_sequence(count: int, sizes: tuple[int, int, int], apart: bool = False, warmup: int = 50,
+                           own_connections: bool = True) -> FloorResult:
+    """One table, one action at a time (bench/latency.py's baseline): `warmup` actions, then `count` measured; the
+    seats in this process or (`apart`) each in its own. `client_cpu_s` is the seats' CPU (this process's, or the
+    four seat processes')."""
+    result = FloorResult(tables=1, sizes=sizes)
+    try:
+        async with floor_server() as (port, pid), open_tables(port, 1, sizes, apart, result.problems,
+                                                              own_connections) as (table,):
+            for index in range(warmup):
+                await table.act(index)
+            server0, seats0, started = cpu_s(pid), table.seat_cpu_s(), time.perf_counter()
+            for index in range(count):
+                _, reply_ms, received_ms = await table.act(index)
+                result.reply_ms.append(reply_ms)
+                result.received_ms.append(received_ms)
+            result.window_s = time.perf_counter() - started
+            result.server_cpu_s, result.client_cpu_s = cpu_s(pid) - server0, table.seat_cpu_s() - seats0
+    except (TimeoutError, ValueError, IndexError, grpc.RpcError) as err:
+        result.problems.append(f"{type(err).__name__}: {err}")
     return result
 
 
@@ -295,41 +466,20 @@ DEAL_CHANGES = {
 }
 
 
-async def measure_rounds(patterns: dict[str, list[int]], repeats: int,
-                         sizes: tuple[int, int, int]) -> tuple[dict[str, list[float]], list[str]]:
+async def measure_rounds(patterns: dict[str, list[int]], repeats: int, sizes: tuple[int, int, int],
+                         apart: bool = False) -> tuple[dict[str, list[float]], list[str]]:
     """Each pattern of `rounds` `repeats` times against a bare server (its own process), the patterns alternating
-    so that whatever else the machine does falls on all alike: milliseconds per pattern, and any problems."""
+    so that whatever else the machine does falls on all alike: milliseconds per pattern, and any problems. The
+    seats are in this process, or (`apart`) each in its own."""
     times: dict[str, list[float]] = {name: [] for name in patterns}
     problems: list[str] = []
-    proc = await asyncio.create_subprocess_exec(sys.executable, str(Path(__file__).resolve()), "--serve",
-                                                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-    assert proc.stdin is not None and proc.stdout is not None
-    table: FloorTable | None = None
-    followers: list[asyncio.Task[None]] = []
     try:
-        line = await asyncio.wait_for(proc.stdout.readline(), WAIT)
-        table = FloorTable(0, int(line.decode().rsplit(" ", 1)[1]), sizes)
-        followers = [asyncio.create_task(table.follow(seat)) for seat in range(PLAYERS)]
-        if not await table.open_streams():
-            problems.append("the streams never opened")
-            return times, problems
-        for _ in range(repeats):
-            for name, pattern in patterns.items():
-                times[name].append(await table.rounds(pattern))
+        async with floor_server() as (port, _pid), open_tables(port, 1, sizes, apart, problems) as (table,):
+            for _ in range(repeats):
+                for name, pattern in patterns.items():
+                    times[name].append(await table.rounds(pattern))
     except (TimeoutError, ValueError, IndexError, grpc.RpcError) as err:
         problems.append(f"{type(err).__name__}: {err}")
-    finally:
-        for task in followers:
-            task.cancel()
-        await asyncio.gather(*followers, return_exceptions=True)
-        if table is not None:
-            await table.close()
-        proc.stdin.close()
-        try:
-            await asyncio.wait_for(proc.wait(), 5.0)
-        except TimeoutError:
-            proc.kill()
-            await proc.wait()
     return times, problems
 
 
@@ -359,9 +509,13 @@ def main() -> None:
     parser.add_argument("--event-bytes", type=int, default=EVENT_BYTES)
     parser.add_argument("--json", action="store_true", help="print the result as one line of JSON")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--floor-seat", nargs=2, type=int, metavar=("PORT", "TABLE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         asyncio.run(serve())
+        return
+    if args.floor_seat:
+        asyncio.run(floor_seat(*args.floor_seat))
         return
     sizes = (args.request_bytes, args.reply_bytes, args.event_bytes)
     result = asyncio.run(measure(max(1, args.tables), args.seconds, args.warmup, sizes))

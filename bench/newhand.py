@@ -23,10 +23,12 @@ round (1 + 8 in 2) and one envelope for both (1 + 4 in 2): what gRPC in Python a
 Also printed: the host process's CPU (all threads, from /proc) and this process's CPU (the four seats: every check,
 signature and stream message) per change of deal, and how many chain entries and stream events a change of deal
 takes. The four seats share one process and one core here, so their work adds up on the way (on a real table each
-seat checks on its own machine, at once): the client CPU figure says how much of the time that is. Figures only:
-nothing passes or fails. Takes about 10 s with the defaults.
+seat checks on its own machine, at once): the client CPU figure says how much of the time that is. So a second
+figure follows, the real-table shape (`--apart N` matches, default 1; 0 leaves it out): the same play with each seat
+a `Connection` in its own process (bench/apart.py), against the floor with each floor seat in its own process too;
+each shape's lines are labelled with it. Figures only: nothing passes or fails. Takes about 15 s with the defaults.
 
-Run: ``.venv/bin/python bench/newhand.py [--matches 3] [--seed 1] [--after-checkpoint]``.
+Run: ``.venv/bin/python bench/newhand.py [--matches 3] [--seed 1] [--apart 1] [--after-checkpoint]``.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import os
 import platform
 import random
@@ -48,7 +51,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.latency import read_port, waiting_seat
+from bench import apart
+from bench.latency import host_process, read_port, waiting_seat
 from bench.load_floor import DEAL_CHANGES, REPLY_BYTES, REQUEST_BYTES, measure_rounds
 from client.connection import Connection, Refused, open_channel
 from watten_net.v1 import watten_pb2 as pb
@@ -274,6 +278,36 @@ async def play_match(run: Run, rng: random.Random, workdir: Path, number: int, a
             await proc.wait()
 
 
+async def play_match_apart(run: Run, rng: random.Random, workdir: Path, number: int) -> None:
+    """One whole match with each seat its own process (bench/apart.py); every change of deal measured from the
+    seats' own marks, as in `play`."""
+    grace = [10.0]
+    async with host_process(workdir, number, run.problems, grace) as (port, pid):
+        match = await apart.play_match(port, pid, workdir, rng)
+        if not match.whole:
+            grace[0] = 0.0
+    run.problems += match.problems
+    timeline = Timeline(marks=[(t, seat, kind) for t, seat, kind, _seq in sorted(match.marks)
+                               if kind not in ("checked", "viewed")])
+    for before, action in itertools.pairwise(match.actions):
+        if action.deal == before.deal:
+            continue
+        start, end = before.started, action.decided
+        steps = timeline.step_times(start, end)
+        if action.deal[0] == before.deal[0]:
+            run.redeals += 1
+        elif steps is None:
+            run.problems.append(f"a step of the change to deal {action.deal} was not seen by every seat")
+        else:
+            run.steps.append(steps)
+        run.host_cpu_ms.append((action.host_cpu_s - before.host_cpu_s) * 1000)
+        run.client_cpu_ms.append((action.seat_cpu_s - before.seat_cpu_s) * 1000)
+        window = [m for m in timeline.marks if start <= m[0] <= end]
+        run.entries.append(sum(1 for m in window if m[2] not in ("event", "submitted")) // PLAYERS)
+        run.events.append(sum(1 for m in window if m[2] == "event") // PLAYERS)
+    run.event_sizes += timeline.event_sizes
+
+
 async def drain(stream: asyncio.StreamReader) -> None:
     while await stream.readline():
         pass
@@ -284,8 +318,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def report(run: Run, matches: int) -> None:
-    print(f"\nwatten-host, bavarian to {TARGET_POINTS}, {matches} whole matches (random legal actions): "
+def report(run: Run, matches: int, shape: str = "4 seats in one process") -> None:
+    print(f"\n[{shape}] watten-host, bavarian to {TARGET_POINTS}, {matches} whole matches (random legal actions): "
           f"{len(run.steps)} new hands measured (and {run.redeals} redeals, which have no checkpoint, left out)")
     if run.steps:
         print(f"  {'(ms from the last action, cumulative)':<40} {'p50':>7} {'p90':>7} {'max':>7}")
@@ -293,11 +327,11 @@ def report(run: Run, matches: int) -> None:
             column = [s[i] for s in run.steps]
             print(f"  {name:<40} {statistics.median(column):7.2f} {percentile(column, 0.9):7.2f} {max(column):7.2f}")
         p50 = statistics.median(s[-1] for s in run.steps)
-        print(f"  new hand p50: {p50:.2f} ms   target: within {TARGET_MS:.0f} ms -> "
+        print(f"  [{shape}] new hand p50: {p50:.2f} ms   target: within {TARGET_MS:.0f} ms -> "
               f"{'met' if p50 <= TARGET_MS else 'NOT met'}")
     if run.host_cpu_ms:
-        print(f"  CPU per change of deal (median): host process {statistics.median(run.host_cpu_ms):.2f} ms, this "
-              f"process (the 4 seats) {statistics.median(run.client_cpu_ms):.2f} ms; per seat "
+        print(f"  CPU per change of deal (median): host process {statistics.median(run.host_cpu_ms):.2f} ms, the 4 "
+              f"seats {statistics.median(run.client_cpu_ms):.2f} ms; per seat "
               f"{statistics.median(run.entries):.0f} chain entries in {statistics.median(run.events):.0f} stream "
               f"events")
     for problem in run.problems:
@@ -313,25 +347,37 @@ async def main_async(args: argparse.Namespace) -> None:
         for number in range(1, args.matches + 1):
             await play_match(run, rng, Path(scratch), number, args.after_checkpoint)
     report(run, args.matches)
+    event_size = int(statistics.median(run.event_sizes)) if run.event_sizes else 1000
     if not args.no_floor:
-        event_size = int(statistics.median(run.event_sizes)) if run.event_sizes else 1000
         floor, problems = await measure_rounds(DEAL_CHANGES, max(20, len(run.steps)),
                                                (REQUEST_BYTES, REPLY_BYTES, event_size))
         report_floor(floor, problems, event_size, run)
+    if args.apart:
+        apart_run = Run()
+        with tempfile.TemporaryDirectory(prefix="watten-newhand-apart-") as scratch:
+            for number in range(1, args.apart + 1):
+                await play_match_apart(apart_run, rng, Path(scratch), number)
+        shape = "each seat its own process"
+        report(apart_run, args.apart, shape)
+        if not args.no_floor:
+            floor, problems = await measure_rounds(DEAL_CHANGES, max(20, len(apart_run.steps)),
+                                                   (REQUEST_BYTES, REPLY_BYTES, event_size), apart=True)
+            report_floor(floor, problems, event_size, apart_run, shape)
 
 
-def report_floor(floor: dict[str, list[float]], problems: list[str], event_size: int, run: Run) -> None:
+def report_floor(floor: dict[str, list[float]], problems: list[str], event_size: int, run: Run,
+                 shape: str = "4 seats in one process") -> None:
     """The same change of deal on the wire alone: what gRPC in Python costs for its rounds and submits, and for
     the protocol change that would sign the Checkpoint and the next DeckSealed in one round."""
-    print(f"\nbare grpc.aio floor of a change of deal (4 seats in this process, a server that does nothing in its "
-          f"own; every submit an event of {event_size} B to each seat; the figure is the last action to the last "
-          f"seat having the last round's events):")
+    print(f"\n[{shape}] bare grpc.aio floor of a change of deal (the seats as above, a server that does nothing in "
+          f"its own process; every submit an event of {event_size} B to each seat; the figure is the last action to "
+          f"the last seat having the last round's events):")
     for name, values in floor.items():
         if values:
             print(f"  {name:<44} p50 {statistics.median(values):6.2f} ms  p90 {percentile(values, 0.9):6.2f} ms")
     if run.steps and floor and all(floor.values()):
         mine, today = statistics.median(s[-1] for s in run.steps), statistics.median(next(iter(floor.values())))
-        print(f"  the host's new hand p50 {mine:.2f} ms is x{mine / today:.1f} its floor ({today:.2f} ms)")
+        print(f"  [{shape}] the host's new hand p50 {mine:.2f} ms is x{mine / today:.1f} its floor ({today:.2f} ms)")
     for problem in problems:
         print(f"  floor problem: {problem}")
 
@@ -345,6 +391,8 @@ def main() -> None:
     parser.add_argument("--after-checkpoint", action="store_true",
                         help="the host opens the next deal only once the checkpoint is signed (the order before "
                         "GameHeader.next_deal; the default is the deal sealed with the checkpoint)")
+    parser.add_argument("--apart", type=int, default=1, help="then this many matches with each seat its own process, "
+                        "the real-table shape (default 1; 0: not)")
     args = parser.parse_args()
     args.matches = min(max(args.matches, 1), MAX_MATCHES)
     asyncio.run(main_async(args))

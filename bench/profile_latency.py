@@ -22,6 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -74,9 +75,19 @@ async def profile_match(out: Path, seed: int) -> tuple[int, float]:
     return len(checked), latency.percentile(checked, 50) if checked else 0.0
 
 
+def calls_per_event(stats: pstats.Stats) -> str:
+    """Function calls per stream event a seat received (events: calls of bench/latency.py's `_arrived` hook)."""
+    table: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    events = sum(v[1] for k, v in table.items() if k[0].endswith("latency.py") and k[2] == "_arrived")
+    total = sum(v[1] for v in table.values())
+    return f"{total / events:.0f} function calls per stream event ({events} events, all 4 seats)" if events else ""
+
+
 def report(path: Path, title: str, top: int) -> None:
     print(f"\n===== {title} ({path}) =====")
     stats = pstats.Stats(str(path))
+    if per_event := calls_per_event(stats):
+        print(per_event)
     stats.sort_stats("tottime").print_stats(top)
     stats.sort_stats("cumtime").print_stats(str(ROOT), top)
 

@@ -323,16 +323,16 @@ class Connection(TableCalls):
                 if self.on_update is not None:
                     self.on_update(update)
                 catch_up = False
-                if update.HasField("snapshot"):
-                    entries, view = update.snapshot.chain, update.snapshot.view
-                    if not update.snapshot.resumed:
-                        self.last_seq = int(update.snapshot.seq)
-                        catch_up = True
-                else:
-                    entries, view = update.event.chain, update.event.view
+                body = update.snapshot if (snapshot := update.HasField("snapshot")) else update.event
+                entries, view = body.chain, body.view
+                # (an event that changed nothing a seat sees carries no view; ByteSize encodes the whole view, so once)
+                has_view = body.HasField("view") and view.ByteSize() > 0
+                if not snapshot:
                     self.last_seq = int(update.event.seq)
-                    keep_table_info(view, self.view, self.last_seq)
-                has_view = view.ByteSize() > 0  # (an event that changed nothing a seat sees carries no view)
+                    keep_table_info(view, self.view, self.last_seq, has_view)
+                elif not update.snapshot.resumed:
+                    self.last_seq = int(update.snapshot.seq)
+                    catch_up = True
                 _follow_a_move(self, view, has_view)
                 try:
                     for entry in entries if self.game is not None else ():
@@ -495,10 +495,11 @@ def _follow_a_move(conn: Connection, view: Any, has_view: bool) -> None:
         conn.game = conn._new_game()
 
 
-def keep_table_info(view: Any, last: Any, seq: int) -> None:
+def keep_table_info(view: Any, last: Any, seq: int, has_view: bool | None = None) -> None:
     """An Event's view leaves out the TableInfo while it is the one this stream carried last (docs/protocol.md, the
-    event stream): the last one goes on, at the Event's seq. Nothing else of the view is derived here."""
-    if not view.ByteSize() or view.HasField("table"):
+    event stream): the last one goes on, at the Event's seq. Nothing else of the view is derived here. `has_view`:
+    whether the view is not empty, when the caller knows it already."""
+    if not (view.ByteSize() > 0 if has_view is None else has_view) or view.HasField("table"):
         return
     if last is not None:
         view.table.CopyFrom(last.table)

@@ -35,6 +35,7 @@ KIND_REFUSED = 4  # a pb.RefusalEvidence: an envelope of the owner's the host re
 KIND_NOTE = 5  # a pb.SeatNote: the owner's own unsigned word (a claimed dispute)
 KINDS = (KIND_META, KIND_HOST, KIND_WITHHELD, KIND_OWN, KIND_REFUSED, KIND_NOTE)
 MAX_ENTRY = 16 * 1024 * 1024
+_ENTRY_HEADER = struct.Struct(">BI")  # an entry's kind and length
 
 
 class RecordError(ValueError):
@@ -68,7 +69,10 @@ class RecordWriter:
         once. Flushed, not synced: what was appended survives the writer's crash (the OS holds it); `close` syncs."""
         if self._file is None:
             raise RecordError(f"record {self.path} is closed")
-        data = b"".join(struct.pack(">BI", kind, len(body)) + body for kind, body in entries)
+        parts: list[bytes] = []
+        for kind, body in entries:  # (each header and body as they are: joined once, not each body copied first)
+            parts += (_ENTRY_HEADER.pack(kind, len(body)), body)
+        data = b"".join(parts)
         if data:
             self._file.write(data)
             self._file.flush()

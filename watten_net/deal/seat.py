@@ -152,22 +152,22 @@ class SeatGame:
             return []
         assert raw is not None
         signed = parse_envelope(raw, host=True)
-        env = signed.envelope
+        env, kind = signed.envelope, signed.type  # (the type read once: each read makes a new str)
         if env.sender_seat != HOST_SEAT or env.seq != chain_seq or env.prev_hash != self.chain_head:
             raise self.fault(Reason.CHAIN_LINK, f"host envelope {chain_seq} does not link to the chain head")
-        if signed.type == "GameHeader":
+        if kind == "GameHeader":
             if chain_seq != 1:
                 raise self.fault(Reason.CHAIN_LINK, "a second game header")
             self.host_key = bytes(signed.payload.host_public_key)
         if not check_signature(signed, self.host_key):
-            raise self.fault(Reason.BAD_SIGNATURE, f"host envelope {chain_seq} ({signed.type}) has a bad signature")
+            raise self.fault(Reason.BAD_SIGNATURE, f"host envelope {chain_seq} ({kind}) has a bad signature")
         self.record.append(RecordEntry(RECORD_HOST, signed.raw))
         self.chain_seq = chain_seq
         self.chain_head = signed.hash
         self.chain_hashes.append(signed.hash)
-        self.chain_types.append(signed.type)
+        self.chain_types.append(kind)
         before = len(self.outbox)
-        self.HANDLERS[signed.type](self, signed)
+        self.HANDLERS[kind](self, signed)
         if self.trustless is not None:
             self.trustless.tick()
         return self.outbox[before:]
