@@ -70,13 +70,17 @@ class Settled(asyncio.Event):
     def __init__(self) -> None:
         super().__init__()
         self.set()
+        self.before_read: Callable[[], None] | None = None  # (the table's log seals a change it holds back)
 
     async def reached(self) -> None:
         """Until no change waits for its fsync: for what reads the game without the table's lock (a snapshot, a view
         of the table as it is now, TableInfo). At once, without yielding, when none waits: the caller must then read
-        before its next await."""
+        before its next await. A change the log holds back (co-signature relays, `ChangeLog.append`) is final from
+        here on: what the caller reads counts it."""
         while not self.is_set():
             await self.wait()
+        if self.before_read is not None:
+            self.before_read()
 
 
 async def _durable(table: Table) -> bool:
@@ -120,6 +124,7 @@ class Table:
         self.journal_path: Path | None = None  # where to keep the journal (None: no crash recovery)
         self.lobby = Lobby(self)
         self.changes = ChangeLog(self)
+        self.settled.before_read = self.changes.seal
         self.bot_worker = BotWorker(self)
         self.clocks = TableClocks(self)
         self.submissions = Submissions(self)
