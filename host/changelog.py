@@ -75,7 +75,7 @@ class ChangeLog:
 
     def new_item(self) -> LogItem:
         """The next change: it joins the change held back, if any (`append`), under its seq."""
-        return LogItem(seq=len(self.items) + (self.held is None))
+        return LogItem(seq=len(self.items) if self.held is not None else len(self.items) + 1)
 
     async def append(self, item: LogItem) -> None:
         """Log one change for the streams, with the views it leaves each seat.
