@@ -177,20 +177,15 @@ def test_a_seat_that_never_signs_still_lets_the_others_see_the_first_signatures(
         game = table.game
         assert game is not None
 
-        async def follow(conn: Connection, until: Callable[[], bool]) -> None:
-            async for _ in conn.updates():
-                if until():
-                    return
-
         def own_relay_seen() -> bool:
             # The signing seat's own HeaderSignature relayed back to it while the host still waits for the silent
             # seat: no change completes the step, so only the held change's own wake-up can have carried it.
             assert signing.game is not None
             return signing.game.chain_types.count("Relay") >= 3
 
-        watcher = asyncio.ensure_future(follow(silent, lambda: False))
+        watcher = asyncio.ensure_future(_follow(silent, lambda: False))
         try:
-            await asyncio.wait_for(follow(signing, own_relay_seen), WAIT)
+            await asyncio.wait_for(_follow(signing, own_relay_seen), WAIT)
         finally:
             watcher.cancel()
         assert game.waiting_for() == (DealStep.HEADER, (silent.seat,))
@@ -199,3 +194,66 @@ def test_a_seat_that_never_signs_still_lets_the_others_see_the_first_signatures(
         assert signing.game is not None and signing.game.chain_types[:4] == ["GameHeader", "Relay", "Relay", "Relay"]
 
     asyncio.run(_serve(table, scenario))
+
+
+def test_a_stream_opened_while_relays_are_held_gets_them_in_its_snapshot_and_never_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = _table(tmp_path, "11", step_timeout=0.0, grace=600.0)
+
+    async def scenario(seats: Seats) -> None:
+        await table.add_bots(2, "random")
+        early, late = seats.conns[0], seats.conns[1]
+        await early.join("Loisl")
+        await late.join("Vroni")
+        sends, snapshots = [early.send_automatic, late.send_automatic], []
+
+        async def not_yet() -> None:
+            return
+
+        early.send_automatic = late.send_automatic = not_yet  # type: ignore[method-assign]
+        await table.start()
+        game = table.game
+        assert game is not None
+        streams = [asyncio.ensure_future(_follow(conn, lambda: False)) for conn in (early, late)]
+        try:
+            # Both streams online and up to date with the bots' signatures (no lobby change to come); then, its
+            # signature held for as long as the test looks, the early seat signs the header.
+            await asyncio.wait_for(_until(lambda: all(
+                conn.game is not None and conn.game.chain_seq == 3 and table.seats[conn.seat].online
+                for conn in (early, late))), WAIT)
+            monkeypatch.setattr(host.changelog, "RELAY_HOLD", 600.0)
+            await sends[0]()
+            # Its signature is held: no stream has sent it, or it would be sealed.
+            held = table.changes.held
+            assert held is not None and [p.type for p in held.posted] == ["Relay"]
+            # The late seat, online all along, opens a new stream for a full snapshot (no lobby change): the
+            # snapshot counts the held relays, and its own signature's change that follows reaches both streams
+            # with nothing twice and nothing missing (each seat checks every chain link).
+            streams[1].cancel()
+            late.last_seq = 0
+            late.on_update = lambda update: snapshots.append(update.snapshot) if update.HasField("snapshot") else None
+            late.send_automatic = sends[1]  # type: ignore[method-assign]
+            await asyncio.wait_for(_follow(late, lambda: late.game is not None and late.game.chain_seq >= 5), WAIT)
+            await asyncio.wait_for(_until(lambda: early.game is not None and early.game.chain_seq >= 5), WAIT)
+        finally:
+            for stream in streams:
+                stream.cancel()
+        assert len(snapshots) == 1 and not snapshots[0].resumed
+        assert "Relay" in [seats._type(entry) for entry in snapshots[0].chain]
+        for conn in (early, late):
+            assert conn.game is not None
+            assert conn.game.chain_hashes == [p.hash for p in game.chain[:conn.game.chain_seq]]
+            assert conn.game.chain_types[:5] == ["GameHeader"] + ["Relay"] * 4
+
+    asyncio.run(_serve(table, scenario))
+
+
+async def _follow(conn: Connection, until: Callable[[], bool]) -> None:
+    async for _ in conn.updates():
+        if until():
+            return
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    while not condition():  # (bounded by the caller's wait_for)
+        await asyncio.sleep(0.01)
