@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from watten_net.cardwords import record_name
-from watten_net.deal.host_game import Posted
+from watten_net.deal.host_game import HostGame, Posted
+from watten_net.deal.steps import DealStep
 from watten_net.engine.events import Event
 from watten_net.record import KIND_HOST, RecordWriter
 
@@ -23,6 +25,22 @@ if TYPE_CHECKING:
 
 VIEWS_KEPT = 128  # log items that keep the views built for them (see ChangeLog.append)
 LOBBY_KEPT = 256  # log items a table in its lobby keeps (join/leave churn must not grow it without end)
+# How long a change holding only co-signature relays of an unfinished step waits for the next change to carry it
+# (see `held_back`). Long enough for the other seats' signatures of the same step, which follow within a few ms on a
+# LAN, so that the step's relays and what completes it reach each seat as one event; short enough that a person
+# watching a slow seat ("waiting for Loisl") sees the first signatures come in at once, as far as eyes can tell.
+RELAY_HOLD = 0.03  # seconds
+# The steps whose every seat signs the same thing (docs/protocol.md, "Co-signatures"): nothing waits for one relay.
+CO_SIGNING = frozenset({DealStep.HEADER, DealStep.KEY_SIGN, DealStep.SEAL_SIGN, DealStep.CHECKPOINT})
+
+
+def held_back(game: HostGame, posted: list[Posted], events: list[Event]) -> bool:
+    """A change of nothing but relays of a co-signing step that still waits for a seat: nobody needs them before the
+    step is complete (each seat checks a relay whenever it arrives), so the streams carry them with the next change."""
+    if not posted or events or game.finished or any(p.type != "Relay" for p in posted):
+        return False
+    step, seats = game.waiting_for()
+    return step in CO_SIGNING and bool(seats)
 
 
 @dataclass
@@ -51,26 +69,47 @@ class ChangeLog:
         self.record_path: Path | None = None
         self.record_wanted = False  # a record is to be written once the game's header gives its name
         self.seat_views = SeatViews(table)
+        self.held: LogItem | None = None  # the last item, while it holds back co-signature relays (`append`)
+        self._hold_timer: asyncio.TimerHandle | None = None
+        self._waker: asyncio.Future[None] | None = None
 
     def new_item(self) -> LogItem:
-        return LogItem(seq=len(self.items) + 1)
+        """The next change: it joins the change held back, if any (`append`), under its seq."""
+        return LogItem(seq=len(self.items) if self.held is not None else len(self.items) + 1)
 
     async def append(self, item: LogItem) -> None:
-        """Log one change for the streams, with the views it leaves each seat."""
+        """Log one change for the streams, with the views it leaves each seat.
+
+        A change `held_back` (co-signature relays) does not wake the streams: it stays open, and the next change
+        joins it under the same seq (its relays first) until something reads the log (`seal`: a stream sends it, a
+        snapshot counts it) or RELAY_HOLD has passed, which wakes the streams by itself."""
         table = self.table
         if table.released:
             return  # a straggling change (a stream's seat going offline) of a table whose match is gone
-        seats = [seat for seat, occupant in enumerate(table.seats)
-                 if occupant is not None and occupant.online and not occupant.bot]
-        if table.spectators.watching():  # one view for every spectator (seat -1), of this very change
-            seats.append(-1)
-        if seats:
-            item.views = self.seat_views.build(seats)
-        if item.views:
-            item.info, item.info_bytes = public_info(table.info())
-        item.chain_len = len(table.game.chain) if table.game is not None else 0
-        item.game_id = table.game.game_id if table.game is not None else b""
-        log = self.items
+        hold = table.game is not None and held_back(table.game, item.posted, item.events)
+        held = self.held
+        if held is not None:  # (its views are built now, for both: what the seats see after this change)
+            held.posted += item.posted
+            held.events += item.events
+            held.lobby += item.lobby
+            item = held
+        else:
+            self._log(item)
+        if hold:
+            self.held = item
+            if self._hold_timer is None:
+                self._hold_timer = asyncio.get_running_loop().call_later(RELAY_HOLD, self._hold_over)
+            return
+        self.held = None
+        self._build(item)
+        if self._hold_timer is not None:
+            self._hold_timer.cancel()
+            self._hold_timer = None
+        async with table.changed:
+            table.changed.notify_all()
+
+    def _log(self, item: LogItem) -> None:
+        table, log = self.table, self.items
         log.append(item)
         # The per-seat views are what makes the log big (a few kB per seat and change, over a megabyte a hand at
         # a table of four): keep them for the last VIEWS_KEPT changes only. A stream that far behind (or one
@@ -83,6 +122,37 @@ class ChangeLog:
         # leaving for ever do not grow it (a stream further behind than that is told to resubscribe).
         if table.game is None:
             log.keep_last(LOBBY_KEPT)
+
+    def _build(self, item: LogItem) -> None:
+        """The views the change leaves each connected seat (and the spectators), and where the chain stands."""
+        table = self.table
+        seats = [seat for seat, occupant in enumerate(table.seats)
+                 if occupant is not None and occupant.online and not occupant.bot]
+        if table.spectators.watching():  # one view for every spectator (seat -1), of this very change
+            seats.append(-1)
+        if seats:
+            item.views = self.seat_views.build(seats)
+        if item.views:
+            item.info, item.info_bytes = public_info(table.info())
+        item.chain_len = len(table.game.chain) if table.game is not None else 0
+        item.game_id = table.game.game_id if table.game is not None else b""
+
+    def seal(self) -> None:
+        """The held change is final (something reads the log as it is now: `Table.settled`): its views built now,
+        when no other change waits for its fsync; the next change gets a seq of its own."""
+        held, self.held = self.held, None
+        if held is not None:
+            self._build(held)
+
+    def _hold_over(self) -> None:
+        self._hold_timer = None
+        if self.held is not None:
+            self._waker = asyncio.ensure_future(self._wake_for_held())
+
+    async def _wake_for_held(self) -> None:
+        """RELAY_HOLD passed and no change carried the held one: the streams are woken for it alone."""
+        table = self.table
+        await table.settled.reached()  # (seals it, once no change waits for its fsync; one that came joined it)
         async with table.changed:
             table.changed.notify_all()
 
@@ -140,3 +210,7 @@ class ChangeLog:
         """The match is released: its log goes (numbering starts again; a stream still open finds nothing)."""
         self.items = EventLog()
         self.seat_views = SeatViews(self.table)
+        self.held = None
+        if self._hold_timer is not None:
+            self._hold_timer.cancel()
+            self._hold_timer = None

@@ -56,7 +56,8 @@ class Submissions:
     while a change waits for its fsync), journals them, and publishes them as one change after one fsync. Every
     answer of the batch, refusals included (a refusal's receipt reflects the envelopes applied before it), leaves
     only after that fsync. The task is the table's, not a caller's: a caller that gives up (its RPC cancelled) cannot
-    stop a batch half way."""
+    stop a batch half way. A change of co-signatures alone, its step not complete, is answered so too, but the
+    streams carry it with the change that completes the step (`changelog.held_back`)."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
