@@ -83,8 +83,7 @@ class ChangeLog:
         # leaving for ever do not grow it (a stream further behind than that is told to resubscribe).
         if table.game is None:
             log.keep_last(LOBBY_KEPT)
-        async with table.changed:
-            table.changed.notify_all()
+        table.wake_streams()
 
     async def lobby_event(self, *events: Any) -> None:
         """One change of the lobby: its public events."""
