@@ -35,6 +35,7 @@ import re
 import struct
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +44,30 @@ from watten_net.paths import ensure_private_dir, open_private
 MAGIC = b"WATTEN-JOURNAL/1\n"
 META, DRAW, SUBMIT, FINISHED, STAND_IN, BOT_ACTION, TOKEN, FORFEIT_AWAY, NONCE, ABANDON = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 HOST = 255
-# The fsyncs of every table's journal: a few threads of their own, so that none waits behind a strong bot's thinking
-# (asyncio's default executor); the file system commits concurrent fsyncs together anyway.
-_FSYNC_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="journal-fsync")
+FSYNC_THREADS = 4
+
+
+class _FsyncThreads:
+    """Where the journals' fsyncs run: while a host runs (`fsync_threads`), a few threads of its own, so that none
+    waits behind a strong bot's thinking (asyncio's default executor); the file system commits concurrent fsyncs
+    together anyway. Outside a host's run (a table in a test) asyncio's default executor."""
+
+    pool: ThreadPoolExecutor | None = None
+
+
+_threads = _FsyncThreads()
+
+
+@contextmanager
+def fsync_threads() -> Iterator[None]:
+    """The fsync threads of one host run: started with it, shut down with it (after the last fsync it asked for)."""
+    pool = ThreadPoolExecutor(max_workers=FSYNC_THREADS, thread_name_prefix="journal-fsync")
+    outer, _threads.pool = _threads.pool, pool
+    try:
+        yield
+    finally:
+        _threads.pool = outer
+        pool.shutdown(wait=True)
 
 
 class JournalError(ValueError):
@@ -163,7 +185,7 @@ class Journal:
         if self.durable:
             return
         target = self.written
-        await asyncio.get_running_loop().run_in_executor(_FSYNC_THREADS, self.sync_file, self._file.fileno())
+        await asyncio.get_running_loop().run_in_executor(_threads.pool, self.sync_file, self._file.fileno())
         self.synced = max(self.synced, target)
 
     def draw(self, who: int, data: bytes) -> None:

@@ -178,6 +178,13 @@ def limits_of(args: argparse.Namespace) -> Limits:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from host.journal import fsync_threads
+
+    with fsync_threads():  # (the journals' fsync threads belong to this run: they end with it)
+        return await _run_tables(args)
+
+
+async def _run_tables(args: argparse.Namespace) -> int:
     from host.server import WattenTableService, start_server, stop_server
 
     soft, _ = raise_open_files_limit()  # every connection is a file descriptor: as many as the system lets us
