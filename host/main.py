@@ -208,6 +208,9 @@ async def _run_tables(args: argparse.Namespace) -> int:
     if tables:
         args.port = tables[0].port
     _add_fresh_tables(args, settings, tables, journal_dir)
+    from host.journal import fsync_on_the_loop
+
+    fsync_on_the_loop(len(tables) == 1)  # (one table place: its fsyncs need no thread)
     # its list of tables is the live one: fresh tables replace finished ones
     service = WattenTableService(tables, limits_of(args))
     server, port = await start_server(service, args.port, credentials, args.bind)

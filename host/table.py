@@ -105,6 +105,9 @@ async def _durable(table: Table) -> bool:
     journal = table.journal
     if journal is None or journal.durable:
         return False
+    if journal.syncs_on_the_loop():  # (a host of one table: nothing else to serve meanwhile, see journal.py)
+        journal.sync_now()
+        return False
     table.settled.clear()
     try:
         return await _to_the_end(journal.sync())
