@@ -6,7 +6,7 @@ gives back the same state and, because Ed25519 signatures are deterministic, the
 chain, so the records every party holds still verify across the crash. Each entry is written and
 fsync'd before anything that depends on it leaves the host. The entries of a game's steps (draws, envelopes,
 stand-ins) are written at once and made durable by `sync`, whose fsync runs in a thread while the event loop serves
-the other tables; `Table.publish` awaits it before the change goes to the streams, the bots or the reply, and the
+the other tables (on a host of one table, on the loop: `fsync_on_the_loop`); `Table.publish` awaits it before the change goes to the streams, the bots or the reply, and the
 table's state stays hidden meanwhile (`Table.settle`). Several entries written before one fsync are one longer write:
 a crash keeps a prefix of them, and a torn last one is cut off as always.
 
