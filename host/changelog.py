@@ -105,8 +105,7 @@ class ChangeLog:
         if self._hold_timer is not None:
             self._hold_timer.cancel()
             self._hold_timer = None
-        async with table.changed:
-            table.changed.notify_all()
+        table.wake_streams()
 
     def _log(self, item: LogItem) -> None:
         table, log = self.table, self.items
@@ -153,8 +152,7 @@ class ChangeLog:
         """RELAY_HOLD passed and no change carried the held one: the streams are woken for it alone."""
         table = self.table
         await table.settled.reached()  # (seals it, once no change waits for its fsync; one that came joined it)
-        async with table.changed:
-            table.changed.notify_all()
+        table.wake_streams()
 
     async def lobby_event(self, *events: Any) -> None:
         """One change of the lobby: its public events."""

@@ -19,6 +19,7 @@ import contextlib
 import functools
 import inspect
 import logging
+import types
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, NoReturn, TypeVar, cast
 
@@ -267,11 +268,27 @@ def _guarded_call(method: Callable[..., Any], where: str, enter: Enter) -> Calla
     return guarded
 
 
+GUARDED = "__watten_unguarded__"  # on a `refusals_to_status` wrapper: the method it guards
+
+
 def refusals_to_status(method: _F) -> _F:
     """Decorate a servicer method `(self, request, context)`: a Refusal becomes its status, any other
     exception a logged INTERNAL. Works for unary methods and for async-generator (streaming) methods alike."""
     streaming = inspect.isasyncgenfunction(method) or inspect.isgeneratorfunction(method)
-    return cast(_F, _guard(method, method.__qualname__, streaming))
+    guarded = _guard(method, method.__qualname__, streaming)
+    setattr(guarded, GUARDED, method)
+    return cast(_F, guarded)
+
+
+def _one_guard(behaviour: Callable[..., Any]) -> Callable[..., Any]:
+    """A servicer's handler that `refusals_to_status` guards already, as the method it guards (bound to the same
+    servicer): the interceptor's guard, which does all the decorator's does and admits the call, is then the only
+    one. Two guards made every message of a stream pass one async-generator layer more."""
+    inner = getattr(getattr(behaviour, "__func__", None), GUARDED, None)
+    owner = getattr(behaviour, "__self__", None)
+    if inner is None or owner is None:
+        return behaviour
+    return cast(Callable[..., Any], types.MethodType(inner, owner))
 
 
 class RefusalInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc, unused-ignore]
@@ -317,11 +334,13 @@ class RefusalInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc, unus
         }
         admit = self.admit
         if handler.request_streaming and handler.response_streaming:
-            behaviour = _guard(handler.stream_stream, where, True, admit, request_streaming=True)
+            behaviour = _guard(_one_guard(handler.stream_stream), where, True, admit, request_streaming=True)
             return grpc.stream_stream_rpc_method_handler(behaviour, **serializers)
         if handler.request_streaming:
-            behaviour = _guard(handler.stream_unary, where, False, admit, request_streaming=True)
+            behaviour = _guard(_one_guard(handler.stream_unary), where, False, admit, request_streaming=True)
             return grpc.stream_unary_rpc_method_handler(behaviour, **serializers)
         if handler.response_streaming:
-            return grpc.unary_stream_rpc_method_handler(_guard(handler.unary_stream, where, True, admit), **serializers)
-        return grpc.unary_unary_rpc_method_handler(_guard(handler.unary_unary, where, False, admit), **serializers)
+            behaviour = _guard(_one_guard(handler.unary_stream), where, True, admit)
+            return grpc.unary_stream_rpc_method_handler(behaviour, **serializers)
+        behaviour = _guard(_one_guard(handler.unary_unary), where, False, admit)
+        return grpc.unary_unary_rpc_method_handler(behaviour, **serializers)

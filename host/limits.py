@@ -13,6 +13,7 @@ address is a machine on the LAN: one person, or a few at most.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import resource
 import time
@@ -94,6 +95,7 @@ def address_of(peer: str) -> str:
     return peer
 
 
+@functools.lru_cache(maxsize=1024)  # (every call asks; parsing the address each time was ~1 % of the host's loop)
 def is_loopback(address: str) -> bool:
     try:
         return ipaddress.ip_address(address).is_loopback

@@ -182,6 +182,13 @@ def limits_of(args: argparse.Namespace) -> Limits:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from host.journal import fsync_threads
+
+    with fsync_threads():  # (the journals' fsync threads belong to this run: they end with it)
+        return await _run_tables(args)
+
+
+async def _run_tables(args: argparse.Namespace) -> int:
     from host.server import WattenTableService, start_server, stop_server
 
     soft, _ = raise_open_files_limit()  # every connection is a file descriptor: as many as the system lets us
@@ -206,6 +213,9 @@ async def run(args: argparse.Namespace) -> int:
     if tables:
         args.port = tables[0].port
     _add_fresh_tables(args, settings, tables, journal_dir)
+    from host.journal import fsync_on_the_loop
+
+    fsync_on_the_loop(len(tables) == 1)  # (one table place: its fsyncs need no thread)
     # its list of tables is the live one: fresh tables replace finished ones
     service = WattenTableService(tables, limits_of(args))
     server, port = await start_server(service, args.port, credentials, args.bind)

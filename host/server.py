@@ -129,13 +129,12 @@ class _Stream:
             self.sent.snapshot(snap.view)
         return pb.TableUpdate(snapshot=snap)
 
-    async def replace(self) -> None:
+    def replace(self) -> None:
         """A newer stream of the seat took over: this one ends at its next step (at once if it waits for the table's
         next change); one still there after REPLACED_CUT seconds is cut."""
         self.replaced = True
         asyncio.get_running_loop().call_later(REPLACED_CUT, self._cut)
-        async with self.table.changed:
-            self.table.changed.notify_all()
+        self.table.wake_streams()
 
     def _cut(self) -> None:
         """Still there: it is stuck in a write its client does not read. Its status goes out from here (grpc.aio lets
@@ -145,7 +144,8 @@ class _Stream:
         self.cut = True
 
         async def abort() -> None:
-            with contextlib.suppress(grpc.aio.AbortError, grpc.aio.UsageError):
+            # (a call its handler ended meanwhile: `abort_with` ends this task as a quiet cancellation)
+            with contextlib.suppress(grpc.aio.AbortError):
                 await abort_with(self.context, self.refusal())
 
         self._abort = asyncio.ensure_future(abort())
@@ -191,7 +191,8 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
             if cursor < table.log.first:
                 raise aborted(SUBSCRIBER_LAGGING, "This stream fell behind what the table keeps of its "
                               "lobby; subscribe again for a fresh snapshot.")
-            await table.settled.reached()  # (a view of the table as it is now must not show a change before its fsync)
+            if not table.settled.read_now():  # (no change shown before its fsync; a held one sealed first)
+                await table.settled.reached()
             item = table.log[cursor]
             cursor += 1
             update = pb.TableUpdate()  # (the event is written into it: `TableUpdate(event=...)` would copy it)
@@ -207,9 +208,8 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
             raise host_left()
         if table.finished.is_set() and cursor >= len(table.log) and not _follows_on(table, seat):
             return  # (a seat that asked for another match follows the table into it)
-        async with table.changed:
-            if cursor >= len(table.log) and not mine.replaced:
-                await table.changed.wait()
+        if cursor >= len(table.log) and not mine.replaced:
+            await table.streams_wake.wait()  # (no await since the log was looked at: no change slips past)
 
 
 def _follows_on(table: Table, seat: int) -> bool:
@@ -484,7 +484,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         previous = self.latest.get(key)
         self.latest[key] = mine
         if previous is not None:
-            await previous.replace()
+            previous.replace()
         self.streams[key] = self.streams.get(key, 0) + 1
         try:
             await table.set_online(seat, True)
@@ -524,8 +524,7 @@ class WattenTableService(pb_grpc.WattenTableServicer):
         ends with `host-left` (those waiting in a lobby at once)."""
         self.leaving = True
         for table in self.tables:
-            async with table.changed:
-                table.changed.notify_all()
+            table.wake_streams()
 
     async def host_leaving(self) -> None:
         """The host process is about to end: every open event stream ends now with UNAVAILABLE `host-left`, so that

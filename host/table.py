@@ -88,6 +88,34 @@ class Settled(asyncio.Event):
         if self.before_read is not None:
             self.before_read()
 
+    def read_now(self) -> bool:
+        """`reached` without a coroutine when no change waits for its fsync (a stream's every item): True, and a
+        held change sealed, when the caller may read now; False when it must await `reached`."""
+        if not self.is_set():
+            return False
+        if self.before_read is not None:
+            self.before_read()
+        return True
+
+
+class StreamWake:
+    """How the table's event streams learn of its next change: each waits (`wait`), `wake` sends them all on.
+
+    One asyncio.Event set and cleared again: each waiter holds a future of its own (a stream cancelled while it
+    waits takes nothing from the others), and waking them passes no lock from one stream to the next (an
+    asyncio.Condition made each woken stream take the lock back in turn, a step of the event loop each). A stream
+    looks at the log and then waits with no await in between, so no change can slip past it."""
+
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+
+    async def wait(self) -> None:
+        await self._event.wait()
+
+    def wake(self) -> None:
+        self._event.set()
+        self._event.clear()  # (the waiters' futures are resolved already: the next wait is for the next change)
+
 
 async def _durable(table: Table) -> bool:
     """The table's journal on disk before anything of its change leaves the host: the fsync in a thread while the
@@ -95,6 +123,9 @@ async def _durable(table: Table) -> bool:
     meanwhile: the change is published all the same."""
     journal = table.journal
     if journal is None or journal.durable:
+        return False
+    if journal.syncs_on_the_loop():  # (a host of one table: nothing else to serve meanwhile, see journal.py)
+        journal.sync_now()
         return False
     table.settled.clear()
     try:
@@ -123,7 +154,7 @@ class Table:
         self.on_notice: Callable[[str], None] | None = None  # one line for the host's operator (headless)
         self.game: HostGame | None = None
         self.lock = asyncio.Lock()
-        self.changed = asyncio.Condition()
+        self.streams_wake = StreamWake()  # (`wake_streams`: the log changed, or a stream must look at its state)
         self.settled = Settled()  # (clear while a change waits for its journal's fsync)
         self.finished = asyncio.Event()
         self.journal: Journal | None = None
@@ -199,6 +230,11 @@ class Table:
 
     def may_start(self, seat: int) -> bool:
         return self.lobby.may_start(seat)
+
+    def wake_streams(self) -> None:
+        """Every event stream of the table looks again: at the log (a change was appended), or at whether it is
+        replaced or the host is leaving. The one way the streams are woken."""
+        self.streams_wake.wake()
 
     # ------------------------------------------------------------------ the lobby (see lobby.py)
     async def join(self, request: Any) -> tuple[int, str]:
@@ -375,8 +411,7 @@ class Table:
             self.bot_worker.stop()
         self.clocks.stop()
         self.finished.set()  # (already set: a released table never plays again)
-        async with self.changed:
-            self.changed.notify_all()
+        self.wake_streams()
 
     async def end_match(self) -> None:
         """End the match early (the host stops): MatchEnd, k_H and a closing checkpoint, which the bots co-sign at

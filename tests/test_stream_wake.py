@@ -1,0 +1,176 @@
+"""An attack on how the host wakes its event streams (host/table.py `StreamWake`, `Table.wake_streams`): one Event
+per table, set and cleared at each change, instead of an asyncio.Condition.
+
+In process over real gRPC (host/server.py's service on 127.0.0.1): seats and spectators follow a table's lobby while
+it changes, some changes back to back (several for one wake), some one at a time with every stream asleep in
+between. Meanwhile one stream's client never reads (its writes stick), one is cancelled by its client while it
+waits, and one is replaced by a newer Subscribe of its seat. Every stream still reading must carry every change
+once and in order; the replaced one ends with `stream-replaced`; the stuck one holds nobody up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+import grpc.aio
+import pytest
+
+from client.connection import Connection
+from client.errors import refusal_from_error
+from host.table import StreamWake
+from watten_net.v1 import watten_pb2 as pb
+from watten_net.v1 import watten_pb2_grpc as pb_grpc
+
+OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]  # each channel its own TCP connection
+# A window that never grows: a stream nobody reads is stuck in a write after a few dozen lobby events.
+NO_WINDOW_GROWTH = [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 4096), *OWN_CONNECTION]
+SPECTATORS = 6
+CHANGES = 160  # readiness toggles (the lobby keeps 256 log items: no stream is told it lags)
+
+
+@dataclass
+class Reader:
+    """One stream as its client reads it: the seq of its snapshot, of every event, and how it ended."""
+
+    call: Any
+    start: int = -1
+    seqs: list[int] = field(default_factory=list)
+    ending: tuple[grpc.StatusCode, str] | None = None
+
+    async def follow(self) -> None:
+        try:
+            while (update := await self.call.read()) is not grpc.aio.EOF:
+                if update.HasField("snapshot"):
+                    self.start = update.snapshot.seq
+                else:
+                    self.seqs.append(update.event.seq)
+            self.ending = (grpc.StatusCode.OK, "")
+        except grpc.aio.AioRpcError as err:
+            info = refusal_from_error(err)
+            self.ending = (info.code, info.reason)
+
+    def consecutive(self) -> bool:
+        return self.seqs == list(range(self.start + 1, self.start + 1 + len(self.seqs)))
+
+
+def _stub(channel: grpc.aio.Channel) -> Any:
+    return pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
+
+
+async def _subscribed(channel: grpc.aio.Channel, token: str) -> Reader:
+    reader = Reader(_stub(channel).Subscribe(pb.SubscribeRequest(token=token)))
+    first = await reader.call.read()
+    assert first.HasField("snapshot")
+    reader.start = first.snapshot.seq
+    return reader
+
+
+async def _caught_up(readers: list[Reader], seq: int) -> bool:
+    """Until every reader carried `seq` (bounded: False if one never does)."""
+    for _ in range(2000):
+        if all(r.seqs and r.seqs[-1] >= seq for r in readers):
+            return True
+        await asyncio.sleep(0.005)
+    return False
+
+
+@pytest.mark.network
+def test_every_stream_wakes_for_every_change_whatever_the_other_streams_do(monkeypatch: Any) -> None:
+    import host.server as server_module
+    from host.server import WattenTableService, start_server, stop_server
+    from host.table import Table, TableSettings
+    from watten_net.engine import Rules
+
+    monkeypatch.setattr(server_module, "REPLACED_CUT", 0.5)
+
+    async def attack() -> dict[str, Any]:
+        table = Table(TableSettings(Rules.preset("bavarian", 4)))
+        service = WattenTableService(table)
+        server, port = await start_server(service, 0, None, "127.0.0.1")
+        found: dict[str, Any] = {}
+        try:
+            people = [Connection(grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=OWN_CONNECTION))
+                      for _ in range(2)]
+            stuck = Connection(grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=NO_WINDOW_GROWTH))
+            watchers = [Connection(grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=OWN_CONNECTION))
+                        for _ in range(SPECTATORS)]
+            for i, conn in enumerate(people):
+                await conn.join(f"p{i}")
+            await stuck.join("never reads")
+            for i, conn in enumerate(watchers):
+                assert await conn.join(f"w{i}", spectate=True) == -1
+            readers = [await _subscribed(c.channel, c.token) for c in [*people, *watchers]]
+            unread = await _subscribed(stuck.channel, stuck.token)  # (never read again)
+            tasks = [asyncio.ensure_future(r.follow()) for r in readers]
+            gone, readers = readers[-1], readers[:-1]  # a spectator whose client cancels it while it waits
+
+            async def change(i: int) -> None:
+                await table.set_ready(people[0].seat, i % 2 == 0)
+
+            for i in range(CHANGES // 4):  # one at a time: every stream asleep before the next change
+                await change(i)
+                assert await _caught_up(readers, len(table.log))
+            gone.call.cancel()
+            for i in range(CHANGES // 4, CHANGES // 2):  # back to back: several changes for one wake
+                await change(i)
+            # A newer stream of seat p1 replaces the one that follows it while it waits.
+            replaced = readers[1]
+            newer = await _subscribed(_channel(port), people[1].token)
+            tasks.append(asyncio.ensure_future(newer.follow()))
+            readers[1] = newer
+            for i in range(CHANGES // 2, CHANGES):
+                await change(i)
+                if i % 3 == 0:
+                    assert await _caught_up(readers, len(table.log))
+            found["all caught up"] = await _caught_up(readers, len(table.log))
+            found["every change once, in order"] = [r.consecutive() for r in readers]
+            found["ended at the log's end"] = {r.seqs[-1] for r in readers} == {len(table.log)}
+            await asyncio.wait_for(tasks[1], 30)
+            found["replaced"] = (replaced.ending, replaced.consecutive())
+            found["stuck stream behind"] = service.latest[(table.table_id, stuck.seat)].cursor < len(table.log)
+            found["cancelled"] = gone.call.cancelled()
+            for call in [unread.call, *(r.call for r in readers)]:
+                call.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await table.shutdown()
+        finally:
+            await stop_server(server, 0.1)
+        return found
+
+    found = asyncio.run(asyncio.wait_for(attack(), 120))
+    assert found == {
+        "all caught up": True,
+        "every change once, in order": [True] * (2 + SPECTATORS - 1),
+        "ended at the log's end": True,
+        "replaced": ((grpc.StatusCode.ABORTED, "stream-replaced"), True),
+        "stuck stream behind": True,
+        "cancelled": True,
+    }
+
+
+def _channel(port: int) -> grpc.aio.Channel:
+    return grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=OWN_CONNECTION)
+
+
+def test_a_waiter_cancelled_takes_no_wake_from_the_others_and_a_wake_nobody_waits_for_is_not_kept() -> None:
+    async def scenario() -> tuple[list[bool], bool, bool]:
+        wake = StreamWake()
+        waiters = [asyncio.ensure_future(wake.wait()) for _ in range(5)]
+        await asyncio.sleep(0)
+        waiters[2].cancel()
+        await asyncio.sleep(0)
+        wake.wake()
+        await asyncio.gather(*waiters, return_exceptions=True)
+        woken = [w.done() and not w.cancelled() for w in waiters]
+        wake.wake()  # nobody waits: the next wait is for the next change, not this one
+        later = asyncio.ensure_future(wake.wait())
+        await asyncio.sleep(0.01)
+        waited = not later.done()
+        wake.wake()
+        await asyncio.wait_for(later, 5)
+        return woken, waited, later.done()
+
+    assert asyncio.run(scenario()) == ([True, True, False, True, True], True, True)
