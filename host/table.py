@@ -142,13 +142,11 @@ class Table:
         # whose header keeps the fingerprint of its start): what join proofs must be bound to. None: the settings'.
         self.serving_tls: bytes | None = None
         self.table_id = secrets.token_hex(8)
-        # Which host run this table belongs to and its place among that run's tables (`--tables N`): both go into
-        # the journal, so that a restart resumes all the tables one crashed host left, in their order.
+        # Its host run and place among that run's tables (`--tables N`), journaled: a restart resumes them in order.
         self.host_run = ""
         self.index = 0
         self.port = 0
-        # The public key of the person the host process seats itself: a host-run seat (docs/protocol.md Level 1), like
-        # the host's bots, which reveals its game key before the people who joined.
+        # The key of the person the host seats itself: host-run (docs/protocol.md Level 1), its game key goes first.
         self.own_person_key = b""
         self.autostart = False
         self.on_notice: Callable[[str], None] | None = None  # one line for the host's operator (headless)
