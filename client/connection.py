@@ -213,8 +213,8 @@ class Connection(TableCalls):
         self._send_lock = asyncio.Lock()
         self.last_seq = 0  # the last table event applied (to resume the stream after a drop)
         self.on_update: Callable[[Any], None] | None = None  # sees every raw TableUpdate (tests, diagnostics)
-        # Told of every accepted SubmitEnvelope: (envelope kind "action" or "protocol", seconds from the call to
-        # its reply). For measurements (`watten-join --latency-log`); None costs nothing.
+        # Told of every accepted envelope, one call of several too: (envelope kind "action" or "protocol", seconds
+        # from the call to its reply). For measurements (`watten-join --latency-log`); None costs nothing.
         self.on_submitted: Callable[[str, float], None] | None = None
         # Disputes (docs/protocol.md): what this seat says the host did wrong, in words, for the screen at once.
         self.disputes: list[str] = []
@@ -473,9 +473,9 @@ class Connection(TableCalls):
                 if err.code not in RETRYABLE or attempt + 1 == SUBMIT_TRIES:
                     raise
                 await asyncio.sleep(0.2 * (attempt + 1))
-        if self.on_submitted is not None:
-            self.on_submitted(kind, time.perf_counter() - started)
-        for raw in raws:
+        for raw in raws:  # (each envelope of the call told: a measurement counts steps, not calls)
+            if self.on_submitted is not None:
+                self.on_submitted(kind, time.perf_counter() - started)
             self.game.accepted(raw)
         self._flush_record()
 
