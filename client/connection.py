@@ -447,7 +447,7 @@ class Connection(TableCalls):
                 # Never dropped silently (docs/protocol.md Disputes): the receipt goes into the record, and the seat
                 # judges it. Against a head that had moved on since the step was made it is a race (the table went
                 # past the step); against the very head the step answered, the host refused a step it was owed.
-                judged = self.game.judge_refusal(raw := _refused_of(self.game, run, err), err.receipt)
+                judged = self.game.judge_refusal(raw := refused_in_run(self.game, run, err), err.receipt)
                 for says in self.game.take_disputes():
                     self._dispute(says)
                 if judged not in ("dispute", "proven", "pending") and (
@@ -504,7 +504,7 @@ def owed_run(game: SeatGame) -> list[bytes]:
     return run
 
 
-def _refused_of(game: SeatGame, run: list[bytes], err: Refused) -> bytes:
+def refused_in_run(game: SeatGame, run: list[bytes], err: Refused) -> bytes:
     """The envelope of `run` the host refused; those before it were applied (the host's answer, checked as any
     answer is: by the chain that must embed them). A hostile index is bounded to the run."""
     index = min(err.envelope_index, len(run) - 1)
