@@ -135,6 +135,8 @@ async def open_channel(
 
 
 SUBMIT_TRIES = 3  # a submit that got no answer (deadline, dropped line) is sent again, at most this often
+# Envelopes in one SubmitEnvelope (the host's bound is 8: host/limits.py MAX_ENVELOPES_PER_SUBMIT).
+MAX_ENVELOPES_PER_CALL = 8
 RETRYABLE = frozenset({grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.UNAVAILABLE})
 
 # Refusals of a queued protocol step that mean "that step is over", not "this client is wrong" (the match was
@@ -211,8 +213,8 @@ class Connection(TableCalls):
         self._send_lock = asyncio.Lock()
         self.last_seq = 0  # the last table event applied (to resume the stream after a drop)
         self.on_update: Callable[[Any], None] | None = None  # sees every raw TableUpdate (tests, diagnostics)
-        # Told of every accepted SubmitEnvelope: (envelope kind "action" or "protocol", seconds from the call to
-        # its reply). For measurements (`watten-join --latency-log`); None costs nothing.
+        # Told of every accepted envelope, one call of several too: (envelope kind "action" or "protocol", seconds
+        # from the call to its reply). For measurements (`watten-join --latency-log`); None costs nothing.
         self.on_submitted: Callable[[str, float], None] | None = None
         # Disputes (docs/protocol.md): what this seat says the host did wrong, in words, for the screen at once.
         self.disputes: list[str] = []
@@ -430,38 +432,37 @@ class Connection(TableCalls):
             except ProtocolError as err:
                 # Refused before it left (a trustless seat checks its own cards): the same answer as the host's.
                 raise Refused(grpc.StatusCode.FAILED_PRECONDITION, err.reason, err.message) from None
-            await self._submit(raw, timeout, kind="action")
+            await self._submit([raw], timeout, kind="action")
 
     async def _flush_automatic(self) -> None:
         """The queued protocol steps, oldest first (the caller holds `_send_lock`)."""
         if self.game is None:
             return  # (a spectator owes nothing)
-        while (raw := self.game.next_automatic()) is not None:
+        while run := owed_run(self.game):
             try:
-                await self._submit(raw)
+                await self._submit(run)
             except Refused as err:
                 if err.code in RETRYABLE:
                     raise
                 # Never dropped silently (docs/protocol.md Disputes): the receipt goes into the record, and the seat
                 # judges it. Against a head that had moved on since the step was made it is a race (the table went
                 # past the step); against the very head the step answered, the host refused a step it was owed.
-                judged = self.game.judge_refusal(raw, err.receipt)
+                judged = self.game.judge_refusal(raw := refused_in_run(self.game, run, err), err.receipt)
                 for says in self.game.take_disputes():
                     self._dispute(says)
                 if judged not in ("dispute", "proven", "pending") and (
                         err.code != grpc.StatusCode.FAILED_PRECONDITION or err.reason not in STALE_STEP):
                     raise
-                else:
-                    log.info("dropped a %s the host no longer expects: %s", err.reason, err.message)
+                log.info("dropped a %s the host no longer expects: %s", err.reason, err.message)
                 # Kept at the head of the queue it would block every later step (and end the client).
                 if raw in self.game.outbox:
                     self.game.outbox.remove(raw)
                 self._flush_record()
 
-    async def _submit(self, raw: bytes, timeout: float = 10.0, kind: str = "protocol") -> None:
+    async def _submit(self, raws: list[bytes], timeout: float = 10.0, kind: str = "protocol") -> None:
         assert self.game is not None
         started = time.perf_counter()
-        request = pb.SubmitEnvelopeRequest(token=self.token, envelope=raw)
+        request = pb.SubmitEnvelopeRequest(token=self.token, envelope=raws[0], more_envelopes=raws[1:])
         for attempt in range(SUBMIT_TRIES):
             try:
                 await self._call(self.stub.SubmitEnvelope, request, timeout)
@@ -472,9 +473,10 @@ class Connection(TableCalls):
                 if err.code not in RETRYABLE or attempt + 1 == SUBMIT_TRIES:
                     raise
                 await asyncio.sleep(0.2 * (attempt + 1))
-        if self.on_submitted is not None:
-            self.on_submitted(kind, time.perf_counter() - started)
-        self.game.accepted(raw)
+        for raw in raws:  # (each envelope of the call told: a measurement counts steps, not calls)
+            if self.on_submitted is not None:
+                self.on_submitted(kind, time.perf_counter() - started)
+            self.game.accepted(raw)
         self._flush_record()
 
     async def close(self) -> None:
@@ -483,6 +485,32 @@ class Connection(TableCalls):
             self.record.close()
             self.record = None
         await self.channel.close()
+
+
+def owed_run(game: SeatGame) -> list[bytes]:
+    """The protocol steps this seat owes now that go in one SubmitEnvelope: the oldest (rebuilt on our chain head),
+    then each queued one that follows it on our chain (seq and prev_hash), at most MAX_ENVELOPES_PER_CALL. A
+    checkpoint's and the next deal's seal signatures, owed together, so cost one round trip instead of two."""
+    first = game.next_automatic()
+    if first is None:
+        return []
+    run, last = [first], game.parsed(first)
+    for raw in game.outbox[1:MAX_ENVELOPES_PER_CALL]:
+        signed = game.parsed(raw)
+        if signed.seq != last.seq + 1 or signed.envelope.prev_hash != last.hash:
+            break
+        run.append(raw)
+        last = signed
+    return run
+
+
+def refused_in_run(game: SeatGame, run: list[bytes], err: Refused) -> bytes:
+    """The envelope of `run` the host refused; those before it were applied (the host's answer, checked as any
+    answer is: by the chain that must embed them). A hostile index is bounded to the run."""
+    index = min(err.envelope_index, len(run) - 1)
+    for raw in run[:index]:
+        game.accepted(raw)
+    return run[index]
 
 
 def _follow_a_move(conn: Connection, view: Any, has_view: bool) -> None:

@@ -32,6 +32,7 @@ class RefusalInfo(NamedTuple):
     reason: str
     message: str
     receipt: Any = None  # a refused game envelope: the host's signed RefusalReceipt (kept in the seat's record)
+    envelope_index: int = 0  # a refused SubmitEnvelope of several envelopes: which one (0 = the first)
 
     @property
     def known_reason(self) -> Reason | None:
@@ -49,7 +50,8 @@ def refusal_from_error(error: grpc.aio.AioRpcError | grpc.RpcError) -> RefusalIn
     else:
         reason, message = _code_reason(code), details or code.name
     receipt = detail.receipt if detail is not None and detail.HasField("receipt") else None
-    return RefusalInfo(code, visible(reason), visible(message), receipt)
+    index = int(detail.envelope_index) if detail is not None else 0
+    return RefusalInfo(code, visible(reason), visible(message), receipt, index)
 
 
 def _call_code(error: Any) -> grpc.StatusCode:

@@ -21,12 +21,16 @@ class Refused(Exception):
     `reason` is the host's string as it came (a newer or hostile host may send any); `known_reason` is it as a
     Reason this client knows, or None."""
 
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str, receipt: Any = None) -> None:
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str, receipt: Any = None,
+                 envelope_index: int = 0) -> None:
         super().__init__(message)
         self.code = code
         self.reason = reason
         self.message = message
         self.receipt = receipt  # the host's signed RefusalReceipt of a refused game envelope (None otherwise)
+        # A SubmitEnvelope of several envelopes: the one refused (0 = the first; the host's word, so a hostile host
+        # may name any number: the caller bounds it); those before it were applied.
+        self.envelope_index = envelope_index
 
     @property
     def known_reason(self) -> Reason | None:
@@ -75,4 +79,4 @@ class TableCalls:
             return await method(request, timeout=timeout)
         except grpc.aio.AioRpcError as err:
             info = refusal_from_error(err)
-            raise Refused(info.code, info.reason, info.message, info.receipt) from None
+            raise Refused(info.code, info.reason, info.message, info.receipt, info.envelope_index) from None

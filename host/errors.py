@@ -32,6 +32,8 @@ from grpc_status import rpc_status  # type: ignore[import-untyped, unused-ignore
 from watten_net.refusal import Code, Reason, Refusal
 from watten_net.v1 import watten_pb2
 
+from .refusal import BatchRefusal
+
 log = logging.getLogger(__name__)
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -134,10 +136,16 @@ def aborted(reason: Reason, message: str) -> Refusal:
     return Refusal(Code.ABORTED, reason, message)
 
 
-def rich_status(code: grpc.StatusCode, reason: str, message: str, receipt: Any = None) -> grpc.Status:
-    """A grpc.Status whose trailer carries `google.rpc.Status{code, message, details=[Any(ErrorDetail)]}`."""
+def rich_status(code: grpc.StatusCode, reason: str, message: str, receipt: Any = None,
+                batch: BatchRefusal | None = None) -> grpc.Status:
+    """A grpc.Status whose trailer carries `google.rpc.Status{code, message, details=[Any(ErrorDetail)]}`; for a
+    refused envelope of several in one call, which one and the answers of those before it."""
     detail = any_pb2.Any()
-    detail.Pack(watten_pb2.ErrorDetail(reason=reason, message=message, receipt=receipt))
+    error = watten_pb2.ErrorDetail(reason=reason, message=message, receipt=receipt)
+    if batch is not None:
+        error.envelope_index = batch.index
+        error.applied.extend(envelope_answer(*answer) for answer in batch.applied)
+    detail.Pack(error)
     return rpc_status.to_status(status_pb2.Status(code=code.value[0], message=message, details=[detail]))
 
 
@@ -145,7 +153,13 @@ async def abort_with(context: grpc.aio.ServicerContext, refusal: Refusal) -> NoR
     """End the call with `refusal`'s status and details. Never returns (grpc raises AbortError to end the handler).
 
     The one place a refusal becomes a gRPC status: whatever raised it (the engine, the protocol, the table)."""
-    await _abort(context, rich_status(status_code(refusal), refusal.reason, refusal.message, refusal.receipt))
+    batch = refusal if isinstance(refusal, BatchRefusal) else None
+    await _abort(context, rich_status(status_code(refusal), refusal.reason, refusal.message, refusal.receipt, batch))
+
+
+def envelope_answer(seq: int, chain_seq: int, digest: bytes) -> Any:
+    """One envelope's answer as the wire's EnvelopeAnswer."""
+    return watten_pb2.EnvelopeAnswer(seq=seq, chain_seq=chain_seq, envelope_hash=digest)
 
 
 async def _abort(context: grpc.aio.ServicerContext, status: grpc.Status) -> NoReturn:

@@ -37,6 +37,9 @@ MAX_REQUEST = 64 << 10
 # on the raw bytes before they are parsed (RESOURCE_EXHAUSTED `request-too-large`).
 MAX_SMALL_REQUEST = 4 << 10
 BIG_REQUEST_METHODS = frozenset({"/watten_net.v1.WattenTable/SubmitEnvelope"})
+# Envelopes in one SubmitEnvelope (`more_envelopes`): a seat owes at most a few at once (a checkpoint's and the next
+# deal's seal signatures); 8 leaves room, and a call with 10,000 tiny ones is refused before any is looked at.
+MAX_ENVELOPES_PER_SUBMIT = 8
 
 
 @dataclass(frozen=True)

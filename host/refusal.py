@@ -13,3 +13,13 @@ class TableRefusal(Refusal):
 
     def __init__(self, kind: Code | str, reason: Reason | str, message: str, receipt: Any = None) -> None:
         super().__init__(Code(kind), Reason(reason), message, receipt=receipt)
+
+
+class BatchRefusal(TableRefusal):
+    """A SubmitEnvelope of several envelopes whose envelope number `index` (0 = the first) was refused as `refusal`:
+    `applied` holds the answers (log seq, chain seq, hash) of the ones before it, which stay applied."""
+
+    def __init__(self, refusal: Refusal, index: int, applied: list[tuple[int, int, bytes]]) -> None:
+        super().__init__(refusal.code, refusal.reason, refusal.message, refusal.receipt)
+        self.index = index
+        self.applied = list(applied)

@@ -19,7 +19,7 @@ from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from . import reflection
 from .chat import ChatLimiter, say
-from .errors import RefusalInterceptor, abort_with, aborted, refusals_to_status
+from .errors import RefusalInterceptor, abort_with, aborted, envelope_answer, refusals_to_status
 from .limits import BIG_REQUEST_METHODS, MAX_SMALL_REQUEST, Limits, PeerLimits, grpc_options
 from .lobby import token_digest
 from .refusal import TableRefusal
@@ -441,8 +441,13 @@ class WattenTableService(pb_grpc.WattenTableServicer):
     @refusals_to_status
     async def SubmitEnvelope(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         table = self._table_of(request.token)
-        seq, chain_seq, digest = await table.submit(request.token, bytes(request.envelope))
-        return pb.SubmitEnvelopeResponse(seq=seq, chain_seq=chain_seq, envelope_hash=digest)
+        raws = [bytes(request.envelope), *map(bytes, request.more_envelopes)]
+        answers = await table.submissions.submit_all(request.token, raws)
+        seq, chain_seq, digest = answers[-1]
+        response = pb.SubmitEnvelopeResponse(seq=seq, chain_seq=chain_seq, envelope_hash=digest)
+        if len(answers) > 1:  # (a call of one envelope answers as before this field)
+            response.answers.extend(envelope_answer(*answer) for answer in answers)
+        return response
 
     @refusals_to_status
     async def Leave(self, request: Any, context: grpc.aio.ServicerContext) -> Any:

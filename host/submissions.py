@@ -13,7 +13,8 @@ from watten_net.deal.host_game import Posted
 from watten_net.deal.protocol import ProtocolError
 from watten_net.refusal import Code, Reason
 
-from .refusal import TableRefusal
+from .limits import MAX_ENVELOPES_PER_SUBMIT
+from .refusal import BatchRefusal, TableRefusal
 
 if TYPE_CHECKING:
     from .table import Table
@@ -27,6 +28,8 @@ class _Waiting:
 
     seat: int
     raw: bytes
+    follows: _Waiting | None = None  # the envelope before it in the same call (a refusal of that one skips this one)
+    refusal: BaseException | None = None  # why it was not applied (its own refusal, or the one of an earlier)
     answer: asyncio.Future[Answer] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
@@ -69,19 +72,31 @@ class Submissions:
         self._answers.clear()
 
     async def submit(self, token: str, raw: bytes) -> Answer:
-        table = self.table
-        mine = _Waiting(table.seat_of(token), raw)
-        mine.answer.add_done_callback(_retrieved)
-        self._queue.append(mine)
+        return (await self.submit_all(token, [raw]))[0]
+
+    async def submit_all(self, token: str, raws: list[bytes]) -> list[Answer]:
+        """Several envelopes of one seat (one SubmitEnvelope call), applied in order as if submitted one by one, in
+        the same group commit. The first refused one ends the call (`BatchRefusal` when there are several: which
+        one, and the answers of those before it, which stay applied); the ones after it are not applied."""
+        if len(raws) > MAX_ENVELOPES_PER_SUBMIT:  # (before anything: a hostile call costs no work and changes nothing)
+            raise TableRefusal(Code.RESOURCE_EXHAUSTED, Reason.REQUEST_TOO_LARGE,
+                               f"at most {MAX_ENVELOPES_PER_SUBMIT} envelopes in one SubmitEnvelope, "
+                               f"not {len(raws)}")
+        seat = self.table.seat_of(token)
+        mine: list[_Waiting] = []
+        for raw in raws:
+            mine.append(_Waiting(seat, raw, mine[-1] if mine else None))
+            mine[-1].answer.add_done_callback(_retrieved)
+        self._queue += mine  # (together: taken by one `_apply_queued`, so in order and in one group commit)
         if self._applier is None or self._applier.done():
             self._applier = asyncio.ensure_future(self._apply_all())
         try:
-            await asyncio.wait([mine.answer])
+            await asyncio.wait([waiting.answer for waiting in mine])
         except asyncio.CancelledError:
-            if mine in self._queue:  # (the caller is gone before its envelope was taken: it is not applied)
-                self._queue.remove(mine)
+            # (the caller is gone before its envelopes were taken: none is applied)
+            self._queue = [waiting for waiting in self._queue if waiting not in mine]
             raise
-        return mine.answer.result()
+        return _answers(mine)
 
     async def _apply_all(self) -> None:
         while self._queue:
@@ -116,9 +131,13 @@ class Submissions:
     def _apply(self, waiting: _Waiting, done: _Batch) -> None:
         """One envelope applied and journaled (not yet on disk); its answer is set once the batch is."""
         table = self.table
+        if waiting.follows is not None and waiting.follows.refusal is not None:
+            waiting.refusal = waiting.follows.refusal  # (an earlier envelope of its call was refused: not applied)
+            done.after.append((waiting, waiting.refusal))
+            return
         if table.game is None:
-            done.after.append((waiting, TableRefusal(Code.PRECONDITION, Reason.GAME_NOT_STARTED,
-                                                     "the game has not started yet")))
+            waiting.refusal = TableRefusal(Code.PRECONDITION, Reason.GAME_NOT_STARTED, "the game has not started yet")
+            done.after.append((waiting, waiting.refusal))
             return
         raw, seat = waiting.raw, waiting.seat
         digest = envelope_hash(raw)
@@ -126,8 +145,9 @@ class Submissions:
         try:
             posted = table.game.submit(seat, raw)
         except ProtocolError as err:
-            refusal = TableRefusal(err.code, err.reason, err.message, table.game.refusal_receipt(raw, err.reason))
-            done.after.append((waiting, refusal))
+            waiting.refusal = TableRefusal(err.code, err.reason, err.message,
+                                           table.game.refusal_receipt(raw, err.reason))
+            done.after.append((waiting, waiting.refusal))
             return
         if replay:
             # Already accepted (a blind retry): the original answer, once known; journaling it again would let a
@@ -159,3 +179,17 @@ class Submissions:
                 waiting.answer.set_result(self._answers.get(outcome, (len(table.log), 0, outcome)))
             else:
                 waiting.answer.set_exception(outcome)
+
+
+def _answers(call: list[_Waiting]) -> list[Answer]:
+    """Every envelope's answer of one call, or the first refusal (with which one, and the answers before it)."""
+    answers: list[Answer] = []
+    for index, waiting in enumerate(call):
+        err = waiting.answer.exception()
+        if err is None:
+            answers.append(waiting.answer.result())
+        elif len(call) > 1 and isinstance(err, TableRefusal):
+            raise BatchRefusal(err, index, answers)
+        else:
+            raise err
+    return answers

@@ -132,7 +132,7 @@ async def _out_of_turn(me: Seat, other: Seat, view: Any) -> tuple[grpc.StatusCod
         if await _table_seq(me.conn) != me.conn.last_seq or not _other_is_to_play(me, other, view):
             return None
         accepted, held = game.my_seq, dict(game.cards)
-        result = await _status(me.conn._submit(game.action(f"play {view.your_hand[0]}"), kind="action"))
+        result = await _status(me.conn._submit([game.action(f"play {view.your_hand[0]}")], kind="action"))
     assert game.my_seq == accepted and game.cards == held
     return result
 

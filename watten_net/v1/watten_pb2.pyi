@@ -23,14 +23,18 @@ TABLE_PHASE_MATCH_OVER: TablePhase
 TABLE_PHASE_ABANDONED: TablePhase
 
 class ErrorDetail(_message.Message):
-    __slots__ = ("reason", "message", "receipt")
+    __slots__ = ("reason", "message", "receipt", "envelope_index", "applied")
     REASON_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     RECEIPT_FIELD_NUMBER: _ClassVar[int]
+    ENVELOPE_INDEX_FIELD_NUMBER: _ClassVar[int]
+    APPLIED_FIELD_NUMBER: _ClassVar[int]
     reason: str
     message: str
     receipt: RefusalReceipt
-    def __init__(self, reason: _Optional[str] = ..., message: _Optional[str] = ..., receipt: _Optional[_Union[RefusalReceipt, _Mapping]] = ...) -> None: ...
+    envelope_index: int
+    applied: _containers.RepeatedCompositeFieldContainer[EnvelopeAnswer]
+    def __init__(self, reason: _Optional[str] = ..., message: _Optional[str] = ..., receipt: _Optional[_Union[RefusalReceipt, _Mapping]] = ..., envelope_index: _Optional[int] = ..., applied: _Optional[_Iterable[_Union[EnvelopeAnswer, _Mapping]]] = ...) -> None: ...
 
 class RefusalReceipt(_message.Message):
     __slots__ = ("game_id", "envelope_hash", "reason", "chain_seq", "chain_head", "signature")
@@ -261,14 +265,28 @@ class Envelope(_message.Message):
     def __init__(self, game_id: _Optional[bytes] = ..., seq: _Optional[int] = ..., prev_hash: _Optional[bytes] = ..., sender_seat: _Optional[int] = ..., type: _Optional[str] = ..., payload: _Optional[bytes] = ..., signature: _Optional[bytes] = ...) -> None: ...
 
 class SubmitEnvelopeRequest(_message.Message):
-    __slots__ = ("token", "envelope")
+    __slots__ = ("token", "envelope", "more_envelopes")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     ENVELOPE_FIELD_NUMBER: _ClassVar[int]
+    MORE_ENVELOPES_FIELD_NUMBER: _ClassVar[int]
     token: str
     envelope: bytes
-    def __init__(self, token: _Optional[str] = ..., envelope: _Optional[bytes] = ...) -> None: ...
+    more_envelopes: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, token: _Optional[str] = ..., envelope: _Optional[bytes] = ..., more_envelopes: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class SubmitEnvelopeResponse(_message.Message):
+    __slots__ = ("seq", "chain_seq", "envelope_hash", "answers")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    CHAIN_SEQ_FIELD_NUMBER: _ClassVar[int]
+    ENVELOPE_HASH_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    chain_seq: int
+    envelope_hash: bytes
+    answers: _containers.RepeatedCompositeFieldContainer[EnvelopeAnswer]
+    def __init__(self, seq: _Optional[int] = ..., chain_seq: _Optional[int] = ..., envelope_hash: _Optional[bytes] = ..., answers: _Optional[_Iterable[_Union[EnvelopeAnswer, _Mapping]]] = ...) -> None: ...
+
+class EnvelopeAnswer(_message.Message):
     __slots__ = ("seq", "chain_seq", "envelope_hash")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     CHAIN_SEQ_FIELD_NUMBER: _ClassVar[int]
