@@ -459,10 +459,13 @@ async def measure_sequence(count: int, sizes: tuple[int, int, int], apart: bool 
 
 # A change of deal on the wire (bench/newhand.py prints these beside the host's figures): rounds of submits, each
 # round's seats at once and each submit an event to all 4 seats, the next round once every seat has the last.
+# A change of deal on the wire: the submits of each round (the last action, then the seats' co-signatures). The
+# first is watten-host's order now (the next deal sealed with the checkpoint, each seat's two signatures in one
+# SubmitEnvelope), the last the order before GameHeader.next_deal and SubmitEnvelope.more_envelopes.
 DEAL_CHANGES = {
-    "today: 1 + 4 + 4 submits in 3 rounds": [1, 4, 4],
-    "both signatures in one round: 1 + 8 in 2": [1, 8],
-    "one envelope for both: 1 + 4 in 2": [1, 4],
+    "now, both signatures in one call: 1 + 4 in 2": [1, 4],
+    "both in one round, a call each: 1 + 8 in 2": [1, 8],
+    "before, two rounds of calls: 1 + 4 + 4 in 3": [1, 4, 4],
 }
 
 

@@ -13,12 +13,14 @@ are cumulative, each the last of the four seats):
   DeckSealed at all 4       the next deal's HandOpen and DeckSealed reached every seat: with the Checkpoint
                             (GameHeader.next_deal = with-checkpoint, what watten-host writes), or once every seat
                             signed the checkpoint (the order before, `--after-checkpoint`)
-  seal signed (4)           every seat's DeckSealedSignature came back accepted (each seat's second step)
+  seal signed (4)           every seat's DeckSealedSignature came back accepted (with-checkpoint: in the same
+                            SubmitEnvelope as its CheckpointSignature, so both lines show the same time)
   first decision            the cut and the deliveries are in and checked, and the view shows a seat to act
 
 Beside them, the floor of the same change of deal on the wire (bench/load_floor.py's bare grpc.aio server in its own
-process, these 4 seats): today's 1 + 4 + 4 submits in 3 rounds, and two protocol changes, both signatures in one
-round (1 + 8 in 2) and one envelope for both (1 + 4 in 2): what gRPC in Python alone costs for each, with no work.
+process, these 4 seats): the last action and then one call per seat for both signatures (1 + 4 submits in 2 rounds,
+watten-host's order now), a call per signature in one round (1 + 8 in 2), and the order before (1 + 4 + 4 in 3):
+what gRPC in Python alone costs for each, with no work. The host's figure is set against the floor of its order.
 
 Also printed: the host process's CPU (all threads, from /proc) and this process's CPU (the four seats: every check,
 signature and stream message) per change of deal, and how many chain entries and stream events a change of deal
@@ -141,6 +143,7 @@ class Run:
     events: list[int] = field(default_factory=list)  # stream events per seat per change of deal
     redeals: int = 0
     problems: list[str] = field(default_factory=list)
+    after_checkpoint: bool = False  # (the host's order: which floor is its own, `report_floor`)
 
 
 def proc_cpu_s(pid: int) -> float | None:
@@ -341,7 +344,7 @@ def report(run: Run, matches: int, shape: str = "4 seats in one process") -> Non
 async def main_async(args: argparse.Namespace) -> None:
     print(f"watten-net between hands: 4 clients in this process, the host in a subprocess, 127.0.0.1 (Python "
           f"{platform.python_version()}, {os.cpu_count()} CPUs)")
-    run = Run()
+    run = Run(after_checkpoint=args.after_checkpoint)
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="watten-newhand-") as scratch:
         for number in range(1, args.matches + 1):
@@ -376,7 +379,8 @@ def report_floor(floor: dict[str, list[float]], problems: list[str], event_size:
         if values:
             print(f"  {name:<44} p50 {statistics.median(values):6.2f} ms  p90 {percentile(values, 0.9):6.2f} ms")
     if run.steps and floor and all(floor.values()):
-        mine, today = statistics.median(s[-1] for s in run.steps), statistics.median(next(iter(floor.values())))
+        ours = list(floor.values())[-1 if run.after_checkpoint else 0]  # (DEAL_CHANGES: now first, before last)
+        mine, today = statistics.median(s[-1] for s in run.steps), statistics.median(ours)
         print(f"  [{shape}] the host's new hand p50 {mine:.2f} ms is x{mine / today:.1f} its floor ({today:.2f} ms)")
     for problem in problems:
         print(f"  floor problem: {problem}")
