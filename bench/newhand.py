@@ -57,7 +57,6 @@ from bench import apart
 from bench.latency import host_process, read_port, waiting_seat
 from bench.load_floor import DEAL_CHANGES, REPLY_BYTES, REQUEST_BYTES, measure_rounds
 from client.connection import Connection, Refused, open_channel
-from watten_net.v1 import watten_pb2 as pb
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4
@@ -101,14 +100,6 @@ class Timeline:
         return [(t - start) * 1000 for t in steps] + [(end - start) * 1000]
 
 
-def entry_type(entry: Any) -> str:
-    if entry.HasField("withheld"):
-        return str(entry.withheld.type)
-    envelope = pb.Envelope()
-    envelope.ParseFromString(entry.envelope)
-    return str(envelope.type)
-
-
 class TimedConnection(Connection):
     """A Connection that notes on the timeline every chain entry its stream hands over and every protocol step it
     got accepted."""
@@ -126,7 +117,7 @@ class TimedConnection(Connection):
         self.timeline.note(self.index, "event")
         self.timeline.event_sizes.append(update.ByteSize())
         for entry in body.chain:
-            self.timeline.note(self.index, entry_type(entry))
+            self.timeline.note(self.index, apart.entry_type(entry))
 
     def _submitted(self, kind: str, _seconds: float) -> None:
         if kind == "protocol":

@@ -1,15 +1,18 @@
 """A real host Table in process, without the network: a whole match of host bots watched change by change, people
-seated by a signed join, and a bounded wait on the event loop (the view tests and the journal tests share these)."""
+seated by a signed join, a bounded wait on the event loop, and what a crash leaves of a table and its journal (the view
+tests and the journal tests share these)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from host.changelog import LogItem
+from host.journal import FINISHED, Journal
 from host.table import Table, TableSettings
 from watten_net.engine import Rules
 
@@ -73,3 +76,21 @@ async def until(condition: Callable[[], bool], what: str) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"waited in vain for {what}")
+
+
+async def crash(table: Table) -> None:
+    """What kill -9 leaves: the journal as written so far, and nothing more happens at the table."""
+    async with table.lock:
+        table.bot_worker.stop()
+        table.clocks.stop()  # (grace periods, step clocks, a trustless wait for a seat away)
+        if table.journal is not None:
+            table.journal.close()
+
+
+def write_journal(path: Path, meta: dict[str, object], entries: list[tuple[int, int, bytes]]) -> None:
+    """The journal a crash right after these entries (kind, who, data) leaves."""
+    journal = Journal(path, meta)
+    for kind, who, data in entries:
+        if kind != FINISHED:
+            journal.append(kind, bytes([who]) + data)
+    journal.close()

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from host.journal import DRAW, FINISHED, SUBMIT, Journal, read_journal
+from host.journal import DRAW, SUBMIT, read_journal
 from host.table import Table, TableSettings
 from watten_net.deal.protocol import parse_envelope
 from watten_net.engine import Rules
 
-from host_bots import until
+from host_bots import crash, until, write_journal
 
 
 @pytest.mark.slow
@@ -52,26 +52,18 @@ async def _crash_twice(tmp_path: Path) -> None:
         draws += 1
     assert draws >= 2, "a shuffle draws many times"
     cut = tmp_path / "cut.wjournal"
-    _write(cut, meta, entries[:last - draws // 2])
+    write_journal(cut, meta, entries[:last - draws // 2])
 
     first = await Table.resume(cut, host_key)
     shuffled = sum(1 for i in shuffles if entries[i][1] == shuffler)
     await until(lambda: _shuffles_of(cut, shuffler) == shuffled, "the resumed bot to shuffle")
-    await _crash(first)
+    await crash(first)
     chain = [p.hash for p in first.game.chain] if first.game is not None else []
 
     second = await Table.resume(cut, host_key)  # a bot rebuilt otherwise would fail its own shuffle here
     assert second.game is not None and [p.hash for p in second.game.chain[:len(chain)]] == chain
-    await _crash(second)
+    await crash(second)
 
-
-def _write(path: Path, meta: dict[str, object], entries: list[tuple[int, int, bytes]]) -> None:
-    """The journal a crash right after these entries leaves."""
-    journal = Journal(path, meta)
-    for kind, who, data in entries:
-        if kind != FINISHED:
-            journal.append(kind, bytes([who]) + data)
-    journal.close()
 
 
 def _shuffles_of(path: Path, seat: int) -> int:
@@ -80,13 +72,6 @@ def _shuffles_of(path: Path, seat: int) -> int:
                if kind == SUBMIT and who == seat and parse_envelope(raw, host=False).type == "Shuffle")
 
 
-async def _crash(table: Table) -> None:
-    """What kill -9 leaves: the journal as written so far, and nothing more happens at the table."""
-    async with table.lock:
-        table.bot_worker.stop()
-        table.clocks.stop()  # (grace periods, step clocks, a trustless wait for a seat away)
-        if table.journal is not None:
-            table.journal.close()
 
 
 def test_a_trustless_table_waiting_for_a_seat_away_resumes_its_forfeits_and_its_clock(tmp_path: Path) -> None:
@@ -114,7 +99,7 @@ async def _away_then_crash(tmp_path: Path) -> None:
         return sum(1 for kind, _, _ in read_journal(table.journal_path)[1] if kind == FORFEIT_AWAY)
 
     await until(lambda: forfeits() >= 1 or table.finished.is_set(), "the host to forfeit a hand it waited for")
-    await _crash(table)
+    await crash(table)
     assert table.game is not None and not table.game.finished, "a match to 7 outlasts one forfeit"
     chain = [p.hash for p in table.game.chain]
 

@@ -6,12 +6,11 @@ would leave it (tests/test_crash_recovery.py kills real processes at random poin
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from host.journal import FINISHED, SUBMIT, Journal, read_journal
+from host.journal import SUBMIT, read_journal
 from host.table import Table, TableSettings
 from watten_net.deal.host_game import WITH_CHECKPOINT
 from watten_net.deal.protocol import parse_envelope
@@ -19,7 +18,7 @@ from watten_net.engine import Rules
 from watten_net.record import KIND_HOST, Entry
 from watten_net.verify import verify_entries
 
-POLLS = 12_000  # 10 ms each: a bound on every wait, far above what a loaded machine needs
+from host_bots import crash, until, write_journal
 
 
 def test_a_host_killed_between_the_checkpoint_and_the_cut_resumes_in_that_order(tmp_path: Path) -> None:
@@ -38,7 +37,7 @@ async def _killed_between_hands(tmp_path: Path, next_deal: str, *, old_meta: boo
         whole.journal_path = tmp_path / f"whole{attempt}.wjournal"
         await whole.add_bots(4, "random")
         await whole.start()
-        await _until(whole.finished.is_set, "the first match to end")
+        await until(whole.finished.is_set, "the first match to end")
         assert whole.game is not None
         if sum(1 for p in whole.game.chain if p.type == "HandEnd") > 1:
             break
@@ -57,39 +56,13 @@ async def _killed_between_hands(tmp_path: Path, next_deal: str, *, old_meta: boo
     assert [types[i] for i in after] == (["CheckpointSignature", "DeckSealedSignature"] * 2 if next_deal
                                          else ["CheckpointSignature"] * 4)
     cut = tmp_path / "cut.wjournal"
-    _write(cut, meta, entries[:after[-1]])
+    write_journal(cut, meta, entries[:after[-1]])
 
     resumed = await Table.resume(cut, host_key)
     assert resumed.game is not None and resumed.game.next_deal == next_deal
     held = len(resumed.game.chain)
     assert [p.hash for p in resumed.game.chain] == played[:held]  # the same chain up to the crash
-    await _until(resumed.finished.is_set, "the resumed match to end")
+    await until(resumed.finished.is_set, "the resumed match to end")
     chain = resumed.game.chain
     assert verify_entries([Entry(KIND_HOST, p.raw) for p in chain]).verdict == "verified"
-    await _crash(resumed)
-
-
-def _write(path: Path, meta: dict[str, object], entries: list[tuple[int, int, bytes]]) -> None:
-    """The journal a crash right after these entries leaves."""
-    journal = Journal(path, meta)
-    for kind, who, data in entries:
-        if kind != FINISHED:
-            journal.append(kind, bytes([who]) + data)
-    journal.close()
-
-
-async def _crash(table: Table) -> None:
-    """What kill -9 leaves: the journal as written so far, and nothing more happens at the table."""
-    async with table.lock:
-        table.bot_worker.stop()
-        table.clocks.stop()
-        if table.journal is not None:
-            table.journal.close()
-
-
-async def _until(condition: Callable[[], bool], what: str) -> None:
-    for _ in range(POLLS):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"waited in vain for {what}")
+    await crash(resumed)
