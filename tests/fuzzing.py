@@ -492,7 +492,7 @@ class FuzzSeat(Connection):
                 if raw is None:
                     return
                 try:
-                    await self._submit(raw)
+                    await self._submit([raw])
                 except Refused as err:  # as Connection's own flush: a step the table is past is dropped
                     if err.code != grpc.StatusCode.FAILED_PRECONDITION or err.reason not in STALE_STEP:
                         raise
