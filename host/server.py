@@ -177,9 +177,7 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
     while True:
         if not mine.goes_on():
             return
-        if occupant is not None and table.seats[seat] is not occupant and occupant in table.seats:
-            # (ChooseSeat, or the host's person moved them) the views of the old seat are no longer theirs
-            raise aborted(SUBSCRIBER_LAGGING, "Your seat changed; subscribe again for the new seat's snapshot.")
+        _check_still_seated(table, seat, occupant)
         # Once this stream has carried the change that ended the match, the seat has seen the end: its
         # client may stop reading (later changes are only other seats going offline), and the host may
         # let the table go (host/places.py).
@@ -193,6 +191,7 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
                               "lobby; subscribe again for a fresh snapshot.")
             if not table.settled.read_now():  # (no change shown before its fsync; a held one sealed first)
                 await table.settled.reached()
+            _check_still_seated(table, seat, occupant)  # (moved while this stream was sending: not only at a wake)
             item = table.log[cursor]
             cursor += 1
             update = pb.TableUpdate()  # (the event is written into it: `TableUpdate(event=...)` would copy it)
@@ -210,6 +209,13 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
             return  # (a seat that asked for another match follows the table into it)
         if cursor >= len(table.log) and not mine.replaced:
             await table.streams_wake.wait()  # (no await since the log was looked at: no change slips past)
+
+
+def _check_still_seated(table: Table, seat: int, occupant: Any) -> None:
+    """(ChooseSeat, or the host's person moved them) the views of the old seat are no longer theirs: checked before
+    every change the stream sends, since the change that moved them may be the next one it reads."""
+    if occupant is not None and table.seats[seat] is not occupant and occupant in table.seats:
+        raise aborted(SUBSCRIBER_LAGGING, "Your seat changed; subscribe again for the new seat's snapshot.")
 
 
 def _follows_on(table: Table, seat: int) -> bool:

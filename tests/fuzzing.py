@@ -472,7 +472,12 @@ class FuzzSeat(Connection):
     async def _call(self, method: Any, request: Any, timeout: float) -> Any:
         response = await super()._call(method, request, timeout)
         if isinstance(response, pb.SubmitEnvelopeResponse):
-            self.answers[bytes(response.envelope_hash)] = response
+            # A call of several envelopes: each one's original answer is its own, as a retry of it alone gets.
+            for answer in response.answers:
+                self.answers[bytes(answer.envelope_hash)] = pb.SubmitEnvelopeResponse(
+                    seq=answer.seq, chain_seq=answer.chain_seq, envelope_hash=answer.envelope_hash)
+            if not response.answers:
+                self.answers[bytes(response.envelope_hash)] = response
         return response
 
     async def send_automatic(self) -> None:

@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from host.server import _Stream, _updates
 from host.table import Table, TableRefusal, TableSettings
 from watten_net.engine import Rules
+from watten_net.refusal import Refusal
 
 from host_bots import until
 from netutil import signed_join
@@ -137,5 +139,23 @@ def test_after_the_hosts_last_match_ready_is_refused_and_no_other_match_begins()
             await t.set_ready(0, True)
         assert err.value.reason == "game-started" and "last match" in err.value.message
         assert len(t.log) == changes and t.rematch.matches == 1 and t.game is not None and t.game.finished
+
+    run(body)
+
+
+def test_a_stream_that_is_sending_when_its_seat_moves_ends_before_it_sends_the_old_seats_view() -> None:
+    """The move may come while the stream is between two changes (its client reading the one before): the next change
+    it would send is the old seat's, so it ends with `subscriber-lagging` there, not only when it next waits (a lobby
+    may not change again for minutes, and its client would show the old seat as its own till then)."""
+    async def body(t: Table) -> None:
+        await person(t, "Josef", 3)
+        await t.add_bots(1, "random")  # seat 0
+        updates = _updates(_Stream(context=None, table=t), 3, len(t.log) - 1)
+        first = await anext(updates)  # the stream sent a change and waits for its client to read it
+        assert first.HasField("event")
+        await t.arrange.swap(3, 1)  # meanwhile the host's person moves Josef to seat 1
+        with pytest.raises(Refusal) as err:
+            await anext(updates)
+        assert err.value.reason == "subscriber-lagging"
 
     run(body)
