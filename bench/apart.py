@@ -41,12 +41,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.waits import next_move, until_every_seat_has
 from client.connection import Connection, Refused, open_channel
 from watten_net.v1 import watten_pb2 as pb
 
 PLAYERS = 4
 WAIT = 20.0  # seconds: no single wait lasts longer (a stuck table ends the run, not the machine)
-FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 PROFILE_DIR = "BENCH_SEAT_PROFILE"  # environment: where each seat process writes its cProfile statistics, if set
 
 
@@ -159,7 +159,7 @@ async def serve_seat(port: int, index: int, record_dir: Path) -> None:
 
 @dataclass
 class SeenView:
-    """What waiting_seat (bench/latency.py) reads of a view, from a seat's report."""
+    """What waiting_seat (bench/waits.py) reads of a view, from a seat's report."""
 
     chain_seq: int
     hand: int
@@ -289,22 +289,14 @@ async def start_seats(port: int, workdir: Path, match: ApartMatch, changed: asyn
 async def play_match(port: int, host_pid: int, workdir: Path, rng: random.Random, limit: int = 0) -> ApartMatch:
     """Four seat processes play one whole match with random legal actions, one action at a time (or only its first
     `limit` actions)."""
-    from bench.latency import waiting_seat  # (latency.py imports this module for its second figure)
-
     match, changed = ApartMatch(), asyncio.Condition()
     seats: list[RemoteSeat] = []
     listeners: list[asyncio.Task[None]] = []
     try:
         await start_seats(port, workdir, match, changed, seats, listeners)
         cpu0 = sum(proc_cpu_s(s.proc.pid) - s.own_s for s in seats)
-        while True:
-            async with changed:
-                try:
-                    move = await asyncio.wait_for(changed.wait_for(lambda: waiting_seat(seats)), WAIT)
-                except TimeoutError:
-                    match.problems.append(f"the table stopped moving (no seat to act for {WAIT} s)")
-                    break
-            if move is True or not isinstance(move, tuple) or (limit and len(match.actions) >= limit):
+        while move := await next_move(changed, seats, match.problems):
+            if limit and len(match.actions) >= limit:
                 break
             seat, view = move
             decided = max(s.reported_at for s in seats)
@@ -316,10 +308,8 @@ async def play_match(port: int, host_pid: int, workdir: Path, rng: random.Random
                 continue
             match.actions.append(Action(seat.index, view.chain_seq + 1, (view.hand, view.attempt), decided,
                                         outcome[0], outcome[1], seat_cpu, host_cpu))
-            async with changed:  # (until every seat has it: the views still show the seat that just acted)
-                await asyncio.wait_for(changed.wait_for(lambda t=view.chain_seq + 1: any(
-                    s.stream_over for s in seats) or all(s.game is not None and s.game.chain_seq >= t
-                                                         for s in seats)), WAIT)
+            if not await until_every_seat_has(changed, seats, view.chain_seq + 1, match.problems):
+                break
         if not limit or len(match.actions) < limit:  # (the match is over: every seat's stream ends)
             async with changed:
                 with contextlib.suppress(TimeoutError):

@@ -42,7 +42,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,13 +54,13 @@ import grpc.aio
 
 from bench import apart
 from bench.load_floor import FloorResult, measure_sequence
+from bench.waits import next_move
 from client.connection import Connection, Refused, open_channel
 from watten_net.v1 import watten_pb2 as pb
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4
 TARGET_POINTS = 21
-FINISHED = (pb.TABLE_PHASE_MATCH_OVER, pb.TABLE_PHASE_ABANDONED)
 WAIT = 20.0  # seconds: no single wait of the benchmark lasts longer (a stuck table ends the run, not the machine)
 MAX_MATCHES = 10
 TARGET_RATIO = 2.0
@@ -183,7 +183,6 @@ class RealRun:
     refused: int = 0
     events_with_view: int = 0
     views_ahead: int = 0
-    timeouts: int = 0
     wrong_type: int = 0
     problems: list[str] = field(default_factory=list)
 
@@ -263,25 +262,6 @@ def host_command(record_dir: str) -> list[str]:
             "--set", f"target={TARGET_POINTS}"]
 
 
-def waiting_seat(conns: Sequence[Any]) -> tuple[Any, Any] | bool | None:
-    """(seat, its view) when the table waits for that seat and every seat is up to date; True at the end.
-    `conns`: Connections with a `stream_over` flag (this bench's and bench/newhand.py's)."""
-    if any(c.stream_over for c in conns):
-        return True
-    games = [c.game for c in conns]
-    if any(g is None or g.outbox for g in games):
-        return None
-    seqs = {g.chain_seq for g in games if g is not None}
-    if len(seqs) != 1:
-        return None
-    for c in conns:
-        v = c.view
-        if (v is not None and v.chain_seq in seqs and c.seat in v.to_act and v.legal_actions
-                and v.table.phase not in FINISHED):
-            return c, v
-    return None
-
-
 async def read_port(stream: asyncio.StreamReader, marker: str) -> int:
     while True:
         line = (await stream.readline()).decode(errors="replace")
@@ -357,9 +337,6 @@ async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
 
         followers = [asyncio.create_task(follow(c)) for c in conns]
 
-        def next_move() -> tuple[BenchConnection, Any] | bool | None:
-            return waiting_seat(conns)
-
         host_cpu = HostCpu(proc.pid)
         host_cpu0 = host_cpu.read()
         client_cpu0 = time.process_time()
@@ -367,17 +344,7 @@ async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
         deal: tuple[int, int] | None = None
         last_action_end = 0.0
         measured = 0
-        while True:
-            async with changed:
-                try:
-                    move = await asyncio.wait_for(changed.wait_for(next_move), WAIT)
-                except TimeoutError:
-                    run.timeouts += 1
-                    run.problems.append(f"match {run.matches}: the table stopped moving (no seat to act for {WAIT} s)")
-                    break
-            if move is True:
-                break
-            assert isinstance(move, tuple)
+        while move := await next_move(changed, conns, run.problems):
             conn, view = move
             this_deal = (int(view.hand), int(view.attempt))
             if deal is not None and this_deal != deal:
@@ -400,7 +367,6 @@ async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
             try:
                 await asyncio.wait_for(probe.done.wait(), WAIT)
             except TimeoutError:
-                run.timeouts += 1
                 run.problems.append(f"chain seq {probe.target} did not reach all four seats within {WAIT} s")
                 probe.disarm()
                 break

@@ -54,8 +54,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import apart
-from bench.latency import host_process, read_port, waiting_seat
+from bench.latency import host_process, read_port
 from bench.load_floor import DEAL_CHANGES, REPLY_BYTES, REQUEST_BYTES, measure_rounds
+from bench.waits import next_move, until_every_seat_has
 from client.connection import Connection, Refused, open_channel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -179,15 +180,7 @@ async def play(conns: list[TimedConnection], changed: asyncio.Condition, rng: ra
     last_end = 0.0
     host_before: float | None = None
     client_before = 0.0
-    while True:
-        async with changed:
-            try:
-                move = await asyncio.wait_for(changed.wait_for(lambda: waiting_seat(conns)), WAIT)
-            except TimeoutError:
-                run.problems.append(f"the table stopped moving (no seat to act for {WAIT} s)")
-                return
-        if move is True or not isinstance(move, tuple):
-            return
+    while move := await next_move(changed, conns, run.problems):
         now, host_now, client_now = time.perf_counter(), cpu_of_host(), time.process_time()
         conn, view = move
         this_deal = (int(view.hand), int(view.attempt))
@@ -217,19 +210,8 @@ async def play(conns: list[TimedConnection], changed: asyncio.Condition, rng: ra
             run.problems.append(f"action {action!r} of seat {conn.seat} refused: {err.reason}")
             continue
         last_end, host_before, client_before = sent, host_sent, client_sent
-        # Until every seat has the action's chain entry, the views still show the seat that just acted.
-        target = int(view.chain_seq) + 1
-
-        def everyone_has_it(target: int = target) -> bool:
-            return any(c.stream_over for c in conns) or all(
-                c.game is not None and c.game.chain_seq >= target for c in conns)
-
-        async with changed:
-            try:
-                await asyncio.wait_for(changed.wait_for(everyone_has_it), WAIT)
-            except TimeoutError:
-                run.problems.append(f"chain entry {target} did not reach every seat within {WAIT} s")
-                return
+        if not await until_every_seat_has(changed, conns, int(view.chain_seq) + 1, run.problems):
+            return
 
 
 async def play_match(run: Run, rng: random.Random, workdir: Path, number: int, after_checkpoint: bool) -> None:
