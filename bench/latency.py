@@ -292,11 +292,14 @@ async def _stop_process(proc: asyncio.subprocess.Process, grace: float) -> None:
             await proc.wait()
 
 
-async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
-    """Start a host, seat four clients, play one whole match, measuring every action."""
-    run.matches += 1
+@contextlib.asynccontextmanager
+async def host_process(workdir: Path, number: int, problems: list[str],
+                       grace: list[float]) -> AsyncIterator[tuple[int, int]]:
+    """A watten-host in a subprocess for as long as the block runs: (its port, its pid); its failure is a problem.
+    At the end it has `grace[0]` seconds to end by itself (its match over) before it is stopped (the block may
+    change that: a match cut short is stopped at once)."""
     record_dir = tempfile.mkdtemp(prefix="host-", dir=workdir)
-    stderr_path = workdir / f"host-{run.matches}.stderr"
+    stderr_path = workdir / f"host-{number}.stderr"
     with open(stderr_path, "wb") as stderr:
         # (its own data folder: a journal left by an earlier, killed run is never resumed by this one)
         env = {**os.environ, "WATTEN_DATA_DIR": tempfile.mkdtemp(prefix="data-", dir=workdir)}
@@ -304,13 +307,34 @@ async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
                                                     stderr=stderr, env=env)
     assert proc.stdout is not None
     drain: asyncio.Task[None] | None = None
+    try:
+        port = await asyncio.wait_for(read_port(proc.stdout, " on port "), WAIT)
+        drain = asyncio.create_task(_drain(proc.stdout))
+        yield port, proc.pid
+    finally:
+        await _stop_process(proc, grace[0])
+        if drain is not None:
+            drain.cancel()
+            await asyncio.gather(drain, return_exceptions=True)
+        if grace[0] and proc.returncode not in (0, None):
+            tail = stderr_path.read_text(errors="replace").strip().splitlines()[-5:]
+            problems.append(f"host of match {number} exited {proc.returncode}: {' | '.join(tail)}")
+
+
+async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
+    """Start a host, seat four clients, play one whole match, measuring every action."""
+    run.matches += 1
+    async with host_process(workdir, run.matches, run.problems, [10.0]) as (port, pid):
+        await _measure_match(run, rng, workdir, port, pid)
+
+
+async def _measure_match(run: RealRun, rng: random.Random, workdir: Path, port: int, host_pid: int) -> None:
+    """Four clients in this process join the host on `port` and play its match, every action measured."""
     conns: list[BenchConnection] = []
     followers: list[asyncio.Task[None]] = []
     probe = Probe(PLAYERS)
     host_cpu: HostCpu | None = None
     try:
-        port = await asyncio.wait_for(read_port(proc.stdout, " on port "), WAIT)
-        drain = asyncio.create_task(_drain(proc.stdout))
         changed = asyncio.Condition()
         for i in range(PLAYERS):
             channel = await open_channel("127.0.0.1", port, insecure=True)
@@ -337,7 +361,7 @@ async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
 
         followers = [asyncio.create_task(follow(c)) for c in conns]
 
-        host_cpu = HostCpu(proc.pid)
+        host_cpu = HostCpu(host_pid)
         host_cpu0 = host_cpu.read()
         client_cpu0 = time.process_time()
         started = ended = 0.0
@@ -407,46 +431,11 @@ async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
         for conn in conns:
             with contextlib.suppress(Exception):
                 await conn.close()
-        await _stop_process(proc, 10.0)
-        if drain is not None:
-            drain.cancel()
-            await asyncio.gather(drain, return_exceptions=True)
-        if proc.returncode not in (0, None):
-            tail = stderr_path.read_text(errors="replace").strip().splitlines()[-5:]
-            run.problems.append(f"host of match {run.matches} exited {proc.returncode}: {' | '.join(tail)}")
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # the real-table shape: each seat its own process (bench/apart.py)
 # ---------------------------------------------------------------------------------------------------------------
-
-@contextlib.asynccontextmanager
-async def host_process(workdir: Path, number: int, problems: list[str],
-                       grace: list[float]) -> AsyncIterator[tuple[int, int]]:
-    """A watten-host in a subprocess for as long as the block runs: (its port, its pid); its failure is a problem.
-    At the end it has `grace[0]` seconds to end by itself (its match over) before it is stopped (the block may
-    change that: a match cut short is stopped at once)."""
-    record_dir = tempfile.mkdtemp(prefix="host-", dir=workdir)
-    stderr_path = workdir / f"host-apart-{number}.stderr"
-    with open(stderr_path, "wb") as stderr:
-        env = {**os.environ, "WATTEN_DATA_DIR": tempfile.mkdtemp(prefix="data-", dir=workdir)}
-        proc = await asyncio.create_subprocess_exec(*host_command(record_dir), stdout=asyncio.subprocess.PIPE,
-                                                    stderr=stderr, env=env)
-    assert proc.stdout is not None
-    drain: asyncio.Task[None] | None = None
-    try:
-        port = await asyncio.wait_for(read_port(proc.stdout, " on port "), WAIT)
-        drain = asyncio.create_task(_drain(proc.stdout))
-        yield port, proc.pid
-    finally:
-        await _stop_process(proc, grace[0])
-        if drain is not None:
-            drain.cancel()
-            await asyncio.gather(drain, return_exceptions=True)
-        if grace[0] and proc.returncode not in (0, None):
-            tail = stderr_path.read_text(errors="replace").strip().splitlines()[-5:]
-            problems.append(f"host of match {number} exited {proc.returncode}: {' | '.join(tail)}")
-
 
 async def play_apart(run: RealRun, rng: random.Random, workdir: Path, limit: int) -> None:
     """One match (or its first `limit` actions) with each seat its own process; its figures into `run`."""
