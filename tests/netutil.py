@@ -9,7 +9,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -114,6 +114,15 @@ def start_host(tmp: Path, *args: str) -> tuple[Proc, int]:
     host = start("host.main", ["--port", "0", "--bind", "127.0.0.1", *args], isolated_env(tmp))
     port = int(host.wait_for_line(r"on port (\d+)").group(1))
     return host, port
+
+
+def clients_then_host_end(clients: Sequence[Proc], host: Proc, seconds: float, host_seconds: float = 60.0) -> None:
+    """Every client process must end by itself with 0 (each within `seconds`), then the host within `host_seconds`
+    (a headless host ends once its match is over and its clients have gone); a failure shows that process's output.
+    Stopping them whatever happened stays with the caller (who started them)."""
+    for client in clients:
+        assert client.wait(seconds) == 0, client.output()
+    assert host.wait(host_seconds) == 0, host.output()
 
 
 def run_then_host_ends(host: Proc, work: Coroutine[Any, Any, T], seconds: float, *, exit_code: int = 0,

@@ -6,7 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from netutil import actions_of, isolated_env, journal_entries, start, start_host, verified_records, wait_until
+from netutil import (
+    actions_of,
+    clients_then_host_end,
+    isolated_env,
+    journal_entries,
+    start,
+    start_host,
+    verified_records,
+    wait_until,
+)
 
 pytestmark = pytest.mark.network
 
@@ -28,8 +37,7 @@ def test_a_client_killed_mid_hand_comes_back_and_every_record_verifies(tmp_path:
         client.proc.kill()
         client.proc.wait(10)
         again = start("client.main", [*args, "--seed", "2"], env)
-        assert again.wait(180) == 0, again.output()
-        assert host.wait(60) == 0, host.output()
+        clients_then_host_end([again], host, 180)
     finally:
         for p in (host, client):
             p.stop()

@@ -19,7 +19,7 @@ import pytest
 
 from watten_net.verify import verify_file
 
-from netutil import isolated_env, start, start_host, wait_until
+from netutil import clients_then_host_end, isolated_env, start, start_host, wait_until
 
 pytestmark = pytest.mark.network
 
@@ -62,9 +62,7 @@ def test_the_host_killed_at_random_points_resumes_and_every_record_verifies(
             host = start("host.main", ["--headless", "--insecure", "--bind", "127.0.0.1", "--bot-delay", "0.03"],
                          env)
             host.wait_for_line(rf"on port {port}")
-        for client in clients:
-            assert client.wait(240) == 0, client.output()
-        assert host.wait(60) == 0, host.output()
+        clients_then_host_end(clients, host, 240)
     finally:
         for p in (host, *clients):
             p.stop()

@@ -16,7 +16,7 @@ import pytest
 
 from watten_net.verify import CLAIMED, EXIT_CODES, PROVEN, verify_file
 
-from netutil import ROOT, isolated_env, journal_entries, start, wait_until
+from netutil import ROOT, clients_then_host_end, isolated_env, journal_entries, start, wait_until
 
 pytestmark = pytest.mark.network
 
@@ -32,8 +32,7 @@ def _cheated_game(tmp_path: Path, cheat: str, *host_args: str) -> tuple[str, Pat
     victim = start("client.main", ["--bot", "heuristic", "--insecure", "--record",
                                    str(records), f"127.0.0.1:{port}"], isolated_env(tmp_path))
     try:
-        assert victim.wait(240) == 0, victim.output()
-        assert host.wait(60) == 0, host.output()
+        clients_then_host_end([victim], host, 240)
     finally:
         host.stop()
         victim.stop()

@@ -14,7 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from netutil import isolated_env, journal_entries, start, start_host, verified_records, wait_until
+from netutil import (
+    clients_then_host_end,
+    isolated_env,
+    journal_entries,
+    start,
+    start_host,
+    verified_records,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
@@ -63,8 +71,7 @@ def test_a_second_host_leaves_a_live_journal_alone_and_a_killed_hosts_is_resumed
                                       "--grace", "30"], env)
         resumed.wait_for_line(r"resuming the unfinished game of .*" + re.escape(journal.name))
         resumed.wait_for_line(rf"on port {port}\b")
-        assert client.wait(180) == 0, client.output()
-        assert resumed.wait(60) == 0, resumed.output()
+        clients_then_host_end([client], resumed, 180)
     finally:
         for p in (host, client, *([resumed] if resumed else [])):
             p.stop()

@@ -8,7 +8,7 @@ import pytest
 
 from watten_net.verify import verify_file
 
-from netutil import isolated_env, start, start_host
+from netutil import clients_then_host_end, isolated_env, start, start_host
 
 pytestmark = pytest.mark.network
 
@@ -23,9 +23,7 @@ def _play(tmp_path: Path, host_args: list[str], join_args: list[str], joiners: i
         for i in range(joiners)
     ]
     try:
-        for client in clients:
-            assert client.wait(180) == 0, client.output()
-        assert host.wait(60) == 0, host.output()
+        clients_then_host_end(clients, host, 180)
     finally:
         for p in (host, *clients):
             p.stop()
@@ -59,8 +57,7 @@ def test_over_tls_with_a_pinned_fingerprint_and_per_hand_reveals(tmp_path: Path)
     client = start("client.main", ["--bot", "random", "--fingerprint", fingerprint, "--record", str(records),
                                    f"127.0.0.1:{port}"], isolated_env(tmp_path))
     try:
-        assert client.wait(180) == 0, client.output()
-        assert host.wait(60) == 0, host.output()
+        clients_then_host_end([client], host, 180)
     finally:
         host.stop()
         client.stop()

@@ -15,7 +15,7 @@ from watten_net.refusal import Reason
 from watten_net.verify import FAILED, verify_file
 from watten_net.verify import main as watten_verify
 
-from netutil import isolated_env, start, start_host
+from netutil import clients_then_host_end, isolated_env, start, start_host
 
 pytestmark = pytest.mark.network
 
@@ -49,9 +49,7 @@ def test_a_whole_match_in_either_order_verifies(tmp_path: Path, order: str) -> N
     clients = [start("client.main", ["--bot", "random", "--seed", str(i), "--insecure", "--record", str(records),
                                      f"127.0.0.1:{port}"], env) for i in range(2)]
     try:
-        for client in clients:
-            assert client.wait(180) == 0, client.output()
-        assert host.wait(60) == 0, host.output()
+        clients_then_host_end(clients, host, 180)
     finally:
         for p in (host, *clients):
             p.stop()

@@ -17,7 +17,7 @@ import pytest
 from host.journal import Journal
 from watten_net.record import RecordWriter
 
-from netutil import ROOT, Proc, isolated_env
+from netutil import ROOT, Proc, clients_then_host_end, isolated_env
 
 pytestmark = [pytest.mark.network, pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")]
 
@@ -46,8 +46,7 @@ def test_a_real_game_leaves_only_private_records_journals_and_secrets(tmp_path: 
         client = start_umask0("client.main", ["--bot", "random", "--seed", "1", "--insecure", "--record",
                                               str(shared), f"127.0.0.1:{port}"], tmp_path)
         try:
-            assert client.wait(180) == 0, client.output()
-            assert host.wait(60) == 0, host.output()
+            clients_then_host_end([client], host, 180)
         finally:
             client.stop()
     finally:

@@ -25,7 +25,7 @@ from watten_net.engine.public import PublicMatch
 from watten_net.record import KIND_HOST, encode_entries, read_record
 from watten_net.verify import verify_file
 
-from netutil import ROOT, isolated_env, start, start_host
+from netutil import ROOT, clients_then_host_end, isolated_env, start, start_host
 from tmuxutil import Tmux, have_tmux, python
 
 pytestmark = pytest.mark.network
@@ -55,8 +55,7 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         joiner = start("client.main", ["--bot", "random", "--insecure", "--name", "Zoë", "--seed", "1", "--identity",
                                        str(tmp / "z.key"), "--record", str(level1), f"127.0.0.1:{port}"],
                        isolated_env(tmp))
-        assert joiner.wait(120) == 0, joiner.output()
-        assert host.wait(60) == 0, host.output()
+        clients_then_host_end([joiner], host, 120)
     finally:
         host.stop()
     done = subprocess.run([sys.executable, "-m", "host.main", "--headless", "--insecure", "--port", "0", "--bind",

@@ -13,6 +13,7 @@ import pytest
 
 from netutil import (
     actions_of,
+    clients_then_host_end,
     host_chain,
     isolated_env,
     journal_entries,
@@ -48,8 +49,7 @@ def test_a_bot_stands_in_after_the_grace_period_and_the_person_takes_the_seat_ba
                    unless=host)
         again = start("client.main", [*args, "--seed", "2"], env)
         host.wait_for_line(r"its person is back")
-        assert again.wait(240) == 0, again.output()
-        assert host.wait(60) == 0, host.output()
+        clients_then_host_end([again], host, 240)
     finally:
         for p in (host, client, again):
             if p is not None:

@@ -16,7 +16,7 @@ from watten_net.deal.protocol import parse_envelope
 from watten_net.record import KIND_HOST, read_record
 from watten_net.verify import verify_file
 
-from netutil import host_chain, isolated_env, start, start_host, verified_records
+from netutil import clients_then_host_end, host_chain, isolated_env, start, start_host, verified_records
 
 pytestmark = pytest.mark.network
 
@@ -32,9 +32,7 @@ def test_a_four_player_trustless_match_between_processes_completes_and_verifies(
         for i in range(2)
     ]
     try:
-        for client in clients:
-            assert client.wait(300) == 0, client.output()
-        assert host.wait(60) == 0, host.output()
+        clients_then_host_end(clients, host, 300)
     finally:
         for p in (host, *clients):
             p.stop()
