@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import re
@@ -9,10 +10,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import grpc.aio
 
 T = TypeVar("T")
 
@@ -137,6 +141,40 @@ def run_then_host_ends(host: Proc, work: Coroutine[Any, Any, T], seconds: float,
         return result
     finally:
         host.stop()
+
+
+# gRPC options of a test's channel: each channel its own TCP connection (channels of one process share none), and
+# the same with a small window that never grows: a stream nobody reads then sticks in a write after a few dozen
+# events (a few hundred bytes each, since an event carries only what changed), however fast or loaded the machine.
+OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
+NO_WINDOW_GROWTH = [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 4096), *OWN_CONNECTION]
+
+
+def own_channel(port: int, options: list[tuple[str, int]] = OWN_CONNECTION) -> grpc.aio.Channel:
+    """A plaintext channel to the host on 127.0.0.1:`port`, its own TCP connection."""
+    import grpc.aio
+
+    return grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=options)
+
+
+def table_stub(channel: grpc.aio.Channel) -> Any:
+    """The generated WattenTable stub on `channel`: the raw calls, without the client's checks."""
+    from watten_net.v1 import watten_pb2_grpc
+
+    return watten_pb2_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
+
+
+@contextlib.asynccontextmanager
+async def in_process_host(service: Any) -> AsyncIterator[int]:
+    """host/server.py's `service` over real gRPC on 127.0.0.1 in this process while the block runs: its port. For a
+    test that looks at (or drives) the host's own objects, which a host process would hide."""
+    from host.server import start_server, stop_server
+
+    server, port = await start_server(service, 0, None, "127.0.0.1")
+    try:
+        yield port
+    finally:
+        await stop_server(server, 0.1)
 
 
 class Proxy:

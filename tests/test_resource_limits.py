@@ -17,23 +17,12 @@ import pytest
 from client.connection import Connection, Refused
 from client.errors import refusal_from_error
 from watten_net.v1 import watten_pb2 as pb
-from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
-from netutil import Proc, start_host
-
-OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]  # each channel its own TCP connection (no sharing)
-
-
-def _channel(port: int) -> grpc.aio.Channel:
-    return grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=OWN_CONNECTION)
-
-
-def _stub(channel: grpc.aio.Channel) -> Any:
-    return pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
+from netutil import NO_WINDOW_GROWTH, Proc, in_process_host, own_channel, start_host, table_stub
 
 
 async def _seated(port: int, name: str) -> Connection:
-    conn = Connection(_channel(port))
+    conn = Connection(own_channel(port))
     await conn.join(name)
     return conn
 
@@ -64,7 +53,7 @@ def test_a_new_subscribe_ends_the_old_stream_with_stream_replaced(tmp_path: Path
 
     async def attack() -> None:
         me = await _seated(port, "me")
-        stub = _stub(me.channel)
+        stub = table_stub(me.channel)
         first = stub.Subscribe(pb.SubscribeRequest(token=me.token))
         assert (await first.read()).HasField("snapshot")
         second = stub.Subscribe(pb.SubscribeRequest(token=me.token))
@@ -105,14 +94,14 @@ def test_opening_and_closing_a_stream_again_and_again_tells_the_other_seats_noth
         watcher = await _seated(port, "watcher")
         churner = await _seated(port, "churner")
         seen: list[Any] = []
-        watch = _stub(watcher.channel).Subscribe(pb.SubscribeRequest(token=watcher.token))
+        watch = table_stub(watcher.channel).Subscribe(pb.SubscribeRequest(token=watcher.token))
 
         async def read() -> None:
             while (update := await watch.read()) is not grpc.aio.EOF:
                 seen.append(update)
 
         reader = asyncio.ensure_future(read())
-        stub = _stub(churner.channel)
+        stub = table_stub(churner.channel)
         for _ in range(60):
             call = stub.Subscribe(pb.SubscribeRequest(token=churner.token))
             assert (await call.read()).HasField("snapshot")
@@ -141,7 +130,7 @@ def test_opening_and_closing_a_stream_again_and_again_tells_the_other_seats_noth
 # ------------------------------------------------------------------------------------------ connections per address
 async def _get_table(channel: grpc.aio.Channel) -> tuple[grpc.StatusCode, str]:
     try:
-        await _stub(channel).GetTable(pb.GetTableRequest(), timeout=30)
+        await table_stub(channel).GetTable(pb.GetTableRequest(), timeout=30)
     except grpc.aio.AioRpcError as err:
         info = refusal_from_error(err)
         assert info.message, "a refusal without a sentence"
@@ -154,7 +143,7 @@ def test_sixty_connections_from_one_address_get_sixteen_served_and_the_rest_refu
     host, port = _host(tmp_path, "--limit-loopback", "--connections-per-address", "16")
 
     async def attack() -> tuple[list[tuple[grpc.StatusCode, str]], tuple[grpc.StatusCode, str]]:
-        channels = [_channel(port) for _ in range(60)]
+        channels = [own_channel(port) for _ in range(60)]
         answers = await asyncio.gather(*(_get_table(c) for c in channels))
         served = [c for c, a in zip(channels, answers, strict=True) if a[0] == grpc.StatusCode.OK]
         again = await _get_table(served[0])  # a connection that was let in is still served
@@ -205,7 +194,7 @@ def test_idle_tcp_connections_are_dropped_and_the_host_serves_meanwhile(tmp_path
 
 
 async def _served_once(port: int) -> tuple[grpc.StatusCode, str]:
-    channel = _channel(port)
+    channel = own_channel(port)
     try:
         return await _get_table(channel)
     finally:
@@ -249,7 +238,7 @@ def test_an_address_may_keep_only_so_many_event_streams_open(tmp_path: Path) -> 
         seats = [await _seated(port, f"p{i}") for i in range(6)]
         calls, endings = [], []
         for conn in seats:
-            call = _stub(conn.channel).Subscribe(pb.SubscribeRequest(token=conn.token))
+            call = table_stub(conn.channel).Subscribe(pb.SubscribeRequest(token=conn.token))
             try:
                 assert (await call.read()).HasField("snapshot")
                 calls.append(call)
@@ -261,7 +250,7 @@ def test_an_address_may_keep_only_so_many_event_streams_open(tmp_path: Path) -> 
         calls[0].cancel()
         reopened = None
         for _ in range(200):
-            call = _stub(seats[-1].channel).Subscribe(pb.SubscribeRequest(token=seats[-1].token))
+            call = table_stub(seats[-1].channel).Subscribe(pb.SubscribeRequest(token=seats[-1].token))
             try:
                 reopened = await call.read()
                 break
@@ -297,11 +286,11 @@ def test_one_connection_takes_one_seat_and_one_address_at_most_its_limit(tmp_pat
                        "--joins-per-minute", "6000")  # (the join rate limit has its own test)
 
     async def attack() -> tuple[list[Any], list[Any], Any]:
-        channel = _channel(port)
+        channel = own_channel(port)
         one_connection = [await _join(Connection(channel), f"greedy {i}") for i in range(8)]
         others = []
         for i in range(4):
-            others.append(await _join(Connection(_channel(port)), f"other {i}"))
+            others.append(await _join(Connection(own_channel(port)), f"other {i}"))
         info = await Connection(channel).list_tables()
         taken = sum(1 for t in info for s in t.seats if s.occupied)
         await channel.close()
@@ -324,7 +313,7 @@ def test_joins_from_one_address_are_rate_limited(tmp_path: Path) -> None:
                        "--joins-per-minute", "1")
 
     async def attack() -> list[Any]:
-        return [await _join(Connection(_channel(port)), f"p{i}") for i in range(14)]
+        return [await _join(Connection(own_channel(port)), f"p{i}") for i in range(14)]
 
     try:
         answers = _run(attack())
@@ -345,13 +334,13 @@ def test_a_long_name_is_refused_before_it_costs_anything(tmp_path: Path) -> None
 
         from netutil import signed_join
 
-        channel = _channel(port)
-        table = await _stub(channel).GetTable(pb.GetTableRequest())
+        channel = own_channel(port)
+        table = await table_stub(channel).GetTable(pb.GetTableRequest())
         answers = []
         for name in ("x" * 33, "x" * 3000, "x" * 20_000, "x" * (1 << 20)):
             request = signed_join(Ed25519PrivateKey.generate(), table, name=name)
             try:
-                await _stub(channel).Join(request, timeout=30)
+                await table_stub(channel).Join(request, timeout=30)
                 answers.append((grpc.StatusCode.OK, ""))
             except grpc.aio.AioRpcError as err:
                 info = refusal_from_error(err)
@@ -379,7 +368,7 @@ def test_a_long_name_is_refused_before_it_costs_anything(tmp_path: Path) -> None
 def test_start_is_for_the_hosts_own_person_or_when_everyone_is_ready(tmp_path: Path) -> None:
     """In-process host (the host's own person is seated by host/main.py's composition root, which needs a terminal):
     real gRPC on 127.0.0.1, the table's `own_person_key` set as host/main.py sets it."""
-    from host.server import WattenTableService, start_server, stop_server
+    from host.server import WattenTableService
     from host.table import Table, TableSettings
     from watten_net.deal.identity import public_key_bytes
     from watten_net.engine import Rules
@@ -388,31 +377,28 @@ def test_start_is_for_the_hosts_own_person_or_when_everyone_is_ready(tmp_path: P
         owned = Table(TableSettings(Rules.preset("bavarian", 3)))
         unowned = Table(TableSettings(Rules.preset("bavarian", 2)))
         service = WattenTableService([owned, unowned])
-        server, port = await start_server(service, 0, None, "127.0.0.1")
         found: dict[str, Any] = {}
-        try:
-            owner, guest = Connection(_channel(port)), Connection(_channel(port))
+        async with in_process_host(service) as port:
+            owner, guest = Connection(own_channel(port)), Connection(own_channel(port))
             await owner.join("host person", table_id=owned.table_id)
             owned.own_person_key = public_key_bytes(owner.key)
             await guest.join("guest", table_id=owned.table_id)
             await owned.add_bots(1, "random")
             found["guest, nobody ready"] = await _refused(guest.start())
-            await _stub(guest.channel).Ready(pb.ReadyRequest(token=guest.token, ready=True))
+            await table_stub(guest.channel).Ready(pb.ReadyRequest(token=guest.token, ready=True))
             found["guest ready, host person not"] = await _refused(guest.start())
             found["host person"] = await _refused(owner.start())
             found["owned table started"] = owned.game is not None
-            first, second = Connection(_channel(port)), Connection(_channel(port))
+            first, second = Connection(own_channel(port)), Connection(own_channel(port))
             await first.join("first", table_id=unowned.table_id)
             await second.join("second", table_id=unowned.table_id)
             found["nobody ready"] = await _refused(first.start())
             for conn in (first, second):
-                await _stub(conn.channel).Ready(pb.ReadyRequest(token=conn.token, ready=True))
+                await table_stub(conn.channel).Ready(pb.ReadyRequest(token=conn.token, ready=True))
             found["everyone ready"] = await _refused(first.start())
             found["unowned table started"] = unowned.game is not None
             for table in (owned, unowned):
                 await table.shutdown()
-        finally:
-            await stop_server(server, 0.1)
         return found
 
     found = _run(attack())
@@ -437,7 +423,7 @@ async def _refused(call: Any) -> tuple[grpc.StatusCode, str]:
 @pytest.mark.network
 def test_join_and_leave_churn_does_not_grow_the_lobby_log(tmp_path: Path) -> None:
     """In-process host over real gRPC, so that the test can look at the table's log itself."""
-    from host.server import WattenTableService, start_server, stop_server
+    from host.server import WattenTableService
     from host.table import LOBBY_KEPT, Table, TableSettings
     from watten_net.engine import Rules
 
@@ -445,25 +431,22 @@ def test_join_and_leave_churn_does_not_grow_the_lobby_log(tmp_path: Path) -> Non
 
     async def churn() -> dict[str, Any]:
         table = Table(TableSettings(Rules.preset("bavarian", 4)))
-        server, port = await start_server(WattenTableService(table), 0, None, "127.0.0.1")
         found: dict[str, Any] = {}
-        try:
+        async with in_process_host(WattenTableService(table)) as port:
             watcher = await _seated(port, "watcher")
             for i in range(rounds):
                 if i % 40 == 0:  # a fresh connection now and then: the per-connection rate limit is not under test
-                    churner = Connection(_channel(port))
+                    churner = Connection(own_channel(port))
                 await churner.join("churner")
                 await churner.leave()
             found["seq"] = len(table.log)
             found["kept"] = len(list(table.log))
             # Resuming from the start of the log gets a fresh snapshot, not a resume into forgotten items.
-            again = _stub(watcher.channel).Subscribe(pb.SubscribeRequest(token=watcher.token, from_seq=1))
+            again = table_stub(watcher.channel).Subscribe(pb.SubscribeRequest(token=watcher.token, from_seq=1))
             first = await again.read()
             found["resumed"] = first.snapshot.resumed
             again.cancel()
             await table.shutdown()
-        finally:
-            await stop_server(server, 0.1)
         return found
 
     found = _run(churn())
@@ -543,24 +526,20 @@ def test_a_replaced_stream_stuck_in_a_write_nobody_reads_is_cut(monkeypatch: Any
     """In-process host over real gRPC: a client that never reads (no window growth) leaves the host's writes stuck;
     replaced, its stream is cut all the same, so unread streams cannot pile up on the host."""
     import host.server as server_module
-    from host.server import WattenTableService, start_server, stop_server
+    from host.server import WattenTableService
     from host.table import Table, TableSettings
     from watten_net.engine import Rules
 
     monkeypatch.setattr(server_module, "REPLACED_CUT", 0.5)
-    # A small window that never grows: the stream's events (a few hundred bytes each since an Event carries only what
-    # changed) fill it after a few dozen, however fast or loaded the machine.
-    no_window_growth = [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 4096), *OWN_CONNECTION]
 
     async def attack() -> dict[str, Any]:
         table = Table(TableSettings(Rules.preset("bavarian", 4)))
         service = WattenTableService(table)
-        server, port = await start_server(service, 0, None, "127.0.0.1")
         found: dict[str, Any] = {}
-        try:
-            conn = Connection(grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=no_window_growth))
+        async with in_process_host(service) as port:
+            conn = Connection(own_channel(port, NO_WINDOW_GROWTH))  # (its window never grows)
             await conn.join("x" * 32)
-            unread = _stub(conn.channel).Subscribe(pb.SubscribeRequest(token=conn.token))
+            unread = table_stub(conn.channel).Subscribe(pb.SubscribeRequest(token=conn.token))
             assert (await unread.read()).HasField("snapshot")
             for i in range(250):  # (far more than the small window holds; the lobby keeps 256)
                 await table.set_ready(conn.seat, i % 2 == 0)
@@ -574,7 +553,7 @@ def test_a_replaced_stream_stuck_in_a_write_nobody_reads_is_cut(monkeypatch: Any
                     break
                 await asyncio.sleep(0.02)
             found["stuck"] = old.cursor < len(table.log)
-            newer = _stub(_channel(port)).Subscribe(pb.SubscribeRequest(token=conn.token))
+            newer = table_stub(own_channel(port)).Subscribe(pb.SubscribeRequest(token=conn.token))
             assert (await newer.read()).HasField("snapshot")
             for _ in range(400):
                 if old.cut or old.ended:
@@ -589,8 +568,6 @@ def test_a_replaced_stream_stuck_in_a_write_nobody_reads_is_cut(monkeypatch: Any
             found["streams of the seat"] = service.streams.get(key)
             newer.cancel()
             await table.shutdown()
-        finally:
-            await stop_server(server, 0.1)
         return found
 
     assert _run(attack()) == {"stuck": True, "cut while stuck": True,

@@ -22,11 +22,9 @@ from client.connection import Connection
 from client.errors import refusal_from_error
 from host.table import StreamWake
 from watten_net.v1 import watten_pb2 as pb
-from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
-OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]  # each channel its own TCP connection
-# A window that never grows: a stream nobody reads is stuck in a write after a few dozen lobby events.
-NO_WINDOW_GROWTH = [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 4096), *OWN_CONNECTION]
+from netutil import NO_WINDOW_GROWTH, in_process_host, own_channel, table_stub
+
 SPECTATORS = 6
 CHANGES = 160  # readiness toggles (the lobby keeps 256 log items: no stream is told it lags)
 
@@ -56,12 +54,8 @@ class Reader:
         return self.seqs == list(range(self.start + 1, self.start + 1 + len(self.seqs)))
 
 
-def _stub(channel: grpc.aio.Channel) -> Any:
-    return pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
-
-
 async def _subscribed(channel: grpc.aio.Channel, token: str) -> Reader:
-    reader = Reader(_stub(channel).Subscribe(pb.SubscribeRequest(token=token)))
+    reader = Reader(table_stub(channel).Subscribe(pb.SubscribeRequest(token=token)))
     first = await reader.call.read()
     assert first.HasField("snapshot")
     reader.start = first.snapshot.seq
@@ -80,7 +74,7 @@ async def _caught_up(readers: list[Reader], seq: int) -> bool:
 @pytest.mark.network
 def test_every_stream_wakes_for_every_change_whatever_the_other_streams_do(monkeypatch: Any) -> None:
     import host.server as server_module
-    from host.server import WattenTableService, start_server, stop_server
+    from host.server import WattenTableService
     from host.table import Table, TableSettings
     from watten_net.engine import Rules
 
@@ -89,14 +83,11 @@ def test_every_stream_wakes_for_every_change_whatever_the_other_streams_do(monke
     async def attack() -> dict[str, Any]:
         table = Table(TableSettings(Rules.preset("bavarian", 4)))
         service = WattenTableService(table)
-        server, port = await start_server(service, 0, None, "127.0.0.1")
         found: dict[str, Any] = {}
-        try:
-            people = [Connection(grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=OWN_CONNECTION))
-                      for _ in range(2)]
-            stuck = Connection(grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=NO_WINDOW_GROWTH))
-            watchers = [Connection(grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=OWN_CONNECTION))
-                        for _ in range(SPECTATORS)]
+        async with in_process_host(service) as port:
+            people = [Connection(own_channel(port)) for _ in range(2)]
+            stuck = Connection(own_channel(port, NO_WINDOW_GROWTH))
+            watchers = [Connection(own_channel(port)) for _ in range(SPECTATORS)]
             for i, conn in enumerate(people):
                 await conn.join(f"p{i}")
             await stuck.join("never reads")
@@ -118,7 +109,7 @@ def test_every_stream_wakes_for_every_change_whatever_the_other_streams_do(monke
                 await change(i)
             # A newer stream of seat p1 replaces the one that follows it while it waits.
             replaced = readers[1]
-            newer = await _subscribed(_channel(port), people[1].token)
+            newer = await _subscribed(own_channel(port), people[1].token)
             tasks.append(asyncio.ensure_future(newer.follow()))
             readers[1] = newer
             for i in range(CHANGES // 2, CHANGES):
@@ -136,8 +127,6 @@ def test_every_stream_wakes_for_every_change_whatever_the_other_streams_do(monke
                 call.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             await table.shutdown()
-        finally:
-            await stop_server(server, 0.1)
         return found
 
     found = asyncio.run(asyncio.wait_for(attack(), 120))
@@ -149,10 +138,6 @@ def test_every_stream_wakes_for_every_change_whatever_the_other_streams_do(monke
         "stuck stream behind": True,
         "cancelled": True,
     }
-
-
-def _channel(port: int) -> grpc.aio.Channel:
-    return grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=OWN_CONNECTION)
 
 
 def test_a_waiter_cancelled_takes_no_wake_from_the_others_and_a_wake_nobody_waits_for_is_not_kept() -> None:
