@@ -71,9 +71,6 @@ class Submissions:
     def forget(self) -> None:
         self._answers.clear()
 
-    async def submit(self, token: str, raw: bytes) -> Answer:
-        return (await self.submit_all(token, [raw]))[0]
-
     async def submit_all(self, token: str, raws: list[bytes]) -> list[Answer]:
         """Several envelopes of one seat (one SubmitEnvelope call), applied in order as if submitted one by one, in
         the same group commit. The first refused one ends the call (`BatchRefusal` when there are several: which

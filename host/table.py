@@ -363,10 +363,6 @@ class Table:
         if cancelled:
             raise asyncio.CancelledError  # (the change is out whole: now the caller may stop)
 
-    async def submit(self, token: str, raw: bytes) -> tuple[int, int, bytes]:
-        """A seat's envelope (see submissions.py): (log seq, chain seq of the host envelope carrying it, its hash)."""
-        return await self.submissions.submit(token, raw)
-
     # ------------------------------------------------------------------ after the match: a fresh table in its place
     def people_saw_end(self) -> bool:
         """Every person's seat (not the host's bots) has had the whole log of the finished match streamed."""

@@ -255,6 +255,7 @@ def test_a_leave_during_the_game_needs_the_seats_signature() -> None:
 def test_a_submit_before_the_game() -> None:
     async def body(t: Table) -> None:
         _, token = await join(t, Ed25519PrivateKey.generate())
-        await refused(t.submit(token, b""), "precondition", "game-not-started", "the game has not started yet")
+        await refused(t.submissions.submit_all(token, [b""]), "precondition", "game-not-started",
+                      "the game has not started yet")
 
     run(body)
