@@ -6,10 +6,10 @@ gives back the same state and, because Ed25519 signatures are deterministic, the
 chain, so the records every party holds still verify across the crash. Each entry is written and
 fsync'd before anything that depends on it leaves the host. The entries of a game's steps (draws, envelopes,
 stand-ins) are written at once and made durable by `sync`, whose fsync runs in a thread while the event loop serves
-the other tables (on a host of one table, on the loop: `fsync_on_the_loop`); `Table.publish` awaits it before the
-change goes to the streams, the bots or the reply, and the table's state stays hidden meanwhile (`Table.settle`).
-Several entries written before one fsync are one longer write: a crash keeps a prefix of them, and a torn last one is
-cut off as always.
+the other tables (on a host of one table, on the loop: `FsyncThreads.serves_one_table`); `Table.publish` awaits it
+before the change goes to the streams, the bots or the reply, and the table's state stays hidden meanwhile
+(`Table.settle`). Several entries written before one fsync are one longer write: a crash keeps a prefix of them, and a
+torn last one is cut off as always.
 
 Format: magic, then entries `u8 kind, u32 big-endian length, bytes` (kind 0 metadata JSON, 1 a random
 draw `u8 who (255 = host) + bytes`, 2 an accepted envelope `u8 seat + bytes`, 3 the end of the game,
@@ -48,39 +48,44 @@ HOST = 255
 FSYNC_THREADS = 4
 
 
-class _FsyncThreads:
-    """Where the journals' fsyncs run: while a host runs (`fsync_threads`), a few threads of its own, so that none
-    waits behind a strong bot's thinking (asyncio's default executor); the file system commits concurrent fsyncs
-    together anyway. Outside a host's run (a table in a test) asyncio's default executor.
+class FsyncThreads:
+    """Where the journals' fsyncs run: while a host runs (`fsync_threads`, which makes one of these for the run), a
+    few threads of its own, so that none waits behind a strong bot's thinking (asyncio's default executor); the file
+    system commits concurrent fsyncs together anyway. Outside a host's run (a table in a test) asyncio's default
+    executor.
 
-    On a host with one table place (`fsync_on_the_loop`) the fsync runs on the event loop instead: the change waits
+    On a host with one table place (`serves_one_table`) the fsync runs on the event loop instead: the change waits
     for it either way, no other table waits behind it, and the thread's hand-off (a queue, a thread woken, the
     loop woken back through its self-pipe, a task to see it through) cost more CPU than the fsync itself (measured
     here: about 0.19 ms of the process's CPU per fsync through a thread, 0.08 ms on the loop)."""
 
-    pool: ThreadPoolExecutor | None = None
-    on_the_loop = False
+    def __init__(self, pool: ThreadPoolExecutor | None = None) -> None:
+        self.pool = pool
+        self.on_the_loop = False
+
+    def serves_one_table(self, alone: bool) -> None:
+        """This host run serves one table place (`alone`): its journal's fsyncs run on the event loop; several places
+        keep them in threads, so that one table's slow disk write stalls no other."""
+        self.on_the_loop = alone and self.pool is not None
 
 
-_threads = _FsyncThreads()
+class _Running:
+    """The host run whose fsync threads the journals use now (outside a run: none, asyncio's default executor)."""
+
+    fsyncs = FsyncThreads()
 
 
 @contextmanager
-def fsync_threads() -> Iterator[None]:
+def fsync_threads() -> Iterator[FsyncThreads]:
     """The fsync threads of one host run: started with it, shut down with it (after the last fsync it asked for)."""
-    pool = ThreadPoolExecutor(max_workers=FSYNC_THREADS, thread_name_prefix="journal-fsync")
-    outer, _threads.pool = _threads.pool, pool
+    fsyncs = FsyncThreads(ThreadPoolExecutor(max_workers=FSYNC_THREADS, thread_name_prefix="journal-fsync"))
+    outer, _Running.fsyncs = _Running.fsyncs, fsyncs
     try:
-        yield
+        yield fsyncs
     finally:
-        _threads.pool, _threads.on_the_loop = outer, False
-        pool.shutdown(wait=True)
-
-
-def fsync_on_the_loop(alone: bool) -> None:
-    """This host run serves one table place (`alone`): its journal's fsyncs run on the event loop (see
-    `_FsyncThreads`); several places keep them in threads, so that one table's slow disk write stalls no other."""
-    _threads.on_the_loop = alone and _threads.pool is not None
+        _Running.fsyncs = outer
+        assert fsyncs.pool is not None
+        fsyncs.pool.shutdown(wait=True)
 
 
 class JournalError(ValueError):
@@ -194,8 +199,8 @@ class Journal:
 
     @staticmethod
     def syncs_on_the_loop() -> bool:
-        """The host serves one table: `sync_now` rather than `sync` (see `fsync_on_the_loop`)."""
-        return _threads.on_the_loop
+        """The host serves one table: `sync_now` rather than `sync` (see `FsyncThreads.serves_one_table`)."""
+        return _Running.fsyncs.on_the_loop
 
     def sync_now(self) -> None:
         """Every entry written so far on disk, here and now (the event loop waits)."""
@@ -209,11 +214,12 @@ class Journal:
         when nothing waits for it."""
         if self.durable:
             return
-        if _threads.on_the_loop:
+        fsyncs = _Running.fsyncs
+        if fsyncs.on_the_loop:
             self.sync_now()
             return
         target = self.written
-        await asyncio.get_running_loop().run_in_executor(_threads.pool, self.sync_file, self._file.fileno())
+        await asyncio.get_running_loop().run_in_executor(fsyncs.pool, self.sync_file, self._file.fileno())
         self.synced = max(self.synced, target)
 
     def draw(self, who: int, data: bytes) -> None:

@@ -30,6 +30,7 @@ from watten_net.paths import config_dir, data_subdir
 from watten_net.printable import log_visibly, visible
 
 if TYPE_CHECKING:
+    from host.journal import FsyncThreads
     from host.settings import TableSettings
     from host.table import Table
 
@@ -184,11 +185,11 @@ def limits_of(args: argparse.Namespace) -> Limits:
 async def run(args: argparse.Namespace) -> int:
     from host.journal import fsync_threads
 
-    with fsync_threads():  # (the journals' fsync threads belong to this run: they end with it)
-        return await _run_tables(args)
+    with fsync_threads() as fsyncs:  # (the journals' fsync threads belong to this run: they end with it)
+        return await _run_tables(args, fsyncs)
 
 
-async def _run_tables(args: argparse.Namespace) -> int:
+async def _run_tables(args: argparse.Namespace, fsyncs: FsyncThreads) -> int:
     from host.server import WattenTableService, start_server, stop_server
 
     soft, _ = raise_open_files_limit()  # every connection is a file descriptor: as many as the system lets us
@@ -213,9 +214,7 @@ async def _run_tables(args: argparse.Namespace) -> int:
     if tables:
         args.port = tables[0].port
     _add_fresh_tables(args, settings, tables, journal_dir)
-    from host.journal import fsync_on_the_loop
-
-    fsync_on_the_loop(len(tables) == 1)  # (one table place: its fsyncs need no thread)
+    fsyncs.serves_one_table(len(tables) == 1)  # (one table place: its fsyncs need no thread)
     # its list of tables is the live one: fresh tables replace finished ones
     service = WattenTableService(tables, limits_of(args))
     server, port = await start_server(service, args.port, credentials, args.bind)

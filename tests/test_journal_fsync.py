@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from client.connection import Connection
 from host.changelog import LogItem
-from host.journal import DRAW, MAGIC, SUBMIT, Journal, fsync_on_the_loop, fsync_threads, read_journal
+from host.journal import DRAW, MAGIC, SUBMIT, Journal, fsync_threads, read_journal
 from host.server import WattenTableService, start_server, stop_server
 from host.table import Table, TableSettings
 from watten_net.bots import make_bot
@@ -106,8 +106,8 @@ def test_no_reply_or_stream_event_leaves_before_the_fsync_of_its_change(tmp_path
     """Both ways a host runs its journal's fsync: in its threads, and on the event loop (a host of one table)."""
     watch = DurableWatch()
     monkeypatch.setattr(Journal, "sync_file", staticmethod(watch.slow_fsync))
-    with fsync_threads():
-        fsync_on_the_loop(on_the_loop)
+    with fsync_threads() as fsyncs:
+        fsyncs.serves_one_table(on_the_loop)
         assert Journal.syncs_on_the_loop() == on_the_loop
         asyncio.run(asyncio.wait_for(_play_two_hands(tmp_path, watch), 300))
     assert not watch.leaks, watch.leaks[:5]
