@@ -20,6 +20,7 @@ from prompt_toolkit.layout import Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.widgets import TextArea
 
+from watten_net.refusal import Reason
 from watten_net.verify import verify_entries
 
 from . import log_view
@@ -28,9 +29,13 @@ from .commands import LegalCompleter, legal_of, to_action
 from .connection import Connection, HostBrokeProtocol, Refused
 from .i18n import Words
 from .keys import bind_keys
+from .prompts import table_waits
 from .screen_layout import table_layout, word_wrap
 from .screen_style import STYLE
 from .story import Story
+
+# Refusals of a move the table does not want from this seat now: shown with what the table waits for instead
+OUT_OF_TURN = frozenset({Reason.NOT_NOW, Reason.NOT_YOUR_TURN})
 
 
 class HostControls:
@@ -140,8 +145,19 @@ class TableApp:
         try:
             await self.conn.act(action)
         except Refused as err:
-            self.state.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
+            self.state.message = self._refused(err)
         self.app.invalidate()
+
+    def _refused(self, err: Refused) -> str:
+        """A refusal in the seat's own words (the host's sentence, escaped on its way in by client/errors.py, only
+        where they have none). One that says "not now" or "not your turn" says what the table waits for instead of
+        "Not allowed", from this seat's view: "Not now: the table waits for Vroni to cut." """
+        said = self.words.reason(err.reason, err.message)
+        view = self.state.view
+        waits = table_waits(view, self.words) if view is not None and err.reason in OUT_OF_TURN else ""
+        if waits:
+            return f"{said.rstrip('.。')}: {waits}{self.words['sentence_end']}"
+        return f"{self.words['refused']}: {said}"
 
     async def hint(self, view: Any) -> None:
         """What the strong bot would do from this seat's own view (it sees nothing more), and its chance."""
@@ -207,7 +223,7 @@ class TableApp:
         except HostBrokeProtocol as err:
             s.deal_status = str(err)
         except Refused as err:
-            s.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
+            s.message = self._refused(err)
         self.finished = True
         self._ended.set()
         s.connection = "connected"  # (no longer trying: the header drops "reconnecting" / "the host has left")
@@ -220,7 +236,7 @@ class TableApp:
         try:
             await self.conn.say(text)
         except Refused as err:
-            self.state.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
+            self.state.message = self._refused(err)
         self.app.invalidate()
 
     async def play_again(self) -> None:
@@ -229,7 +245,7 @@ class TableApp:
         try:
             await self.conn.again()
         except Refused as err:
-            self.state.message = f"{self.words['refused']}: {self.words.reason(err.reason, err.message)}"
+            self.state.message = self._refused(err)
             return
         view, words = self.state.view, self.words
         seats = view.table.seats if view is not None else []

@@ -469,3 +469,18 @@ REASONS["de"]["host-left"] = ("Der Host hat den Tisch verlassen. Deine Aufzeichn
 REASONS["en"]["host-left"] = ("The host has left the table. Your record is kept; you are back at the table as soon as "
                               "the host is started again.")
 REASONS["zh"]["host-left"] = "主机已离开牌桌。你的记录会保留；主机重新启动后你会马上回到牌桌。"
+
+# ---- a move out of turn says what the table waits for ("Not now: the table waits for Vroni to cut."): one block
+for _lang, _words in (
+    ("de", {"table_waits_to": "der Tisch wartet auf {names} – {what}",
+            "table_waits_for": "der Tisch wartet auf {names}", "sentence_end": "."}),
+    ("en", {"table_waits_to": "the table waits for {names} {what}",
+            "table_waits_for": "the table waits for {names}", "sentence_end": "."}),
+    # (Chinese had none of the words for what the table waits for: its prompt line was English till now)
+    ("zh", {"table_waits_to": "牌桌在等 {names}{what}", "table_waits_for": "牌桌在等 {names}", "sentence_end": "。",
+            "waiting_to": "等待 {names}{what}",
+            "wait_schlag": "叫 Schlag", "wait_trump": "叫 Trumpf", "wait_swap": "回答 Schlagwechsel（交换）",
+            "wait_bessere": "回答 Bessere（换牌）", "wait_cut": "切牌", "wait_schlecken": "拿或不拿切牌时看到的牌",
+            "wait_raise": "回答加注", "wait_play": "出牌"}),
+):
+    TEXT[_lang].update(_words)

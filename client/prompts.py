@@ -73,11 +73,27 @@ def _asked(view: Any, story: Story | None, legal: list[str], words: Words) -> st
 def _waiting(view: Any, words: Words) -> Fragments:
     if not view.to_act:
         return []
-    names = ", ".join(seat_name(view, s, words) for s in view.to_act)
-    what = WAITING_FOR.get(view.announce_step) or WAITING_FOR.get(view.hand_phase)
+    names, what = _waited_for(view, words)
     if what is None:
         return [("class:dim", f"{words['waiting_for']}: {names}")]
     return [("class:dim", words["waiting_to"].format(names=names, what=words[what]))]
+
+
+def table_waits(view: Any, words: Words) -> str:
+    """Whom the table waits for and for what, as a clause ("the table waits for Vroni to cut"): why a move of this
+    seat is not wanted now; "" when the table waits for no seat's move."""
+    if not view.to_act:
+        return ""
+    names, what = _waited_for(view, words)
+    if what is None:
+        return words["table_waits_for"].format(names=names)
+    return words["table_waits_to"].format(names=names, what=words[what])
+
+
+def _waited_for(view: Any, words: Words) -> tuple[str, str | None]:
+    """The names of the seats to act (escaped: `seat_name`) and the key of the words for what they are to do."""
+    names = ", ".join(seat_name(view, s, words) for s in view.to_act)
+    return names, WAITING_FOR.get(view.announce_step) or WAITING_FOR.get(view.hand_phase)
 
 
 def _also(legal: list[str], words: Words) -> str:

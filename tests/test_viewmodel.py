@@ -18,7 +18,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from client import viewmodel as vm
 from client.app import TableApp
 from client.i18n import Words, default_lang
-from client.prompts import keymap, prompt_line
+from client.prompts import keymap, prompt_line, table_waits
 from watten_net.engine import Rules
 from watten_net.v1 import watten_pb2 as pb
 
@@ -233,6 +233,25 @@ def test_a_refused_card_shows_the_reason_in_words() -> None:
                      to_act=[0])
     sent, state = press(view, ["2", "\r"], refuse={"play L7": ("must-play-trump", "host words")})
     assert sent == [] and "You must play a trump or a Kritischer." in state.message
+
+
+def test_a_move_out_of_turn_is_refused_with_what_the_table_waits_for() -> None:
+    """"Not now" and "not your turn" name whom the table waits for and for what, from the seat's own view (a name
+    the host sent escaped); the host's own sentence is not shown for a reason the client has words for."""
+    view = make_view(your_hand=["HK", "L7"], to_act=[2], hand_phase="cut")
+    view.seats[2].name = "Vroni\x1b[2J"
+    refuse = {"play HK": ("not-now", "cards are played only after the announcement"),
+              "cut 10": ("not-your-turn", "seat 2 cuts")}
+    sent, state = press(view, [":", "HK", "\r"], refuse=refuse)
+    assert sent == [] and state.message == "Not now: the table waits for Vroni\\x1b[2J to cut."
+    _, state = press(view, [":", "cut 10", "\r"], refuse=refuse)
+    assert state.message == "It is not your turn: the table waits for Vroni\\x1b[2J to cut."
+    nobody = make_view(your_hand=["HK", "L7"])  # (waiting for no seat's move: the deal's own steps)
+    _, state = press(nobody, [":", "HK", "\r"], refuse=refuse)
+    assert state.message == "Not allowed: Not now."
+    naming = make_view(to_act=[1, 3], announce_step="trump", hand_phase="announce")
+    assert table_waits(naming, Words("de")) == "der Tisch wartet auf P1, P3 – Trumpf ansagen"
+    assert table_waits(make_view(to_act=[1]), EN) == "the table waits for P1"
 
 
 def test_the_command_line_takes_the_rules_notation() -> None:
