@@ -42,7 +42,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -253,13 +253,13 @@ class HostCpu:
         self._files.clear()
 
 
-def host_command(record_dir: str) -> list[str]:
+def host_command(record_dir: str, *extra: str) -> list[str]:
     script = Path(sys.executable).parent / "watten-host"
     if not script.exists():
         script = ROOT / ".venv" / "bin" / "watten-host"
     return [str(script), "--headless", "--insecure", "--bind", "127.0.0.1", "--port", "0",
             "--players", str(PLAYERS), "--rules", "bavarian", "--record", record_dir,
-            "--set", f"target={TARGET_POINTS}"]
+            "--set", f"target={TARGET_POINTS}", *extra]
 
 
 async def read_port(stream: asyncio.StreamReader, marker: str) -> int:
@@ -293,17 +293,18 @@ async def _stop_process(proc: asyncio.subprocess.Process, grace: float) -> None:
 
 
 @contextlib.asynccontextmanager
-async def host_process(workdir: Path, number: int, problems: list[str],
-                       grace: list[float]) -> AsyncIterator[tuple[int, int]]:
+async def host_process(workdir: Path, number: int, problems: list[str], grace: list[float],
+                       extra: Sequence[str] = ()) -> AsyncIterator[tuple[int, int]]:
     """A watten-host in a subprocess for as long as the block runs: (its port, its pid); its failure is a problem.
     At the end it has `grace[0]` seconds to end by itself (its match over) before it is stopped (the block may
-    change that: a match cut short is stopped at once)."""
+    change that: a match cut short is stopped at once; 0: stopped at once, and how it ended is nobody's problem).
+    `extra`: more of watten-host's options."""
     record_dir = tempfile.mkdtemp(prefix="host-", dir=workdir)
     stderr_path = workdir / f"host-{number}.stderr"
     with open(stderr_path, "wb") as stderr:
         # (its own data folder: a journal left by an earlier, killed run is never resumed by this one)
         env = {**os.environ, "WATTEN_DATA_DIR": tempfile.mkdtemp(prefix="data-", dir=workdir)}
-        proc = await asyncio.create_subprocess_exec(*host_command(record_dir), stdout=asyncio.subprocess.PIPE,
+        proc = await asyncio.create_subprocess_exec(*host_command(record_dir, *extra), stdout=asyncio.subprocess.PIPE,
                                                     stderr=stderr, env=env)
     assert proc.stdout is not None
     drain: asyncio.Task[None] | None = None

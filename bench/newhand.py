@@ -54,12 +54,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import apart
-from bench.latency import host_process, read_port
+from bench.latency import host_process
 from bench.load_floor import DEAL_CHANGES, REPLY_BYTES, REQUEST_BYTES, measure_rounds
 from bench.waits import next_move, until_every_seat_has
 from client.connection import Connection, Refused, open_channel
 
-ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4
 TARGET_POINTS = 21
 WAIT = 20.0  # seconds: no single wait lasts longer (a stuck table ends the run, not the machine)
@@ -150,15 +149,6 @@ def proc_cpu_s(pid: int) -> float | None:
     return total / 1e9
 
 
-def host_command(record_dir: str, after_checkpoint: bool = False) -> list[str]:
-    script = Path(sys.executable).parent / "watten-host"
-    if not script.exists():
-        script = ROOT / ".venv" / "bin" / "watten-host"
-    return [str(script), "--headless", "--insecure", "--bind", "127.0.0.1", "--port", "0", "--players",
-            str(PLAYERS), "--rules", "bavarian", "--record", record_dir, "--set", f"target={TARGET_POINTS}",
-            *(["--set", "next-deal=after-checkpoint"] if after_checkpoint else [])]
-
-
 async def follow(conn: TimedConnection, changed: asyncio.Condition, run: Run) -> None:
     try:
         async for _view in conn.updates():
@@ -215,43 +205,30 @@ async def play(conns: list[TimedConnection], changed: asyncio.Condition, rng: ra
 
 
 async def play_match(run: Run, rng: random.Random, workdir: Path, number: int, after_checkpoint: bool) -> None:
-    record_dir = tempfile.mkdtemp(prefix="host-", dir=workdir)
-    # The host's journal goes into the scratch directory too: a run cut short leaves no unfinished game behind for
-    # the next host on this machine to find (and resume).
-    env = {**os.environ, "WATTEN_DATA_DIR": tempfile.mkdtemp(prefix="data-", dir=workdir)}
-    with open(workdir / f"host-{number}.stderr", "wb") as stderr:
-        proc = await asyncio.create_subprocess_exec(*host_command(record_dir, after_checkpoint),
-                                                    stdout=asyncio.subprocess.PIPE, stderr=stderr, env=env)
-    assert proc.stdout is not None
-    conns: list[TimedConnection] = []
-    tasks: list[asyncio.Task[None]] = []
-    try:
-        port = await asyncio.wait_for(read_port(proc.stdout, " on port "), WAIT)
-        tasks.append(asyncio.create_task(drain(proc.stdout)))
-        timeline, changed = Timeline(), asyncio.Condition()
-        for i in range(PLAYERS):
-            channel = await open_channel("127.0.0.1", port, insecure=True)
-            conns.append(TimedConnection(channel, i, timeline, Path(tempfile.mkdtemp(prefix=f"seat{i}-",
-                                                                                        dir=workdir))))
-        for i, conn in enumerate(conns):
-            await conn.join(f"bench {i}")
-        tasks += [asyncio.create_task(follow(c, changed, run)) for c in conns]
-        await play(conns, changed, rng, run, lambda: proc_cpu_s(proc.pid))
-        run.event_sizes += timeline.event_sizes
-    finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for conn in conns:
-            with contextlib.suppress(Exception):
-                await conn.close()
-        with contextlib.suppress(ProcessLookupError):
-            proc.terminate()
+    # (host_process: the host's journal goes into the scratch directory too, so a run cut short leaves no unfinished
+    # game behind for the next host on this machine to find and resume; stopped as soon as the match is played)
+    extra = ["--set", "next-deal=after-checkpoint"] if after_checkpoint else []
+    async with host_process(workdir, number, run.problems, [0.0], extra) as (port, pid):
+        conns: list[TimedConnection] = []
+        tasks: list[asyncio.Task[None]] = []
         try:
-            await asyncio.wait_for(proc.wait(), 5.0)
-        except TimeoutError:
-            proc.kill()
-            await proc.wait()
+            timeline, changed = Timeline(), asyncio.Condition()
+            for i in range(PLAYERS):
+                channel = await open_channel("127.0.0.1", port, insecure=True)
+                conns.append(TimedConnection(channel, i, timeline, Path(tempfile.mkdtemp(prefix=f"seat{i}-",
+                                                                                            dir=workdir))))
+            for i, conn in enumerate(conns):
+                await conn.join(f"bench {i}")
+            tasks += [asyncio.create_task(follow(c, changed, run)) for c in conns]
+            await play(conns, changed, rng, run, lambda: proc_cpu_s(pid))
+            run.event_sizes += timeline.event_sizes
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for conn in conns:
+                with contextlib.suppress(Exception):
+                    await conn.close()
 
 
 async def play_match_apart(run: Run, rng: random.Random, workdir: Path, number: int) -> None:
@@ -282,11 +259,6 @@ async def play_match_apart(run: Run, rng: random.Random, workdir: Path, number: 
         run.entries.append(sum(1 for m in window if m[2] not in ("event", "submitted")) // PLAYERS)
         run.events.append(sum(1 for m in window if m[2] == "event") // PLAYERS)
     run.event_sizes += timeline.event_sizes
-
-
-async def drain(stream: asyncio.StreamReader) -> None:
-    while await stream.readline():
-        pass
 
 
 def percentile(values: list[float], q: float) -> float:
