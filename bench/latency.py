@@ -322,6 +322,17 @@ async def host_process(workdir: Path, number: int, problems: list[str], grace: l
             problems.append(f"host of match {number} exited {proc.returncode}: {' | '.join(tail)}")
 
 
+async def close_seats(tasks: Sequence[asyncio.Task[None]], conns: Sequence[Connection]) -> None:
+    """The end of a match's in-process seats: the tasks that follow them cancelled, then their connections closed
+    (a connection that fails to close is the host's business, already over)."""
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for conn in conns:
+        with contextlib.suppress(Exception):
+            await conn.close()
+
+
 async def play_match(run: RealRun, rng: random.Random, workdir: Path) -> None:
     """Start a host, seat four clients, play one whole match, measuring every action."""
     run.matches += 1
@@ -426,12 +437,7 @@ async def _measure_match(run: RealRun, rng: random.Random, workdir: Path, port: 
     finally:
         if host_cpu is not None:
             host_cpu.close()
-        for task in followers:
-            task.cancel()
-        await asyncio.gather(*followers, return_exceptions=True)
-        for conn in conns:
-            with contextlib.suppress(Exception):
-                await conn.close()
+        await close_seats(followers, conns)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import apart
-from bench.latency import host_process
+from bench.latency import close_seats, host_process
 from bench.load_floor import DEAL_CHANGES, REPLY_BYTES, REQUEST_BYTES, measure_rounds
 from bench.waits import next_move, until_every_seat_has
 from client.connection import Connection, Refused, open_channel
@@ -223,12 +223,7 @@ async def play_match(run: Run, rng: random.Random, workdir: Path, number: int, a
             await play(conns, changed, rng, run, lambda: proc_cpu_s(pid))
             run.event_sizes += timeline.event_sizes
         finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            for conn in conns:
-                with contextlib.suppress(Exception):
-                    await conn.close()
+            await close_seats(tasks, conns)
 
 
 async def play_match_apart(run: Run, rng: random.Random, workdir: Path, number: int) -> None:
