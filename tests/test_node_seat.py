@@ -30,8 +30,8 @@ TARGET = 5  # a short match: still at least two hands (a hand is worth 2 or more
 
 def _missing(what: str) -> None:
     """Under CI (.ci/run installs node and runs `npm ci`) a missing piece is a failure, not a silent pass."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{what}, but CI is set: .ci/run installs it, so this is a broken install")
+    if os.environ.get("CI", "").lower() not in ("", "0", "false"):
+        pytest.fail(f"{what}; under CI that is a broken install, not a reason to skip")
     pytest.skip(what)
 
 
