@@ -552,10 +552,12 @@ function onView(v) {
     if (S.stats.actions % 14 === 3) { cs = S.chainSeq - 3; ch = S.chainHashes[cs]; log('PROBE: naming an older head', cs); }
     else { ch = crypto.randomBytes(32); log('PROBE: naming a wrong head'); }
   }
+  // Decided now: by the time the answer comes the chain has moved on, so every action would look like a probe.
+  const probed = cs !== S.chainSeq || ch !== S.chainHead;
   S.actionPending = true; S.actedAt = S.chainSeq; S.stats.actions++;
   log(`act: ${act}  (of ${acts.join(', ')})`);
   submit('ActionRequest', { action: act, chain_seq: cs, chain_head: ch }, (ok, d) => {
-    if (cs !== S.chainSeq || ch !== S.chainHead) log(`PROBE result: ${ok ? 'accepted' : d && d.reason}`);
+    if (probed) log(`PROBE result: ${ok ? 'accepted' : d && d.reason}`);
     S.actionPending = false;
     if (!ok && S.lastView) setTimeout(() => onView(S.lastView), 200);
     // An Event carries a view only when it changed (protocol.md §11 step 3): one that came while this action was in
