@@ -2,11 +2,13 @@
 watten-host and one of its bots, over loopback gRPC, and watten-verify accepts the record that seat wrote.
 
 No test ran it before, and it stalled mid-match for several sessions unnoticed. It needs node and the seat's packages
-(`npm ci` in examples/node-seat): .ci/run installs both, so under CI their absence fails the test; a developer without
-them gets a skip that says what to install."""
+(`npm ci` in examples/node-seat): .ci/run installs both, so under CI their absence fails the test; where npm is at hand
+and the packages are not, the test runs `npm ci` itself; a developer without node gets a skip that says what to
+install."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -42,9 +44,26 @@ def _node() -> str:
     if node is None:
         _missing("node is not installed (apt-get install nodejs npm; .ci/run installs it)")
     assert node is not None
-    if not (SEAT_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir():
+    if not _packages_installed():
+        _install_packages()
+    if not _packages_installed():
         _missing("the Node seat's packages are not installed (run `npm ci` in examples/node-seat; .ci/run does)")
     return node
+
+
+def _packages_installed() -> bool:
+    return (SEAT_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir()
+
+
+def _install_packages() -> None:
+    """The README's one test command installs them too where npm is at hand: exactly package-lock.json's versions,
+    into examples/node-seat/node_modules (ignored by git), bounded in time."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=SEAT_DIR, timeout=300,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
 
 
 def _done_stats(output: str) -> dict[str, int]:
