@@ -350,8 +350,10 @@ class Table:
         self.bot_worker.wake()
         self.clocks.watch_steps()
         # The next deal's deck and seals while the seats sign the checkpoint, once the streams have sent this change
-        # (a signature that comes back sooner finds the same bytes worked out on the spot).
-        asyncio.get_running_loop().call_later(PREPARE_AFTER, self.game.prepare_next_deal)
+        # (a signature that comes back sooner finds the same bytes worked out on the spot): scheduled only at the
+        # change after which there is one to derive (once a hand), not after every change.
+        if self.game.next_deal_ahead() is not None:
+            asyncio.get_running_loop().call_later(PREPARE_AFTER, self.game.prepare_next_deal)
         if self.game.finished:
             self.end_seq = self.end_seq or len(self.log)
             self.changes.close_records()
