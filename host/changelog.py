@@ -14,7 +14,7 @@ from watten_net.record import KIND_HOST, RecordWriter
 
 from .eventlog import EventLog
 from .stream_events import public_info
-from .views import SeatViews
+from .views import SeatViews, table_info_key
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -72,6 +72,8 @@ class ChangeLog:
         self.held: LogItem | None = None  # the last item, while it holds back co-signature relays (`append`)
         self._hold_timer: asyncio.TimerHandle | None = None
         self._waker: asyncio.Future[None] | None = None
+        self._info_key: tuple[Any, ...] = ()  # (`_public_info`: what the last TableInfo built was built from)
+        self._info: tuple[Any, bytes] = (None, b"")
 
     def new_item(self) -> LogItem:
         """The next change: it joins the change held back, if any (`append`), under its seq."""
@@ -132,9 +134,17 @@ class ChangeLog:
         if seats:
             item.views = self.seat_views.build(seats)
         if item.views:
-            item.info, item.info_bytes = public_info(table.info())
+            item.info, item.info_bytes = self._public_info()
         item.chain_len = len(table.game.chain) if table.game is not None else 0
         item.game_id = table.game.game_id if table.game is not None else b""
+
+    def _public_info(self) -> tuple[Any, bytes]:
+        """The TableInfo without seq (`stream_events.public_info`), built again only when it changed: most changes
+        of a game (a card, a signature) leave it as it was."""
+        key = table_info_key(self.table)
+        if key != self._info_key:
+            self._info_key, self._info = key, public_info(self.table.info())
+        return self._info
 
     def seal(self) -> None:
         """The held change is final (something reads the log as it is now: `Table.settled`): its views built now,

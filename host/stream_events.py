@@ -34,8 +34,8 @@ def public_info(info: Any) -> tuple[Any, bytes]:
 
 @dataclass
 class Sent:
-    """What one stream carried last: its view (without the TableInfo) and that view's BuiltView.key (None: a
-    snapshot's, then the next view is compared with it whole), and its TableInfo's bytes (without seq)."""
+    """What one stream carried last: its view's BuiltView.key (None: a snapshot's view, kept whole as `view` to
+    compare the next one with; after an Event the keys say it all), and its TableInfo's bytes (without seq)."""
 
     view: Any = None
     key: Any = None
@@ -87,10 +87,10 @@ def seat_event(table: Table, item: LogItem, seat: int, sent: Sent, event: Any = 
         built = BuiltView.now(table, seat)
         info, info_bytes = public_info(table.info())
     if info_bytes != sent.info:
-        event.view.CopyFrom(built.view)
+        built.write(event.view)
         event.view.table.CopyFrom(info)
         event.view.table.seq = item.seq
     elif (built.key != sent.key) if sent.key is not None else (built.view != sent.view):
-        event.view.CopyFrom(built.view)
-    sent.view, sent.key, sent.info = built.view, built.key, info_bytes
+        built.write(event.view)
+    sent.view, sent.key, sent.info = None, built.key, info_bytes  # (from here on the keys say it: no view kept)
     return event

@@ -50,7 +50,9 @@ log = logging.getLogger("watten.host")
 # run at the next turn of the loop it came before the last seat's Checkpoint event in about half the hands (traced on
 # bench/newhand.py). Four streams are out within about 2 ms of the change here; the first checkpoint signature comes
 # back 5 ms or more after it (a round trip, a check and a signature). (Overlapping it with the change's fsync does
-# not work: the fsync's thread needs the GIL to start, which the work holds.)
+# not work: the fsync's thread needs the GIL to start, which the work holds.) Scheduled only after a change that
+# leaves a deal to derive (`HostGame.next_deal_ahead`: once a hand), not after every change; a signature that comes
+# back before it ran finds the same bytes worked out on the spot.
 PREPARE_AFTER = 0.003  # seconds
 
 
@@ -349,9 +351,8 @@ class Table:
         await self.changes.append(item)
         self.bot_worker.wake()
         self.clocks.watch_steps()
-        # The next deal's deck and seals while the seats sign the checkpoint, once the streams have sent this change
-        # (a signature that comes back sooner finds the same bytes worked out on the spot).
-        asyncio.get_running_loop().call_later(PREPARE_AFTER, self.game.prepare_next_deal)
+        if self.game.next_deal_ahead() is not None:  # (the next deal's deck and seals, once a hand: PREPARE_AFTER)
+            asyncio.get_running_loop().call_later(PREPARE_AFTER, self.game.prepare_next_deal)
         if self.game.finished:
             self.end_seq = self.end_seq or len(self.log)
             self.changes.close_records()

@@ -7,7 +7,6 @@ engine events visible to it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from watten_net.deal.host_game import HostGame, Posted
@@ -56,6 +55,19 @@ def table_info(table: Table, rules_json: str) -> Any:
     )
 
 
+def table_info_key(table: Table) -> tuple[Any, ...]:
+    """All that `table_info` reads of the table but its `seq` (the log's length, which every change moves): an equal
+    key is an equal TableInfo apart from seq. (Cheaper than building the TableInfo: its rules JSON alone is about half
+    of a view.)"""
+    game = table.game
+    return (
+        table.settings, table.table_id, table.phase(), table.spectators.watching(),
+        game.game_id if game else b"", game.fingerprint if game else "",
+        *((o.name, o.ready, o.online, o.bot, o.public_key, table.stood_in(s)) if o else table.stood_in(s)
+          for s, o in enumerate(table.seats)),
+    )
+
+
 def table_view(table: Table, seat: int, *, with_table: bool = True) -> Any:
     """Seat `seat`'s view; without its TableInfo for an event stream, which sends that only when it changed."""
     moment = Moment(table)
@@ -65,21 +77,43 @@ def table_view(table: Table, seat: int, *, with_table: bool = True) -> Any:
     return view
 
 
-@dataclass(frozen=True)
 class BuiltView:
-    """One seat's view (without its TableInfo) and what it was built from: the bytes of its change's shared part
-    (one object for every seat of that change) and the seat's own part. A stream compares keys, not protobufs: an
-    equal key is the same view."""
+    """One seat's view (without its TableInfo), kept as what it is built from: its change's shared part (`Moment`, one
+    for every seat of that change, with its bytes) and the seat's own part. A stream compares keys, not protobufs: an
+    equal key is the same view. The protobuf is written straight into the message that carries it (`write`: one copy
+    of the shared part per seat and change); `view` builds one of its own only when something asks for it."""
 
-    view: Any
-    key: tuple[bytes, tuple[Any, ...]]
+    __slots__ = ("_moment", "_own", "_seat", "_view", "key")
+
+    def __init__(self, moment: Moment, seat: int, own: tuple[Any, ...]) -> None:
+        self._moment, self._seat, self._own = moment, seat, own
+        self._view: Any = None
+        self.key: tuple[bytes, tuple[Any, ...]] = (moment.key, own)
 
     @classmethod
     def now(cls, table: Table, seat: int) -> BuiltView:
         """`seat`'s view of the table as it is now."""
         moment = Moment(table)
-        own = moment.own(seat)
-        return cls(moment.view(seat, own), (moment.key, own))
+        return cls(moment, seat, moment.own(seat))
+
+    def __eq__(self, other: object) -> bool:
+        """The same seat's same view (what it is built from: its bytes need not be compared)."""
+        if not isinstance(other, BuiltView):
+            return NotImplemented
+        return self._seat == other._seat and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash((self._seat, self.key))
+
+    def write(self, into: Any) -> None:
+        """The view into `into` (a pb.TableView, whatever it held replaced)."""
+        self._moment.write(into, self._seat, self._own)
+
+    @property
+    def view(self) -> Any:
+        if self._view is None:
+            self._view = self._moment.view(self._seat, self._own)
+        return self._view
 
 
 class SeatViews:
@@ -101,7 +135,7 @@ class SeatViews:
             key = (moment.key, own)
             last = self.last.get(seat)
             if last is None or last.key != key:
-                last = self.last[seat] = BuiltView(moment.view(seat, own), key)
+                last = self.last[seat] = BuiltView(moment, seat, own)
             views[seat] = last
         return views
 
@@ -120,6 +154,9 @@ class Moment:
         self.signals = hand_signal_events(self.match, signals_at) if self.match is not None else []
         self.template = self._shared()
         self.key = self.template.SerializeToString(deterministic=True)
+        # (all that `write` reads besides the template: a BuiltView writes its view when a stream sends it, after
+        # the match may have moved on)
+        self.announced = self.match is not None and self.match.schlag is not None
 
     def _shared(self) -> Any:
         table, game, match = self.table, self.game, self.match
@@ -169,12 +206,18 @@ class Moment:
     def view(self, seat: int, own: tuple[Any, ...]) -> Any:
         """`seat`'s whole view (without the TableInfo): a copy of the shared template with its own part."""
         view = pb.TableView()
+        self.write(view, seat, own)
+        return view
+
+    def write(self, view: Any, seat: int, own: tuple[Any, ...]) -> None:
+        """`view` made `seat`'s whole view (without the TableInfo), from this moment's template and the seat's own
+        part; it reads nothing of the table as it is now."""
         view.CopyFrom(self.template)
         view.your_seat = seat
         if 0 <= seat < len(view.seats):
             view.seats[seat].you = True
         if not own:
-            return view
+            return
         hand, legal, partners, signals, hidden, schlecken = own
         view.your_hand.extend(hand)
         view.legal_actions.extend(legal)
@@ -182,10 +225,9 @@ class Moment:
         view.signals.extend(pb.SignalSeen(seat=s, name=name) for s, name in signals)
         if hidden:
             view.schlag = view.trump = ""
-            view.announcement_hidden = self.match.schlag is not None
+            view.announcement_hidden = self.announced
         if schlecken:
             view.extra["schlecken_card"] = schlecken
-        return view
 
 
 def _hand_rows(view: Any, table: Table, game: HostGame, match: Any) -> None:

@@ -69,6 +69,8 @@ def test_a_stream_carries_the_table_info_when_it_changes_and_the_client_always_h
                 ("chat", lambda: say(table, anna, "servus", ChatLimiter())),
                 ("bots", lambda: table.add_bots(2, "random")),
                 ("chat again", lambda: say(table, anna, "auf geht's", ChatLimiter())),
+                ("sepp away", lambda: table.set_online(1, False)),
+                ("sepp back", lambda: table.set_online(1, True)),
                 ("anna ready", lambda: table.set_ready(0, True)),
                 ("sepp ready", lambda: table.set_ready(1, True)),
                 ("start", table.start),
@@ -80,7 +82,7 @@ def test_a_stream_carries_the_table_info_when_it_changes_and_the_client_always_h
                 assert follower.events > before[0], name
                 if name.startswith("chat"):  # nothing of the seat's view changed: no view, no TableInfo
                     assert (follower.views, follower.tables) == before[1:], name
-                else:  # the seats' names, readiness, the phase: the TableInfo changed, and came along
+                else:  # the seats' names, readiness, who is online, the phase: the TableInfo changed, and came along
                     assert follower.tables > before[2], name
                 follower.matches_the_host()
             assert follower.tables < follower.events

@@ -22,7 +22,7 @@ import pytest
 from reference_views import reference_view
 
 from host.changelog import LogItem
-from host.stream_events import Sent, seat_event
+from host.stream_events import Sent, public_info, seat_event
 from host.table import Table
 from host.views import BuiltView
 from watten_net.v1 import watten_pb2 as pb
@@ -90,6 +90,8 @@ class Attack:
         table = self.table
         assert table.log[len(table.log) - 1] is item  # (nothing changed the table since the views were built)
         expected = {s: reference_view(table, s, with_table=False) for s in self.seats}
+        if item.views:  # (the log builds the TableInfo again only when it changed: it is the table's now)
+            assert item.info_bytes == public_info(table.info())[1], f"change {self.changes}"
         for seat in self.seats:
             if seat not in item.views:
                 self.left_out += 1

@@ -649,12 +649,25 @@ class HostGame:
         checkpoint, so the next hand's first attempt is derived during this hand's play (every deal follows from keys
         fixed before the first hand); else while the seats sign the checkpoint. The same bytes either way, so a
         journal or record replayed without it gives the same chain."""
-        if self.verified_dealing is None or self.end_reason or self.match is None:
-            return
+        ahead = self.next_deal_ahead()
+        if ahead is not None:
+            assert self.verified_dealing is not None
+            self.verified_dealing.prepare(*ahead)
+
+    def next_deal_ahead(self) -> tuple[int, int] | None:
+        """The attempt (hand, attempt) `prepare_next_deal` would derive now; None when there is none or it is derived
+        already (once per hand: at the start of play with-checkpoint, else at the checkpoint). The host asks after
+        every change and schedules the work only then."""
+        dealing, match = self.verified_dealing, self.match
+        if dealing is None or self.end_reason or match is None:
+            return None
         if self.phase == Stage.CHECKPOINT:
-            self.verified_dealing.prepare(self.match.hand_number, self.match.attempt)
+            ahead = (match.hand_number, match.attempt)
         elif self.phase == Stage.PLAY and self.next_deal == WITH_CHECKPOINT:
-            self.verified_dealing.prepare(self.match.hand_number + 1, 0)
+            ahead = (match.hand_number + 1, 0)
+        else:
+            return None
+        return ahead if dealing.wants(*ahead) else None
 
     def _checkpoint_done(self) -> list[Posted]:
         if not self._everyone(self.checkpoint_signed):

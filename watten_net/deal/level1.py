@@ -218,8 +218,12 @@ class VerifiedDealing(Dealing):
         """Derive attempt (hand, attempt)'s deck and seals ahead of its HandOpen, while the table waits for something
         else (the checkpoint signatures): they follow from the keys alone, so `open_attempt` then only posts them.
         Nothing changes for anyone if the attempt opened is another one, or none is prepared: it is derived then."""
-        if self.keys_ready and (self._prepared is None or self._prepared.of != (hand, attempt)):
+        if self.wants(hand, attempt):
             self._prepared = self._derive(hand, attempt)
+
+    def wants(self, hand: int, attempt: int) -> bool:
+        """Whether `prepare(hand, attempt)` would derive anything: the keys are in and that attempt is not ready."""
+        return self.keys_ready and (self._prepared is None or self._prepared.of != (hand, attempt))
 
     def _derive(self, hand: int, attempt: int) -> PreparedDeal:
         secret = host_seed(self._host_key(), self.game_id, hand, attempt)
