@@ -31,10 +31,18 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.cardwords import LANGS, default_lang
 from watten_net.deal.envelope import GENESIS_PREV_HASH, envelope_hash
-from watten_net.deal.host_game import NEXT_DEAL_MODES, HostGame, Seat
+from watten_net.deal.host_game import HostGame, Seat
 from watten_net.deal.identity import game_fingerprint
 from watten_net.deal.keys import host_key_commitment
-from watten_net.deal.protocol import HOST_SEAT, PROTOCOL_VERSION, ProtocolError, Signed, check_signature, parse_envelope
+from watten_net.deal.protocol import (
+    HOST_SEAT,
+    NEXT_DEAL_MODES,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    Signed,
+    check_signature,
+    parse_envelope,
+)
 from watten_net.deal.receipts import receipt_holds
 from watten_net.deal.seat import SeatGame
 from watten_net.deal.steps import Stage

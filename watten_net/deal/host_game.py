@@ -56,7 +56,9 @@ from .level2 import (
 )
 from .protocol import (
     HOST_SEAT,
+    NEXT_DEAL_MODES,
     PROTOCOL_VERSION,
+    WITH_CHECKPOINT,
     ProtocolError,
     SenderChain,
     Signed,
@@ -73,10 +75,6 @@ from .steps import DealStep, Stage
 
 REVEAL_MODES = ("match-end", "hand-end")
 DEAL_MODES = ("verified", "trustless")
-# GameHeader.next_deal: "" = the next hand's HandOpen and DeckSealed once every seat present signed the checkpoint;
-# "with-checkpoint" = posted with the checkpoint, its cut and cards still only once the checkpoint is complete.
-WITH_CHECKPOINT = "with-checkpoint"
-NEXT_DEAL_MODES = ("", WITH_CHECKPOINT)
 
 EnvelopeSource = Callable[[int, Any], bytes]  # (chain seq, payload message) -> envelope bytes
 

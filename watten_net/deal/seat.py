@@ -40,6 +40,7 @@ from .level1_seat import VerifiedSeat
 from .level2_seat import TrustlessSeat
 from .protocol import (
     HOST_SEAT,
+    NEXT_DEAL_MODES,
     PROTOCOL_VERSION,
     ProtocolError,
     Signed,
@@ -356,6 +357,10 @@ class SeatGame:
             raise self.fault(Reason.PROTOCOL_VERSION,
                              f"the host speaks protocol version {h.protocol_version}, this client "
                              f"{PROTOCOL_VERSION}")
+        if h.next_deal not in NEXT_DEAL_MODES or (h.settings.deal == "trustless" and h.next_deal):
+            # (a seat's checks of the next deal assume an order it knows; watten-verify fails any other header)
+            raise self.fault(Reason.PROTOCOL_VERSION, f"the header asks for an order of the next deal this client does "
+                             f"not know ({h.next_deal[:40]!r} in a {h.settings.deal or 'verified'} game)")
         if self.tls_fingerprint is not None and bytes(h.host_tls_fingerprint) != self.tls_fingerprint:
             raise self.fault(Reason.WRONG_CERTIFICATE, "the header names another TLS certificate than the one on this "
                              "seat's connection: a second host may be relaying this game")

@@ -1,0 +1,218 @@
+"""A hostile host against the next deal sealed with the checkpoint (GameHeader.next_deal, docs/protocol.md 5.5 item
+6): a header that asks for an order the seats do not know, a record that claims the other order, a genuine co-signature
+relayed twice or from an earlier round to make the checkpoint look complete or to hide a fork, a redeal to get a cut
+past an open checkpoint, and a seat that caught up from the chain after a reconnect. Whole matches in one process
+(LocalTable); the hostile hosts are HostGame subclasses, or envelopes the host's key signs on its own chain
+(`HostGame._post`) and shows one seat. test_next_deal.py holds the host that deals on before the checkpoint and the
+one that leaves a signature out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from watten_net.deal.host_game import WITH_CHECKPOINT, HostGame, Posted, Seat
+from watten_net.deal.protocol import HOST_SEAT, Signed, make_envelope, parse_envelope
+from watten_net.deal.seat import SeatGame
+from watten_net.deal.steps import DealStep
+from watten_net.engine import Rules
+from watten_net.refusal import HostBrokeProtocol, Reason
+from watten_net.v1 import watten_pb2 as pb
+from watten_net.verify import verify_entries
+
+from local_table import LocalTable
+
+
+def _rules() -> Rules:
+    return Rules.preset("bavarian", 4).with_flag("target", "11")
+
+
+# ------------------------------------------------------------------------------------------------ the header's order
+@pytest.mark.parametrize(("deal", "next_deal"), [
+    ("verified", "whenever"),  # an order nobody wrote
+    ("verified", "with-checkpoint "),  # one that only looks like the known one
+    ("trustless", WITH_CHECKPOINT),  # a trustless game has no such setting
+])
+def test_a_seat_signs_no_header_with_an_order_of_the_next_deal_it_does_not_know(deal: str, next_deal: str) -> None:
+    # Signed, it would tie the seat to a match whose every record watten-verify fails at the header (so nothing after
+    # it would be checked there): the seat refuses it as it refuses another protocol version, and signs nothing.
+    table = LocalTable(Rules.preset("bavarian", 4), seed=2, deal=deal)
+    table.host.next_deal = next_deal  # (the honest HostGame refuses the setting: the hostile one writes it anyway)
+    header = table.host.start()
+    assert [p.type for p in header] == ["GameHeader"]
+    for seat in table.seats:
+        with pytest.raises(HostBrokeProtocol) as caught:
+            header[0].deliver_to(seat)
+        assert caught.value.reason == Reason.PROTOCOL_VERSION
+        assert "order of the next deal" in seat.problems[-1]
+        assert not seat.outbox  # no HeaderSignature
+    report = verify_entries(table.host_entries())
+    assert report.errors[0].envelope == 1 and report.errors[0].reason == "header-mismatch", report
+
+
+@pytest.mark.parametrize(("claimed", "played"), [(WITH_CHECKPOINT, ""), ("", WITH_CHECKPOINT)])
+def test_a_record_that_claims_the_other_order_fails(claimed: str, played: str) -> None:
+    # The header says one order, the host deals in the other. The seats' live checks hold in both (the cut waits for
+    # the checkpoint either way), so only the verifier can tell: it replays the header's order, and the first envelope
+    # after the first hand's Checkpoint is not the one an honest host of that order posts.
+    table = LocalTable(_rules(), seed=1, next_deal=claimed)
+    table.deliver(table.host.start())
+    table.host.next_deal = played
+    table.play()
+    assert parse_envelope(table.host.chain[0].raw, host=True).payload.next_deal == claimed
+    assert all(not seat.problems for seat in table.seats)
+    types = [p.type for p in table.host.chain]
+    checkpoint = types.index("Checkpoint")
+    assert checkpoint + 1 < len(types) and "HandOpen" in types[checkpoint:]  # (a second hand was dealt)
+    for record in (table.host_entries(), table.seat_entries(2)):
+        report = verify_entries(record)
+        assert report.verdict == "failed", report
+        problem = report.errors[0]
+        assert problem.envelope == checkpoint + 2 and problem.reason == "unexpected-envelope", problem  # (seq: 1-based)
+
+
+# ------------------------------------------------------------------------------------------------ replayed relays
+class RelaysOneSignatureTwice(HostGame):
+    """Takes seat 3's checkpoint signature without relaying it, and relays seat 2's a second time in its place: as
+    many relays as seats, so a seat that counted them would see a complete checkpoint. Then it deals on."""
+
+    def _on_CheckpointSignature(self, seat: int, signed: Signed) -> list[Posted]:
+        if not self.deal_waits_for_checkpoint or seat not in (2, 3):
+            return HostGame._on_CheckpointSignature(self, seat, signed)
+        self.checkpoint_signed.add(seat)
+        return [self._relay(2, signed)] if seat == 2 else [self._relay(2, self.seat_two), *self._checkpoint_done()]
+
+    def _relay(self, seat: int, signed: Signed) -> Posted:
+        if signed.type == "CheckpointSignature" and seat == 2:
+            self.seat_two = signed
+        return super()._relay(seat, signed)
+
+    HANDLERS: ClassVar[dict[str, Any]] = {**HostGame.HANDLERS, "CheckpointSignature": _on_CheckpointSignature}
+
+
+class RelaysLastHandsSignature(HostGame):
+    """From the second checkpoint on, relays seat 1's genuine signature of the checkpoint before in place of its new
+    one (which it counts): every seat holds a signature of seat 1's, over another chain head."""
+
+    kept: ClassVar[dict[int, Signed]] = {}
+
+    def _on_CheckpointSignature(self, seat: int, signed: Signed) -> list[Posted]:
+        if seat != 1 or not self.deal_waits_for_checkpoint:
+            return HostGame._on_CheckpointSignature(self, seat, signed)
+        before = self.kept.get(int(signed.payload.hand) - 1)
+        self.kept[int(signed.payload.hand)] = signed
+        if before is None:
+            return HostGame._on_CheckpointSignature(self, seat, signed)
+        self.checkpoint_signed.add(seat)
+        return [self._relay(seat, before), *self._checkpoint_done()]
+
+    HANDLERS: ClassVar[dict[str, Any]] = {**HostGame.HANDLERS, "CheckpointSignature": _on_CheckpointSignature}
+
+
+def _hostile(cls: type[HostGame], seed: int = 1) -> LocalTable:
+    table = LocalTable(_rules(), seed=seed, next_deal=WITH_CHECKPOINT)
+    honest = table.host
+    seats = [Seat(s.public_key, s.name, s.join_nonce) for s in honest.seats]
+    table.host = cls(honest.rules, seats, honest.host_key, random_bytes=table.rng.randbytes, next_deal=WITH_CHECKPOINT)
+    return table
+
+
+@pytest.mark.parametrize(("cls", "reason", "says"), [
+    (RelaysOneSignatureTwice, Reason.BAD_CHECKPOINT, "before every seat present had signed the last checkpoint"),
+    (RelaysLastHandsSignature, Reason.FORK, "seat 1's CheckpointSignature is over something else"),
+])
+def test_a_genuine_signature_relayed_again_completes_no_checkpoint(cls: type[HostGame], reason: Reason,
+                                                                    says: str) -> None:
+    RelaysLastHandsSignature.kept.clear()
+    table = _hostile(cls)
+    with pytest.raises(HostBrokeProtocol) as caught:
+        table.play()
+    assert caught.value.reason == reason, caught.value
+    assert any(says in problem for seat in table.seats for problem in seat.problems), [s.problems for s in table.seats]
+    # Caught at the relay or the cut itself, before any card of the hand that followed that checkpoint.
+    caught_at = "Relay" if reason == Reason.FORK else "ActionAccepted"
+    for seat in table.seats:
+        if seat.problems:
+            assert seat.chain_types[-1] == caught_at and not seat.cards, (seat.seat, seat.chain_types[-4:])
+
+
+# ------------------------------------------------------------------------------------------------ one seat shown more
+def _at_the_joined_round(tmp_path: Path | None = None) -> LocalTable:
+    """A 4-player table at the first hand's end: the Checkpoint, the next HandOpen and DeckSealed posted; every seat
+    has signed the seal, seats 0 to 2 the checkpoint; seat 3's checkpoint signature is not in."""
+    table = LocalTable(_rules(), seed=1, next_deal=WITH_CHECKPOINT)
+    if tmp_path is not None:  # (where each seat keeps its game key: a seat rebuilt from the chain finds its own again)
+        for seat in table.seats:
+            seat.secrets_dir = tmp_path
+    host = table.host
+    table.deliver(host.start())
+    for _ in range(10_000):
+        if host.checkpoint is not None:
+            break
+        if table.flush():
+            continue
+        _, waiting = host.waiting_for()
+        assert host.match is not None
+        raw = table.seats[waiting[0]].action(table.rng.choice(host.match.observe(waiting[0]).legal_actions))
+        table.deliver(host.submit(waiting[0], raw))
+        table.seats[waiting[0]].accepted(raw)
+    three = table.seats[3]  # (keeps its checkpoint signature back)
+    keep = [r for r in three.outbox if three.parsed(r).type == "CheckpointSignature"]
+    three.outbox = [r for r in three.outbox if r not in keep]
+    table.flush()
+    three.outbox += keep
+    assert host.waiting_for() == (DealStep.CHECKPOINT, (3,))
+    return table
+
+
+def _shown(table: LocalTable, seat: SeatGame, *payloads: Any) -> None:
+    """Envelopes the host's key signs on the chain `seat` holds, shown to it alone (a fork: the host's own chain and
+    every other seat's go on without them)."""
+    for payload in payloads:
+        seq = seat.chain_seq + 1
+        seat.receive(seq, make_envelope(table.host.host_key, seat.game_id, seq, seat.chain_head, HOST_SEAT, payload))
+
+
+def test_a_redeal_does_not_get_a_cut_past_an_open_checkpoint() -> None:
+    # The host aborts the attempt sealed with the checkpoint and opens the next one: a fresh HandOpen and DeckSealed
+    # are no reason to forget that the checkpoint before them still lacks seat 3's signature.
+    table = _at_the_joined_round()
+    seat = table.seats[0]
+    hand = seat.hand
+    _shown(table, seat, pb.AttemptAborted(hand=hand[0], attempt=hand[1], reason="bessere-redeal", seat=-1),
+           pb.HandOpen(hand=hand[0], attempt=hand[1] + 1, dealer=1),
+           pb.DeckSealed(hand=hand[0], attempt=hand[1] + 1, card_commitments=seat.card_commitments))
+    assert seat.hand == (hand[0], hand[1] + 1) and not seat.problems
+    with pytest.raises(HostBrokeProtocol) as caught:
+        _shown(table, seat, pb.ActionAccepted(hand=hand[0], attempt=hand[1] + 1, seat=2, action="cut 3", actor="key"))
+    assert caught.value.reason == Reason.BAD_CHECKPOINT
+
+
+def test_a_seat_rebuilt_from_the_chain_still_refuses_a_cut_before_the_checkpoint(tmp_path: Path) -> None:
+    # A restarted client that lost its record catches up from the chain's first envelope: it must come out holding the
+    # open checkpoint (both signatures owed, what is still missing known), not a fresh seat that would take any cut.
+    table = _at_the_joined_round(tmp_path)
+    old = table.seats[0]
+    rebuilt = SeatGame(0, old.key, random_bytes=table.rng.randbytes, secrets_dir=tmp_path)
+    for posted in table.host.chain:
+        posted.deliver_to(rebuilt)
+    rebuilt.keep_only(DealStep.CHECKPOINT.owed)
+    assert not rebuilt.problems
+    assert (rebuilt.chain_head, rebuilt.my_seq, rebuilt.checkpoint) == (old.chain_head, old.my_seq, old.checkpoint)
+    assert not rebuilt.outbox  # (seat 0 signed both before it went: it owes nothing)
+    with pytest.raises(HostBrokeProtocol) as caught:
+        _shown(table, rebuilt, pb.ActionAccepted(hand=rebuilt.hand[0], attempt=rebuilt.hand[1], seat=2,
+                                                 action="cut 3", actor="key"))
+    assert caught.value.reason == Reason.BAD_CHECKPOINT
+    # The honest way on: seat 3's signature relayed, then the cut; the rebuilt seat follows it like the others.
+    three = table.seats[3]
+    raw = three.next_automatic()
+    assert raw is not None and three.parsed(raw).type == "CheckpointSignature"
+    out = table.host.submit(3, raw)
+    assert [p.type for p in out][:2] == ["Relay", "ActionAccepted"]
+    again = SeatGame(0, old.key, random_bytes=table.rng.randbytes, secrets_dir=tmp_path)
+    for posted in table.host.chain:
+        posted.deliver_to(again)
+    assert not again.problems and again.chain_head == table.host.chain[-1].hash
