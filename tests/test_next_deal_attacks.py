@@ -216,3 +216,46 @@ def test_a_seat_rebuilt_from_the_chain_still_refuses_a_cut_before_the_checkpoint
     for posted in table.host.chain:
         posted.deliver_to(again)
     assert not again.problems and again.chain_head == table.host.chain[-1].hash
+
+
+def _relays_in(table: LocalTable, inner_type: str) -> dict[int, bytes]:
+    """The raw envelope of every seat's relayed `inner_type` of the last round in the host's chain, by seat."""
+    found: dict[int, bytes] = {}
+    for posted in table.host.chain:
+        if posted.type == "Relay":
+            relay = parse_envelope(posted.raw, host=True).payload
+            if parse_envelope(bytes(relay.envelope), host=False).type == inner_type:
+                found[int(relay.seat)] = bytes(relay.envelope)
+    return found
+
+
+def test_a_seat_shown_another_deck_seal_takes_no_cut_before_every_seat_signed_its_seal(tmp_path: Path) -> None:
+    # The fork the checkpoint cannot see: it names the chain before the new DeckSealed. The host shows seat 0 a
+    # DeckSealed of its own making (its cards laid out as the host likes; checked against the keys only at the match's
+    # end) and the other seats the true one. Every checkpoint signature is genuine and over the same chain, so the
+    # host relays them all to seat 0; the other seats' seal signatures are over the true DeckSealed, so it must leave
+    # them out and cut without them. A seat takes no cut before every seat present has signed the seal it holds.
+    table = _at_the_joined_round(tmp_path)
+    three = table.seats[3]
+    raw = three.next_automatic()
+    assert raw is not None
+    table.deliver(table.host.submit(3, raw))  # (the checkpoint complete: the honest cut is in the host's chain)
+    checkpoint_signatures = _relays_in(table, "CheckpointSignature")
+    assert sorted(checkpoint_signatures) == [0, 1, 2, 3]
+    seat = SeatGame(0, table.seats[0].key, random_bytes=table.rng.randbytes, secrets_dir=tmp_path)
+    opened = max(i for i, p in enumerate(table.host.chain) if p.type == "HandOpen")
+    for posted in table.host.chain[:opened + 1]:
+        posted.deliver_to(seat)
+    hand = seat.hand
+    true_seal = parse_envelope(table.host.chain[opened + 1].raw, host=True).payload
+    assert true_seal.DESCRIPTOR.name == "DeckSealed"
+    _shown(table, seat, pb.DeckSealed(hand=hand[0], attempt=hand[1],
+                                      card_commitments=list(reversed(true_seal.card_commitments))))
+    own_seal = next(r for r in seat.outbox if seat.parsed(r).type == "DeckSealedSignature")
+    _shown(table, seat, pb.Relay(seat=0, envelope=checkpoint_signatures[0]), pb.Relay(seat=0, envelope=own_seal),
+           *(pb.Relay(seat=s, envelope=checkpoint_signatures[s]) for s in (1, 2, 3)))
+    assert not seat.problems and not seat.verified.checkpoint_open  # (every checkpoint signature is genuine)
+    with pytest.raises(HostBrokeProtocol) as caught:
+        _shown(table, seat, pb.ActionAccepted(hand=hand[0], attempt=hand[1], seat=2, action="cut 3", actor="key"))
+    assert caught.value.reason == Reason.BAD_DECK_SEALED
+    assert "signed the DeckSealed" in seat.problems[-1]

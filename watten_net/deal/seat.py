@@ -597,7 +597,7 @@ class SeatGame:
         if p.active:
             self.stood_in.add(int(p.seat))
             if self.verified is not None:
-                self.verified.settle_checkpoint()  # (the host no longer waits for that seat's signature)
+                self.verified.on_stand_in()  # (the host no longer waits for that seat's signatures)
         else:
             self.stood_in.discard(int(p.seat))
         if self.trustless is not None:
