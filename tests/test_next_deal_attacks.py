@@ -1,10 +1,11 @@
 """A hostile host against the next deal sealed with the checkpoint (GameHeader.next_deal, docs/protocol.md 5.5 item
-6): a header that asks for an order the seats do not know, a record that claims the other order, a genuine co-signature
-relayed twice or from an earlier round to make the checkpoint look complete or to hide a fork, a redeal to get a cut
-past an open checkpoint, and a seat that caught up from the chain after a reconnect. Whole matches in one process
-(LocalTable); the hostile hosts are HostGame subclasses, or envelopes the host's key signs on its own chain
-(`HostGame._post`) and shows one seat. test_next_deal.py holds the host that deals on before the checkpoint and the
-one that leaves a signature out."""
+6) and the header around it: a header whose order of the next deal (or deal, reveal, rules) the seats do not know,
+and a record whose header no host can play; a record that claims the other order; a genuine co-signature relayed
+twice or from the hand before to make the checkpoint look complete; a redeal to get a cut past an open checkpoint; a
+seat rebuilt from the chain at the joined round; a seat shown a DeckSealed of the host's own (a fork the checkpoint
+cannot see). Whole matches in one process (LocalTable); the hostile hosts are HostGame subclasses, or envelopes the
+host's key signs on the chain one seat holds (`_shown`). test_next_deal.py holds the host that deals on before the
+checkpoint and the one that leaves a signature out."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from watten_net.deal.envelope import GENESIS_PREV_HASH
 from watten_net.deal.host_game import WITH_CHECKPOINT, HostGame, Posted, Seat
 from watten_net.deal.protocol import HOST_SEAT, Signed, make_envelope, parse_envelope
 from watten_net.deal.seat import SeatGame
@@ -22,6 +24,7 @@ from watten_net.refusal import HostBrokeProtocol, Reason
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_entries
 
+import tampering
 from local_table import LocalTable
 
 
@@ -29,27 +32,57 @@ def _rules() -> Rules:
     return Rules.preset("bavarian", 4).with_flag("target", "11")
 
 
-# ------------------------------------------------------------------------------------------------ the header's order
-@pytest.mark.parametrize(("deal", "next_deal"), [
-    ("verified", "whenever"),  # an order nobody wrote
-    ("verified", "with-checkpoint "),  # one that only looks like the known one
-    ("trustless", WITH_CHECKPOINT),  # a trustless game has no such setting
-])
-def test_a_seat_signs_no_header_with_an_order_of_the_next_deal_it_does_not_know(deal: str, next_deal: str) -> None:
+# ------------------------------------------------------------------------------------------------ the header
+def _set(**fields: str) -> Any:
+    def change(header: Any) -> None:
+        for name, value in fields.items():
+            target = header.settings if name in ("deal", "reveal") else header
+            setattr(target, name, value)
+    return change
+
+
+HEADER_SETTINGS = {
+    "an order nobody wrote": _set(next_deal="whenever"),
+    "one that only looks like the known one": _set(next_deal="with-checkpoint "),
+    "the order in a trustless game": _set(deal="trustless", next_deal=WITH_CHECKPOINT),
+    "an unknown reveal": _set(reveal="at-once"),
+    "an unknown deal": _set(deal="shuffled-by-the-host"),
+    "rules that do not parse": _set(rules_json="{"),
+    "rules no table plays": _set(rules_json='{"players": 4, "deck": 3}'),
+}
+
+
+@pytest.mark.parametrize("change", HEADER_SETTINGS.values(), ids=HEADER_SETTINGS.keys())
+def test_a_seat_signs_no_header_with_settings_it_does_not_know(change: Any) -> None:
     # Signed, it would tie the seat to a match whose every record watten-verify fails at the header (so nothing after
-    # it would be checked there): the seat refuses it as it refuses another protocol version, and signs nothing.
-    table = LocalTable(Rules.preset("bavarian", 4), seed=2, deal=deal)
-    table.host.next_deal = next_deal  # (the honest HostGame refuses the setting: the hostile one writes it anyway)
-    header = table.host.start()
-    assert [p.type for p in header] == ["GameHeader"]
+    # it is checked there); rules it cannot read raised a ValueError its client did not catch. Refused as another
+    # protocol version is, with a clear reason; nothing signed.
+    table = LocalTable(Rules.preset("bavarian", 4), seed=2)
+    header = parse_envelope(table.host.start()[0].raw, host=True).payload
+    change(header)
+    raw = make_envelope(table.host.host_key, bytes(header.game_id), 1, GENESIS_PREV_HASH, HOST_SEAT, header)
     for seat in table.seats:
         with pytest.raises(HostBrokeProtocol) as caught:
-            header[0].deliver_to(seat)
+            seat.receive(1, raw)
         assert caught.value.reason == Reason.PROTOCOL_VERSION
-        assert "order of the next deal" in seat.problems[-1]
+        assert "this client" in seat.problems[-1]
         assert not seat.outbox  # no HeaderSignature
-    report = verify_entries(table.host_entries())
-    assert report.errors[0].envelope == 1 and report.errors[0].reason == "header-mismatch", report
+
+
+@pytest.mark.parametrize(("preset", "change"), [
+    ("bavarian", _set(reveal="at-once")),
+    ("austrian", _set(deal="trustless")),  # (36 cards: no trustless deal deals them)
+    ("bavarian", _set(next_deal="whenever")),
+])
+def test_a_record_whose_header_no_host_can_play_fails_without_a_traceback(preset: str, change: Any) -> None:
+    # The host rewrites a finished match's header and signs its chain again: watten-verify gives its verdict on the
+    # header (it raised the host's own ValueError for the first two before).
+    table = LocalTable(Rules.preset(preset, 4).with_flag("target", "11"), seed=4)
+    table.play()
+    record = tampering.edit_host(table.host_entries(), 0, change, table.host.host_key)
+    report = verify_entries(record)
+    assert report.verdict == "failed" and report.errors[0].envelope == 1, report
+    assert report.errors[0].reason == "header-mismatch", report
 
 
 @pytest.mark.parametrize(("claimed", "played"), [(WITH_CHECKPOINT, ""), ("", WITH_CHECKPOINT)])

@@ -55,9 +55,11 @@ from .level2 import (
     parse_openings,
 )
 from .protocol import (
+    DEAL_MODES,
     HOST_SEAT,
     NEXT_DEAL_MODES,
     PROTOCOL_VERSION,
+    REVEAL_MODES,
     WITH_CHECKPOINT,
     ProtocolError,
     SenderChain,
@@ -72,9 +74,6 @@ from .receipts import make_receipt
 from .seat import SeatGame
 from .stand_in import POLICIES, REFERENCE_V1
 from .steps import DealStep, Stage
-
-REVEAL_MODES = ("match-end", "hand-end")
-DEAL_MODES = ("verified", "trustless")
 
 EnvelopeSource = Callable[[int, Any], bytes]  # (chain seq, payload message) -> envelope bytes
 
