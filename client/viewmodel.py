@@ -121,6 +121,8 @@ def header(state: ScreenState, words: Words, tall: bool = True, compact: bool = 
     view = state.view
     out: Fragments = [("class:title", " watten-net ")]
     if view is None:
+        if state.deal_status:  # (the host broke the protocol before any view came: at its header, say)
+            out.append(("class:error", f"\n {words['deal_failed']}: {visible(state.deal_status)}"))
         return out
     if view.game_fingerprint and not tall:
         out = []  # (the name of the program gives its room to the deal's status)

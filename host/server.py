@@ -175,9 +175,8 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
     table = mine.table
     occupant = table.seats[seat] if seat >= 0 else None  # (seat -1: a spectator, see `_watch`)
     while True:
-        if not mine.goes_on():
+        if not mine.goes_on() or not _still_seated(table, seat, occupant):
             return
-        _check_still_seated(table, seat, occupant)
         # Once this stream has carried the change that ended the match, the seat has seen the end: its
         # client may stop reading (later changes are only other seats going offline), and the host may
         # let the table go (host/places.py).
@@ -191,7 +190,8 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
                               "lobby; subscribe again for a fresh snapshot.")
             if not table.settled.read_now():  # (no change shown before its fsync; a held one sealed first)
                 await table.settled.reached()
-            _check_still_seated(table, seat, occupant)  # (moved while this stream was sending: not only at a wake)
+            if not _still_seated(table, seat, occupant):  # (moved or gone while it was sending: not only at a wake)
+                return
             item = table.log[cursor]
             cursor += 1
             update = pb.TableUpdate()  # (the event is written into it: `TableUpdate(event=...)` would copy it)
@@ -211,11 +211,17 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
             await table.streams_wake.wait()  # (no await since the log was looked at: no change slips past)
 
 
-def _check_still_seated(table: Table, seat: int, occupant: Any) -> None:
-    """(ChooseSeat, or the host's person moved them) the views of the old seat are no longer theirs: checked before
-    every change the stream sends, since the change that moved them may be the next one it reads."""
-    if occupant is not None and table.seats[seat] is not occupant and occupant in table.seats:
+def _still_seated(table: Table, seat: int, occupant: Any) -> bool:
+    """Whether the stream's person still holds its seat, checked before every change the stream sends, since the
+    change that moved or freed them may be the next one it reads. Moved (ChooseSeat, or the host's person moved
+    them): the views of the old seat are no longer theirs, `subscriber-lagging`. Gone (a Leave in the lobby, the seat
+    freed): False, the stream ends as a spectator's does when its place goes; its token is dead, and whoever takes
+    the seat next (a bot never subscribes, so nothing replaces this stream) must not have their cards shown here."""
+    if occupant is None or table.seats[seat] is occupant:
+        return True
+    if any(s is occupant for s in table.seats):
         raise aborted(SUBSCRIBER_LAGGING, "Your seat changed; subscribe again for the new seat's snapshot.")
+    return False
 
 
 def _follows_on(table: Table, seat: int) -> bool:

@@ -10,6 +10,8 @@ WATTEN_CHEAT says how (the victim is seat WATTEN_CHEAT_SEAT, default 1):
 - `skip-checkpoint`: with the next deal sealed with the checkpoint (GameHeader.next_deal), the host takes the victim's
   first CheckpointSignature without relaying it and counts it: the next hand's cut comes before the checkpoint is
   complete in the chain every seat holds.
+- `odd-header`: the header asks for an order of the next deal no seat knows (GameHeader.next_deal "whenever"), which
+  watten-verify fails: an honest seat signs no such header.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from host.main import main
 from watten_net.deal.host_game import HostGame
 from watten_net.deal.level1_seat import VerifiedSeat
 from watten_net.deal.protocol import ProtocolError, parse_envelope
+from watten_net.deal.seat import SeatGame
+from watten_net.engine import Rules
 
 CHEAT = os.environ.get("WATTEN_CHEAT", "")
 VICTIM = int(os.environ.get("WATTEN_CHEAT_SEAT", "1"))
@@ -91,6 +95,19 @@ def cheat_skip_checkpoint() -> None:
     VerifiedSeat.check_checkpoint_complete = lambda self, what: None  # type: ignore[method-assign]
 
 
+def cheat_odd_header() -> None:
+    honest_start = HostGame.start
+
+    def start(self: HostGame) -> Any:
+        self.next_deal = "whenever"
+        return honest_start(self)
+
+    HostGame.start = start  # type: ignore[method-assign]
+    # (the cheating host's own bots look away: their SeatGames run in this process)
+    SeatGame._header_rules = lambda self, h: Rules.from_json(h.rules_json)  # type: ignore[method-assign]
+
+
 if __name__ == "__main__":
-    {"away": cheat_away, "refuse": cheat_refuse, "skip-checkpoint": cheat_skip_checkpoint}[CHEAT]()
+    {"away": cheat_away, "refuse": cheat_refuse, "skip-checkpoint": cheat_skip_checkpoint,
+     "odd-header": cheat_odd_header}[CHEAT]()
     raise SystemExit(main())

@@ -159,3 +159,23 @@ def test_a_stream_that_is_sending_when_its_seat_moves_ends_before_it_sends_the_o
         assert err.value.reason == "subscriber-lagging"
 
     run(body)
+
+
+def test_a_stream_whose_person_left_ends_before_it_sends_the_next_occupants_cards() -> None:
+    """A hostile client keeps reading the stream of a seat it left in the lobby (its token is dead). A bot that takes
+    the seat never subscribes, so no newer stream replaces it: the stream must end at the Leave, not go on with the
+    bot's view and CardDelivery (the cards of a seat its reader may now play against, from another seat)."""
+    async def body(t: Table) -> None:
+        await person(t, "Anna", 2)
+        updates = _updates(_Stream(context=None, table=t), 2, len(t.log) - 1)
+        assert (await anext(updates)).HasField("event")  # (the stream is open, between two changes)
+        await t.leave(2)
+        await t.add_bots(4, "random")
+        await t.start()
+        await until(lambda: any(p.type == "CardDelivery" for p in (t.game.chain if t.game else ())), "a deal")
+        sent = []
+        with pytest.raises(StopAsyncIteration):
+            sent.append(await anext(updates))
+        assert not sent
+
+    run(body)

@@ -93,3 +93,20 @@ def test_a_host_that_deals_on_before_the_checkpoint_is_complete_is_caught(tmp_pa
     report = verify_file(str(record))
     assert report.verdict == FAILED, report
     assert any(p.reason in (Reason.BAD_CHECKPOINT, "unexpected-envelope") for p in report.errors), report.errors
+
+
+def test_a_header_with_an_order_of_the_next_deal_nobody_knows_is_never_signed(tmp_path: Path) -> None:
+    # tests/cheating_host.py: the real host writes next_deal "whenever". watten-join stops at the header with the
+    # host's fault in words (exit 5); that the seat signs nothing there is test_next_deal_attacks.py's.
+    env = isolated_env(tmp_path)
+    env["WATTEN_CHEAT"] = "odd-header"
+    host = start("tests.cheating_host", ["--port", "0", "--bind", "127.0.0.1", "--headless", "--insecure",
+                                         "--players", "2", "--bots", "1"], env)
+    port = int(host.wait_for_line(r"on port (\d+)").group(1))
+    seat = start("client.main", ["--bot", "random", "--insecure", f"127.0.0.1:{port}"], isolated_env(tmp_path))
+    try:
+        assert seat.wait(120) == 5, seat.output()
+    finally:
+        host.stop()
+        seat.stop()
+    assert "order of the next deal this client does not know ('whenever'" in seat.output(), seat.output()

@@ -1,8 +1,9 @@
 """Several envelopes of one seat in one SubmitEnvelope (`more_envelopes`), between a real host process and real
 clients over gRPC on 127.0.0.1: at every change of deal a seat's CheckpointSignature and DeckSealedSignature go in
 one call; and at the first such call, before the real one goes out, hostile variants of it: too many envelopes,
-too many bytes, another seat's token, a refused second envelope (the first stays applied, the answer says which, the
-third is not applied), then the real call and a blind retry of it (the same answer). The match plays on to its end
+too many bytes, another seat's token, another seat's envelope after our own (ours stays applied), our own twice (one
+envelope, one answer), a refused second envelope (the first stays applied, the answer says which, the third is not
+applied), then the real call and a blind retry of it (the same answer). The match plays on to its end
 and every record verifies."""
 
 from __future__ import annotations
@@ -48,10 +49,11 @@ async def _refused(submit: Any, request: Any) -> grpc.aio.AioRpcError:
     raise AssertionError("the host accepted a call it must refuse")
 
 
-async def _probe(submit: Any, request: Any, key: Any, other_token: str, seen: dict[str, Any]) -> None:
+async def _probe(submit: Any, request: Any, key: Any, other: Connection, seen: dict[str, Any]) -> None:
     """Hostile variants of a seat's real call of two envelopes (`request`), sent before it; what came back in `seen`."""
     first, second = bytes(request.envelope), bytes(request.more_envelopes[0])
     token = request.token
+    one, two = parse_envelope(first, host=False), parse_envelope(second, host=False)
     # (10,000 tiny ones: 30 kB, under gRPC's 64 KiB, so the host's own bound answers)
     many = pb.SubmitEnvelopeRequest(token=token, envelope=first, more_envelopes=[b"x"] * 10_000)
     seen["many"] = await _refused(submit, many)
@@ -59,13 +61,18 @@ async def _probe(submit: Any, request: Any, key: Any, other_token: str, seen: di
     seen["nine"] = await _refused(submit, nine)
     heavy = pb.SubmitEnvelopeRequest(token=token, envelope=first, more_envelopes=[bytes(40_000)] * 2)
     seen["heavy"] = await _refused(submit, heavy)
-    stolen = pb.SubmitEnvelopeRequest(token=other_token, envelope=first, more_envelopes=[second])
+    stolen = pb.SubmitEnvelopeRequest(token=other.token, envelope=first, more_envelopes=[second])
     seen["stolen"] = await _refused(submit, stolen)
+    # The other seat's envelope (signed by it, on its chain) after our first: ours is applied, theirs refused.
+    theirs = make_signed(other.key, bytes(one.envelope.game_id), 1, bytes(32), other.seat, one.payload).raw
+    mixed = pb.SubmitEnvelopeRequest(token=token, envelope=first, more_envelopes=[theirs])
+    seen["mixed"] = await _refused(submit, mixed)
+    twice = pb.SubmitEnvelopeRequest(token=token, envelope=first, more_envelopes=[first])
+    seen["twice"] = await submit(twice, timeout=10)
     seen["bad"] = second[:-1] + bytes([second[-1] ^ 1])  # (its signature broken)
     broken = pb.SubmitEnvelopeRequest(token=token, envelope=first, more_envelopes=[seen["bad"], second])
     seen["broken"] = await _refused(submit, broken)
     # Was the third envelope (`second`, whole) applied? Then another envelope at its place in our chain is stale.
-    one, two = parse_envelope(first, host=False), parse_envelope(second, host=False)
     instead = make_signed(key, bytes(one.envelope.game_id), two.seq, one.hash, one.sender, one.payload).raw
     seen["instead"] = await _refused(submit, pb.SubmitEnvelopeRequest(token=token, envelope=instead))
     seen["real"] = await submit(request, timeout=10)
@@ -87,7 +94,7 @@ def test_a_seats_two_signatures_go_in_one_call_and_a_hostile_batch_changes_nothi
             types = [parse_envelope(raw, host=False).type for raw in raws]
             calls.append(types)
             if probe and types == PAIR and "real" not in seen:
-                await _probe(submit, request, conn.key, other.token, seen)
+                await _probe(submit, request, conn.key, other, seen)
                 return seen["real"]
             return await submit(request, **kwargs)
 
@@ -121,8 +128,14 @@ def test_a_seats_two_signatures_go_in_one_call_and_a_hostile_batch_changes_nothi
     stolen = _detail(seen["stolen"])
     assert stolen.reason == "wrong-seat" and stolen.envelope_index == 0 and not stolen.applied
 
-    broken = _detail(seen["broken"])
     real = seen["real"]
+    mixed = _detail(seen["mixed"])
+    assert seen["mixed"].code() == grpc.StatusCode.PERMISSION_DENIED
+    assert mixed.reason == "wrong-seat" and mixed.envelope_index == 1
+    assert list(mixed.applied) == [real.answers[0]]  # (our first, applied there and answered the same ever after)
+    assert list(seen["twice"].answers) == [real.answers[0]] * 2  # (applied once: the second is its retry)
+
+    broken = _detail(seen["broken"])
     assert broken.envelope_index == 1  # the broken second envelope; the first stays applied, the third is not
     assert bytes(broken.receipt.envelope_hash) == envelope_hash(seen["bad"])
     assert [answer.envelope_hash for answer in broken.applied] == [real.answers[0].envelope_hash]

@@ -133,6 +133,9 @@ def test_the_header_shows_the_fingerprint_the_deal_status_and_who_can_see_the_ca
     assert "waiting for the host's key" in consistent and "verified ✓" not in consistent
     disputed = text(vm.header(vm.ScreenState(view=view, dispute="the host says this seat is away"), EN))
     assert "DISPUTE: the host says this seat is away" in disputed
+    # The host broke the protocol before any view came (a header this client signs none of): said all the same
+    header_refused = text(vm.header(vm.ScreenState(view=None, deal_status="the header asks for \x1b[2J"), EN))
+    assert "FAILED: the header asks for" in header_refused and "\x1b" not in header_refused
 
 
 def test_the_rules_line_names_the_preset_and_the_changed_flags() -> None:

@@ -31,10 +31,18 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.cardwords import LANGS, default_lang
 from watten_net.deal.envelope import GENESIS_PREV_HASH, envelope_hash
-from watten_net.deal.host_game import NEXT_DEAL_MODES, HostGame, Seat
+from watten_net.deal.host_game import HostGame, Seat
 from watten_net.deal.identity import game_fingerprint
 from watten_net.deal.keys import host_key_commitment
-from watten_net.deal.protocol import HOST_SEAT, PROTOCOL_VERSION, ProtocolError, Signed, check_signature, parse_envelope
+from watten_net.deal.protocol import (
+    HOST_SEAT,
+    NEXT_DEAL_MODES,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    Signed,
+    check_signature,
+    parse_envelope,
+)
 from watten_net.deal.receipts import receipt_holds
 from watten_net.deal.seat import SeatGame
 from watten_net.deal.steps import Stage
@@ -484,12 +492,16 @@ def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGa
     def no_draws(size: int) -> bytes:
         raise AssertionError("an honest host draws nothing after the header: every seed follows from the keys")
 
-    return HostGame(
-        rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
-        preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint), host_nonce=bytes(header.host_nonce),
-        random_bytes=no_draws, envelope_source=_envelope_source(links), host_public_key=bytes(header.host_public_key),
-        deal=deal, host_game_key=host_game_key, next_deal=str(header.next_deal),
-    )
+    try:
+        return HostGame(
+            rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
+            preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint),
+            host_nonce=bytes(header.host_nonce), random_bytes=no_draws, envelope_source=_envelope_source(links),
+            host_public_key=bytes(header.host_public_key), deal=deal, host_game_key=host_game_key,
+            next_deal=str(header.next_deal),
+        )
+    except ValueError as err:  # (settings no host plays, e.g. an unknown reveal: a verdict, never a traceback)
+        raise _problem(1, "GameHeader", "header-mismatch", f"the header's settings cannot be played: {err}") from None
 
 
 def _envelope_source(links: list[_Link]) -> Callable[[int, Any], bytes]:

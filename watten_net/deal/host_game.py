@@ -55,8 +55,12 @@ from .level2 import (
     parse_openings,
 )
 from .protocol import (
+    DEAL_MODES,
     HOST_SEAT,
+    NEXT_DEAL_MODES,
     PROTOCOL_VERSION,
+    REVEAL_MODES,
+    WITH_CHECKPOINT,
     ProtocolError,
     SenderChain,
     Signed,
@@ -70,13 +74,6 @@ from .receipts import make_receipt
 from .seat import SeatGame
 from .stand_in import POLICIES, REFERENCE_V1
 from .steps import DealStep, Stage
-
-REVEAL_MODES = ("match-end", "hand-end")
-DEAL_MODES = ("verified", "trustless")
-# GameHeader.next_deal: "" = the next hand's HandOpen and DeckSealed once every seat present signed the checkpoint;
-# "with-checkpoint" = posted with the checkpoint, its cut and cards still only once the checkpoint is complete.
-WITH_CHECKPOINT = "with-checkpoint"
-NEXT_DEAL_MODES = ("", WITH_CHECKPOINT)
 
 EnvelopeSource = Callable[[int, Any], bytes]  # (chain seq, payload message) -> envelope bytes
 

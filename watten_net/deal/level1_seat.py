@@ -51,6 +51,13 @@ class VerifiedSeat:
     # DeckSealed come with the Checkpoint, so a host could try to deal on before a fork would be found)
     checkpoint_open: bool = False
     checkpoint_signers: set[int] = field(default_factory=set)
+    # The current DeckSealed until every seat that was to sign it has (each relayed signature, over the DeckSealed this
+    # seat holds) or is stood in for, as the host waits (VerifiedDealing: the seats not away at the DeckSealed): no
+    # card of the deal before. A host that shows one seat another DeckSealed (a fork after the checkpoint, which the
+    # keys reveal only at the end) cannot show it the other seats' signatures of that one.
+    seal_open: bool = False
+    seal_signers: set[int] = field(default_factory=set)
+    seal_expected: set[int] = field(default_factory=set)
 
     @property
     def n(self) -> int:
@@ -76,6 +83,9 @@ class VerifiedSeat:
         elif inner.type == "CheckpointSignature":  # (SeatGame checked it is over the checkpoint this seat holds)
             self.checkpoint_signers.add(seat)
             self.settle_checkpoint()
+        elif inner.type == "DeckSealedSignature":  # (and this one over the DeckSealed this seat holds)
+            self.seal_signers.add(seat)
+            self.settle_seal()
 
     def on_checkpoint(self) -> None:
         self.checkpoint_open = True
@@ -86,11 +96,25 @@ class VerifiedSeat:
         if self.checkpoint_open and len(self.checkpoint_signers | self.game.stood_in) >= self.n:
             self.checkpoint_open = False
 
+    def settle_seal(self) -> None:
+        """The DeckSealed is signed once every seat expected at it has, or is played by a stand-in now (as the host
+        decides: once, at a signature or a seat going away)."""
+        if self.seal_open and self.seal_expected - self.game.stood_in <= self.seal_signers:
+            self.seal_open = False
+
+    def on_stand_in(self) -> None:
+        """A seat is played by a stand-in now: the host no longer waits for its signatures."""
+        self.settle_checkpoint()
+        self.settle_seal()
+
     def check_checkpoint_complete(self, what: str) -> None:
-        """`what` shows a card of a deal: the checkpoint before it must be complete."""
+        """`what` shows a card of a deal: the checkpoint before it and the deal's DeckSealed must be signed."""
         if self.checkpoint_open:
             raise self.game.fault(Reason.BAD_CHECKPOINT, f"{what} came before every seat present had signed the "
                                   "last checkpoint: the host dealt on without it")
+        if self.seal_open:
+            raise self.game.fault(Reason.BAD_DECK_SEALED, f"{what} came before every seat present had signed the "
+                                  "DeckSealed: the host may show the seats different decks")
 
     def _commit(self) -> None:
         game = self.game
@@ -153,6 +177,9 @@ class VerifiedSeat:
     # ------------------------------------------------------------------ the deals, checked once S or k_H is known
     def on_deck_sealed(self, hand: tuple[int, int], commitments: list[bytes]) -> None:
         self.sealed[hand] = commitments
+        self.seal_open, self.seal_signers = True, set()
+        self.seal_expected = set(range(self.n)) - self.game.stood_in
+        self.settle_seal()
 
     def on_hand_seed(self, signed: Signed) -> None:
         p = signed.payload

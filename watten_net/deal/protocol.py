@@ -22,6 +22,13 @@ from watten_net.v1 import watten_pb2 as pb
 from .envelope import GENESIS_PREV_HASH, HOST_SENDER, envelope_hash, sign_envelope, verify_envelope
 
 PROTOCOL_VERSION = 2  # Level 1 version 2 (docs/protocol.md); a header of another version is refused
+REVEAL_MODES = ("match-end", "hand-end")  # GameSettings.reveal ("" in a header: match-end)
+DEAL_MODES = ("verified", "trustless")  # GameSettings.deal ("" in a header: verified)
+# GameHeader.next_deal (docs/protocol.md 5.5 item 6): "" = the next hand's HandOpen and DeckSealed once every seat
+# present signed the checkpoint; "with-checkpoint" = posted with the checkpoint, its cut and cards still only once the
+# checkpoint is complete. The host writes one of these, and a seat signs no header that asks for another order.
+WITH_CHECKPOINT = "with-checkpoint"
+NEXT_DEAL_MODES = ("", WITH_CHECKPOINT)
 HOST_SEAT = -1  # Envelope.sender_seat of the host on the wire; signed as HOST_SENDER (255)
 
 HOST_TYPES = {

@@ -39,8 +39,11 @@ from .identity import game_fingerprint, game_id, public_key_bytes
 from .level1_seat import VerifiedSeat
 from .level2_seat import TrustlessSeat
 from .protocol import (
+    DEAL_MODES,
     HOST_SEAT,
+    NEXT_DEAL_MODES,
     PROTOCOL_VERSION,
+    REVEAL_MODES,
     ProtocolError,
     Signed,
     check_signature,
@@ -343,7 +346,7 @@ class SeatGame:
         self.header_hash = header_hash(signed.raw)
         self.game_id = bytes(h.game_id)
         self.fingerprint = game_fingerprint(signed.raw)
-        self.rules = Rules.from_json(h.rules_json)
+        self.rules = self._header_rules(h)
         self.roster_keys = [bytes(r.public_key) for r in h.roster]
         if self.seat >= len(self.roster_keys) or (
                 not self.observer and self.roster_keys[self.seat] != public_key_bytes(self.key)):
@@ -366,6 +369,23 @@ class SeatGame:
             self.verified = VerifiedSeat(self)
             self.verified.start(h)
         self.send(pb.HeaderSignature(seat=self.seat, header_hash=self.header_hash))
+
+    def _header_rules(self, h: Any) -> Rules:
+        """The header's rules and settings, if this client knows them all (a seat's checks assume a deal, a reveal and
+        an order of the next deal it knows, and watten-verify fails any other header): else refused, nothing signed,
+        as another protocol version is. The words quoted are the host's: bounded here, made printable where shown."""
+        deal, reveal = h.settings.deal or "verified", h.settings.reveal or "match-end"
+        if deal not in DEAL_MODES or reveal not in REVEAL_MODES:
+            raise self.fault(Reason.PROTOCOL_VERSION, f"the header asks for a deal ({deal[:40]!r}) or a reveal "
+                             f"({reveal[:40]!r}) this client does not know")
+        if h.next_deal not in NEXT_DEAL_MODES or (deal == "trustless" and h.next_deal):
+            raise self.fault(Reason.PROTOCOL_VERSION, f"the header asks for an order of the next deal this client does "
+                             f"not know ({h.next_deal[:40]!r} in a {deal} game)")
+        try:
+            return Rules.from_json(h.rules_json)
+        except (ValueError, TypeError) as err:
+            raise self.fault(Reason.PROTOCOL_VERSION, f"the header's rules are not rules this client can play: "
+                             f"{str(err)[:120]}") from None
 
     def _sign_header_once(self) -> None:
         """A seat signs one header per game id, ever (docs/protocol.md 5.1, step 1): a host that restarts a game under
@@ -592,7 +612,7 @@ class SeatGame:
         if p.active:
             self.stood_in.add(int(p.seat))
             if self.verified is not None:
-                self.verified.settle_checkpoint()  # (the host no longer waits for that seat's signature)
+                self.verified.on_stand_in()  # (the host no longer waits for that seat's signatures)
         else:
             self.stood_in.discard(int(p.seat))
         if self.trustless is not None:
