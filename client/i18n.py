@@ -484,3 +484,12 @@ for _lang, _words in (
             "wait_raise": "回答加注", "wait_play": "出牌"}),
 ):
     TEXT[_lang].update(_words)
+
+# ---- a move at the wrong moment while the table waits for this seat itself ("Not now: it is your turn to play a
+# card.", not "the table waits for Anna (you) to play a card"): one block
+for _lang, _words in (
+    ("de", {"table_waits_you_to": "du bist dran – {what}", "table_waits_you": "du bist dran"}),
+    ("en", {"table_waits_you_to": "it is your turn {what}", "table_waits_you": "it is your turn"}),
+    ("zh", {"table_waits_you_to": "轮到你{what}", "table_waits_you": "轮到你"}),
+):
+    TEXT[_lang].update(_words)

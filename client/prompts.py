@@ -85,6 +85,8 @@ def table_waits(view: Any, words: Words) -> str:
     if not view.to_act:
         return ""
     names, what = _waited_for(view, words)
+    if list(view.to_act) == [view.your_seat]:  # (the move the table waits for is this seat's own: not "Anna (you)")
+        return words["table_waits_you"] if what is None else words["table_waits_you_to"].format(what=words[what])
     if what is None:
         return words["table_waits_for"].format(names=names)
     return words["table_waits_to"].format(names=names, what=words[what])

@@ -254,6 +254,19 @@ def test_a_move_out_of_turn_is_refused_with_what_the_table_waits_for() -> None:
     assert table_waits(make_view(to_act=[1]), EN) == "the table waits for P1"
 
 
+def test_a_move_at_the_wrong_moment_on_the_seats_own_turn_says_it_is_its_turn() -> None:
+    """Naming a Schlag while the table waits for this seat's card (found playing: "Not now: the table waits for
+    Newbie (you) to play a card.") reads as the seat's own turn; with others waited for as well, their names."""
+    view = make_view(your_hand=["HK", "L7"], schlag="O", trump="L", legal_actions=["play HK", "play L7"],
+                     to_act=[0], hand_phase="play")
+    sent, state = press(view, [":", "schlag 9", "\r"], refuse={"schlag 9": ("not-now", "host words")})
+    assert sent == [] and state.message == "Not now: it is your turn to play a card."
+    assert table_waits(view, Words("de")) == "du bist dran – ausspielen"
+    assert table_waits(make_view(to_act=[0]), EN) == "it is your turn"
+    both = make_view(to_act=[0, 2], hand_phase="raise-pending")
+    assert table_waits(both, EN) == "the table waits for P0 (you), P2 to answer the raise"
+
+
 def test_the_command_line_takes_the_rules_notation() -> None:
     view = make_view(your_hand=["HK", "L7"], legal_actions=["play HK", "play L7", "signal max"], to_act=[0])
     sent, _ = press(view, [":", "signal max", "\r"])
