@@ -367,5 +367,7 @@ def end_message(view: Any, words: Words) -> str:
     if view is not None and view.your_seat < 0:
         return words["watch_over"]
     seats = view.table.seats if view is not None else []
-    return f"{words['again']} · {words['again_waiting']} " + ", ".join(
-        x.name for x in seats if not x.bot and not x.ready)
+    # (only the others: the seat reading it is the one [n] is for, "waiting for Newbie" to Newbie puzzled)
+    others = [visible(x.name)[:MAX_NAME_SHOWN] for x in seats
+              if not x.bot and not x.ready and view is not None and x.seat != view.your_seat]
+    return f"{words['again']} · {words['again_waiting']} {', '.join(others)}" if others else words["again"]

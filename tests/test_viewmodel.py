@@ -267,6 +267,20 @@ def test_a_move_at_the_wrong_moment_on_the_seats_own_turn_says_it_is_its_turn() 
     assert table_waits(both, EN) == "the table waits for P0 (you), P2 to answer the raise"
 
 
+def test_the_line_after_a_match_waits_for_the_other_people_not_for_the_reader() -> None:
+    """Found playing alone with three bots: "[n] another match · waiting for Newbie" on Newbie's own screen. The
+    line names the other people not yet ready for another match (escaped), and none when there are none."""
+    view = make_view()
+    view.table.phase = pb.TABLE_PHASE_MATCH_OVER
+    for seat, name, bot, ready in ((0, "Newbie", False, False), (1, "Vroni", True, False),
+                                   (2, "Anna\x1b[2J", False, False), (3, "Sepp", False, True)):
+        view.table.seats.append(pb.SeatInfo(seat=seat, name=name, bot=bot, ready=ready))
+    assert vm.end_message(view, EN) == "[n] another match · waiting for Anna\\x1b[2J"
+    view.table.seats[2].ready = True
+    assert vm.end_message(view, EN) == "[n] another match"
+    assert vm.end_message(view, Words("de")) == "[n] noch ein Spiel"
+
+
 def test_the_command_line_takes_the_rules_notation() -> None:
     view = make_view(your_hand=["HK", "L7"], legal_actions=["play HK", "play L7", "signal max"], to_act=[0])
     sent, _ = press(view, [":", "signal max", "\r"])
