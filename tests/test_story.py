@@ -162,13 +162,19 @@ def test_a_finished_trick_stays_for_its_time_and_until_the_next_card() -> None:
     assert vm.table_cards(empty, state, now=500.0)[1] == 2  # no card led yet: the last trick stays
 
 
-def test_a_trick_stays_into_the_next_hand_only() -> None:
-    """A hand's last trick stays on the table into the next hand (until its first card); a hand after one without a
-    trick (a Maschine) does not show the trick of the hand before that."""
+def test_a_trick_stays_into_the_next_hand_for_its_time_only() -> None:
+    """A hand's last trick stays on the table into the next hand for PACE seconds, not through the new hand's
+    announcement (found playing: hand 4's cards and "Resi takes the trick" beside hand 5's Schlag question); [p]
+    still shows it. A hand after one without a trick (a Maschine) does not show the trick of the hand before that."""
     story = story_of(HAND)
     story.events([ev("hand-start", hand=1, attempt=0, dealer=0, forehand=1, cutter=3, value=2)], named_view())
     state = vm.ScreenState(view=named_view(), story=story, trick_done_at=100.0)
-    assert vm.table_cards(named_view(), state, now=500.0) == ({0: "S7", 1: "S8", 2: "SO", 3: "L7"}, 2)
+    last = ({0: "S7", 1: "S8", 2: "SO", 3: "L7"}, 2)
+    assert vm.table_cards(named_view(), state, now=101.0) == last
+    assert vm.table_cards(named_view(), state, now=500.0) == ({}, -1)
+    state.show_last = True
+    assert vm.table_cards(named_view(), state, now=500.0) == last
+    state.show_last = False
     story.events([ev("maschine", 1, cards=["HK", "S7", "E7"]),
                   ev("hand-end", side=1, seats=[1, 3], points=2, reason="maschine", scores=[3, 2], hand=1,
                      tricks=[0, 0]),

@@ -281,6 +281,22 @@ def test_the_line_after_a_match_waits_for_the_other_people_not_for_the_reader() 
     assert vm.end_message(view, Words("de")) == "[n] noch ein Spiel"
 
 
+def test_the_hands_result_stays_up_when_the_next_hand_asks_this_seat_at_once() -> None:
+    """Found playing: the next hand's first question (take the card at the cut, name the Schlag) came with the
+    hand's end, and the result line gave way to the old trick's "Resi takes the trick". The result stays until a
+    key (which then acts as always: no "[any key]" while the seat decides); a pending raise is the news before it."""
+    result = "Hand 4: Vroni & Resi win 3 (tricks 2–3) · score 0–14"
+    asked = make_view(legal_actions=["take", "keep"], to_act=[0], hand_phase="schlecken")
+    state = vm.ScreenState(view=asked, banner=result)
+    assert text(vm.alert_line(asked, state, EN)) == result + "\n"
+    waiting = make_view(to_act=[2])
+    assert text(vm.alert_line(waiting, vm.ScreenState(view=waiting, banner=result), EN)) == f"{result}  [any key]\n"
+    raising = make_view(pending_raise=pb.PendingRaise(seat=1, side=1, proposed_value=3), to_act=[2])
+    assert "P1 raises to 3" in text(vm.alert_line(raising, vm.ScreenState(view=raising, banner=result), EN))
+    sent, state = press(asked, ["y"], banner=result)
+    assert sent == ["take"] and state.banner == ""
+
+
 def test_the_command_line_takes_the_rules_notation() -> None:
     view = make_view(your_hand=["HK", "L7"], legal_actions=["play HK", "play L7", "signal max"], to_act=[0])
     sent, _ = press(view, [":", "signal max", "\r"])
