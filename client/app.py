@@ -32,6 +32,7 @@ from .keys import bind_keys
 from .prompts import table_waits
 from .screen_layout import table_layout, word_wrap
 from .screen_style import STYLE
+from .stderr_aside import screen_fd, stderr_aside
 from .story import Story
 
 # Refusals of a move the table does not want from this seat now: shown with what the table waits for instead
@@ -316,6 +317,7 @@ class TableApp:
 
     async def run(self) -> int:
         self.app.create_background_task(self.follow())
-        result = await self.app.run_async()
+        with stderr_aside(screen_fd(self.app.output)):  # (gRPC's own log lines are kept off the table)
+            result = await self.app.run_async()
         return int(result or 0)
 

@@ -369,3 +369,35 @@ def test_a_signal_reaches_the_partners_screen_and_no_opponents(tmux: Tmux) -> No
     sepp = tmux.screen("sepp")
     assert "Josef signals" not in sepp and not re.search(r"(?m)^(▶ |  )2 Josef .*signals", sepp), sepp
     # (Sepp's own partner, the bot, may signal belli too: that he may see)
+
+
+def test_grpcs_own_log_lines_stay_off_the_table_and_are_written_out_after_it(tmux: Tmux) -> None:
+    """Found playing: 30 s after a match the host closes the idle connection and gRPC's C core logs "Got goaway" to
+    standard error, over the top row of the end screen (it stayed there). A spectator whose gRPC logs at INFO (which
+    our default would keep quiet), against a headless host that closes idle connections after 1 s: the line never
+    reaches the table, and once the screen is left it is on the terminal, where standard error belongs. A second
+    spectator with gRPC's log level left to the client has nothing of the kind even then."""
+    tmux.new("host", python("host.main", "--headless", "--bots", "4", "--port", "0", "--bind", "127.0.0.1",
+                            "--insecure", "--no-announce", "--keep-serving", "--idle-timeout", "1",
+                            "--bot-delay", "0.05", "--set", "target=5"))
+    port = tmux.wait_for("host", r"watten-join \S+:(\d+)").group(1)
+    watch = " ".join(python("client.main", "--watch", "--insecure", "--lang", "en", f"127.0.0.1:{port}"))
+    tmux.new("watch", ["sh", "-c", f"{watch}; sleep 60"], width=80, height=24, env={"GRPC_VERBOSITY": "INFO"})
+    tmux.new("quiet", ["sh", "-c", f"{watch}; echo left; sleep 60"], width=80, height=24)
+    tmux.wait_for("watch", r"The match is over · \[q\] leave", timeout=120)
+    # (the host closes the connection 1 s after the stream's end; gRPC logs it at once: 4 s is ample)
+    deadline = time.monotonic() + 4
+    while time.monotonic() < deadline:
+        screen = tmux.screen("watch")
+        assert "goaway" not in screen.lower(), screen
+        time.sleep(0.2)
+    assert re.search(r"(?m)^ Game [0-9a-f ]{19}", screen), screen  # (the top row is the table's own)
+    tmux.keys("watch", "q")
+    tmux.wait_for("watch", r"Leave the table\?")
+    tmux.keys("watch", "y")
+    tmux.wait_for("watch", r"Got goaway")
+    tmux.wait_for("quiet", r"The match is over · \[q\] leave")
+    tmux.keys("quiet", "q")
+    tmux.wait_for("quiet", r"Leave the table\?")
+    tmux.keys("quiet", "y")
+    assert "goaway" not in tmux.wait_for("quiet", r"(?m)^left$").string.lower()
