@@ -182,13 +182,13 @@ class FakeConnection:
 
 
 def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None = None,
-          banner: str = "") -> tuple[list[str], Any]:
+          banner: str = "", conn: FakeConnection | None = None) -> tuple[list[str], Any]:
     """Run the real application on pipe input, type `keys`, return the actions sent and the screen state."""
 
     async def scenario() -> tuple[list[str], Any]:
-        conn = FakeConnection(view, refuse)
+        conn_ = conn or FakeConnection(view, refuse)
         with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
-            table = TableApp(conn, EN)  # type: ignore[arg-type]
+            table = TableApp(conn_, EN)  # type: ignore[arg-type]
             task = asyncio.ensure_future(table.run())
             for _ in range(100):
                 if table.state.view is not None:
@@ -200,7 +200,7 @@ def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None 
                 await asyncio.sleep(0.05)
             table.app.exit(result=0)
             await asyncio.wait_for(task, 5)
-            return conn.sent, table.state
+            return conn_.sent, table.state
 
     return asyncio.run(scenario())
 
@@ -295,6 +295,42 @@ def test_the_hands_result_stays_up_when_the_next_hand_asks_this_seat_at_once() -
     assert "P1 raises to 3" in text(vm.alert_line(raising, vm.ScreenState(view=raising, banner=result), EN))
     sent, state = press(asked, ["y"], banner=result)
     assert sent == ["take"] and state.banner == ""
+
+
+class TurnComesAfterARefusal(FakeConnection):
+    """The table moves on after the first refusal: the view `later` follows."""
+
+    def __init__(self, view: Any, later: Any, refuse: dict[str, tuple[str, str]]) -> None:
+        super().__init__(view, refuse)
+        self.later = later
+        self.moved = asyncio.Event()
+
+    async def follow(self, on_state: Callable[[str], None] | None = None) -> AsyncIterator[Any]:
+        yield self.view
+        await self.moved.wait()
+        yield self.later
+        await asyncio.sleep(3600)
+
+    async def act(self, action: str) -> None:
+        self.moved.set()
+        await super().act(action)
+
+
+def test_a_refusal_out_of_turn_goes_when_the_seats_turn_comes() -> None:
+    """Found playing as a friend: "Not now: the table waits for Sepp to take or keep the card shown." stayed under
+    "Your turn: choose a card" once Sepp had and the table waited for this seat. It goes when the turn comes; a
+    refusal on the seat's own turn (a card it may not play) stays until the next action, and so does one out of turn
+    while the table waits for somebody else still."""
+    refuse = {"raise": ("not-now", "host words"), "play L7": ("must-play-trump", "host words")}
+    waiting = make_view(to_act=[2], hand_phase="schlecken", legal_actions=["raise"])
+    mine = make_view(your_hand=["HK", "L7"], schlag="O", trump="L", legal_actions=["play HK", "play L7"],
+                     to_act=[0], hand_phase="play")
+    _, state = press(waiting, ["r"], conn=TurnComesAfterARefusal(waiting, mine, refuse))
+    assert state.message == ""
+    _, state = press(waiting, ["r"], conn=TurnComesAfterARefusal(waiting, make_view(to_act=[1]), refuse))
+    assert state.message == "Not now: the table waits for P2 to take or keep the card shown."
+    _, state = press(mine, ["2", "\r"], conn=TurnComesAfterARefusal(mine, mine, refuse))
+    assert "You must play a trump or a Kritischer." in state.message
 
 
 def test_the_command_line_takes_the_rules_notation() -> None:
