@@ -493,3 +493,13 @@ for _lang, _words in (
     ("zh", {"table_waits_you_to": "轮到你{what}", "table_waits_you": "轮到你"}),
 ):
     TEXT[_lang].update(_words)
+
+# ---- a key that means nothing at this moment says so (it did nothing, silently), and the prompt for the last card
+# has no range "(1-1)": one block
+for _lang, _words in (
+    ("de", {"no_such_key": "[{key}] bedeutet gerade nichts · ? zeigt die Tasten",
+            "last_card": "Enter spielt deine letzte Karte"}),
+    ("en", {"no_such_key": "[{key}] does nothing now · ? shows the keys", "last_card": "Enter plays your last card"}),
+    ("zh", {"no_such_key": "[{key}] 现在没有作用 · ? 显示按键", "last_card": "Enter 出你的最后一张牌"}),
+):
+    TEXT[_lang].update(_words)

@@ -333,6 +333,20 @@ def test_a_refusal_out_of_turn_goes_when_the_seats_turn_comes() -> None:
     assert "You must play a trump or a Kritischer." in state.message
 
 
+def test_a_key_that_means_nothing_now_says_so_and_changes_nothing() -> None:
+    """Found playing: [e] (a trump) while the Schlag was asked, or [z], did nothing and said nothing. It says that
+    the key does nothing now and where the keys are; a digit past the hand, too. The keys that do something are as
+    before (a digit chooses a card silently)."""
+    naming = make_view(your_hand=["HK", "L7", "SA"], legal_actions=["schlag 7", "schlag A", "swap?", "bessere?"],
+                       to_act=[0], announce_step="schlag", hand_phase="announce")
+    for key in ("e", "z", "5"):
+        sent, state = press(naming, [key])
+        assert sent == [] and state.message == f"[{key}] does nothing now · ? shows the keys", key
+    sent, state = press(naming, ["2"])
+    assert sent == [] and state.cursor == 1 and state.message == ""
+    assert press(naming, ["a"])[0] == ["schlag A"]
+
+
 def test_the_command_line_takes_the_rules_notation() -> None:
     view = make_view(your_hand=["HK", "L7"], legal_actions=["play HK", "play L7", "signal max"], to_act=[0])
     sent, _ = press(view, [":", "signal max", "\r"])
