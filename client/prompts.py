@@ -44,7 +44,8 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
         raiser = seat_name(view, view.pending_raise.seat, words)
         return [("class:active", words["answer_raise"].format(seat=raiser, value=view.pending_raise.proposed_value))]
     if any(a.startswith("play ") for a in legal) and view.your_seat in view.to_act:
-        choose = words["choose_card"].format(n=max(1, len(view.your_hand)))
+        # (one card left: no "(1-1, ← →)" to choose from)
+        choose = words["choose_card"].format(n=len(view.your_hand)) if len(view.your_hand) > 1 else words["last_card"]
         return [("class:active", f"{words['your_turn']}: {choose}" + _also(legal, words))]
     keys = _shortcuts(legal, words)
     if not keys:

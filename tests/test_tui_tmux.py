@@ -21,6 +21,7 @@ pytestmark = [
     pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (.ci/run installs it)"),
 ]
 
+PLAY = r"Your turn: (choose a card|Enter plays your last card)"
 SCORE = re.compile(r"Team A \(0\+2\): (\d+).*Team B \(1\+3\): (\d+)")
 
 
@@ -56,7 +57,7 @@ def answer_whatever_is_asked(tmux: Tmux, name: str, state: dict[str, int]) -> bo
         tmux.keys(name, "n")
     elif "[y] accept" in asked:
         tmux.keys(name, "y")
-    elif "Your turn: choose a card" in asked and re.search(r"Your cards:\s+1:", screen):
+    elif re.search(PLAY, asked) and re.search(r"Your cards:\s+1:", screen):
         # Try the cards in order (a digit chooses, Enter plays): a refused one leaves a reason on screen and we
         # try the next.
         state["card"] = state.get("card", 0) % 5 + 1
@@ -74,7 +75,7 @@ def answer_until(tmux: Tmux, name: str, pattern: str, timeout: float = 60.0) -> 
         screen = tmux.screen(name)
         if re.search(pattern, screen):
             return screen
-        if "Your turn: choose a card" not in prompt(screen):  # answer questions, but play no card yet
+        if not re.search(PLAY, prompt(screen)):  # answer questions, but play no card yet
             answer_whatever_is_asked(tmux, name, state)
         time.sleep(0.15)
     raise AssertionError(f"{pattern!r} never showed:\n{tmux.screen(name)}")

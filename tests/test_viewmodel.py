@@ -347,6 +347,17 @@ def test_a_key_that_means_nothing_now_says_so_and_changes_nothing() -> None:
     assert press(naming, ["a"])[0] == ["schlag A"]
 
 
+def test_the_last_card_is_asked_for_without_a_range_to_choose_from() -> None:
+    """Found playing: "Your turn: choose a card (1-1, ← →), Enter plays it" for the fifth trick."""
+    last = make_view(your_hand=["HK"], legal_actions=["play HK", "raise"], to_act=[0], hand_phase="play")
+    assert text(prompt_line(last, vm.ScreenState(view=last), EN)) == "Your turn: Enter plays your last card · [r] raise"
+    assert "Du bist dran: Enter spielt deine letzte Karte" in text(prompt_line(last, vm.ScreenState(view=last),
+                                                                                 Words("de")))
+    two = make_view(your_hand=["HK", "L7"], legal_actions=["play HK", "play L7"], to_act=[0], hand_phase="play")
+    assert "choose a card (1-2, ← →)" in text(prompt_line(two, vm.ScreenState(view=two), EN))
+    assert press(last, ["\r"])[0] == ["play HK"]
+
+
 def test_the_command_line_takes_the_rules_notation() -> None:
     view = make_view(your_hand=["HK", "L7"], legal_actions=["play HK", "play L7", "signal max"], to_act=[0])
     sent, _ = press(view, [":", "signal max", "\r"])
