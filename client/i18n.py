@@ -52,7 +52,7 @@ TEXT: dict[str, dict[str, str]] = {
         "choose_card": "Karte wählen (1-{n}, ← →), Enter spielt sie",
         "choose_schlag": "Schlag ansagen: 7 8 9 0(=10) u o k a{six} · [w] Schlagwechsel · [b] Bessere",
         "choose_trump": "Trumpf ansagen: [e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
-        "asks_swap": "{seat} fragt: Schlagwechsel?",
+        "asks_swap": "{seat} fragt: Schlagwechsel (du sagst den Schlag an, {seat} den Trumpf)?",
         "asks_bessere": "{seat} fragt: neue Karten für beide Ansager (Bessere)?",
         "asks_schadet": "{seat} fragt: Schadet's?",
         "answer": "[y] ja / [n] nein", "schlecken": "Beim Abheben siehst du {card}: nehmen? [y] nehmen / [n] lassen",
@@ -106,7 +106,7 @@ TEXT: dict[str, dict[str, str]] = {
         "choose_card": "choose a card (1-{n}, ← →), Enter plays it",
         "choose_schlag": "name the Schlag: 7 8 9 0(=10) u o k a{six} · [w] Schlagwechsel · [b] Bessere",
         "choose_trump": "name Trumpf: [e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
-        "asks_swap": "{seat} asks: swap Schlag and Trumpf (Schlagwechsel)?",
+        "asks_swap": "{seat} asks: Schlagwechsel (you name the Schlag, {seat} Trumpf)?",
         "asks_bessere": "{seat} asks: new cards for both announcers (Bessere)?",
         "asks_schadet": "{seat} asks: schadet's (does it harm us)?",
         "answer": "[y] / [n]", "schlecken": "At the cut you see {card}: take it? [y] take / [n] keep",
@@ -503,3 +503,6 @@ for _lang, _words in (
     ("zh", {"no_such_key": "[{key}] 现在没有作用 · ? 显示按键", "last_card": "Enter 出你的最后一张牌"}),
 ):
     TEXT[_lang].update(_words)
+
+# (Chinese had no words for the Schlagwechsel question: its prompt was English)
+TEXT["zh"]["asks_swap"] = "{seat} 问：Schlagwechsel（交换）——你叫 Schlag，{seat} 叫 Trumpf？"

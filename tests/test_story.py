@@ -102,6 +102,19 @@ def test_questions_answers_signals_and_the_cut_are_lines_and_the_prompt_names_th
     assert "signals: max" in text(vm.seats_pane(asked, EN, state)).splitlines()[2]
 
 
+def test_the_schlagwechsel_question_says_who_then_names_what() -> None:
+    """Found playing as the dealer: "Vroni asks: swap Schlag and Trumpf (Schlagwechsel)?" before either was named
+    (what is swapped is who names which: docs/rules.md 6, on yes the dealer names the Schlag, the forehand Trumpf)."""
+    story = story_of([ev("swap?", 1)])
+    asked = named_view(legal_actions=["swap yes", "swap no"], to_act=[0])
+    state = vm.ScreenState(view=asked, story=story)
+    assert text(prompt_line(asked, state, EN)) == (
+        "Vroni asks: Schlagwechsel (you name the Schlag, Vroni Trumpf)? [y] / [n]")
+    assert text(prompt_line(asked, state, Words("de"))).startswith(
+        "Vroni fragt: Schlagwechsel (du sagst den Schlag an, Vroni den Trumpf)? [y] ja / [n] nein")
+    assert "Vroni 问：Schlagwechsel" in text(prompt_line(asked, state, Words("zh")))
+
+
 def test_a_reconnect_rebuilds_the_current_hand_without_doubling_a_line() -> None:
     story = story_of(HAND[:6])
     before = lines(story)
