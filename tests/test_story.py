@@ -7,6 +7,7 @@ the views are the host's `TableView`s (tests/test_viewmodel.py builds them the s
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from test_viewmodel import EN, make_view, text
@@ -156,6 +157,20 @@ def test_the_summary_has_a_row_per_hand_the_final_score_the_own_verdict_and_the_
     assert "Final score: 15 – 4 · Bummerl 0 – 1" in shown
     assert "Your own check of the record: deal verified ✓" in shown and "Record: /r/watten-1.wrec" in shown
     assert any("[q] leave" in row for row in shown)
+
+
+def test_the_summary_writes_the_records_path_from_home_as_tilde() -> None:
+    """Found at 80x24: "Record: /home/…/records/watten-9bfd-c678-6ac3-172e-se" / "at0.wrec", the name broken."""
+    home = str(Path.home())
+    records = ".local/share/watten-net/records/w.wrec"
+    assert log_view.home_short(f"{home}/{records}") == f"~/{records}"
+    assert log_view.home_short("/srv/records/w.wrec", home="/home/anna") == "/srv/records/w.wrec"
+    assert log_view.home_short("/home/annabel/w.wrec", home="/home/anna") == "/home/annabel/w.wrec"
+    assert log_view.home_short("/w.wrec", home="/") == "/w.wrec"
+    view = named_view()
+    view.table.phase = vm.MATCH_OVER
+    state = vm.ScreenState(view=view, story=story_of(HAND), record_path=f"{home}/records/watten-1.wrec")
+    assert "Record: ~/records/watten-1.wrec" in text(log_view.summary(state, EN, state.story)).splitlines()
 
 
 def test_nobody_is_offline_on_the_summary_or_at_the_end() -> None:
