@@ -127,8 +127,10 @@ def test_a_refused_card_shows_the_reason_and_changes_nothing(tmux: Tmux) -> None
     tmux.keys("host", ":")
     tmux.keys("host", f"play {card}", literal=True)
     tmux.keys("host", "Enter")
-    # (a card out of turn, or before the play, is refused as such: with what the table waits for)
-    tmux.wait_for("host", r"Not allowed: (You do not hold that card|.*)|(Not now|It is not your turn): the table waits")
+    # (a card out of turn, or before the play, is refused as such: with what the table waits for, which may be this
+    # seat's own Schlag)
+    tmux.wait_for("host", r"Not allowed: (You do not hold that card|.*)|(Not now|It is not your turn): "
+                          r"(the table waits|it is your turn)")
     after = tmux.screen("host")
     assert re.search(r"Your cards:.*", after).group(0).split("  ")[0] == hand_line.group(0).split("  ")[0]
 
