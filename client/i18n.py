@@ -506,3 +506,13 @@ for _lang, _words in (
 
 # (Chinese had no words for the Schlagwechsel question: its prompt was English)
 TEXT["zh"]["asks_swap"] = "{seat} 问：Schlagwechsel（交换）——你叫 Schlag，{seat} 叫 Trumpf？"
+
+# ---- the lobby of a full table says who starts (it said "Waiting for players"): one block
+for _lang, _words in (
+    ("de", {"lobby_full": "Alle Plätze besetzt: der Host startet das Spiel",
+            "lobby_full_host": "Alle Plätze besetzt: [s] startet das Spiel"}),
+    ("en", {"lobby_full": "Every seat is taken: the host starts the game",
+            "lobby_full_host": "Every seat is taken: [s] starts the game"}),
+    ("zh", {"lobby_full": "座位已满：由主机开始游戏", "lobby_full_host": "座位已满：按 [s] 开始游戏"}),
+):
+    TEXT[_lang].update(_words)

@@ -162,7 +162,10 @@ def rules_line(view: Any, words: Words) -> Fragments:
 
 def lobby(state: ScreenState, words: Words) -> Fragments:
     view = state.view
-    out: Fragments = [("class:heading", f"{words['lobby']}\n")]
+    # (a friend at a full table read "Waiting for players" and waited: it is the host who starts)
+    full = bool(view.seats) and all(s.name for s in view.seats)
+    heading = words["lobby_full_host" if state.host_controls else "lobby_full"] if full else words["lobby"]
+    out: Fragments = [("class:heading", f"{heading}\n")]
     for line in state.lobby_lines:
         out.append(("", line + "\n"))
     for s in view.seats:

@@ -358,6 +358,19 @@ def test_the_last_card_is_asked_for_without_a_range_to_choose_from() -> None:
     assert press(last, ["\r"])[0] == ["play HK"]
 
 
+def test_the_lobby_of_a_full_table_says_who_starts_the_game() -> None:
+    """Found as a friend joining the last free seat: "Waiting for players" with every seat taken, while the table
+    waited for the host to press [s]."""
+    view = make_view(game_fingerprint="")
+    view.table.phase = pb.TABLE_PHASE_LOBBY
+    assert text(vm.lobby(vm.ScreenState(view=view), EN)).startswith("Every seat is taken: the host starts the game\n")
+    assert text(vm.lobby(vm.ScreenState(view=view, host_controls=True), EN)).startswith(
+        "Every seat is taken: [s] starts the game\n")
+    assert text(vm.lobby(vm.ScreenState(view=view), Words("de"))).startswith("Alle Plätze besetzt")
+    view.seats[3].name = ""
+    assert text(vm.lobby(vm.ScreenState(view=view), EN)).startswith("Waiting for players\n")
+
+
 def test_the_command_line_takes_the_rules_notation() -> None:
     view = make_view(your_hand=["HK", "L7"], legal_actions=["play HK", "play L7", "signal max"], to_act=[0])
     sent, _ = press(view, [":", "signal max", "\r"])
