@@ -249,8 +249,9 @@ HELP: dict[str, str] = {
 Looking only, never an action: p the last trick · v the whole log (↑ ↓ PgUp PgDn) · i a hint · ? this help
   q  leave the table (asks first) · Esc closes help, the log or a question
 The header says what your client has checked of the deal; the lobby says whether the host can see the cards.
-Terms: Schlag = the striker rank named each hand; Trumpf = trump suit; Kritische = Max (HK), Belli (S7),
-  Spitz (E7); gespannt = a side near the target (no raising); Bummerl = a lost match.""",
+Terms: Schlag = the striker rank named each hand; Trumpf = trump suit;
+  Kritische = Max (HK), Belli (S7), Spitz (E7); gespannt = a side near the target (no raising);
+  Bummerl = a lost match.""",
     "de": """Tasten
   ← → oder 1-5  Karte wählen    Enter / Leertaste  ausspielen (eine Ziffer allein spielt nie)
   r  bieten (Gehts?)    y  annehmen    f  ablehnen    c  aufgeben (ablehnen und aufgeben fragen nach)
@@ -404,7 +405,11 @@ class Words:
         return f"{rank} ({RANK_DE[rank]})" if rank in RANK_DE else rank
 
     def help(self) -> str:
-        return HELP.get(self.lang, HELP["en"])
+        """The help, its Kritische written as the table shows cards ("Max (♥K)", not the notation's "HK")."""
+        text = HELP.get(self.lang, HELP["en"])
+        for name, card in (("Max", "HK"), ("Belli", "S7"), ("Spitz", "E7")):
+            text = text.replace(f"{name} ({card})", f"{name} ({self.card_short(card)})")
+        return text
 
 
 # ---- play again and the lobby the host arranges (issue 13 items 3 and 4): one block, kept together
@@ -448,11 +453,11 @@ REASONS["zh"].update({
     "chat-rate-limited": "消息太多：请稍等。",
 })
 for _lang, _line, _before in (
-        ("en", "  t  table chat: one line to everyone at the table, spectators too (at the cut, t takes)\n",
-         "  l  last trick"),
-        ("de", "  t  Tischgespräch: eine Zeile an alle am Tisch, auch Zuschauer (beim Abheben: nehmen)\n",
-         "  l  letzter Stich"),
-        ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到（切牌时为拿）\n", "  g 给搭档打暗号")):
+        # (before the signal's line: the lines first named here, "l last trick", had become "p", so the chat's
+        # key was in no help at all)
+        ("en", "  t  table chat: one line to everyone at the table, spectators too\n", "  g  signal to your partner"),
+        ("de", "  t  Tischgespräch: eine Zeile an alle am Tisch, auch Zuschauer\n", "  g  dem Partner deuten"),
+        ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到\n", "只看不动")):
     HELP[_lang] = HELP[_lang].replace(_before, _line + _before, 1)
 
 # ---- leaving is clear (issue 13 item 8): one block, kept together

@@ -7,6 +7,7 @@ the views are the host's `TableView`s (tests/test_viewmodel.py builds them the s
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -239,6 +240,19 @@ def test_help_wraps_at_word_boundaries_and_a_small_window_gets_one_clear_line() 
     assert set(log_view.wrapped_help(EN, 52).split()) == words  # no word cut in two
     assert log_view.too_small(80, 24, EN) is False and log_view.too_small(60, 20, EN) is False
     assert log_view.too_small(40, 15, EN) == "Please make this window at least 60×20 (now 40×15)."
+
+
+def test_the_help_names_the_chat_key_and_writes_the_kritische_as_the_table_shows_cards() -> None:
+    """Found reading the help at 80x24: [t] (table chat) was in no language's help (its line was to go before an
+    "l last trick" line that had become "p"; Chinese got it inside another line), and the Kritische were "Max (HK)",
+    a notation the table never shows."""
+    for lang in ("en", "de", "zh"):
+        shown = Words(lang).help()
+        assert re.search(r"(?m)^  t  ?\S", shown), lang  # (a line of its own)
+        if lang != "de":  # (the German help explains no terms)
+            assert "Max (♥K)" in shown and "Belli (♦7)" in shown and "Spitz (♣7)" in shown, lang
+            assert "(HK)" not in shown, lang
+    assert "Max (HeK)" in Words("en", "german").help()
 
 
 def test_six_seat_rows_fit_80_and_60_columns() -> None:
