@@ -19,6 +19,7 @@ from client import viewmodel as vm
 from client.app import TableApp
 from client.i18n import Words, default_lang
 from client.prompts import keymap, prompt_line, table_waits
+from client.screen_layout import word_wrap
 from watten_net.engine import Rules
 from watten_net.v1 import watten_pb2 as pb
 
@@ -369,6 +370,17 @@ def test_the_lobby_of_a_full_table_says_who_starts_the_game() -> None:
     assert text(vm.lobby(vm.ScreenState(view=view), Words("de"))).startswith("Alle Plätze besetzt")
     view.seats[3].name = ""
     assert text(vm.lobby(vm.ScreenState(view=view), EN)).startswith("Waiting for players\n")
+
+
+def test_a_key_is_not_wrapped_apart_from_what_it_does() -> None:
+    """Found at 80x24: the Schlag prompt broke between "[b]" and "Bessere"."""
+    naming = make_view(legal_actions=["schlag 7", "schlag A", "swap?", "bessere?", "raise"], to_act=[0],
+                       announce_step="schlag", hand_phase="announce")
+    rows = text(word_wrap(prompt_line(naming, vm.ScreenState(view=naming), EN), 80)).splitlines()
+    assert len(rows) == 2 and all(len(row) <= 80 for row in rows), rows
+    assert not any(row.rstrip().endswith("]") for row in rows), rows
+    assert rows[1].startswith("[b] Bessere"), rows
+    assert text(word_wrap([("", "aaaa bbbb cccc")], 10)) == "aaaa bbbb\ncccc"  # (plain words wrap as before)
 
 
 def test_the_command_line_takes_the_rules_notation() -> None:
