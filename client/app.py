@@ -32,6 +32,7 @@ from .keys import bind_keys
 from .prompts import table_waits
 from .screen_layout import table_layout, word_wrap
 from .screen_style import STYLE
+from .stderr_aside import screen_fd, stderr_aside
 from .story import Story
 
 # Refusals of a move the table does not want from this seat now: shown with what the table waits for instead
@@ -99,6 +100,7 @@ class TableApp:
         self._ended = asyncio.Event()  # the table's stream has ended (the match is over and every entry is in)
         self._tricks_seen = 0
         self._story_of = ""  # the game fingerprint the table log tells of
+        self._refusal = ""  # the refusal on the message line, while this seat's turn had not come
 
     def _hand(self) -> vm.Fragments:
         view = self.state.view
@@ -146,7 +148,17 @@ class TableApp:
             await self.conn.act(action)
         except Refused as err:
             self.state.message = self._refused(err)
+            view = self.state.view
+            self._refusal = self.state.message if view is None or view.your_seat not in view.to_act else ""
         self.app.invalidate()
+
+    def _turn_came(self, view: Any) -> None:
+        """A refusal of a move out of turn goes once this seat's turn comes: "the table waits for Sepp to play a
+        card" under "Your turn: choose a card" read as if the table still waited for Sepp."""
+        if self._refusal and view is not None and view.your_seat in view.to_act:
+            if self.state.message == self._refusal:
+                self.state.message = ""
+            self._refusal = ""
 
     def _refused(self, err: Refused) -> str:
         """A refusal in the seat's own words (the host's sentence, escaped on its way in by client/errors.py, only
@@ -215,6 +227,7 @@ class TableApp:
         try:
             async for view in self.conn.follow(on_state=self._connection_state):
                 s.view = view
+                self._turn_came(view)
                 if view is not None and view.your_hand:
                     s.cursor = max(0, min(s.cursor, len(view.your_hand) - 1))
                 self._pace()
@@ -316,6 +329,7 @@ class TableApp:
 
     async def run(self) -> int:
         self.app.create_background_task(self.follow())
-        result = await self.app.run_async()
+        with stderr_aside(screen_fd(self.app.output)):  # (gRPC's own log lines are kept off the table)
+            result = await self.app.run_async()
         return int(result or 0)
 

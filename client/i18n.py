@@ -52,7 +52,7 @@ TEXT: dict[str, dict[str, str]] = {
         "choose_card": "Karte wählen (1-{n}, ← →), Enter spielt sie",
         "choose_schlag": "Schlag ansagen: 7 8 9 0(=10) u o k a{six} · [w] Schlagwechsel · [b] Bessere",
         "choose_trump": "Trumpf ansagen: [e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
-        "asks_swap": "{seat} fragt: Schlagwechsel?",
+        "asks_swap": "{seat} fragt: Schlagwechsel (du sagst den Schlag an, {seat} den Trumpf)?",
         "asks_bessere": "{seat} fragt: neue Karten für beide Ansager (Bessere)?",
         "asks_schadet": "{seat} fragt: Schadet's?",
         "answer": "[y] ja / [n] nein", "schlecken": "Beim Abheben siehst du {card}: nehmen? [y] nehmen / [n] lassen",
@@ -106,7 +106,7 @@ TEXT: dict[str, dict[str, str]] = {
         "choose_card": "choose a card (1-{n}, ← →), Enter plays it",
         "choose_schlag": "name the Schlag: 7 8 9 0(=10) u o k a{six} · [w] Schlagwechsel · [b] Bessere",
         "choose_trump": "name Trumpf: [e] Eichel [l] Laub [h] Herz [s] Schellen · [b] Bessere",
-        "asks_swap": "{seat} asks: swap Schlag and Trumpf (Schlagwechsel)?",
+        "asks_swap": "{seat} asks: Schlagwechsel (you name the Schlag, {seat} Trumpf)?",
         "asks_bessere": "{seat} asks: new cards for both announcers (Bessere)?",
         "asks_schadet": "{seat} asks: schadet's (does it harm us)?",
         "answer": "[y] / [n]", "schlecken": "At the cut you see {card}: take it? [y] take / [n] keep",
@@ -249,8 +249,9 @@ HELP: dict[str, str] = {
 Looking only, never an action: p the last trick · v the whole log (↑ ↓ PgUp PgDn) · i a hint · ? this help
   q  leave the table (asks first) · Esc closes help, the log or a question
 The header says what your client has checked of the deal; the lobby says whether the host can see the cards.
-Terms: Schlag = the striker rank named each hand; Trumpf = trump suit; Kritische = Max (HK), Belli (S7),
-  Spitz (E7); gespannt = a side near the target (no raising); Bummerl = a lost match.""",
+Terms: Schlag = the striker rank named each hand; Trumpf = trump suit;
+  Kritische = Max (HK), Belli (S7), Spitz (E7); gespannt = a side near the target (no raising);
+  Bummerl = a lost match.""",
     "de": """Tasten
   ← → oder 1-5  Karte wählen    Enter / Leertaste  ausspielen (eine Ziffer allein spielt nie)
   r  bieten (Gehts?)    y  annehmen    f  ablehnen    c  aufgeben (ablehnen und aufgeben fragen nach)
@@ -404,7 +405,11 @@ class Words:
         return f"{rank} ({RANK_DE[rank]})" if rank in RANK_DE else rank
 
     def help(self) -> str:
-        return HELP.get(self.lang, HELP["en"])
+        """The help, its Kritische written as the table shows cards ("Max (♥K)", not the notation's "HK")."""
+        text = HELP.get(self.lang, HELP["en"])
+        for name, card in (("Max", "HK"), ("Belli", "S7"), ("Spitz", "E7")):
+            text = text.replace(f"{name} ({card})", f"{name} ({self.card_short(card)})")
+        return text
 
 
 # ---- play again and the lobby the host arranges (issue 13 items 3 and 4): one block, kept together
@@ -448,11 +453,11 @@ REASONS["zh"].update({
     "chat-rate-limited": "消息太多：请稍等。",
 })
 for _lang, _line, _before in (
-        ("en", "  t  table chat: one line to everyone at the table, spectators too (at the cut, t takes)\n",
-         "  l  last trick"),
-        ("de", "  t  Tischgespräch: eine Zeile an alle am Tisch, auch Zuschauer (beim Abheben: nehmen)\n",
-         "  l  letzter Stich"),
-        ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到（切牌时为拿）\n", "  g 给搭档打暗号")):
+        # (before the signal's line: the lines first named here, "l last trick", had become "p", so the chat's
+        # key was in no help at all)
+        ("en", "  t  table chat: one line to everyone at the table, spectators too\n", "  g  signal to your partner"),
+        ("de", "  t  Tischgespräch: eine Zeile an alle am Tisch, auch Zuschauer\n", "  g  dem Partner deuten"),
+        ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到\n", "只看不动")):
     HELP[_lang] = HELP[_lang].replace(_before, _line + _before, 1)
 
 # ---- leaving is clear (issue 13 item 8): one block, kept together
@@ -482,5 +487,37 @@ for _lang, _words in (
             "wait_schlag": "叫 Schlag", "wait_trump": "叫 Trumpf", "wait_swap": "回答 Schlagwechsel（交换）",
             "wait_bessere": "回答 Bessere（换牌）", "wait_cut": "切牌", "wait_schlecken": "拿或不拿切牌时看到的牌",
             "wait_raise": "回答加注", "wait_play": "出牌"}),
+):
+    TEXT[_lang].update(_words)
+
+# ---- a move at the wrong moment while the table waits for this seat itself ("Not now: it is your turn to play a
+# card.", not "the table waits for Anna (you) to play a card"): one block
+for _lang, _words in (
+    ("de", {"table_waits_you_to": "du bist dran – {what}", "table_waits_you": "du bist dran"}),
+    ("en", {"table_waits_you_to": "it is your turn {what}", "table_waits_you": "it is your turn"}),
+    ("zh", {"table_waits_you_to": "轮到你{what}", "table_waits_you": "轮到你"}),
+):
+    TEXT[_lang].update(_words)
+
+# ---- a key that means nothing at this moment says so (it did nothing, silently), and the prompt for the last card
+# has no range "(1-1)": one block
+for _lang, _words in (
+    ("de", {"no_such_key": "[{key}] bedeutet gerade nichts · ? zeigt die Tasten",
+            "last_card": "Enter spielt deine letzte Karte"}),
+    ("en", {"no_such_key": "[{key}] does nothing now · ? shows the keys", "last_card": "Enter plays your last card"}),
+    ("zh", {"no_such_key": "[{key}] 现在没有作用 · ? 显示按键", "last_card": "Enter 出你的最后一张牌"}),
+):
+    TEXT[_lang].update(_words)
+
+# (Chinese had no words for the Schlagwechsel question: its prompt was English)
+TEXT["zh"]["asks_swap"] = "{seat} 问：Schlagwechsel（交换）——你叫 Schlag，{seat} 叫 Trumpf？"
+
+# ---- the lobby of a full table says who starts (it said "Waiting for players"): one block
+for _lang, _words in (
+    ("de", {"lobby_full": "Alle Plätze besetzt: der Host startet das Spiel",
+            "lobby_full_host": "Alle Plätze besetzt: [s] startet das Spiel"}),
+    ("en", {"lobby_full": "Every seat is taken: the host starts the game",
+            "lobby_full_host": "Every seat is taken: [s] starts the game"}),
+    ("zh", {"lobby_full": "座位已满：由主机开始游戏", "lobby_full_host": "座位已满：按 [s] 开始游戏"}),
 ):
     TEXT[_lang].update(_words)

@@ -140,10 +140,13 @@ def on_key(table: TableApp, key: str) -> None:
         return
     if _host_key(table, key):
         return
-    if key.isdigit() and s.view is not None:
-        index = int(key) - 1
-        if 0 <= index < len(s.view.your_hand):
-            s.cursor = index  # (choose only: Enter or Space plays it)
+    if key.isdigit() and s.view is not None and 0 < int(key) <= len(s.view.your_hand):
+        s.cursor = int(key) - 1  # (choose only: Enter or Space plays it)
+        return
+    if len(key) == 1 and key.isprintable() and not key.isspace():
+        # (a key that does nothing said nothing either: a newcomer pressing [e] while the Schlag is asked, not
+        # Trumpf, could not tell a wrong key from a slow host)
+        s.message = table.words["no_such_key"].format(key=key)
 
 
 def _looking(table: TableApp, key: str) -> bool:

@@ -8,6 +8,7 @@ and Bummerl, this seat's own verdict on the record and the record's path, and th
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 from typing import Any
 
 from watten_net.cardwords import RANK_DE, SUIT_DE
@@ -74,7 +75,7 @@ def summary(state: ScreenState, words: Words, story: Story | None) -> Fragments:
     out.append(("class:ok" if state.deal_status == "verified" else "class:error" if state.deal_status else "class:dim",
                 f"{words['own_check']}: {verdict}\n"))
     if state.record_path:
-        out.append(("class:dim", f"{words['record']}: {visible(state.record_path)}\n"))
+        out.append(("class:dim", f"{words['record']}: {visible(home_short(state.record_path))}\n"))
     out.append(("class:key", f"\n{words['again']} · {words['leave_keys']}\n"))
     return out
 
@@ -111,6 +112,13 @@ def wrapped_help(words: Words, width: int) -> str:
         out += textwrap.wrap(line, width=max(20, width), subsequent_indent=" " * (indent + 4),
                              break_long_words=False, break_on_hyphens=False) or [""]
     return "\n".join(out)
+
+
+def home_short(path: str, home: str | None = None) -> str:
+    """`path` with the home directory written "~": at 80 columns the record's full path broke inside its file name
+    ("...-se" / "at0.wrec"); the shell reads "~/" as well (the farewell on the terminal keeps the full path)."""
+    home = str(Path.home()) if home is None else home
+    return "~" + path[len(home):] if home.strip("/") and path.startswith(home.rstrip("/") + "/") else path
 
 
 def farewell(state: ScreenState, words: Words) -> list[str]:

@@ -44,7 +44,8 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
         raiser = seat_name(view, view.pending_raise.seat, words)
         return [("class:active", words["answer_raise"].format(seat=raiser, value=view.pending_raise.proposed_value))]
     if any(a.startswith("play ") for a in legal) and view.your_seat in view.to_act:
-        choose = words["choose_card"].format(n=max(1, len(view.your_hand)))
+        # (one card left: no "(1-1, ← →)" to choose from)
+        choose = words["choose_card"].format(n=len(view.your_hand)) if len(view.your_hand) > 1 else words["last_card"]
         return [("class:active", f"{words['your_turn']}: {choose}" + _also(legal, words))]
     keys = _shortcuts(legal, words)
     if not keys:
@@ -85,6 +86,8 @@ def table_waits(view: Any, words: Words) -> str:
     if not view.to_act:
         return ""
     names, what = _waited_for(view, words)
+    if list(view.to_act) == [view.your_seat]:  # (the move the table waits for is this seat's own: not "Anna (you)")
+        return words["table_waits_you"] if what is None else words["table_waits_you_to"].format(what=words[what])
     if what is None:
         return words["table_waits_for"].format(names=names)
     return words["table_waits_to"].format(names=names, what=words[what])

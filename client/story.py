@@ -91,6 +91,7 @@ class Story:
         self._named: set[tuple[int, str]] = set()
         self._stand_in: dict[int, bool] = {}
         self.last_trick: tuple[dict[int, str], int] | None = None  # the last finished trick: cards by seat, winner
+        self.last_trick_hand = -1  # the hand it was won in (a new hand's table shows it only for a moment)
         self.trick_serial = 0  # finished tricks seen (the screen paces on its change)
         self.signals: dict[int, str] = {}  # seat -> the last signal this seat saw from it this hand
         self._by: dict[str, int] = {}  # event kind -> the seat of its last event this hand (who folded, ...)
@@ -239,6 +240,7 @@ class Story:
         tricks = "–".join(str(t) for t in _ints(data, "tricks"))
         seats = max(1, self.players)
         self.last_trick = ({(leader + i) % seats: c for i, c in enumerate(cards[:8]) if isinstance(c, str)}, seat)
+        self.last_trick_hand = self.hand
         self.trick_serial += 1
         self._simple(seat, "trick", "trick", number=self.tricks, cards=played, tricks=tricks)
 

@@ -57,7 +57,7 @@ class ScreenState:
     show_log: bool = False  # the whole match's log fills the screen
     log_scroll: int = 0  # lines scrolled up from the log's end
     trick_done_at: float = -PACE  # when the last trick was won (time.monotonic): it stays at least PACE seconds
-    banner: str = ""  # the last hand's result, until a key is pressed or this seat has to decide
+    banner: str = ""  # the last hand's result, until a key is pressed
     record_path: str = ""  # this seat's record of the match (the summary names it)
 
 
@@ -164,7 +164,10 @@ def rules_line(view: Any, words: Words) -> Fragments:
 
 def lobby(state: ScreenState, words: Words) -> Fragments:
     view = state.view
-    out: Fragments = [("class:heading", f"{words['lobby']}\n")]
+    # (a friend at a full table read "Waiting for players" and waited: it is the host who starts)
+    full = bool(view.seats) and all(s.name for s in view.seats)
+    heading = words["lobby_full_host" if state.host_controls else "lobby_full"] if full else words["lobby"]
+    out: Fragments = [("class:heading", f"{heading}\n")]
     for line in state.lobby_lines:
         out.append(("", line + "\n"))
     for s in view.seats:
@@ -189,14 +192,17 @@ def table_cards(view: Any, state: ScreenState, now: float) -> tuple[dict[int, st
     """The cards on the table by seat, and the trick's winner (-1 while it runs).
 
     A finished trick stays until the next trick's first card is played and at least PACE seconds have passed;
-    the last trick of a hand stays into the next hand the same way (the story keeps it when the view has moved on).
+    the last trick of a hand stays into the next hand for PACE seconds only (the story keeps it when the view has
+    moved on): left longer, the old hand's cards and "Resi takes the trick" stood beside the new hand's
+    announcement as if they were its own; [p] still shows it.
     """
     current = {tc.seat: tc.card for tc in view.current_trick.cards}
     story = state.story
     last = story.last_trick if story is not None else None
     if state.show_last and last is not None:  # ([p] shows the last finished trick until pressed again)
         return dict(last[0]), last[1]
-    if last is not None and (not current or now - state.trick_done_at < PACE):
+    fresh = now - state.trick_done_at < PACE
+    if last is not None and (not current or fresh) and (fresh or story is None or story.last_trick_hand == story.hand):
         return dict(last[0]), last[1]
     return current, int(view.current_trick.winner) if current else -1
 
@@ -276,19 +282,20 @@ def status_pane(view: Any, words: Words) -> Fragments:
 
 
 def alert_line(view: Any, state: ScreenState, words: Words) -> Fragments:
-    """The moment's news under the seats: the hand's result (until a key or a decision), a raise, the trick's winner."""
+    """The moment's news under the seats: a raise, the hand's result (until a key), the trick's winner."""
     if state.show_last:
         last = state.story.last_trick if state.story is not None else None
         if last is None:
             return [("class:dim", f"{words['no_last_trick']} [p]\n")]
         return [("class:ok", f"{words['last_trick']} [p]: "
                  + words["takes_trick"].format(seat=seat_name(view, last[1], words)) + "\n")]
-    if state.banner and not view.legal_actions:
-        return [("class:ok", f"{visible(state.banner)}  [{words['any_key']}]\n")]
     if view.pending_raise.proposed_value:
         raiser = seat_name(view, view.pending_raise.seat, words)
         return [("class:alert", words["pending_raise"].format(seat=raiser, value=view.pending_raise.proposed_value)
                  + "\n")]
+    if state.banner:  # (also while this seat decides: the next hand's first question came at once and hid it)
+        any_key = "" if view.legal_actions else f"  [{words['any_key']}]"  # (with a decision a key acts, too)
+        return [("class:ok", f"{visible(state.banner)}{any_key}\n")]
     _, winner = table_cards(view, state, time.monotonic())
     if winner >= 0:
         return [("class:ok", words["takes_trick"].format(seat=seat_name(view, winner, words)) + "\n")]
@@ -369,5 +376,7 @@ def end_message(view: Any, words: Words) -> str:
     if view is not None and view.your_seat < 0:
         return words["watch_over"]
     seats = view.table.seats if view is not None else []
-    return f"{words['again']} · {words['again_waiting']} " + ", ".join(
-        x.name for x in seats if not x.bot and not x.ready)
+    # (only the others: the seat reading it is the one [n] is for, "waiting for Newbie" to Newbie puzzled)
+    others = [visible(x.name)[:MAX_NAME_SHOWN] for x in seats
+              if not x.bot and not x.ready and view is not None and x.seat != view.your_seat]
+    return f"{words['again']} · {words['again_waiting']} {', '.join(others)}" if others else words["again"]

@@ -7,6 +7,8 @@ the views are the host's `TableView`s (tests/test_viewmodel.py builds them the s
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 from test_viewmodel import EN, make_view, text
@@ -102,6 +104,19 @@ def test_questions_answers_signals_and_the_cut_are_lines_and_the_prompt_names_th
     assert "signals: max" in text(vm.seats_pane(asked, EN, state)).splitlines()[2]
 
 
+def test_the_schlagwechsel_question_says_who_then_names_what() -> None:
+    """Found playing as the dealer: "Vroni asks: swap Schlag and Trumpf (Schlagwechsel)?" before either was named
+    (what is swapped is who names which: docs/rules.md 6, on yes the dealer names the Schlag, the forehand Trumpf)."""
+    story = story_of([ev("swap?", 1)])
+    asked = named_view(legal_actions=["swap yes", "swap no"], to_act=[0])
+    state = vm.ScreenState(view=asked, story=story)
+    assert text(prompt_line(asked, state, EN)) == (
+        "Vroni asks: Schlagwechsel (you name the Schlag, Vroni Trumpf)? [y] / [n]")
+    assert text(prompt_line(asked, state, Words("de"))).startswith(
+        "Vroni fragt: Schlagwechsel (du sagst den Schlag an, Vroni den Trumpf)? [y] ja / [n] nein")
+    assert "Vroni 问：Schlagwechsel" in text(prompt_line(asked, state, Words("zh")))
+
+
 def test_a_reconnect_rebuilds_the_current_hand_without_doubling_a_line() -> None:
     story = story_of(HAND[:6])
     before = lines(story)
@@ -145,6 +160,20 @@ def test_the_summary_has_a_row_per_hand_the_final_score_the_own_verdict_and_the_
     assert any("[q] leave" in row for row in shown)
 
 
+def test_the_summary_writes_the_records_path_from_home_as_tilde() -> None:
+    """Found at 80x24: "Record: /home/…/records/watten-9bfd-c678-6ac3-172e-se" / "at0.wrec", the name broken."""
+    home = str(Path.home())
+    records = ".local/share/watten-net/records/w.wrec"
+    assert log_view.home_short(f"{home}/{records}") == f"~/{records}"
+    assert log_view.home_short("/srv/records/w.wrec", home="/home/anna") == "/srv/records/w.wrec"
+    assert log_view.home_short("/home/annabel/w.wrec", home="/home/anna") == "/home/annabel/w.wrec"
+    assert log_view.home_short("/w.wrec", home="/") == "/w.wrec"
+    view = named_view()
+    view.table.phase = vm.MATCH_OVER
+    state = vm.ScreenState(view=view, story=story_of(HAND), record_path=f"{home}/records/watten-1.wrec")
+    assert "Record: ~/records/watten-1.wrec" in text(log_view.summary(state, EN, state.story)).splitlines()
+
+
 def test_nobody_is_offline_on_the_summary_or_at_the_end() -> None:
     view = named_view()
     view.table.phase = vm.MATCH_OVER
@@ -162,13 +191,19 @@ def test_a_finished_trick_stays_for_its_time_and_until_the_next_card() -> None:
     assert vm.table_cards(empty, state, now=500.0)[1] == 2  # no card led yet: the last trick stays
 
 
-def test_a_trick_stays_into_the_next_hand_only() -> None:
-    """A hand's last trick stays on the table into the next hand (until its first card); a hand after one without a
-    trick (a Maschine) does not show the trick of the hand before that."""
+def test_a_trick_stays_into_the_next_hand_for_its_time_only() -> None:
+    """A hand's last trick stays on the table into the next hand for PACE seconds, not through the new hand's
+    announcement (found playing: hand 4's cards and "Resi takes the trick" beside hand 5's Schlag question); [p]
+    still shows it. A hand after one without a trick (a Maschine) does not show the trick of the hand before that."""
     story = story_of(HAND)
     story.events([ev("hand-start", hand=1, attempt=0, dealer=0, forehand=1, cutter=3, value=2)], named_view())
     state = vm.ScreenState(view=named_view(), story=story, trick_done_at=100.0)
-    assert vm.table_cards(named_view(), state, now=500.0) == ({0: "S7", 1: "S8", 2: "SO", 3: "L7"}, 2)
+    last = ({0: "S7", 1: "S8", 2: "SO", 3: "L7"}, 2)
+    assert vm.table_cards(named_view(), state, now=101.0) == last
+    assert vm.table_cards(named_view(), state, now=500.0) == ({}, -1)
+    state.show_last = True
+    assert vm.table_cards(named_view(), state, now=500.0) == last
+    state.show_last = False
     story.events([ev("maschine", 1, cards=["HK", "S7", "E7"]),
                   ev("hand-end", side=1, seats=[1, 3], points=2, reason="maschine", scores=[3, 2], hand=1,
                      tricks=[0, 0]),
@@ -205,6 +240,19 @@ def test_help_wraps_at_word_boundaries_and_a_small_window_gets_one_clear_line() 
     assert set(log_view.wrapped_help(EN, 52).split()) == words  # no word cut in two
     assert log_view.too_small(80, 24, EN) is False and log_view.too_small(60, 20, EN) is False
     assert log_view.too_small(40, 15, EN) == "Please make this window at least 60×20 (now 40×15)."
+
+
+def test_the_help_names_the_chat_key_and_writes_the_kritische_as_the_table_shows_cards() -> None:
+    """Found reading the help at 80x24: [t] (table chat) was in no language's help (its line was to go before an
+    "l last trick" line that had become "p"; Chinese got it inside another line), and the Kritische were "Max (HK)",
+    a notation the table never shows."""
+    for lang in ("en", "de", "zh"):
+        shown = Words(lang).help()
+        assert re.search(r"(?m)^  t  ?\S", shown), lang  # (a line of its own)
+        if lang != "de":  # (the German help explains no terms)
+            assert "Max (♥K)" in shown and "Belli (♦7)" in shown and "Spitz (♣7)" in shown, lang
+            assert "(HK)" not in shown, lang
+    assert "Max (HeK)" in Words("en", "german").help()
 
 
 def test_six_seat_rows_fit_80_and_60_columns() -> None:

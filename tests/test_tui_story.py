@@ -28,7 +28,8 @@ ANSWERS = {
     "de": [("Beim Abheben siehst du", ["n"]), ("Du bist dran: Schlag ansagen", ["o"]),
            ("Du bist dran: Trumpf ansagen", ["l"]), ("[y] ja / [n] nein", ["n"]), ("[y] annehmen", ["y"])],
 }
-PLAY = {"en": "Your turn: choose a card", "de": "Du bist dran: Karte wählen"}
+PLAY = {"en": r"Your turn: (choose a card|Enter plays your last card)",
+        "de": r"Du bist dran: (Karte wählen|Enter spielt deine letzte Karte)"}
 HAND = {"en": r"Your cards:\s+1:", "de": r"Deine Karten:\s+1:"}
 RAISE = "[r] "
 SEAT_ROW = re.compile(r"(?m)^(?:▶ |  )(\d) .*\[\d\] +(·|[♣♠♥♦]\S+)")
@@ -75,7 +76,7 @@ class Player:
             if question in asked:
                 self.tmux.keys(self.name, *keys)
                 return screen
-        if PLAY[self.lang] in asked and re.search(HAND[self.lang], screen):
+        if re.search(PLAY[self.lang], asked) and re.search(HAND[self.lang], screen):
             self.card = self.card % 5 + 1  # a refused card leaves a reason on screen: the next one is tried
             self.tmux.keys(self.name, str(self.card), "Enter")
         return screen

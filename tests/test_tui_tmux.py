@@ -21,6 +21,7 @@ pytestmark = [
     pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (.ci/run installs it)"),
 ]
 
+PLAY = r"Your turn: (choose a card|Enter plays your last card)"
 SCORE = re.compile(r"Team A \(0\+2\): (\d+).*Team B \(1\+3\): (\d+)")
 
 
@@ -56,7 +57,7 @@ def answer_whatever_is_asked(tmux: Tmux, name: str, state: dict[str, int]) -> bo
         tmux.keys(name, "n")
     elif "[y] accept" in asked:
         tmux.keys(name, "y")
-    elif "Your turn: choose a card" in asked and re.search(r"Your cards:\s+1:", screen):
+    elif re.search(PLAY, asked) and re.search(r"Your cards:\s+1:", screen):
         # Try the cards in order (a digit chooses, Enter plays): a refused one leaves a reason on screen and we
         # try the next.
         state["card"] = state.get("card", 0) % 5 + 1
@@ -74,7 +75,7 @@ def answer_until(tmux: Tmux, name: str, pattern: str, timeout: float = 60.0) -> 
         screen = tmux.screen(name)
         if re.search(pattern, screen):
             return screen
-        if "Your turn: choose a card" not in prompt(screen):  # answer questions, but play no card yet
+        if not re.search(PLAY, prompt(screen)):  # answer questions, but play no card yet
             answer_whatever_is_asked(tmux, name, state)
         time.sleep(0.15)
     raise AssertionError(f"{pattern!r} never showed:\n{tmux.screen(name)}")
@@ -126,8 +127,10 @@ def test_a_refused_card_shows_the_reason_and_changes_nothing(tmux: Tmux) -> None
     tmux.keys("host", ":")
     tmux.keys("host", f"play {card}", literal=True)
     tmux.keys("host", "Enter")
-    # (a card out of turn, or before the play, is refused as such: with what the table waits for)
-    tmux.wait_for("host", r"Not allowed: (You do not hold that card|.*)|(Not now|It is not your turn): the table waits")
+    # (a card out of turn, or before the play, is refused as such: with what the table waits for, which may be this
+    # seat's own Schlag)
+    tmux.wait_for("host", r"Not allowed: (You do not hold that card|.*)|(Not now|It is not your turn): "
+                          r"(the table waits|it is your turn)")
     after = tmux.screen("host")
     assert re.search(r"Your cards:.*", after).group(0).split("  ")[0] == hand_line.group(0).split("  ")[0]
 
@@ -369,3 +372,35 @@ def test_a_signal_reaches_the_partners_screen_and_no_opponents(tmux: Tmux) -> No
     sepp = tmux.screen("sepp")
     assert "Josef signals" not in sepp and not re.search(r"(?m)^(▶ |  )2 Josef .*signals", sepp), sepp
     # (Sepp's own partner, the bot, may signal belli too: that he may see)
+
+
+def test_grpcs_own_log_lines_stay_off_the_table_and_are_written_out_after_it(tmux: Tmux) -> None:
+    """Found playing: 30 s after a match the host closes the idle connection and gRPC's C core logs "Got goaway" to
+    standard error, over the top row of the end screen (it stayed there). A spectator whose gRPC logs at INFO (which
+    our default would keep quiet), against a headless host that closes idle connections after 1 s: the line never
+    reaches the table, and once the screen is left it is on the terminal, where standard error belongs. A second
+    spectator with gRPC's log level left to the client has nothing of the kind even then."""
+    tmux.new("host", python("host.main", "--headless", "--bots", "4", "--port", "0", "--bind", "127.0.0.1",
+                            "--insecure", "--no-announce", "--keep-serving", "--idle-timeout", "1",
+                            "--bot-delay", "0.05", "--set", "target=5"))
+    port = tmux.wait_for("host", r"watten-join \S+:(\d+)").group(1)
+    watch = " ".join(python("client.main", "--watch", "--insecure", "--lang", "en", f"127.0.0.1:{port}"))
+    tmux.new("watch", ["sh", "-c", f"{watch}; sleep 60"], width=80, height=24, env={"GRPC_VERBOSITY": "INFO"})
+    tmux.new("quiet", ["sh", "-c", f"{watch}; echo left; sleep 60"], width=80, height=24)
+    tmux.wait_for("watch", r"The match is over · \[q\] leave", timeout=120)
+    # (the host closes the connection 1 s after the stream's end; gRPC logs it at once: 4 s is ample)
+    deadline = time.monotonic() + 4
+    while time.monotonic() < deadline:
+        screen = tmux.screen("watch")
+        assert "goaway" not in screen.lower(), screen
+        time.sleep(0.2)
+    assert re.search(r"(?m)^ Game [0-9a-f ]{19}", screen), screen  # (the top row is the table's own)
+    tmux.keys("watch", "q")
+    tmux.wait_for("watch", r"Leave the table\?")
+    tmux.keys("watch", "y")
+    tmux.wait_for("watch", r"Got goaway")
+    tmux.wait_for("quiet", r"The match is over · \[q\] leave")
+    tmux.keys("quiet", "q")
+    tmux.wait_for("quiet", r"Leave the table\?")
+    tmux.keys("quiet", "y")
+    assert "goaway" not in tmux.wait_for("quiet", r"(?m)^left$").string.lower()

@@ -19,6 +19,7 @@ from client import viewmodel as vm
 from client.app import TableApp
 from client.i18n import Words, default_lang
 from client.prompts import keymap, prompt_line, table_waits
+from client.screen_layout import word_wrap
 from watten_net.engine import Rules
 from watten_net.v1 import watten_pb2 as pb
 
@@ -185,13 +186,13 @@ class FakeConnection:
 
 
 def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None = None,
-          banner: str = "") -> tuple[list[str], Any]:
+          banner: str = "", conn: FakeConnection | None = None) -> tuple[list[str], Any]:
     """Run the real application on pipe input, type `keys`, return the actions sent and the screen state."""
 
     async def scenario() -> tuple[list[str], Any]:
-        conn = FakeConnection(view, refuse)
+        conn_ = conn or FakeConnection(view, refuse)
         with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
-            table = TableApp(conn, EN)  # type: ignore[arg-type]
+            table = TableApp(conn_, EN)  # type: ignore[arg-type]
             task = asyncio.ensure_future(table.run())
             for _ in range(100):
                 if table.state.view is not None:
@@ -203,7 +204,7 @@ def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None 
                 await asyncio.sleep(0.05)
             table.app.exit(result=0)
             await asyncio.wait_for(task, 5)
-            return conn.sent, table.state
+            return conn_.sent, table.state
 
     return asyncio.run(scenario())
 
@@ -255,6 +256,134 @@ def test_a_move_out_of_turn_is_refused_with_what_the_table_waits_for() -> None:
     naming = make_view(to_act=[1, 3], announce_step="trump", hand_phase="announce")
     assert table_waits(naming, Words("de")) == "der Tisch wartet auf P1, P3 – Trumpf ansagen"
     assert table_waits(make_view(to_act=[1]), EN) == "the table waits for P1"
+
+
+def test_a_move_at_the_wrong_moment_on_the_seats_own_turn_says_it_is_its_turn() -> None:
+    """Naming a Schlag while the table waits for this seat's card (found playing: "Not now: the table waits for
+    Newbie (you) to play a card.") reads as the seat's own turn; with others waited for as well, their names."""
+    view = make_view(your_hand=["HK", "L7"], schlag="O", trump="L", legal_actions=["play HK", "play L7"],
+                     to_act=[0], hand_phase="play")
+    sent, state = press(view, [":", "schlag 9", "\r"], refuse={"schlag 9": ("not-now", "host words")})
+    assert sent == [] and state.message == "Not now: it is your turn to play a card."
+    assert table_waits(view, Words("de")) == "du bist dran – ausspielen"
+    assert table_waits(make_view(to_act=[0]), EN) == "it is your turn"
+    both = make_view(to_act=[0, 2], hand_phase="raise-pending")
+    assert table_waits(both, EN) == "the table waits for P0 (you), P2 to answer the raise"
+
+
+def test_the_line_after_a_match_waits_for_the_other_people_not_for_the_reader() -> None:
+    """Found playing alone with three bots: "[n] another match · waiting for Newbie" on Newbie's own screen. The
+    line names the other people not yet ready for another match (escaped), and none when there are none."""
+    view = make_view()
+    view.table.phase = pb.TABLE_PHASE_MATCH_OVER
+    for seat, name, bot, ready in ((0, "Newbie", False, False), (1, "Vroni", True, False),
+                                   (2, "Anna\x1b[2J", False, False), (3, "Sepp", False, True)):
+        view.table.seats.append(pb.SeatInfo(seat=seat, name=name, bot=bot, ready=ready))
+    assert vm.end_message(view, EN) == "[n] another match · waiting for Anna\\x1b[2J"
+    view.table.seats[2].ready = True
+    assert vm.end_message(view, EN) == "[n] another match"
+    assert vm.end_message(view, Words("de")) == "[n] noch ein Spiel"
+
+
+def test_the_hands_result_stays_up_when_the_next_hand_asks_this_seat_at_once() -> None:
+    """Found playing: the next hand's first question (take the card at the cut, name the Schlag) came with the
+    hand's end, and the result line gave way to the old trick's "Resi takes the trick". The result stays until a
+    key (which then acts as always: no "[any key]" while the seat decides); a pending raise is the news before it."""
+    result = "Hand 4: Vroni & Resi win 3 (tricks 2–3) · score 0–14"
+    asked = make_view(legal_actions=["take", "keep"], to_act=[0], hand_phase="schlecken")
+    state = vm.ScreenState(view=asked, banner=result)
+    assert text(vm.alert_line(asked, state, EN)) == result + "\n"
+    waiting = make_view(to_act=[2])
+    assert text(vm.alert_line(waiting, vm.ScreenState(view=waiting, banner=result), EN)) == f"{result}  [any key]\n"
+    raising = make_view(pending_raise=pb.PendingRaise(seat=1, side=1, proposed_value=3), to_act=[2])
+    assert "P1 raises to 3" in text(vm.alert_line(raising, vm.ScreenState(view=raising, banner=result), EN))
+    sent, state = press(asked, ["y"], banner=result)
+    assert sent == ["take"] and state.banner == ""
+
+
+class TurnComesAfterARefusal(FakeConnection):
+    """The table moves on after the first refusal: the view `later` follows."""
+
+    def __init__(self, view: Any, later: Any, refuse: dict[str, tuple[str, str]]) -> None:
+        super().__init__(view, refuse)
+        self.later = later
+        self.moved = asyncio.Event()
+
+    async def follow(self, on_state: Callable[[str], None] | None = None) -> AsyncIterator[Any]:
+        yield self.view
+        await self.moved.wait()
+        yield self.later
+        await asyncio.sleep(3600)
+
+    async def act(self, action: str) -> None:
+        self.moved.set()
+        await super().act(action)
+
+
+def test_a_refusal_out_of_turn_goes_when_the_seats_turn_comes() -> None:
+    """Found playing as a friend: "Not now: the table waits for Sepp to take or keep the card shown." stayed under
+    "Your turn: choose a card" once Sepp had and the table waited for this seat. It goes when the turn comes; a
+    refusal on the seat's own turn (a card it may not play) stays until the next action, and so does one out of turn
+    while the table waits for somebody else still."""
+    refuse = {"raise": ("not-now", "host words"), "play L7": ("must-play-trump", "host words")}
+    waiting = make_view(to_act=[2], hand_phase="schlecken", legal_actions=["raise"])
+    mine = make_view(your_hand=["HK", "L7"], schlag="O", trump="L", legal_actions=["play HK", "play L7"],
+                     to_act=[0], hand_phase="play")
+    _, state = press(waiting, ["r"], conn=TurnComesAfterARefusal(waiting, mine, refuse))
+    assert state.message == ""
+    _, state = press(waiting, ["r"], conn=TurnComesAfterARefusal(waiting, make_view(to_act=[1]), refuse))
+    assert state.message == "Not now: the table waits for P2 to take or keep the card shown."
+    _, state = press(mine, ["2", "\r"], conn=TurnComesAfterARefusal(mine, mine, refuse))
+    assert "You must play a trump or a Kritischer." in state.message
+
+
+def test_a_key_that_means_nothing_now_says_so_and_changes_nothing() -> None:
+    """Found playing: [e] (a trump) while the Schlag was asked, or [z], did nothing and said nothing. It says that
+    the key does nothing now and where the keys are; a digit past the hand, too. The keys that do something are as
+    before (a digit chooses a card silently)."""
+    naming = make_view(your_hand=["HK", "L7", "SA"], legal_actions=["schlag 7", "schlag A", "swap?", "bessere?"],
+                       to_act=[0], announce_step="schlag", hand_phase="announce")
+    for key in ("e", "z", "5"):
+        sent, state = press(naming, [key])
+        assert sent == [] and state.message == f"[{key}] does nothing now · ? shows the keys", key
+    sent, state = press(naming, ["2"])
+    assert sent == [] and state.cursor == 1 and state.message == ""
+    assert press(naming, ["a"])[0] == ["schlag A"]
+
+
+def test_the_last_card_is_asked_for_without_a_range_to_choose_from() -> None:
+    """Found playing: "Your turn: choose a card (1-1, ← →), Enter plays it" for the fifth trick."""
+    last = make_view(your_hand=["HK"], legal_actions=["play HK", "raise"], to_act=[0], hand_phase="play")
+    assert text(prompt_line(last, vm.ScreenState(view=last), EN)) == "Your turn: Enter plays your last card · [r] raise"
+    assert "Du bist dran: Enter spielt deine letzte Karte" in text(prompt_line(last, vm.ScreenState(view=last),
+                                                                                 Words("de")))
+    two = make_view(your_hand=["HK", "L7"], legal_actions=["play HK", "play L7"], to_act=[0], hand_phase="play")
+    assert "choose a card (1-2, ← →)" in text(prompt_line(two, vm.ScreenState(view=two), EN))
+    assert press(last, ["\r"])[0] == ["play HK"]
+
+
+def test_the_lobby_of_a_full_table_says_who_starts_the_game() -> None:
+    """Found as a friend joining the last free seat: "Waiting for players" with every seat taken, while the table
+    waited for the host to press [s]."""
+    view = make_view(game_fingerprint="")
+    view.table.phase = pb.TABLE_PHASE_LOBBY
+    assert text(vm.lobby(vm.ScreenState(view=view), EN)).startswith("Every seat is taken: the host starts the game\n")
+    assert text(vm.lobby(vm.ScreenState(view=view, host_controls=True), EN)).startswith(
+        "Every seat is taken: [s] starts the game\n")
+    assert text(vm.lobby(vm.ScreenState(view=view), Words("de"))).startswith("Alle Plätze besetzt")
+    view.seats[3].name = ""
+    assert text(vm.lobby(vm.ScreenState(view=view), EN)).startswith("Waiting for players\n")
+
+
+def test_a_key_is_not_wrapped_apart_from_what_it_does() -> None:
+    """Found at 80x24: the Schlag prompt broke between "[b]" and "Bessere"."""
+    naming = make_view(legal_actions=["schlag 7", "schlag A", "swap?", "bessere?", "raise"], to_act=[0],
+                       announce_step="schlag", hand_phase="announce")
+    rows = text(word_wrap(prompt_line(naming, vm.ScreenState(view=naming), EN), 80)).splitlines()
+    assert len(rows) == 2 and all(len(row) <= 80 for row in rows), rows
+    assert not any(row.rstrip().endswith("]") for row in rows), rows
+    assert rows[1].startswith("[b] Bessere"), rows
+    assert text(word_wrap([("", "aaaa bbbb cccc")], 10)) == "aaaa bbbb\ncccc"  # (plain words wrap as before)
 
 
 def test_the_command_line_takes_the_rules_notation() -> None:
