@@ -94,7 +94,9 @@ def play_until(players: list[Player], pattern: str, timeout: float = 150.0) -> s
         screen = players[0].tmux.screen(players[0].name)
         seen.extend(line.rstrip() for line in screen.splitlines() if line.strip())
         if regex.search(screen):
-            return "\n".join(dict.fromkeys([*seen, *whole_log(players[0]).splitlines()]))
+            # (the whole log first, in its order: a line the screen showed too stays in its hand's place, not where
+            # the screen showed it, e.g. a raise still on screen after its hand's header had scrolled away)
+            return "\n".join(dict.fromkeys([*whole_log(players[0]).splitlines(), *seen]))
         time.sleep(0.2)
     raise AssertionError(f"{pattern!r} never showed:\n" + "\n\n".join(p.tmux.screen(p.name) for p in players))
 
