@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COPIED = ("watten_net", "host", "client", "tests", "pyproject.toml")
 
 SEAT = "tests/test_seat_defences.py"
+OWN_ECHO = "tests/test_seat_own_echo.py"
 VERIFY = "tests/test_verify_checks.py"
 HOST = "tests/test_host_refusals.py"
 LOBBY = "tests/test_lobby.py"
@@ -63,7 +64,12 @@ MUTANTS = (
            "        if not check_signature(signed, self.host_key):",
            '        if signed.type != "CardDelivery" and not check_signature(signed, self.host_key):', (SEAT,)),
     Mutant("seat: no signature check on a relayed envelope", "watten_net/deal/seat.py",
-           "        if not check_signature(inner, self.roster_keys[seat]):", "        if False:", (SEAT,)),
+           "        if not proven and not check_signature(inner, self.roster_keys[seat]):", "        if False:",
+           (SEAT,)),
+    Mutant("seat: a relayed envelope in this seat's name is taken as its own unchecked", "watten_net/deal/seat.py",
+           "        return inner, False", "        return inner, inner.sender == self.seat", (OWN_ECHO,)),
+    Mutant("seat: an own envelope not held as made is taken unsigned", "watten_net/deal/seat.py",
+           "            if not self.check_seat_signature(inner):", "            if False:", (OWN_ECHO,)),
     Mutant("seat: no card-opening check", "watten_net/deal/seat.py",
            'raise self.fault(Reason.CARD_COMMIT_MISMATCH, f"card {card} at position {k} does not open its commitment")',
            "pass", (SEAT,)),
@@ -232,7 +238,7 @@ def run(mutants: tuple[Mutant, ...] = MUTANTS, timeout: float = 120.0) -> list[O
 
 # The security-critical modules and the test files that must notice a disabled guard in each.
 SWEEP: dict[str, tuple[str, ...]] = {
-    "watten_net/deal/seat.py": (SEAT, HOSTILE),
+    "watten_net/deal/seat.py": (SEAT, HOSTILE, OWN_ECHO),
     "watten_net/deal/level1_seat.py": (SEAT, HOSTILE),
     "watten_net/deal/level1.py": (HOST, HOSTILE),
     "watten_net/deal/level2_seat.py": (TRUSTLESS,),
