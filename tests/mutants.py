@@ -85,7 +85,8 @@ MUTANTS = (
     Mutant("level1_seat: no KeySet own-entry check", "watten_net/deal/level1_seat.py",
            "        if commitments[game.seat] != mine and not game.observer:", "        if False:", (SEAT,)),
     Mutant("level1_seat: a KeySet entry's signature is not checked", "watten_net/deal/level1_seat.py",
-           " or not check_signature(inner, game.roster_keys[seat])", "", (SEAT,)),
+           "\n                    or not (game.made_here(raw) or check_signature(inner, game.roster_keys[seat]))", "",
+           (SEAT,)),
     Mutant("level1_seat: no opening check of a relayed KeyReveal", "watten_net/deal/level1_seat.py",
            "seat_key_commitment(\n                game.game_id, seat, game.header_hash, key) != self.commitments[seat]",
            "False", (SEAT,)),
@@ -100,7 +101,7 @@ MUTANTS = (
     Mutant("level2_seat: an opening's claimed card is not compared", "watten_net/deal/level2_seat.py",
            "            if card != opening.card:", "            if False:", (TRUSTLESS,)),
     Mutant("level2_seat: a seat's action is not checked for its signature", "watten_net/deal/level2_seat.py",
-           " or not self.game.check_seat_signature(inner):", ":", (TRUSTLESS,)),
+           " or not (\n                proven or self.game.check_seat_signature(inner)):", ":", (TRUSTLESS,)),
     Mutant("level2_seat: the host's score is not replayed", "watten_net/deal/level2_seat.py",
            "        if [int(x) for x in p.scores] != list(self.match.scores):", "        if False:", (TRUSTLESS,)),
     # ------------------------------------------------------------------ the verifier (verify.py)

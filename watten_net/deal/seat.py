@@ -196,6 +196,11 @@ class SeatGame:
         self.own_parsed[signed.raw] = signed
         return signed
 
+    def made_here(self, raw: bytes) -> bool:
+        """Whether these are the very bytes of an envelope this seat made and signed (and still holds as made): its
+        own, proven by byte-identity (a stronger check than its signature)."""
+        return raw in self.own_parsed
+
     def parsed(self, raw: bytes) -> Signed:
         """Client envelope bytes parsed (`parse_envelope(raw, host=False)`): from `own_parsed` when this seat made
         them, else parsed now."""
@@ -549,9 +554,9 @@ class SeatGame:
 
     def _on_ActionAccepted(self, signed: Signed) -> None:
         p = signed.payload
-        inner = self.take_embedded(bytes(p.action_envelope)) if p.action_envelope else None
+        inner, proven = self._take_embedded(bytes(p.action_envelope)) if p.action_envelope else (None, False)
         if self.trustless is not None:
-            self.trustless.on_action_accepted(signed, inner)
+            self.trustless.on_action_accepted(signed, inner, proven)
             return
         if p.actor == "key" and self.verified is not None:
             self.verified.check_checkpoint_complete("the cut")
