@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COPIED = ("watten_net", "host", "client", "tests", "pyproject.toml")
 
 SEAT = "tests/test_seat_defences.py"
+OWN_ECHO = "tests/test_seat_own_echo.py"
 VERIFY = "tests/test_verify_checks.py"
 HOST = "tests/test_host_refusals.py"
 LOBBY = "tests/test_lobby.py"
@@ -63,7 +64,12 @@ MUTANTS = (
            "        if not check_signature(signed, self.host_key):",
            '        if signed.type != "CardDelivery" and not check_signature(signed, self.host_key):', (SEAT,)),
     Mutant("seat: no signature check on a relayed envelope", "watten_net/deal/seat.py",
-           "        if not check_signature(inner, self.roster_keys[seat]):", "        if False:", (SEAT,)),
+           "        if not proven and not check_signature(inner, self.roster_keys[seat]):", "        if False:",
+           (SEAT,)),
+    Mutant("seat: a relayed envelope in this seat's name is taken as its own unchecked", "watten_net/deal/seat.py",
+           "        return inner, False", "        return inner, inner.sender == self.seat", (OWN_ECHO,)),
+    Mutant("seat: an own envelope not held as made is taken unsigned", "watten_net/deal/seat.py",
+           "            if not self.check_seat_signature(inner):", "            if False:", (OWN_ECHO,)),
     Mutant("seat: no card-opening check", "watten_net/deal/seat.py",
            'raise self.fault(Reason.CARD_COMMIT_MISMATCH, f"card {card} at position {k} does not open its commitment")',
            "pass", (SEAT,)),
@@ -79,7 +85,8 @@ MUTANTS = (
     Mutant("level1_seat: no KeySet own-entry check", "watten_net/deal/level1_seat.py",
            "        if commitments[game.seat] != mine and not game.observer:", "        if False:", (SEAT,)),
     Mutant("level1_seat: a KeySet entry's signature is not checked", "watten_net/deal/level1_seat.py",
-           " or not check_signature(inner, game.roster_keys[seat])", "", (SEAT,)),
+           "\n                    or not (game.made_here(raw) or check_signature(inner, game.roster_keys[seat]))", "",
+           (SEAT,)),
     Mutant("level1_seat: no opening check of a relayed KeyReveal", "watten_net/deal/level1_seat.py",
            "seat_key_commitment(\n                game.game_id, seat, game.header_hash, key) != self.commitments[seat]",
            "False", (SEAT,)),
@@ -94,7 +101,7 @@ MUTANTS = (
     Mutant("level2_seat: an opening's claimed card is not compared", "watten_net/deal/level2_seat.py",
            "            if card != opening.card:", "            if False:", (TRUSTLESS,)),
     Mutant("level2_seat: a seat's action is not checked for its signature", "watten_net/deal/level2_seat.py",
-           " or not self.game.check_seat_signature(inner):", ":", (TRUSTLESS,)),
+           " or not (\n                proven or self.game.check_seat_signature(inner)):", ":", (TRUSTLESS,)),
     Mutant("level2_seat: the host's score is not replayed", "watten_net/deal/level2_seat.py",
            "        if [int(x) for x in p.scores] != list(self.match.scores):", "        if False:", (TRUSTLESS,)),
     # ------------------------------------------------------------------ the verifier (verify.py)
@@ -232,7 +239,7 @@ def run(mutants: tuple[Mutant, ...] = MUTANTS, timeout: float = 120.0) -> list[O
 
 # The security-critical modules and the test files that must notice a disabled guard in each.
 SWEEP: dict[str, tuple[str, ...]] = {
-    "watten_net/deal/seat.py": (SEAT, HOSTILE),
+    "watten_net/deal/seat.py": (SEAT, HOSTILE, OWN_ECHO),
     "watten_net/deal/level1_seat.py": (SEAT, HOSTILE),
     "watten_net/deal/level1.py": (HOST, HOSTILE),
     "watten_net/deal/level2_seat.py": (TRUSTLESS,),

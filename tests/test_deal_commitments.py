@@ -288,6 +288,25 @@ def test_seal_deck_equals_the_per_card_definition(hand: int, attempt: int) -> No
     assert seal_deck(S, GAME_ID, hand, attempt, cards) == want
 
 
+def test_card_commitment_made_on_a_hands_prefix_is_the_framed_definition() -> None:
+    """card_commitment makes the framed prefix of (game, hand, attempt) once; every hand and position still gives
+    H("card-commit", ...) itself, and bad input is refused as before (a bool is not a hand number)."""
+    salt = hashlib.sha256(b"salt").digest()
+    for hand, attempt, k in [(1, 0, 0), (2, 0, 5), (1, 0, 32), (1, 1, 5), (2**32 - 1, 7, 255), (1, 0, 5)]:
+        want = _ref_h("card-commit", GAME_ID, hand.to_bytes(4, "big"), attempt.to_bytes(4, "big"), bytes([k]),
+                      b"EA", salt)
+        assert card_commitment(GAME_ID, hand, attempt, k, "EA", salt) == want
+        assert card_commitment(bytearray(GAME_ID), hand, attempt, k, "EA", salt) == want
+    card_commitment(GAME_ID, 1, 0, 0, "EA", salt)
+    for bad in (True, -1, 2**32):
+        with pytest.raises((TypeError, ValueError)):
+            card_commitment(GAME_ID, bad, 0, 0, "EA", salt)
+        with pytest.raises((TypeError, ValueError)):
+            card_commitment(GAME_ID, 1, bad, 0, "EA", salt)
+    with pytest.raises(ValueError, match="game id"):
+        card_commitment(GAME_ID[:31], 1, 0, 0, "EA", salt)
+
+
 def test_seal_deck_validates() -> None:
     with pytest.raises(ValueError, match="host secret S"):
         seal_deck(S[:16], GAME_ID, 0, 0, DECK)

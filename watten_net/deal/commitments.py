@@ -14,11 +14,12 @@ The salts come from ``S`` so that revealing ``S`` later opens every position, wh
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from collections.abc import Sequence
 
-from watten_net.hashing import DIGEST_LEN, SECRET_LEN, V2, H, framed, length_prefixed, require_len, u8, u32
+from watten_net.hashing import DIGEST_LEN, SECRET_LEN, V2, framed, length_prefixed, require_len, u8, u32
 
 
 class CommitmentError(ValueError):
@@ -49,17 +50,21 @@ def _card_bytes(card: str) -> bytes:
 
 
 def card_commitment(game_id: bytes, hand: int, attempt: int, k: int, card: str, salt: bytes) -> bytes:
-    """Return ``D_k``, the seal of the card at deck position ``k``."""
-    return H(
-        "card-commit",
-        require_len("game id", game_id, DIGEST_LEN),
-        u32(hand),
-        u32(attempt),
-        u8(k),
-        _card_bytes(card),
-        require_len(f"salt of position {k}", salt, SECRET_LEN),
-        version=V2,
-    )
+    """Return ``D_k``, the seal of the card at deck position ``k``.
+
+    ``H("card-commit", game_id, u32 h, u32 a, u8 k, ascii(card), salt_k)`` (tests/test_deal_commitments.py holds the
+    two against each other), with the framed prefix of the hand's context made once per hand (`_commit_prefix`): a
+    seat opens every card it is dealt and every card played, all of a few hands at a time."""
+    prefix = _commit_prefix(require_len("game id", game_id, DIGEST_LEN), hand, attempt)
+    return hashlib.sha256(b"".join((
+        prefix, length_prefixed(u8(k)), length_prefixed(_card_bytes(card)),
+        length_prefixed(require_len(f"salt of position {k}", salt, SECRET_LEN)),
+    ))).digest()
+
+
+@functools.lru_cache(maxsize=16, typed=True)  # (typed: a True where a hand number belongs is refused, not a 1)
+def _commit_prefix(game_id: bytes, hand: int, attempt: int) -> bytes:
+    return framed("card-commit", game_id, u32(hand), u32(attempt), version=V2)
 
 
 def seal_deck(

@@ -15,6 +15,7 @@ itself). ``game_id`` and ``prev_hash`` are 32 bytes; the first envelope of a gam
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 
@@ -45,24 +46,30 @@ def signing_bytes(
     builds these bytes twice for each envelope of the game (once to sign or check it, once more for each embedded
     envelope), so the general framing's per-field work is worth saving here.
     """
-    if not (isinstance(type_name, str) and type_name in _CHECKED_TYPES):
+    name = _TYPE_FIELDS.get(type_name) if isinstance(type_name, str) else None
+    if name is None:
         if not isinstance(type_name, str) or not _TYPE_RE.fullmatch(type_name):
             raise ValueError(f"envelope type {type_name!r} must be an ASCII identifier")
-        if len(_CHECKED_TYPES) < 1024:  # (the proto's type names are a few dozen; a flood of odd ones is not kept)
-            _CHECKED_TYPES.add(type_name)
+        name = length_prefixed(type_name.encode("ascii"))
+        if len(_TYPE_FIELDS) < 1024:  # (the proto's type names are a few dozen; a flood of odd ones is not kept)
+            _TYPE_FIELDS[type_name] = name
     if not isinstance(payload, (bytes, bytearray)):
         raise TypeError(f"payload must be bytes as sent, not {type(payload).__name__}")
-    name = type_name.encode("ascii")
     return b"".join((
-        _ENVELOPE_TAG, _LEN_32, require_len("game id", game_id, DIGEST_LEN), _LEN_8, u64(seq),
+        _game_field(require_len("game id", game_id, DIGEST_LEN)), _LEN_8, u64(seq),
         _LEN_32, require_len("prev_hash", prev_hash, DIGEST_LEN), _LEN_1, u8(sender_seat),
-        len(name).to_bytes(4, "big"), name, length_prefixed(bytes(payload)),
+        name, length_prefixed(bytes(payload)),
     ))
 
 
-_CHECKED_TYPES: set[str] = set()  # type names that passed _TYPE_RE once
-_ENVELOPE_TAG = framed("envelope")  # lp("watten/v1/envelope"), the framing of no fields
+_TYPE_FIELDS: dict[str, bytes] = {}  # type names that passed _TYPE_RE once -> their framed field
 _LEN_1, _LEN_8, _LEN_32 = (n.to_bytes(4, "big") for n in (1, 8, DIGEST_LEN))
+
+
+@functools.lru_cache(maxsize=16)
+def _game_field(game_id: bytes) -> bytes:
+    """The signing bytes up to the game id, framed: the same for every envelope of a game."""
+    return framed("envelope") + _LEN_32 + game_id
 
 
 def envelope_hash(envelope_bytes: bytes) -> bytes:

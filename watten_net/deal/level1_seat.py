@@ -134,14 +134,16 @@ class VerifiedSeat:
         commitments = []
         for entry in entries:
             seat = int(entry.seat)
+            raw = bytes(entry.envelope)
             try:
-                inner = game.parsed(bytes(entry.envelope))  # (its own: as made, not parsed again)
+                inner = game.parsed(raw)  # (its own: as made, not parsed again)
             except ProtocolError:
                 raise game.fault(Reason.BAD_KEY_SET, f"the KeySet's entry for seat {seat} does not parse") from None
             q = inner.payload
             if (inner.type != "KeyCommit" or inner.sender != seat or q.seat != seat
                     or inner.envelope.game_id != game.game_id or q.header_hash != game.header_hash
-                    or len(q.commitment) != 32 or not check_signature(inner, game.roster_keys[seat])):
+                    or len(q.commitment) != 32
+                    or not (game.made_here(raw) or check_signature(inner, game.roster_keys[seat]))):
                 raise game.fault(Reason.BAD_KEY_SET,
                                  f"the KeySet's entry for seat {seat} is not that seat's commitment "
                                  "for this game and header")

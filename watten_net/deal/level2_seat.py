@@ -342,14 +342,16 @@ class TrustlessSeat:
         return pb.ActionRequest(action=action, chain_seq=self.game.chain_seq, chain_head=self.game.chain_head,
                                 openings=openings)
 
-    def on_action_accepted(self, signed: Signed, inner: Signed | None = None) -> None:
-        """`inner`: the embedded action envelope, where the caller parsed it already."""
+    def on_action_accepted(self, signed: Signed, inner: Signed | None = None, proven: bool = False) -> None:
+        """`inner`: the embedded action envelope, where the caller parsed it already; `proven`: the caller found it
+        proven its sender's already (this seat's own as it made it, or its signature checked just now)."""
         p = signed.payload
         if p.actor or not p.action_envelope:
             raise self.fault(Reason.REPLAY_MISMATCH, "nobody may act for a seat in a trustless game")
         if inner is None:
             inner = parse_envelope(bytes(p.action_envelope), host=False)
-        if inner.sender != p.seat or inner.type != "ActionRequest" or not self.game.check_seat_signature(inner):
+        if inner.sender != p.seat or inner.type != "ActionRequest" or not (
+                proven or self.game.check_seat_signature(inner)):
             raise self.fault(Reason.BAD_SIGNATURE, f"the action of seat {p.seat} is not signed by that seat")
         request = inner.payload
         deal = self.deal

@@ -199,6 +199,11 @@ class SeatGame:
         self.own_parsed[signed.raw] = signed
         return signed
 
+    def made_here(self, raw: bytes) -> bool:
+        """Whether these are the very bytes of an envelope this seat made and signed (and still holds as made): its
+        own, proven by byte-identity (a stronger check than its signature)."""
+        return raw in self.own_parsed
+
     def parsed(self, raw: bytes) -> Signed:
         """Client envelope bytes parsed (`parse_envelope(raw, host=False)`): from `own_parsed` when this seat made
         them, else parsed now."""
@@ -285,17 +290,28 @@ class SeatGame:
     def take_embedded(self, raw: bytes) -> Signed:
         """An envelope inside a host envelope, parsed (once: the caller goes on with what this returns); one of ours
         means the host has accepted it, whatever became of its answer."""
+        return self._take_embedded(raw)[0]
+
+    def _take_embedded(self, raw: bytes) -> tuple[Signed, bool]:
+        """`take_embedded`, and whether the envelope is already proven its sender's: bytes this seat made itself
+        (byte-identity with what it signed is a stronger check than a signature), or an own envelope whose signature
+        was checked here just now. Anything else still needs its signature checked by the caller, if it must be."""
         made = self.own_parsed.pop(raw, None)  # (an echo is the last use of our own)
-        inner = made or self.parsed(raw)
+        if made is not None:
+            if made.seq == self.my_seq + 1 and made.envelope.prev_hash == self.my_head:
+                self._accept(made)
+            return made, True
+        inner = self.parsed(raw)
         if inner.sender == self.seat and inner.seq == self.my_seq + 1 and inner.envelope.prev_hash == self.my_head:
-            # Bytes this seat made are its own; any other "own" envelope (a resumed seat's from the chain, or one no
-            # longer kept as made) must carry its signature: else the host would slip the seat an envelope it never
-            # signed, into its record and under its next envelope's prev_hash.
-            if made is None and not self.check_seat_signature(inner):
+            # Any "own" envelope not held as made (a resumed seat's from the chain, or one no longer kept as made)
+            # must carry its signature: else the host would slip the seat an envelope it never signed, into its
+            # record and under its next envelope's prev_hash.
+            if not self.check_seat_signature(inner):
                 raise self.fault(Reason.BAD_SIGNATURE, f"the host shows an envelope of this seat ({inner.type}) that "
                                  "this seat did not sign")
             self._accept(inner)
-        return inner
+            return inner, True
+        return inner, False
 
     def next_automatic(self) -> bytes | None:
         """The oldest protocol envelope still to send, rebuilt on our current chain head."""
@@ -486,11 +502,12 @@ class SeatGame:
                 and self.trustless.live_deck(signed.payload))
 
     def _on_Relay(self, signed: Signed) -> None:
-        inner = self.take_embedded(bytes(signed.payload.envelope))
+        inner, proven = self._take_embedded(bytes(signed.payload.envelope))
         seat = inner.sender
         if seat != signed.payload.seat or not 0 <= seat < len(self.roster_keys):
             raise self.fault(Reason.BAD_RELAY, "a relayed envelope names another seat")
-        if not check_signature(inner, self.roster_keys[seat]):
+        # (the echo of this seat's own co-signature, byte for byte as it made it, or one checked just now: proven)
+        if not proven and not check_signature(inner, self.roster_keys[seat]):
             raise self.fault(Reason.BAD_SIGNATURE, f"a relayed envelope of seat {seat} has a bad signature")
         self._check_cosignature(inner, seat)
         if self.trustless is not None:
@@ -557,9 +574,9 @@ class SeatGame:
 
     def _on_ActionAccepted(self, signed: Signed) -> None:
         p = signed.payload
-        inner = self.take_embedded(bytes(p.action_envelope)) if p.action_envelope else None
+        inner, proven = self._take_embedded(bytes(p.action_envelope)) if p.action_envelope else (None, False)
         if self.trustless is not None:
-            self.trustless.on_action_accepted(signed, inner)
+            self.trustless.on_action_accepted(signed, inner, proven)
             return
         if p.actor == "key" and self.verified is not None:
             self.verified.check_checkpoint_complete("the cut")
