@@ -36,6 +36,7 @@ from watten_net.v1 import watten_pb2 as pb
 from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from . import pinning
+from .away_claims import CONNECTED_FOR, OwedClock
 from .errors import refusal_from_error
 from .requests import Refused as Refused  # (the client's callers import it from here)
 from .requests import TableCalls
@@ -173,10 +174,6 @@ def _abandonments(path: Path) -> dict[str, list[str]]:
     return {str(k): [str(g) for g in v] for k, v in data.items() if isinstance(v, list)}
 
 
-# A StandIn for our seat that arrives on a stream open at least this long is one we were connected for.
-CONNECTED_FOR = 1.5
-
-
 def owed_message(view: Any, seat: int) -> str | None:
     """The protocol message the host waits for from `seat`, according to its view (None: nothing)."""
     if view is None or seat not in view.deal.waiting_for:
@@ -219,6 +216,7 @@ class Connection(TableCalls):
         # Disputes (docs/protocol.md): what this seat says the host did wrong, in words, for the screen at once.
         self.disputes: list[str] = []
         self.on_dispute: Callable[[str], None] | None = None
+        self.owed_clock = OwedClock()  # when each step this seat owes reached it (a StandIn too early is disputed)
         self._left = False  # we said Leave: a StandIn for us is then no dispute
         # Where this client counts, per host key, the matches abandoned after the KeySet (None: it does not)
         self.abandon_log: Path | None = None
@@ -320,6 +318,7 @@ class Connection(TableCalls):
                                       known_game_id=game_id)
         loop = asyncio.get_running_loop()
         since = loop.time()  # when this stream opened: a StandIn on it after CONNECTED_FOR came while we were there
+        self.owed_clock.new_stream()
         try:
             async for update in self.stub.Subscribe(request):
                 if self.on_update is not None:
@@ -341,7 +340,7 @@ class Connection(TableCalls):
                         self._receive(entry)
                 finally:  # the record written once per event (before any answer leaves), whatever the entries raised
                     self._flush_record()
-                self._check_called_away(live=not catch_up and loop.time() - since > CONNECTED_FOR)
+                self._check_called_away(not catch_up and loop.time() - since > CONNECTED_FOR, loop.time())
                 if catch_up and self.game is not None:
                     # Replaying history queued answers to steps long done: keep only what is still owed.
                     self.game.keep_only(owed_message(view, self.seat))
@@ -358,18 +357,16 @@ class Connection(TableCalls):
             info = refusal_from_error(err)
             raise Refused(info.code, info.reason, info.message) from None
 
-    def _check_called_away(self, live: bool) -> None:
-        """The host stood in for this seat: while we were connected and owed it nothing, that is a claimed dispute
-        (the host's word against ours; only a contradiction it signed would prove it)."""
+    def _check_called_away(self, live: bool, now: float) -> None:
+        """The host stood in for this seat while we were connected and not silent past its step timeout: a claimed
+        dispute (the host's word against ours; only a contradiction it signed would prove it). See away_claims."""
         game = self.game
         if game is None:
             return
-        for seq, owed_nothing in game.take_called_away():
-            if live and owed_nothing and not self._left:
-                says = ("the host says this seat is away, but it is connected and had answered every step: it may be "
-                        "cheating")
-                game.note_claim(seq, says)
-                self._dispute(says)
+        step_timeout = self.view.table.step_timeout if self.view is not None else 0.0
+        for seq, says in self.owed_clock.claims(game, live and not self._left, now, step_timeout):
+            game.note_claim(seq, says)
+            self._dispute(says)
         for says in game.take_disputes():
             self._dispute(says)
         if game.abandoned_after_keys and self.abandon_log is not None:

@@ -52,6 +52,7 @@ def table_info(table: Table, rules_json: str) -> Any:
         host_tls_fingerprint=settings.tls_fingerprint,
         host_public_key=settings.host_public_key,
         game_id=game.game_id if game else b"", game_fingerprint=game.fingerprint if game else "",
+        step_timeout=max(settings.step_timeout, 0.0),
     )
 
 

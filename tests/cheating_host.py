@@ -10,6 +10,10 @@ WATTEN_CHEAT says how (the victim is seat WATTEN_CHEAT_SEAT, default 1):
 - `skip-checkpoint`: with the next deal sealed with the checkpoint (GameHeader.next_deal), the host takes the victim's
   first CheckpointSignature without relaying it and counts it: the next hand's cut comes before the checkpoint is
   complete in the chain every seat holds.
+- `away-owing`: once, from the second hand on, right after posting a Checkpoint (with the next deal's HandOpen
+  and DeckSealed when they follow it at once), in the same change, the host calls the victim away: the victim owes
+  that checkpoint's (and seal's) signatures and had no time to send them; the host completes them without it. The
+  victim comes back by acting.
 - `odd-header`: the header asks for an order of the next deal no seat knows (GameHeader.next_deal "whenever"), which
   watten-verify fails: an honest seat signs no such header.
 """
@@ -95,6 +99,28 @@ def cheat_skip_checkpoint() -> None:
     VerifiedSeat.check_checkpoint_complete = lambda self, what: None  # type: ignore[method-assign]
 
 
+def cheat_away_owing() -> None:
+    honest_submit = HostGame.submit
+    honest_act_for = HostGame.act_for
+    done: list[bool] = []
+
+    def called_away_at_once(game: HostGame, posted: list[Any]) -> list[Any]:
+        if not done and _second_hand(game) and VICTIM not in game.absent and any(
+                p.type == "Checkpoint" for p in posted):
+            done.append(True)
+            return posted + game.stand_in(VICTIM, True)  # (published with the checkpoint: one change)
+        return posted
+
+    def submit(self: HostGame, seat: int, raw: bytes) -> Any:
+        return called_away_at_once(self, honest_submit(self, seat, raw))
+
+    def act_for(self: HostGame, seat: int, action: str | None = None) -> Any:
+        return called_away_at_once(self, honest_act_for(self, seat, action))
+
+    HostGame.submit = submit  # type: ignore[method-assign]
+    HostGame.act_for = act_for  # type: ignore[method-assign]
+
+
 def cheat_odd_header() -> None:
     honest_start = HostGame.start
 
@@ -109,5 +135,5 @@ def cheat_odd_header() -> None:
 
 if __name__ == "__main__":
     {"away": cheat_away, "refuse": cheat_refuse, "skip-checkpoint": cheat_skip_checkpoint,
-     "odd-header": cheat_odd_header}[CHEAT]()
+     "away-owing": cheat_away_owing, "odd-header": cheat_odd_header}[CHEAT]()
     raise SystemExit(main())

@@ -53,6 +53,10 @@ CALLED_AWAY = "DISPUTE: the host says this seat is away, but it is connected"
     # trustless game every such call costs the seat's side a hand)
     ("away", "verified", CALLED_AWAY, CLAIMED, "the owner says", "DISPUTED (claimed"),
     ("away", "trustless", CALLED_AWAY, CLAIMED, "the owner says", "DISPUTED (claimed"),
+    # the host calls the seat away in the very change that posts the checkpoint (and the next seal) it owes, long
+    # before the step timeout: it had no chance to answer, so it was not silent (the host completes both without it)
+    ("away-owing", "verified", CALLED_AWAY + " and had owed its CheckpointSignature for only 0.", CLAIMED,
+     "the owner says", "DISPUTED (claimed"),
     # the host refuses a valid signature: its own signed receipt, replayed, contradicts it
     ("refuse", "verified", "DISPUTE: the host refused this seat's DeckSealedSignature (wrong-hash)", PROVEN,
      "an honest host accepts it there", "DISPUTED (proven)"),

@@ -124,7 +124,8 @@ class SeatGame:
     chain_hashes: list[bytes] = field(default_factory=list)  # the hash of every chain entry, in order
     chain_types: list[str] = field(default_factory=list)  # and its type
     sent_at: dict[bytes, int] = field(default_factory=dict)  # our envelope's hash -> the chain seq it answered
-    called_away: list[tuple[int, bool]] = field(default_factory=list)  # StandIns for us: (seq, we owed nothing)
+    # StandIns for us: (seq, our envelopes not yet accepted then, oldest first: what we owed; () = nothing)
+    called_away: list[tuple[int, tuple[bytes, ...]]] = field(default_factory=list)
     # Refusals judged at a head this seat has not received yet: (envelope, receipt), judged when it arrives
     refusals_ahead: list[tuple[bytes, Any]] = field(default_factory=list)
     disputed: list[str] = field(default_factory=list)  # disputes found since `take_disputes`, in words
@@ -265,8 +266,9 @@ class SeatGame:
         note = pb.SeatNote(kind="claimed-dispute", chain_seq=chain_seq, says=says)
         self.record.append(RecordEntry(RECORD_NOTE, note.SerializeToString(deterministic=True)))
 
-    def take_called_away(self) -> list[tuple[int, bool]]:
-        """The StandIns for this seat since the last call: (chain seq, whether the seat owed nothing then)."""
+    def take_called_away(self) -> list[tuple[int, tuple[bytes, ...]]]:
+        """The StandIns for this seat since the last call: (chain seq, the envelopes the seat still owed then, oldest
+        first; empty: it had answered every step). The client's clock says how long it had them."""
         taken, self.called_away = self.called_away, []
         return taken
 
@@ -625,7 +627,7 @@ class SeatGame:
     def _on_StandIn(self, signed: Signed) -> None:
         p = signed.payload
         if p.active and int(p.seat) == self.seat:
-            self.called_away.append((self.chain_seq, not self.outbox))
+            self.called_away.append((self.chain_seq, tuple(self.outbox)))
         if p.active:
             self.stood_in.add(int(p.seat))
             if self.verified is not None:

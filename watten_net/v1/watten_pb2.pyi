@@ -101,7 +101,7 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., occupied: _Optional[bool] = ..., name: _Optional[str] = ..., side: _Optional[int] = ..., ready: _Optional[bool] = ..., online: _Optional[bool] = ..., bot: _Optional[bool] = ..., public_key: _Optional[bytes] = ..., stand_in: _Optional[bool] = ...) -> None: ...
 
 class TableInfo(_message.Message):
-    __slots__ = ("protocol_version", "table_id", "host_name", "preset", "rules_json", "settings", "player_count", "seats", "phase", "seq", "watching", "host_tls_fingerprint", "host_public_key", "game_id", "game_fingerprint")
+    __slots__ = ("protocol_version", "table_id", "host_name", "preset", "rules_json", "settings", "player_count", "seats", "phase", "seq", "watching", "host_tls_fingerprint", "host_public_key", "game_id", "game_fingerprint", "step_timeout")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     HOST_NAME_FIELD_NUMBER: _ClassVar[int]
@@ -117,6 +117,7 @@ class TableInfo(_message.Message):
     HOST_PUBLIC_KEY_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FINGERPRINT_FIELD_NUMBER: _ClassVar[int]
+    STEP_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     table_id: str
     host_name: str
@@ -132,7 +133,8 @@ class TableInfo(_message.Message):
     host_public_key: bytes
     game_id: bytes
     game_fingerprint: str
-    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[str] = ..., host_name: _Optional[str] = ..., preset: _Optional[str] = ..., rules_json: _Optional[str] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., player_count: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., phase: _Optional[_Union[TablePhase, str]] = ..., seq: _Optional[int] = ..., watching: _Optional[int] = ..., host_tls_fingerprint: _Optional[bytes] = ..., host_public_key: _Optional[bytes] = ..., game_id: _Optional[bytes] = ..., game_fingerprint: _Optional[str] = ...) -> None: ...
+    step_timeout: float
+    def __init__(self, protocol_version: _Optional[int] = ..., table_id: _Optional[str] = ..., host_name: _Optional[str] = ..., preset: _Optional[str] = ..., rules_json: _Optional[str] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., player_count: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., phase: _Optional[_Union[TablePhase, str]] = ..., seq: _Optional[int] = ..., watching: _Optional[int] = ..., host_tls_fingerprint: _Optional[bytes] = ..., host_public_key: _Optional[bytes] = ..., game_id: _Optional[bytes] = ..., game_fingerprint: _Optional[str] = ..., step_timeout: _Optional[float] = ...) -> None: ...
 
 class GetTableRequest(_message.Message):
     __slots__ = ("protocol_version", "client", "table_id")
