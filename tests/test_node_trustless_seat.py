@@ -21,8 +21,8 @@ from nodeseats import done_counters, node_with_packages, seat_plays_match, watte
 pytestmark = [pytest.mark.network, pytest.mark.slow]
 
 SEAT_DIR = ROOT / "examples" / "node-trustless-seat"
-# The seat's own clock (SEAT_TIMEOUT, then it exits 2); the test's bound is a minute longer. A trustless match to 11
-# took 8 to 20 s of the seat's time here (3 to 7 hands), on a busy 2-core machine.
+# The seat's own clock (SEAT_TIMEOUT, then it exits 2); the test's bound is a minute longer. On a busy 2-core machine
+# a trustless match to 11 took the seat 8 to 17 s (3 to 7 hands), verify_cli.js 4 to 7 s, the whole test 19 to 26 s.
 SEAT_SECONDS = 300
 # A short match that crosses next deals (each with a fresh deck: key shares and shuffles again): to 11 it took 3 to
 # 7 hands in 17 runs. One hand would need a stake raised from 2 to 11.
