@@ -83,7 +83,9 @@ def seat_plays_match(node: str, seat_dir: Path, script: str, tmp_path: Path, *ho
     host, port = start_host(tmp_path, "--headless", "--players", "2", "--bots", "1", "--insecure", "--no-announce",
                             *host_args)
     try:
-        env = {**os.environ, "SEAT_TIMEOUT": str(int(seconds))}
+        # The seats' test switches (SEAT_PROBE, SEAT_CHEAT, ...) stay out: the test plays the seat as it is.
+        env = {name: value for name, value in os.environ.items() if not name.startswith("SEAT_")}
+        env["SEAT_TIMEOUT"] = str(int(seconds))
         seat = Proc(subprocess.Popen([node, str(seat_dir / script), f"127.0.0.1:{port}", str(out)], cwd=seat_dir,
                                      env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
         assert seat.wait(seconds + 60) == 0, seat.output()
