@@ -3,7 +3,7 @@
 # `watten-verify` and this folder's own checker on the seat's record and the host's.
 # usage: examples/node-trustless-seat/run.sh [OUTDIR] [host options, e.g. --players 4 --bots 3 --rules wurf]
 #        (2 players, 1 bot unless the options say otherwise)
-#        (after `npm install` here; PYTHON=/path/to/venv/bin/python if the repository has no .venv of its own)
+#        (after `npm ci` here; PYTHON=/path/to/venv/bin/python if the repository has no .venv of its own)
 # Test switches (environment): SEAT_PROBE=1 (deliberately bad envelopes), SEAT_SEAL=1 (provoke sealed shares),
 # SEAT_AWAY=S (owe a step S seconds), SEAT_CRASH=h (crash in hand h, then restart), SEAT_BESSERE=1, SEAT_CHEAT=1|all.
 set -u
