@@ -22,6 +22,7 @@ pytestmark = [
 ]
 
 PLAY = r"Your turn: (choose a card|Enter plays your last card)"
+BUMMERL = r"Bummerl (\d+) ?– ?(\d+)"
 SCORE = re.compile(r"Team A \(0\+2\): (\d+).*Team B \(1\+3\): (\d+)")
 
 
@@ -252,7 +253,7 @@ def play_until_the_match_is_over(tmux: Tmux, name: str, timeout: float = 240.0) 
 def test_play_again_by_keys_two_matches_at_one_table(tmux: Tmux, tmp_path: Path) -> None:
     """At the end of a match the screen offers [n] another match; pressing it starts the next match at the same table
     (the host's bots always agree) with a new game fingerprint; both matches' records (the host's and the person's)
-    verify."""
+    verify. The score line's Bummerl go on from the first match's."""
     from watten_net.verify import verify_file
 
     tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "3",
@@ -261,8 +262,13 @@ def test_play_again_by_keys_two_matches_at_one_table(tmux: Tmux, tmp_path: Path)
     screen = play_until_the_match_is_over(tmux, "host")
     first = re.search(r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})", screen)
     assert first is not None and "[n] another match" in screen, screen
+    marks = re.search(BUMMERL, screen)
+    assert marks is not None and sum(map(int, marks.groups())) >= 1, screen
     tmux.keys("host", "n")
     tmux.wait_for("host", rf"Game (?!{first.group(1)})[0-9a-f]{{4}} [0-9a-f]{{4}}", timeout=60)
+    # The Bummerl go on from the first match's (PROTOCOL.md: the next match carries them over), not from 0–0.
+    carried = tmux.wait_for("host", BUMMERL, timeout=60)
+    assert carried.groups() == marks.groups(), tmux.screen("host")
     screen = play_until_the_match_is_over(tmux, "host")
     second = re.search(r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})", screen)
     assert second is not None and second.group(1) != first.group(1), screen
