@@ -521,3 +521,33 @@ for _lang, _words in (
     ("zh", {"lobby_full": "座位已满：由主机开始游戏", "lobby_full_host": "座位已满：按 [s] 开始游戏"}),
 ):
     TEXT[_lang].update(_words)
+
+# ---- the host's own lobby (how friends join, the certificate, the keys to arrange seats): host/main.py passes these
+# to host/addresses.py, which imports nothing of the client: one block
+for _lang, _words in (
+    ("de", {"lobby_only_here": "Nur dieser Rechner kann beitreten: {command}",
+            "lobby_loopback": "(lauscht nur auf Loopback; --bind 0.0.0.0 lässt das LAN herein)",
+            "lobby_join_with": "Beitreten:", "lobby_or": "oder:", "lobby_announced": "(im LAN angekündigt)",
+            "lobby_more": "… und {more} weitere (siehe die Startmeldung)",
+            "lobby_no_address": "Keine Netzwerkadresse ist aktiv: Freunde erreichen diesen Rechner noch nicht",
+            "lobby_tls": "TLS-Fingerabdruck",
+            "lobby_plaintext": "unverschlüsselt (--insecure): jeder im Netz kann das Spiel mitlesen",
+            "lobby_keys": "[x] N: Platz N freigeben (eines Bots)   [m] N M: Plätze N und M tauschen"}),
+    ("en", {"lobby_only_here": "Only this machine can join: {command}",
+            "lobby_loopback": "(listening on loopback only; --bind 0.0.0.0 lets the LAN in)",
+            "lobby_join_with": "Join with:", "lobby_or": "or:", "lobby_announced": "(announced on the LAN)",
+            "lobby_more": "… and {more} more (see the start banner)",
+            "lobby_no_address": "No network address is up: friends cannot reach this machine yet",
+            "lobby_tls": "TLS fingerprint",
+            "lobby_plaintext": "plaintext (--insecure): anyone on the network can read the game",
+            "lobby_keys": "[x] N: free seat N (a bot's)   [m] N M: swap seats N and M"}),
+    ("zh", {"lobby_only_here": "只有本机可以加入：{command}",
+            "lobby_loopback": "（只监听本机回环地址；--bind 0.0.0.0 让局域网加入）",
+            "lobby_join_with": "加入：", "lobby_or": "或：", "lobby_announced": "（已在局域网公布）",
+            "lobby_more": "… 还有 {more} 个地址（见启动信息）",
+            "lobby_no_address": "没有可用的网络地址：朋友暂时连不上本机",
+            "lobby_tls": "TLS 指纹",
+            "lobby_plaintext": "明文（--insecure）：网络上任何人都能看到本局",
+            "lobby_keys": "[x] N：空出 N 号座位（机器人的）   [m] N M：交换 N 号和 M 号座位"}),
+):
+    TEXT[_lang].update(_words)
