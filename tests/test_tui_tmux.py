@@ -322,6 +322,35 @@ def test_a_player_who_leaves_after_the_match_frees_the_seat_and_the_hosts_bot_ta
     assert re.search(r"\(bot\)", screen) and "Josef" not in screen, screen
 
 
+def test_the_hosts_end_screen_follows_who_asked_for_another_match(tmux: Tmux) -> None:
+    """The joined person presses [n] first: the host's person's end line, which said "waiting for Josef" (its stream
+    has ended with the match), drops him without a key pressed; the host's [n] then starts the next match."""
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "2",
+                            "--autostart", "--lang", "en", "--name", "Hanna", "--bot-delay", "0.02",
+                            "--set", "target=3"), width=80, height=24)
+    port = tmux.wait_for("host", r"watten-join \S+:(\d+)").group(1)
+    other = {"WATTEN_CONFIG_DIR": tmux.env["WATTEN_CONFIG_DIR"] + "-josef",
+             "WATTEN_DATA_DIR": tmux.env["WATTEN_DATA_DIR"] + "-josef"}
+    tmux.new("join", python("client.main", "--insecure", "--lang", "en", "--name", "Josef", f"127.0.0.1:{port}"),
+             env=other, width=80, height=24)
+    first = tmux.wait_for("host", r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})").group(1)
+    deadline = time.monotonic() + 240
+    states: dict[str, dict[str, int]] = {"host": {}, "join": {}}
+    while not all("Match over" in tmux.screen(n) for n in states):
+        assert time.monotonic() < deadline, "\n\n".join(tmux.screen(n) for n in states)
+        for name in states:
+            if "Match over" not in tmux.screen(name):
+                answer_whatever_is_asked(tmux, name, states[name])
+        time.sleep(0.2)
+    tmux.wait_for("host", r"another match · waiting for Josef")
+    tmux.keys("join", "n")
+    tmux.wait_for("join", r"waiting for Hanna …")
+    tmux.wait_for("host", r"(?m)^\[n\] another match\s*$", timeout=20)  # (the end line, no one left to wait for)
+    assert "waiting for Josef" not in tmux.screen("host"), tmux.screen("host")
+    tmux.keys("host", "n")
+    tmux.wait_for("host", rf"Game (?!{first})[0-9a-f]{{4}} [0-9a-f]{{4}}", timeout=60)
+
+
 def test_a_person_the_host_moves_in_the_lobby_plays_the_game_at_the_new_seat(tmux: Tmux) -> None:
     """The host's person swaps a joined person with a bot ([m] N M) before the start: the joined client follows the
     move, and the game's header, which seats its key at the new seat, is checked against that seat (no failed deal

@@ -278,11 +278,14 @@ def test_the_line_after_a_match_waits_for_the_other_people_not_for_the_reader() 
     view.table.phase = pb.TABLE_PHASE_MATCH_OVER
     for seat, name, bot, ready in ((0, "Newbie", False, False), (1, "Vroni", True, False),
                                    (2, "Anna\x1b[2J", False, False), (3, "Sepp", False, True)):
-        view.table.seats.append(pb.SeatInfo(seat=seat, name=name, bot=bot, ready=ready))
+        view.table.seats.append(pb.SeatInfo(seat=seat, occupied=True, name=name, bot=bot, ready=ready))
+    view.table.seats.append(pb.SeatInfo(seat=4))  # (a seat freed by somebody who left: nobody to wait for)
     assert vm.end_message(view, EN) == "[n] another match · waiting for Anna\\x1b[2J"
+    assert vm.asked_again_message(view, EN) == "waiting for Anna\\x1b[2J …"  # (after this seat's own [n])
     view.table.seats[2].ready = True
     assert vm.end_message(view, EN) == "[n] another match"
     assert vm.end_message(view, Words("de")) == "[n] noch ein Spiel"
+    assert vm.asked_again_message(view, EN) == ""
 
 
 def test_the_hands_result_stays_up_when_the_next_hand_asks_this_seat_at_once() -> None:
