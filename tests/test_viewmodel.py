@@ -520,3 +520,31 @@ def test_the_running_table_writes_no_raw_control_or_bidi_character_to_the_termin
     assert not re.search("[\u202a-\u202e\u2066-\u2069\u200e\u200f\x07\x9b]", written)
     # Every ESC is one prompt-toolkit wrote (cursor, colours, modes), never the host's title or screen clearing.
     assert "\x1b]" not in written and "\x1b[2J" not in written
+
+
+# Watten's own terms stay German in every language (README: "Card and rule names stay German in every language"),
+# and a few words are the same in both; any other word the English and the German lines share is one left untranslated
+# (the playtest read "Stake 2 · Stiche 0–0" in English, and "Seeds am Partieende" in German).
+WATTEN_TERMS = {"bessere", "bummerl", "eichel", "gehts", "gespannt", "herz", "laub", "schadet's", "schellen", "schlag",
+                "schlagwechsel", "trumpf", "watten"}
+SAME_IN_BOTH = {"bot", "deck", "enter", "esc", "hand", "host", "lan", "loopback", "name", "offline", "start", "team",
+                "tls"}
+
+
+def _words_of(table: dict[str, str]) -> set[str]:
+    found: set[str] = set()
+    for text in table.values():  # (placeholders, options, commands and keys are no words of either language)
+        text = re.sub(r"\{[a-z_]+\}|--[a-z-]+|watten-[a-z]+|:[a-z]+ N|\[[^\]]*\]", " ", text)
+        found |= {word.lower() for word in re.findall(r"[A-Za-zÄÖÜäöüß']{3,}", text)}
+    return found
+
+
+def test_the_english_and_german_words_share_only_wattens_own_terms() -> None:
+    from client.i18n import TEXT
+
+    shared = _words_of(TEXT["en"]) & _words_of(TEXT["de"])
+    assert shared - WATTEN_TERMS - SAME_IN_BOTH == set()
+    view = make_view(to_act=[0], hand_phase="play")
+    view.stake, view.tricks_per_side[:] = 2, [0, 0]
+    status = "".join(text for _, text in vm.status_pane(view, EN))
+    assert "Stake 2 · tricks 0–0" in status and "Stiche" not in status, status
