@@ -166,11 +166,15 @@ class TableApp:
         """A refusal in the seat's own words (the host's sentence, escaped on its way in by client/errors.py, only
         where they have none). One that says "not now" or "not your turn" says what the table waits for instead of
         "Not allowed", from this seat's view: "Not now: the table waits for Vroni to cut." """
-        said = self.words.reason(err.reason, err.message)
         view = self.state.view
-        waits = table_waits(view, self.words) if view is not None and err.reason in OUT_OF_TURN else ""
+        # (a move sent while the game is at the deal's own steps: the host says "ActionRequest is not expected now
+        # (the game is at deal)", its protocol's words; to the person it is "not now", and why)
+        reason = Reason.NOT_NOW if err.reason == Reason.UNEXPECTED_MESSAGE else err.reason
+        waits = table_waits(view, self.words) if view is not None and reason in OUT_OF_TURN else ""
         if waits:
+            said = self.words.reason(reason, err.message)
             return f"{said.rstrip('.。')}: {waits}{self.words['sentence_end']}"
+        said = self.words.reason(err.reason, err.message)
         return f"{self.words['refused']}: {said}"
 
     async def hint(self, view: Any) -> None:

@@ -551,3 +551,12 @@ for _lang, _words in (
             "lobby_keys": "[x] N：空出 N 号座位（机器人的）   [m] N M：交换 N 号和 M 号座位"}),
 ):
     TEXT[_lang].update(_words)
+
+# ---- a move refused while nobody is to move (the seats sign the deal's steps, the host deals): what the table waits
+# for then, after "Not now:" (it read "Not allowed: Not now."): one block
+for _lang, _words in (
+    ("de", {"wait_sign": "ihren Teil zum Austeilen beitragen", "deal_being_checked": "das Austeilen wird geprüft"}),
+    ("en", {"wait_sign": "to do their part of the deal", "deal_being_checked": "the deal is being checked"}),
+    ("zh", {"wait_sign": "完成各自的发牌步骤", "deal_being_checked": "正在检查发牌"}),
+):
+    TEXT[_lang].update(_words)

@@ -250,9 +250,21 @@ def test_a_move_out_of_turn_is_refused_with_what_the_table_waits_for() -> None:
     assert sent == [] and state.message == "Not now: the table waits for Vroni\\x1b[2J to cut."
     _, state = press(view, [":", "cut 10", "\r"], refuse=refuse)
     assert state.message == "It is not your turn: the table waits for Vroni\\x1b[2J to cut."
-    nobody = make_view(your_hand=["HK", "L7"])  # (waiting for no seat's move: the deal's own steps)
+    # Waiting for no seat's move: the deal's own steps. Found playing: "Not allowed: Not now." with nobody to act
+    # read as if the key were wrong; it says what the table waits for then (the seats signing, the deal checked).
+    nobody = make_view(your_hand=["HK", "L7"])
     _, state = press(nobody, [":", "HK", "\r"], refuse=refuse)
-    assert state.message == "Not allowed: Not now."
+    assert state.message == "Not now: the deal is being checked."
+    at_deal = {"play HK": ("unexpected-message", "ActionRequest is not expected now (the game is at deal)")}
+    _, state = press(nobody, [":", "HK", "\r"], refuse=at_deal)  # (what the host answers then: its protocol's words)
+    assert state.message == "Not now: the deal is being checked."
+    signing = make_view(your_hand=["HK", "L7"], deal=pb.DealStatus(step="sealed", waiting_for=[0, 2]))
+    signing.seats[2].name = "Vroni\x1b[2J"
+    _, state = press(signing, [":", "HK", "\r"], refuse=refuse)  # (this seat's own signature is its client's)
+    assert state.message == "Not now: the table waits for Vroni\\x1b[2J to do their part of the deal."
+    assert table_waits(signing, Words("de")) == "der Tisch wartet auf Vroni\\x1b[2J – ihren Teil zum Austeilen beitragen"
+    signing.table.phase = pb.TABLE_PHASE_MATCH_OVER  # (after the match nothing is waited for)
+    assert table_waits(signing, EN) == ""
     naming = make_view(to_act=[1, 3], announce_step="trump", hand_phase="announce")
     assert table_waits(naming, Words("de")) == "der Tisch wartet auf P1, P3 – Trumpf ansagen"
     assert table_waits(make_view(to_act=[1]), EN) == "the table waits for P1"
