@@ -260,9 +260,10 @@ def test_a_move_out_of_turn_is_refused_with_what_the_table_waits_for() -> None:
     assert state.message == "Not now: the deal is being checked."
     signing = make_view(your_hand=["HK", "L7"], deal=pb.DealStatus(step="sealed", waiting_for=[0, 2]))
     signing.seats[2].name = "Vroni\x1b[2J"
-    _, state = press(signing, [":", "HK", "\r"], refuse=refuse)  # (this seat's own signature is its client's)
+    _, state = press(signing, [":", "HK", "\r"], refuse=refuse)  # (this seat's own part is its client's)
     assert state.message == "Not now: the table waits for Vroni\\x1b[2J to do their part of the deal."
-    assert table_waits(signing, Words("de")) == "der Tisch wartet auf Vroni\\x1b[2J – ihren Teil zum Austeilen beitragen"
+    assert table_waits(signing, Words("de")) == (
+        "der Tisch wartet auf Vroni\\x1b[2J – ihren Teil zum Austeilen beitragen")
     signing.table.phase = pb.TABLE_PHASE_MATCH_OVER  # (after the match nothing is waited for)
     assert table_waits(signing, EN) == ""
     naming = make_view(to_act=[1, 3], announce_step="trump", hand_phase="announce")
