@@ -25,6 +25,7 @@ from watten_net.verify import verify_entries
 
 from . import log_view
 from . import viewmodel as vm
+from .again import follow_who_asks
 from .commands import LegalCompleter, legal_of, to_action
 from .connection import Connection, HostBrokeProtocol, Refused
 from .i18n import Words
@@ -101,6 +102,7 @@ class TableApp:
         self._tricks_seen = 0
         self._story_of = ""  # the game fingerprint the table log tells of
         self._refusal = ""  # the refusal on the message line, while this seat's turn had not come
+        self._again_said: str | None = None  # whom [n] waits for, as the message line says it (None: not asked)
 
     def _hand(self) -> vm.Fragments:
         view = self.state.view
@@ -164,11 +166,15 @@ class TableApp:
         """A refusal in the seat's own words (the host's sentence, escaped on its way in by client/errors.py, only
         where they have none). One that says "not now" or "not your turn" says what the table waits for instead of
         "Not allowed", from this seat's view: "Not now: the table waits for Vroni to cut." """
-        said = self.words.reason(err.reason, err.message)
         view = self.state.view
-        waits = table_waits(view, self.words) if view is not None and err.reason in OUT_OF_TURN else ""
+        # (a move sent while the game is at the deal's own steps: the host says "ActionRequest is not expected now
+        # (the game is at deal)", its protocol's words; to the person it is "not now", and why)
+        reason = Reason.NOT_NOW if err.reason == Reason.UNEXPECTED_MESSAGE else err.reason
+        waits = table_waits(view, self.words) if view is not None and reason in OUT_OF_TURN else ""
         if waits:
+            said = self.words.reason(reason, err.message)
             return f"{said.rstrip('.。')}: {waits}{self.words['sentence_end']}"
+        said = self.words.reason(err.reason, err.message)
         return f"{self.words['refused']}: {said}"
 
     async def hint(self, view: Any) -> None:
@@ -228,6 +234,7 @@ class TableApp:
             async for view in self.conn.follow(on_state=self._connection_state):
                 s.view = view
                 self._turn_came(view)
+                self._who_asked_again(view)
                 if view is not None and view.your_hand:
                     s.cursor = max(0, min(s.cursor, len(view.your_hand) - 1))
                 self._pace()
@@ -242,7 +249,20 @@ class TableApp:
         s.connection = "connected"  # (no longer trying: the header drops "reconnecting" / "the host has left")
         if s.view is not None and s.view.table.phase in (vm.MATCH_OVER, vm.ABANDONED):
             s.message = s.message or vm.end_message(s.view, self.words)
+            if s.view.your_seat >= 0:  # (the stream has ended: whom [n] waits for is asked of the host now and then)
+                self.app.create_background_task(
+                    follow_who_asks(self.conn, s, self.words, lambda: not self.finished, self.app.invalidate))
         self.app.invalidate()
+
+    def _who_asked_again(self, view: Any) -> None:
+        """After this seat's [n] the stream stays open: "waiting for Anna, Sepp …" follows who asked since, until
+        the next match begins (or another line took the message's place)."""
+        if self._again_said is None or view is None:
+            return
+        if view.table.phase not in (vm.MATCH_OVER, vm.ABANDONED, vm.LOBBY):
+            self._again_said = None
+        elif self.state.message == self._again_said:
+            self.state.message = self._again_said = vm.asked_again_message(view, self.words)
 
     async def say(self, text: str) -> None:
         """[t] then a line: table chat to everyone at the table, spectators included; a refusal is shown."""
@@ -260,10 +280,7 @@ class TableApp:
         except Refused as err:
             self.state.message = self._refused(err)
             return
-        view, words = self.state.view, self.words
-        seats = view.table.seats if view is not None else []
-        others = [x.name for x in seats if not x.bot and not x.ready and view is not None and x.seat != view.your_seat]
-        self.state.message = f"{words['again_waiting']} {', '.join(others)} …" if others else ""
+        self.state.message = self._again_said = vm.asked_again_message(self.state.view, self.words)
         self.finished = False
         self._ended.clear()
         await self.follow()

@@ -44,7 +44,7 @@ TEXT: dict[str, dict[str, str]] = {
         "no_hint": "kein Tipp", "chance": "etwa {pct} % für dein Team",
         "deal_pending": "Austeilen: warte auf die ersten Karten",
         "deal_consistent": "jedes Deck passt zu seinem Siegel ✓ · wartet auf den Schlüssel des Hosts (Partieende)",
-        "deal_cards_checked": "jede Karte geprüft ✓ · Seeds am Partieende",
+        "deal_cards_checked": "jede Karte geprüft ✓ · Zufallswerte am Partieende",
         "signals": "deutet", "tricks_short": "Stiche", "any_key": "Taste",
         "takes_trick": "→ {seat} sticht", "someone": "Jemand",
         "pending_raise": "Gehts? {seat} bietet {value}",
@@ -79,10 +79,10 @@ TEXT: dict[str, dict[str, str]] = {
         "dispute": "DISPUTE",
         "schlag": "Schlag (striker rank)", "trump": "Trumpf (trump)", "stake": "Stake", "hidden": "?",
         "your_turn": "Your turn", "waiting_for": "Waiting for", "dealer": "dealer", "forehand": "forehand",
-        "cutter": "cutter", "team": "Team", "tricks": "Stiche (tricks)", "score": "Points", "bummerl": "Bummerl",
+        "cutter": "cutter", "team": "Team", "tricks": "tricks", "score": "Points", "bummerl": "Bummerl",
         "target": "target", "gespannt": "gespannt (tight)",
         "rules": "Rules",
-        "flags": "changed", "your_hand": "Your cards", "trick": "Stich (trick)", "last_trick": "Last trick",
+        "flags": "changed", "your_hand": "Your cards", "trick": "trick", "last_trick": "Last trick",
         "no_last_trick": "No trick yet", "help_hint": "? help · v log · p last trick · : command",
         "confirm_fold": "Really fold (you lose the hand)? [y/n]", "confirm_concede": "Really concede? [y/n]",
         "confirm_quit": "Leave the table? [y/n]", "refused": "Not allowed",
@@ -99,7 +99,7 @@ TEXT: dict[str, dict[str, str]] = {
         "deal_pending": "deal: waiting for the first cards",
         "deal_consistent": "every deck matched its seal ✓ · waiting for the host's key (match end)",
         "deal_cards_checked": "every card checked ✓ · seeds revealed at the end",
-        "signals": "signals", "tricks_short": "Stiche", "any_key": "any key",
+        "signals": "signals", "tricks_short": "tricks", "any_key": "any key",
         "takes_trick": "→ {seat} takes the trick", "someone": "Someone",
         "pending_raise": "Gehts? {seat} raises to {value}",
         "answer_raise": "{seat} raises to {value} (Gehts?): [y] accept / [f] fold",
@@ -519,5 +519,44 @@ for _lang, _words in (
     ("en", {"lobby_full": "Every seat is taken: the host starts the game",
             "lobby_full_host": "Every seat is taken: [s] starts the game"}),
     ("zh", {"lobby_full": "座位已满：由主机开始游戏", "lobby_full_host": "座位已满：按 [s] 开始游戏"}),
+):
+    TEXT[_lang].update(_words)
+
+# ---- the host's own lobby (how friends join, the certificate, the keys to arrange seats): host/main.py passes these
+# to host/addresses.py, which imports nothing of the client: one block
+for _lang, _words in (
+    ("de", {"lobby_only_here": "Nur dieser Rechner kann beitreten: {command}",
+            "lobby_loopback": "(lauscht nur auf Loopback; --bind 0.0.0.0 lässt das LAN herein)",
+            "lobby_join_with": "Beitreten:", "lobby_or": "oder:", "lobby_announced": "(im LAN angekündigt)",
+            "lobby_more": "… und {more} weitere (siehe die Startmeldung)",
+            "lobby_no_address": "Keine Netzwerkadresse ist aktiv: Freunde erreichen diesen Rechner noch nicht",
+            "lobby_tls": "TLS-Fingerabdruck",
+            "lobby_plaintext": "unverschlüsselt (--insecure): jeder im Netz kann das Spiel mitlesen",
+            "lobby_keys": "[x] N: Platz N freigeben (eines Bots)   [m] N M: Plätze N und M tauschen"}),
+    ("en", {"lobby_only_here": "Only this machine can join: {command}",
+            "lobby_loopback": "(listening on loopback only; --bind 0.0.0.0 lets the LAN in)",
+            "lobby_join_with": "Join with:", "lobby_or": "or:", "lobby_announced": "(announced on the LAN)",
+            "lobby_more": "… and {more} more (see the start banner)",
+            "lobby_no_address": "No network address is up: friends cannot reach this machine yet",
+            "lobby_tls": "TLS fingerprint",
+            "lobby_plaintext": "plaintext (--insecure): anyone on the network can read the game",
+            "lobby_keys": "[x] N: free seat N (a bot's)   [m] N M: swap seats N and M"}),
+    ("zh", {"lobby_only_here": "只有本机可以加入：{command}",
+            "lobby_loopback": "（只监听本机回环地址；--bind 0.0.0.0 让局域网加入）",
+            "lobby_join_with": "加入：", "lobby_or": "或：", "lobby_announced": "（已在局域网公布）",
+            "lobby_more": "… 还有 {more} 个地址（见启动信息）",
+            "lobby_no_address": "没有可用的网络地址：朋友暂时连不上本机",
+            "lobby_tls": "TLS 指纹",
+            "lobby_plaintext": "明文（--insecure）：网络上任何人都能看到本局",
+            "lobby_keys": "[x] N：空出 N 号座位（机器人的）   [m] N M：交换 N 号和 M 号座位"}),
+):
+    TEXT[_lang].update(_words)
+
+# ---- a move refused while nobody is to move (the seats sign the deal's steps, the host deals): what the table waits
+# for then, after "Not now:" (it read "Not allowed: Not now."): one block
+for _lang, _words in (
+    ("de", {"wait_sign": "ihren Teil zum Austeilen beitragen", "deal_being_checked": "das Austeilen wird geprüft"}),
+    ("en", {"wait_sign": "to do their part of the deal", "deal_being_checked": "the deal is being checked"}),
+    ("zh", {"wait_sign": "完成各自的发牌步骤", "deal_being_checked": "正在检查发牌"}),
 ):
     TEXT[_lang].update(_words)

@@ -11,6 +11,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from prompt_toolkit.utils import get_cwidth
+
 from watten_net.cardwords import RANK_DE, SUIT_DE
 from watten_net.printable import visible
 
@@ -54,8 +56,9 @@ def match_over(view: Any) -> bool:
     return view is not None and bool(view.game_fingerprint) and view.table.phase in (MATCH_OVER, ABANDONED)
 
 
-def summary(state: ScreenState, words: Words, story: Story | None) -> Fragments:
-    """The end of the match: a row per hand, the final score and Bummerl, the own verdict, the record, the keys."""
+def summary(state: ScreenState, words: Words, story: Story | None, width: int = 0) -> Fragments:
+    """The end of the match: a row per hand, the final score and Bummerl, the own verdict, the record, the keys
+    (`width`: the screen's columns, 0 when unknown)."""
     view = state.view
     out: Fragments = [("class:heading", f"{words['summary']}\n")]
     rows = story.hands if story is not None else []
@@ -75,9 +78,19 @@ def summary(state: ScreenState, words: Words, story: Story | None) -> Fragments:
     out.append(("class:ok" if state.deal_status == "verified" else "class:error" if state.deal_status else "class:dim",
                 f"{words['own_check']}: {verdict}\n"))
     if state.record_path:
-        out.append(("class:dim", f"{words['record']}: {visible(home_short(state.record_path))}\n"))
+        out.append(("class:dim", _record_line(words["record"], visible(home_short(state.record_path)), width)))
     out.append(("class:key", f"\n{words['again']} · {words['leave_keys']}\n"))
     return out
+
+
+def _record_line(label: str, path: str, width: int) -> str:
+    """"Record: PATH", or the path on a row of its own when both do not fit: the terminal cut the German
+    "Aufzeichnung: ~/.local/share/watten-net/records/watten-…-seat0" at 80 columns and wrapped ".wrec" alone (a path
+    is copied whole from the screen, so it is never broken where it has room on a row of its own)."""
+    line = f"{label}: {path}"
+    if not width or get_cwidth(line) <= width:
+        return line + "\n"
+    return f"{label}:\n  {path}\n"
 
 
 def _verdict(state: ScreenState, words: Words) -> str:

@@ -14,7 +14,7 @@ from watten_net.engine.ranking import schlag_choices
 
 from .i18n import Words
 from .story import Story
-from .viewmodel import SCHLAG_KEYS, TRUMP_KEYS, Fragments, ScreenState, rules_of, seat_name
+from .viewmodel import PLAYING, SCHLAG_KEYS, STARTING, TRUMP_KEYS, Fragments, ScreenState, rules_of, seat_name
 
 # What the table waits for, from the view's announce_step or hand_phase (docs/rules.md's moments)
 WAITING_FOR = {"schlag": "wait_schlag", "trump": "wait_trump", "swap-answer": "wait_swap",
@@ -82,15 +82,29 @@ def _waiting(view: Any, words: Words) -> Fragments:
 
 def table_waits(view: Any, words: Words) -> str:
     """Whom the table waits for and for what, as a clause ("the table waits for Vroni to cut"): why a move of this
-    seat is not wanted now; "" when the table waits for no seat's move."""
+    seat is not wanted now; during the deal's own steps, which no seat's move ends, what they wait for ("the table
+    waits for Vroni to do their part of the deal", "the deal is being checked"); "" when the table waits for nothing."""
     if not view.to_act:
-        return ""
+        return _deal_waits(view, words)
     names, what = _waited_for(view, words)
     if list(view.to_act) == [view.your_seat]:  # (the move the table waits for is this seat's own: not "Anna (you)")
         return words["table_waits_you"] if what is None else words["table_waits_you_to"].format(what=words[what])
     if what is None:
         return words["table_waits_for"].format(names=names)
     return words["table_waits_to"].format(names=names, what=words[what])
+
+
+def _deal_waits(view: Any, words: Words) -> str:
+    """While the seats sign the deal's steps (their clients do it by themselves) or the host deals and the seats
+    check it, nobody is to move: what the table waits for then (found playing: "Not allowed: Not now." read as if a
+    key of this seat's were wrong)."""
+    if not view.game_fingerprint or view.table.phase not in (PLAYING, STARTING):
+        return ""
+    signing = [s for s in view.deal.waiting_for if s != view.your_seat]
+    if signing:
+        names = ", ".join(seat_name(view, s, words) for s in signing)
+        return words["table_waits_to"].format(names=names, what=words["wait_sign"])
+    return words["deal_being_checked"]
 
 
 def _waited_for(view: Any, words: Words) -> tuple[str, str | None]:

@@ -120,7 +120,7 @@ def table_layout(table: TableApp) -> Layout:
     body = HSplit([
         pane(lambda: vm.header(s, w, tall=tall(), compact=_size()[0] < 76)),
         ConditionalContainer(game, filter=in_game & ~over & ~reading),
-        ConditionalContainer(scrolled(lambda: log_view.summary(s, w, s.story), lambda: s.log_scroll),
+        ConditionalContainer(scrolled(lambda: log_view.summary(s, w, s.story, _size()[0]), lambda: s.log_scroll),
                              filter=over & ~reading),
         ConditionalContainer(pane(lambda: vm.lobby(s, w) if s.view is not None else [("", "…")]),
                              filter=~in_game & ~over & ~reading),

@@ -375,8 +375,19 @@ def end_message(view: Any, words: Words) -> str:
     plays none, reads that the match is over."""
     if view is not None and view.your_seat < 0:
         return words["watch_over"]
-    seats = view.table.seats if view is not None else []
-    # (only the others: the seat reading it is the one [n] is for, "waiting for Newbie" to Newbie puzzled)
-    others = [visible(x.name)[:MAX_NAME_SHOWN] for x in seats
-              if not x.bot and not x.ready and view is not None and x.seat != view.your_seat]
+    others = not_asked_again(view)
     return f"{words['again']} · {words['again_waiting']} {', '.join(others)}" if others else words["again"]
+
+
+def asked_again_message(view: Any, words: Words) -> str:
+    """The line after this seat's own [n]: whom the next match still waits for ("" once nobody)."""
+    others = not_asked_again(view)
+    return f"{words['again_waiting']} {', '.join(others)} …" if others else ""
+
+
+def not_asked_again(view: Any) -> list[str]:
+    """The other persons at the table who have not asked for another match (bots always agree), as shown.
+    (only the others: the seat reading it is the one [n] is for, "waiting for Newbie" to Newbie puzzled)"""
+    seats = view.table.seats if view is not None else []
+    return [visible(x.name)[:MAX_NAME_SHOWN] for x in seats
+            if x.occupied and not x.bot and not x.ready and x.seat != view.your_seat]

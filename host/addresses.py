@@ -20,7 +20,7 @@ single address means that one, a loopback address means this machine only.
 from __future__ import annotations
 
 import socket
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from ipaddress import IPv4Address, IPv6Address, ip_address
 
@@ -108,22 +108,37 @@ def banner_lines(reach: Listening, port: int, insecure: bool, announced: bool) -
 
 LOBBY_ADDRESSES = 3  # the lobby at 80x24 has room for so many; the banner lists them all
 
+# The words of the host's own lobby screen, in English. host/main.py (the composition root, which may import the
+# client) passes the client's words in the person's --lang instead (client/i18n.py, the `lobby_*` keys): this
+# module imports nothing of the client.
+LOBBY_WORDS: dict[str, str] = {
+    "lobby_only_here": "Only this machine can join: {command}",
+    "lobby_loopback": "(listening on loopback only; --bind 0.0.0.0 lets the LAN in)",
+    "lobby_join_with": "Join with:", "lobby_or": "or:", "lobby_announced": "(announced on the LAN)",
+    "lobby_more": "… and {more} more (see the start banner)",
+    "lobby_no_address": "No network address is up: friends cannot reach this machine yet",
+}
 
-def lobby_lines(reach: Listening, port: int, insecure: bool, announced: bool) -> list[str]:
+
+def lobby_lines(reach: Listening, port: int, insecure: bool, announced: bool,
+                words: Mapping[str, str] = LOBBY_WORDS) -> list[str]:
     """The join lines of the host's own lobby screen (short: it shares 24 rows with the seats)."""
     if reach.loopback_only:
-        return [f"  Only this machine can join: {join_command(join_target(reach.bind.strip('[]'), port), insecure)}",
-                "  (listening on loopback only; --bind 0.0.0.0 lets the LAN in)"]
+        command = join_command(join_target(reach.bind.strip("[]"), port), insecure)
+        return [f"  {words['lobby_only_here'].format(command=command)}", f"  {words['lobby_loopback']}"]
+    width = max(len(words["lobby_join_with"]), len(words["lobby_or"])) + 1  # (the commands start in one column)
+    indent = " " * (2 + width)
     lines = []
     if announced:
-        lines.append(f"  Join with: {join_command('', insecure):<34} (announced on the LAN)")
-    label = "  or:        " if announced else "  Join with: "
+        command = join_command("", insecure)
+        lines.append(f"  {words['lobby_join_with']:<{width}}{command:<34} {words['lobby_announced']}")
+    label = f"  {words['lobby_or' if announced else 'lobby_join_with']:<{width}}"
     for address in reach.addresses[:LOBBY_ADDRESSES]:
         lines.append(label + join_command(join_target(address, port), insecure))
-        label = "             "
+        label = indent
     more = len(reach.addresses) - LOBBY_ADDRESSES
     if more > 0:
-        lines.append(f"             … and {more} more address{'es' if more > 1 else ''} (see the start banner)")
+        lines.append(indent + words["lobby_more"].format(more=more))
     if not reach.addresses:
-        lines.append("  No network address is up: friends cannot reach this machine yet")
+        lines.append(f"  {words['lobby_no_address']}")
     return lines

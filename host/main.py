@@ -402,15 +402,17 @@ def _banner(args: argparse.Namespace, tables: list[Table], port: int, fingerprin
         print("watten-host: tip: --bots N fills empty seats with bots ([b] in the lobby adds one)", flush=True)
 
 
-def _lobby_lines(args: argparse.Namespace, port: int, tls: bool, fingerprint: str) -> list[str]:
-    """The host's own lobby: how friends join (host/addresses.py) and the certificate they compare."""
-    from host.addresses import lobby_lines
+def _lobby_lines(args: argparse.Namespace, port: int, tls: bool, fingerprint: str, words: Any) -> list[str]:
+    """The host's own lobby: how friends join (host/addresses.py) and the certificate they compare, in the person's
+    language (`words`: the client's Words; host/addresses.py imports nothing of the client)."""
+    from host.addresses import LOBBY_WORDS, lobby_lines
 
     groups = fingerprint.split()
-    security = [f"  TLS fingerprint {' '.join(groups[:8])}", f"                  {' '.join(groups[8:])}"] if tls else [
-        "  plaintext (--insecure): anyone on the network can read the game"]
-    keys = "  [x] N: free seat N (a bot's)   [m] N M: swap seats N and M"
-    return [*lobby_lines(args.reach, port, not tls, args.announced), *security, keys, ""]
+    label = words["lobby_tls"]
+    security = [f"  {label} {' '.join(groups[:8])}", f"  {' ' * len(label)} {' '.join(groups[8:])}"] if tls else [
+        f"  {words['lobby_plaintext']}"]
+    said = {key: words[key] for key in LOBBY_WORDS}
+    return [*lobby_lines(args.reach, port, not tls, args.announced, said), *security, f"  {words['lobby_keys']}", ""]
 
 
 async def _serve_with_a_person(args: argparse.Namespace, service: Any, port: int, tls: bool,
@@ -617,8 +619,9 @@ async def _play_at_the_host(args: argparse.Namespace, service: Any, port: int, t
         except TableRefusal as err:
             raise ValueError(err.message) from None
 
-    lines = _lobby_lines(args, port, tls, fingerprint)
     words = Words(args.lang or default_lang(), args.suits)
+    lines = _lobby_lines(args, port, tls, fingerprint, words)
+
     async def toggle_deal() -> None:
         await table.set_deal("trustless" if table.settings.deal == "verified" else "verified")
 

@@ -33,6 +33,12 @@ class Rematch:
         # Whether this table may play another match after the current one (a headless host's last match of
         # `--matches M` may not: the host ends after it). Set by the table's place (host/places.py).
         self.offered = True
+        # The Bummerl of this table's earlier matches in the series, per scorer (empty: none yet). Each match is
+        # its own signed game whose engine counts from 0 (docs/protocol-decisions.md, "The first dealer of another
+        # match": each record verifies alone), so the table adds these to every view's sides: "Bummerl 0–1" after
+        # the first match stays 0–1 in the next one. Once a side has the limit the series is over and the next
+        # match begins a new one.
+        self.carried: tuple[int, ...] = ()
 
     def between_matches(self) -> bool:
         """The table's match is over (or abandoned) and the table is still served: "again" is what Ready means."""
@@ -52,6 +58,17 @@ class Rematch:
         """The persons' seats that have not asked for another match yet."""
         return [s for s, o in enumerate(self.table.seats) if o is not None and not o.bot and not o.ready]
 
+    def series_bummerl(self, match_marks: tuple[int, ...]) -> list[int]:
+        """The Bummerl of the series so far: the earlier matches' and those of the match under way."""
+        carried = self.carried if len(self.carried) == len(match_marks) else (0,) * len(match_marks)
+        return [before + now for before, now in zip(carried, match_marks, strict=True)]
+
+    def carry(self, match_marks: tuple[int, ...]) -> None:
+        """A match is over: its Bummerl join the series' (a series one side lost ends: the next starts at 0)."""
+        series = self.series_bummerl(match_marks)
+        over = any(marks >= self.table.rules.bummerl_limit for marks in series)
+        self.carried = () if over else tuple(series)
+
     async def maybe_begin(self) -> None:
         """After a change between matches or in the lobby after a match: start the next match once all agree."""
         table = self.table
@@ -70,6 +87,9 @@ class Rematch:
         table = self.table
         if table.game is None:
             return
+        match = table.game.public if table.game.trustless else table.game.match
+        if match is not None:
+            self.carry(tuple(match.bummerl))
         table.changes.close_records()
         table.bot_worker.stop()
         table.clocks.stop()

@@ -238,7 +238,8 @@ def _hand_rows(view: Any, table: Table, game: HostGame, match: Any) -> None:
     view.announce_step = (match.announce_step if match.phase == Phase.ANNOUNCE else None) or ""
     view.match_number = match.match_number
     view.winners.extend(match.winners)
-    view.series_over = match.series_over
+    view.series_over = match.series_over or any(
+        marks >= table.rules.bummerl_limit for marks in table.rematch.series_bummerl(tuple(match.bummerl)))
     view.hand = match.hand_number
     view.attempt = match.attempt
     view.announcers.extend(match.announcers)
@@ -322,7 +323,7 @@ def _seat_rows(view: Any, table: Table, match: Any) -> None:
             taken=len(match.taken[s]) if match is not None else 0,
         ))
     scores = match.scores if match is not None else ()
-    marks = match.bummerl if match is not None else ()
+    marks = table.rematch.series_bummerl(tuple(match.bummerl)) if match is not None else []
     t = match.t if match is not None else None
     if t is not None:
         for scorer in range(t.scorers):

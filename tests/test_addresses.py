@@ -64,11 +64,32 @@ def test_the_lobby_shows_three_addresses_within_80_columns_and_counts_the_rest()
     lines = lobby_lines(listening_on("0.0.0.0", lambda: many), 47150, insecure=True, announced=True)
     assert lines[0].startswith("  Join with: watten-join --insecure") and "announced on the LAN" in lines[0]
     assert lines[1] == "  or:        watten-join 192.168.0.20:47150 --insecure"
-    assert lines[-1] == "             … and 3 more addresses (see the start banner)"
+    assert lines[-1] == "             … and 3 more (see the start banner)"
     assert len(lines) == 5 and all(len(line) <= 80 for line in lines)
     assert lobby_lines(listening_on("0.0.0.0", lambda: []), 1, False, False) == [
         "  No network address is up: friends cannot reach this machine yet"]
     assert join_target("fd00::7", 1) == "[fd00::7]:1"
+
+
+def test_the_lobby_speaks_the_persons_language() -> None:
+    """host/main.py passes the client's words (--lang de): no English line is left, and the commands still start in
+    one column within 80."""
+    from client.i18n import Words
+    from host.addresses import LOBBY_WORDS
+
+    german = Words("de")
+    words = {key: german[key] for key in LOBBY_WORDS}
+    assert lobby_lines(listening_on("127.0.0.1", lambda: LAN), 47150, insecure=True, announced=False, words=words) == [
+        "  Nur dieser Rechner kann beitreten: watten-join 127.0.0.1:47150 --insecure",
+        "  (lauscht nur auf Loopback; --bind 0.0.0.0 lässt das LAN herein)"]
+    many = [ip_address(f"192.168.{i}.20") for i in range(5)]
+    lines = lobby_lines(listening_on("0.0.0.0", lambda: many), 47150, True, True, words)
+    assert lines[0].startswith("  Beitreten: watten-join --insecure") and "im LAN angekündigt" in lines[0]
+    assert lines[1] == "  oder:      watten-join 192.168.0.20:47150 --insecure"
+    assert lines[-1] == "             … und 2 weitere (siehe die Startmeldung)"
+    assert all(len(line) <= 80 for line in lines)
+    for key in ("lobby_keys", "lobby_plaintext", "lobby_tls"):  # (the lines host/main.py adds below them)
+        assert german[key] != Words("en")[key], key
 
 
 @dataclass

@@ -30,13 +30,19 @@ TARGET = "target=3"  # short matches
 
 async def _play(conn: Connection, seed: int, after: bytes = b"") -> tuple[int, bytes]:
     """Play the seat with a random bot until its match (not the game `after`) is over; (the final phase, its id)."""
+    phase, game_id, _ = await _play_to_end(conn, seed, after)
+    return phase, game_id
+
+
+async def _play_to_end(conn: Connection, seed: int, after: bytes = b"") -> tuple[int, bytes, list[int]]:
+    """`_play`, and the series' Bummerl per side that the last view showed."""
     bot = make_bot("random", seed)
     async for view in conn.follow(give_up_after=30):
         if view is None:
             continue
         if view.table.phase in FINISHED and view.table.game_id not in (b"", after):
             await conn.send_automatic()
-            return int(view.table.phase), bytes(view.table.game_id)
+            return int(view.table.phase), bytes(view.table.game_id), [side.bummerl for side in view.sides]
         await bot_turn(conn, bot, view)
     raise AssertionError("the stream ended before the match did")
 
@@ -60,24 +66,28 @@ async def _wait_phase(conn: Connection, table_id: str, phase: int) -> pb.TableIn
 
 def test_two_matches_at_one_table_new_game_id_every_record_verifies(tmp_path: Path) -> None:
     """Both people ask for another match ([n] is Ready after the end): the same table plays it, same seats, a new
-    game id; each person follows into it on its connection with a new record; all six records verify."""
+    game id; each person follows into it on its connection with a new record; all six records verify. The score's
+    Bummerl go on from the first match's (PROTOCOL.md: the next match carries the Bummerl over)."""
     records = tmp_path / "records"
     host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "4", "--bots", "2", "--matches", "2",
                             "--record", str(records), "--set", TARGET)
     target = f"127.0.0.1:{port}"
+
+    marks: list[tuple[list[int], list[int]]] = []
 
     async def person(name: str, seed: int, first_seen: list[bytes]) -> list[bytes]:
         conn = Connection(grpc.aio.insecure_channel(target), record_dir=records)
         try:
             await conn.join(name)
             seat, table_id = conn.seat, conn.table_id
-            phase, first = await asyncio.wait_for(_play(conn, seed), 180)
+            phase, first, first_marks = await asyncio.wait_for(_play_to_end(conn, seed), 180)
             assert phase == pb.TABLE_PHASE_MATCH_OVER
             first_seen.append(first)
             first_record = conn.record_path
             await conn.again()
-            phase, second = await asyncio.wait_for(_play(conn, seed + 10, first), 180)
+            phase, second, second_marks = await asyncio.wait_for(_play_to_end(conn, seed + 10, first), 180)
             assert phase == pb.TABLE_PHASE_MATCH_OVER
+            marks.append((first_marks, second_marks))
             assert (conn.seat, conn.table_id) == (seat, table_id)  # the same seat at the same table
             assert conn.record_path != first_record and first_record is not None
             return [first, second]
@@ -94,6 +104,10 @@ def test_two_matches_at_one_table_new_game_id_every_record_verifies(tmp_path: Pa
     finally:
         host.stop()
     assert games[0] == games[1] and games[0][0] != games[0][1], games  # one table, two games
+    for first_marks, second_marks in marks:  # each match gives the losers a Bummerl; the second adds to the first's
+        assert len(first_marks) == len(second_marks) == 2 and sum(first_marks) >= 1, marks
+        assert all(b >= a for a, b in zip(first_marks, second_marks, strict=True)), marks
+        assert sum(second_marks) > sum(first_marks), marks
     output = host.output()
     assert output.count("match over") == 2 and "opened (in place" not in output, output
     paths = sorted(records.glob("*.wrec"))

@@ -128,7 +128,7 @@ def check_screen(screen: str, match: Any, trustless: bool = False) -> None:
             assert f"] {WORDS.card_short(trick[seat])} " in line, line
     sides = re.findall(r"\(\d\): (\d+)", parts["score"][0])
     assert [int(s) for s in sides] == list(match.scores), parts["score"]
-    if any(match.tricks_won):  # (the live table's words: "Stiche 1–0")
+    if any(match.tricks_won):  # (the live table's words: "tricks 1–0")
         assert f" {match.tricks_won[0]}–{match.tricks_won[1]}" in parts["status"][0], parts["status"]
 
 

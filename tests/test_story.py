@@ -172,6 +172,15 @@ def test_the_summary_writes_the_records_path_from_home_as_tilde() -> None:
     view.table.phase = vm.MATCH_OVER
     state = vm.ScreenState(view=view, story=story_of(HAND), record_path=f"{home}/records/watten-1.wrec")
     assert "Record: ~/records/watten-1.wrec" in text(log_view.summary(state, EN, state.story)).splitlines()
+    # Found at 80x24 in German: "Aufzeichnung: ~/.local/share/watten-net/records/watten-…-seat0" with ".wrec" alone
+    # on the next row. When label and path do not fit the row, the path gets a row of its own, whole.
+    name = "watten-9bfd-c678-6ac3-172e-seat0.wrec"
+    state.record_path = f"{home}/.local/share/watten-net/records/{name}"
+    shown = text(log_view.summary(state, Words("de"), state.story, 80)).splitlines()
+    assert "Aufzeichnung:" in shown and f"  ~/.local/share/watten-net/records/{name}" in shown, shown
+    assert all(len(row) <= 80 for row in shown[shown.index("Aufzeichnung:"):]), shown
+    shown = text(log_view.summary(state, EN, state.story, 80)).splitlines()  # (English fits: one row)
+    assert f"Record: ~/.local/share/watten-net/records/{name}" in shown, shown
 
 
 def test_nobody_is_offline_on_the_summary_or_at_the_end() -> None:

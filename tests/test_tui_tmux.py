@@ -22,6 +22,7 @@ pytestmark = [
 ]
 
 PLAY = r"Your turn: (choose a card|Enter plays your last card)"
+BUMMERL = r"Bummerl (\d+) ?– ?(\d+)"
 SCORE = re.compile(r"Team A \(0\+2\): (\d+).*Team B \(1\+3\): (\d+)")
 
 
@@ -252,7 +253,7 @@ def play_until_the_match_is_over(tmux: Tmux, name: str, timeout: float = 240.0) 
 def test_play_again_by_keys_two_matches_at_one_table(tmux: Tmux, tmp_path: Path) -> None:
     """At the end of a match the screen offers [n] another match; pressing it starts the next match at the same table
     (the host's bots always agree) with a new game fingerprint; both matches' records (the host's and the person's)
-    verify."""
+    verify. The score line's Bummerl go on from the first match's."""
     from watten_net.verify import verify_file
 
     tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "3",
@@ -261,8 +262,13 @@ def test_play_again_by_keys_two_matches_at_one_table(tmux: Tmux, tmp_path: Path)
     screen = play_until_the_match_is_over(tmux, "host")
     first = re.search(r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})", screen)
     assert first is not None and "[n] another match" in screen, screen
+    marks = re.search(BUMMERL, screen)
+    assert marks is not None and sum(map(int, marks.groups())) >= 1, screen
     tmux.keys("host", "n")
     tmux.wait_for("host", rf"Game (?!{first.group(1)})[0-9a-f]{{4}} [0-9a-f]{{4}}", timeout=60)
+    # The Bummerl go on from the first match's (PROTOCOL.md: the next match carries them over), not from 0–0.
+    carried = tmux.wait_for("host", BUMMERL, timeout=60)
+    assert carried.groups() == marks.groups(), tmux.screen("host")
     screen = play_until_the_match_is_over(tmux, "host")
     second = re.search(r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})", screen)
     assert second is not None and second.group(1) != first.group(1), screen
@@ -314,6 +320,35 @@ def test_a_player_who_leaves_after_the_match_frees_the_seat_and_the_hosts_bot_ta
     tmux.wait_for("host", rf"Game (?!{first})[0-9a-f]{{4}} [0-9a-f]{{4}}", timeout=60)
     screen = tmux.screen("host")
     assert re.search(r"\(bot\)", screen) and "Josef" not in screen, screen
+
+
+def test_the_hosts_end_screen_follows_who_asked_for_another_match(tmux: Tmux) -> None:
+    """The joined person presses [n] first: the host's person's end line, which said "waiting for Josef" (its stream
+    has ended with the match), drops him without a key pressed; the host's [n] then starts the next match."""
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "2",
+                            "--autostart", "--lang", "en", "--name", "Hanna", "--bot-delay", "0.02",
+                            "--set", "target=3"), width=80, height=24)
+    port = tmux.wait_for("host", r"watten-join \S+:(\d+)").group(1)
+    other = {"WATTEN_CONFIG_DIR": tmux.env["WATTEN_CONFIG_DIR"] + "-josef",
+             "WATTEN_DATA_DIR": tmux.env["WATTEN_DATA_DIR"] + "-josef"}
+    tmux.new("join", python("client.main", "--insecure", "--lang", "en", "--name", "Josef", f"127.0.0.1:{port}"),
+             env=other, width=80, height=24)
+    first = tmux.wait_for("host", r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})").group(1)
+    deadline = time.monotonic() + 240
+    states: dict[str, dict[str, int]] = {"host": {}, "join": {}}
+    while not all("Match over" in tmux.screen(n) for n in states):
+        assert time.monotonic() < deadline, "\n\n".join(tmux.screen(n) for n in states)
+        for name in states:
+            if "Match over" not in tmux.screen(name):
+                answer_whatever_is_asked(tmux, name, states[name])
+        time.sleep(0.2)
+    tmux.wait_for("host", r"another match · waiting for Josef")
+    tmux.keys("join", "n")
+    tmux.wait_for("join", r"waiting for Hanna …")
+    tmux.wait_for("host", r"(?m)^\[n\] another match\s*$", timeout=20)  # (the end line, no one left to wait for)
+    assert "waiting for Josef" not in tmux.screen("host"), tmux.screen("host")
+    tmux.keys("host", "n")
+    tmux.wait_for("host", rf"Game (?!{first})[0-9a-f]{{4}} [0-9a-f]{{4}}", timeout=60)
 
 
 def test_a_person_the_host_moves_in_the_lobby_plays_the_game_at_the_new_seat(tmux: Tmux) -> None:

@@ -250,9 +250,22 @@ def test_a_move_out_of_turn_is_refused_with_what_the_table_waits_for() -> None:
     assert sent == [] and state.message == "Not now: the table waits for Vroni\\x1b[2J to cut."
     _, state = press(view, [":", "cut 10", "\r"], refuse=refuse)
     assert state.message == "It is not your turn: the table waits for Vroni\\x1b[2J to cut."
-    nobody = make_view(your_hand=["HK", "L7"])  # (waiting for no seat's move: the deal's own steps)
+    # Waiting for no seat's move: the deal's own steps. Found playing: "Not allowed: Not now." with nobody to act
+    # read as if the key were wrong; it says what the table waits for then (the seats signing, the deal checked).
+    nobody = make_view(your_hand=["HK", "L7"])
     _, state = press(nobody, [":", "HK", "\r"], refuse=refuse)
-    assert state.message == "Not allowed: Not now."
+    assert state.message == "Not now: the deal is being checked."
+    at_deal = {"play HK": ("unexpected-message", "ActionRequest is not expected now (the game is at deal)")}
+    _, state = press(nobody, [":", "HK", "\r"], refuse=at_deal)  # (what the host answers then: its protocol's words)
+    assert state.message == "Not now: the deal is being checked."
+    signing = make_view(your_hand=["HK", "L7"], deal=pb.DealStatus(step="sealed", waiting_for=[0, 2]))
+    signing.seats[2].name = "Vroni\x1b[2J"
+    _, state = press(signing, [":", "HK", "\r"], refuse=refuse)  # (this seat's own part is its client's)
+    assert state.message == "Not now: the table waits for Vroni\\x1b[2J to do their part of the deal."
+    assert table_waits(signing, Words("de")) == (
+        "der Tisch wartet auf Vroni\\x1b[2J – ihren Teil zum Austeilen beitragen")
+    signing.table.phase = pb.TABLE_PHASE_MATCH_OVER  # (after the match nothing is waited for)
+    assert table_waits(signing, EN) == ""
     naming = make_view(to_act=[1, 3], announce_step="trump", hand_phase="announce")
     assert table_waits(naming, Words("de")) == "der Tisch wartet auf P1, P3 – Trumpf ansagen"
     assert table_waits(make_view(to_act=[1]), EN) == "the table waits for P1"
@@ -278,11 +291,14 @@ def test_the_line_after_a_match_waits_for_the_other_people_not_for_the_reader() 
     view.table.phase = pb.TABLE_PHASE_MATCH_OVER
     for seat, name, bot, ready in ((0, "Newbie", False, False), (1, "Vroni", True, False),
                                    (2, "Anna\x1b[2J", False, False), (3, "Sepp", False, True)):
-        view.table.seats.append(pb.SeatInfo(seat=seat, name=name, bot=bot, ready=ready))
+        view.table.seats.append(pb.SeatInfo(seat=seat, occupied=True, name=name, bot=bot, ready=ready))
+    view.table.seats.append(pb.SeatInfo(seat=4))  # (a seat freed by somebody who left: nobody to wait for)
     assert vm.end_message(view, EN) == "[n] another match · waiting for Anna\\x1b[2J"
+    assert vm.asked_again_message(view, EN) == "waiting for Anna\\x1b[2J …"  # (after this seat's own [n])
     view.table.seats[2].ready = True
     assert vm.end_message(view, EN) == "[n] another match"
     assert vm.end_message(view, Words("de")) == "[n] noch ein Spiel"
+    assert vm.asked_again_message(view, EN) == ""
 
 
 def test_the_hands_result_stays_up_when_the_next_hand_asks_this_seat_at_once() -> None:
@@ -517,3 +533,31 @@ def test_the_running_table_writes_no_raw_control_or_bidi_character_to_the_termin
     assert not re.search("[\u202a-\u202e\u2066-\u2069\u200e\u200f\x07\x9b]", written)
     # Every ESC is one prompt-toolkit wrote (cursor, colours, modes), never the host's title or screen clearing.
     assert "\x1b]" not in written and "\x1b[2J" not in written
+
+
+# Watten's own terms stay German in every language (README: "Card and rule names stay German in every language"),
+# and a few words are the same in both; any other word the English and the German lines share is one left untranslated
+# (the playtest read "Stake 2 · Stiche 0–0" in English, and "Seeds am Partieende" in German).
+WATTEN_TERMS = {"bessere", "bummerl", "eichel", "gehts", "gespannt", "herz", "laub", "schadet's", "schellen", "schlag",
+                "schlagwechsel", "trumpf", "watten"}
+SAME_IN_BOTH = {"bot", "deck", "enter", "esc", "hand", "host", "lan", "loopback", "name", "offline", "start", "team",
+                "tls"}
+
+
+def _words_of(table: dict[str, str]) -> set[str]:
+    found: set[str] = set()
+    for text in table.values():  # (placeholders, options, commands and keys are no words of either language)
+        text = re.sub(r"\{[a-z_]+\}|--[a-z-]+|watten-[a-z]+|:[a-z]+ N|\[[^\]]*\]", " ", text)
+        found |= {word.lower() for word in re.findall(r"[A-Za-zÄÖÜäöüß']{3,}", text)}
+    return found
+
+
+def test_the_english_and_german_words_share_only_wattens_own_terms() -> None:
+    from client.i18n import TEXT
+
+    shared = _words_of(TEXT["en"]) & _words_of(TEXT["de"])
+    assert shared - WATTEN_TERMS - SAME_IN_BOTH == set()
+    view = make_view(to_act=[0], hand_phase="play")
+    view.stake, view.tricks_per_side[:] = 2, [0, 0]
+    status = "".join(text for _, text in vm.status_pane(view, EN))
+    assert "Stake 2 · tricks 0–0" in status and "Stiche" not in status, status

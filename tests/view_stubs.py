@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from host.rematch import Rematch
 from watten_net.engine import Match
 from watten_net.v1 import watten_pb2 as pb
 
@@ -34,6 +35,7 @@ class StubTable:
         self.n = match.rules.players
         self.seats = [None] * self.n
         self.game = StubGame(match)
+        self.rematch = Rematch(self)  # type: ignore[arg-type]  # (the series' Bummerl: none carried, a first match)
 
     def stood_in(self, seat: int) -> bool:
         return seat in self.game.absent
