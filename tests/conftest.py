@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from fastloop import MARKERS, in_process_only
+from tmuxutil import Tmux
 
 # Property tests judge results, never speed: on a shared 2-core machine one slow example is no failure (the
 # benchmarks under bench/ measure time).
@@ -30,3 +32,14 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return (yield)
     with in_process_only(item.nodeid):
         return (yield)
+
+
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Tmux]:
+    """A tmux server of the test's own (its own socket and environment), killed after the test: the terminal
+    client's tests drive their screens through it (tests/tmuxutil.py)."""
+    t = Tmux.start(tmp_path)
+    try:
+        yield t
+    finally:
+        t.kill()

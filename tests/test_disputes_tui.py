@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,15 +26,6 @@ pytestmark = [
 
 WARNING = re.compile(r"DISPUTE: the host says this seat is away, but it is connected and had owed its "
                      r"CheckpointSignature for only \d+\.\d s of the 30 s step timeout: it may be cheating")
-
-
-@pytest.fixture
-def tmux(tmp_path: Path) -> Iterator[Tmux]:
-    t = Tmux.start(tmp_path)
-    try:
-        yield t
-    finally:
-        t.kill()
 
 
 def test_a_person_called_away_with_a_checkpoint_they_owe_is_warned_on_screen(tmp_path: Path, tmux: Tmux) -> None:

@@ -15,7 +15,6 @@ import os
 import re
 import signal
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,15 +28,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (.ci/run installs it)"),
 ]
-
-
-@pytest.fixture
-def tmux(tmp_path: Path) -> Iterator[Tmux]:
-    t = Tmux.start(tmp_path)
-    try:
-        yield t
-    finally:
-        t.kill()
 
 
 def free_port() -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,15 +71,6 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tampered = tmp / "tampered.wrec"
     tampered.write_bytes(encode_entries(meta, entries))
     return {"seat": seat, "host": host_record, "tampered": tampered, "trustless": next(trustless.glob("*.wrec"))}
-
-
-@pytest.fixture
-def tmux(tmp_path: Path) -> Iterator[Tmux]:
-    t = Tmux.start(tmp_path)
-    try:
-        yield t
-    finally:
-        t.kill()
 
 
 def engine_after(match: Match | PublicMatch, actions: int) -> Any:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -33,15 +31,6 @@ PLAY = {"en": r"Your turn: (choose a card|Enter plays your last card)",
 HAND = {"en": r"Your cards:\s+1:", "de": r"Deine Karten:\s+1:"}
 RAISE = "[r] "
 SEAT_ROW = re.compile(r"(?m)^(?:▶ |  )(\d) .*\[\d\] +(·|[♣♠♥♦]\S+)")
-
-
-@pytest.fixture
-def tmux(tmp_path: Path) -> Iterator[Tmux]:
-    t = Tmux.start(tmp_path)
-    try:
-        yield t
-    finally:
-        t.kill()
 
 
 def bottom(screen: str) -> str:

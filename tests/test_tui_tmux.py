@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +23,6 @@ pytestmark = [
 PLAY = r"Your turn: (choose a card|Enter plays your last card)"
 BUMMERL = r"Bummerl (\d+) ?– ?(\d+)"
 SCORE = re.compile(r"Team A \(0\+2\): (\d+).*Team B \(1\+3\): (\d+)")
-
-
-@pytest.fixture
-def tmux(tmp_path: Path) -> Iterator[Tmux]:
-    t = Tmux.start(tmp_path)
-    try:
-        yield t
-    finally:
-        t.kill()
 
 
 def prompt(screen: str) -> str:
@@ -301,14 +291,7 @@ def test_a_player_who_leaves_after_the_match_frees_the_seat_and_the_hosts_bot_ta
     tmux.new("join", python("client.main", "--insecure", "--lang", "en", "--name", "Josef", f"127.0.0.1:{port}"),
              env=other, width=80, height=24)
     first = tmux.wait_for("host", r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})").group(1)
-    deadline = time.monotonic() + 240
-    states: dict[str, dict[str, int]] = {"host": {}, "join": {}}
-    while not all("Match over" in tmux.screen(n) for n in states):
-        assert time.monotonic() < deadline, "\n\n".join(tmux.screen(n) for n in states)
-        for name in states:
-            if "Match over" not in tmux.screen(name):
-                answer_whatever_is_asked(tmux, name, states[name])
-        time.sleep(0.2)
+    play_to_the_end(tmux, "host", "join")
     tmux.keys("host", "n")
     tmux.keys("join", "q")
     tmux.wait_for("join", r"\[y/n\]")
@@ -320,6 +303,18 @@ def test_a_player_who_leaves_after_the_match_frees_the_seat_and_the_hosts_bot_ta
     tmux.wait_for("host", rf"Game (?!{first})[0-9a-f]{{4}} [0-9a-f]{{4}}", timeout=60)
     screen = tmux.screen("host")
     assert re.search(r"\(bot\)", screen) and "Josef" not in screen, screen
+
+
+def play_to_the_end(tmux: Tmux, *names: str) -> None:
+    """Every named screen answers whatever it is asked until each shows the end of the match (bounded)."""
+    deadline = time.monotonic() + 240
+    states: dict[str, dict[str, int]] = {name: {} for name in names}
+    while not all("Match over" in tmux.screen(n) for n in states):
+        assert time.monotonic() < deadline, "\n\n".join(tmux.screen(n) for n in states)
+        for name in states:
+            if "Match over" not in tmux.screen(name):
+                answer_whatever_is_asked(tmux, name, states[name])
+        time.sleep(0.2)
 
 
 def test_the_hosts_end_screen_follows_who_asked_for_another_match(tmux: Tmux) -> None:
@@ -334,14 +329,7 @@ def test_the_hosts_end_screen_follows_who_asked_for_another_match(tmux: Tmux) ->
     tmux.new("join", python("client.main", "--insecure", "--lang", "en", "--name", "Josef", f"127.0.0.1:{port}"),
              env=other, width=80, height=24)
     first = tmux.wait_for("host", r"Game ([0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4})").group(1)
-    deadline = time.monotonic() + 240
-    states: dict[str, dict[str, int]] = {"host": {}, "join": {}}
-    while not all("Match over" in tmux.screen(n) for n in states):
-        assert time.monotonic() < deadline, "\n\n".join(tmux.screen(n) for n in states)
-        for name in states:
-            if "Match over" not in tmux.screen(name):
-                answer_whatever_is_asked(tmux, name, states[name])
-        time.sleep(0.2)
+    play_to_the_end(tmux, "host", "join")
     tmux.wait_for("host", r"another match · waiting for Josef")
     tmux.keys("join", "n")
     tmux.wait_for("join", r"waiting for Hanna …")

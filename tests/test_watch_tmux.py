@@ -7,9 +7,6 @@ host's person's screen and the spectator's own.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from tmuxutil import Tmux, have_tmux, python
@@ -18,15 +15,6 @@ pytestmark = [
     pytest.mark.tmux,
     pytest.mark.skipif(not have_tmux(), reason="tmux is not installed (.ci/run installs it)"),
 ]
-
-
-@pytest.fixture
-def tmux(tmp_path: Path) -> Iterator[Tmux]:
-    t = Tmux.start(tmp_path)
-    try:
-        yield t
-    finally:
-        t.kill()
 
 
 def test_a_spectator_watches_at_80x24_and_says_a_line_everyone_reads(tmux: Tmux) -> None:
