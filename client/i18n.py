@@ -560,3 +560,14 @@ for _lang, _words in (
     ("zh", {"wait_sign": "完成各自的发牌步骤", "deal_being_checked": "正在检查发牌"}),
 ):
     TEXT[_lang].update(_words)
+
+# ---- the host's step clock beside the rules (a seat that leaves a step of the deal's protocol, which its client sends
+# by itself, unanswered that long gets a bot standing in): one block
+for _lang, _words in (
+    ("de", {"step_clock": "Austeil-Schritte: nach {seconds} s springt ein Bot ein",
+            "no_step_clock": "Austeil-Schritte: ohne Zeitgrenze"}),
+    ("en", {"step_clock": "deal steps: a bot stands in after {seconds} s",
+            "no_step_clock": "deal steps: no time limit"}),
+    ("zh", {"step_clock": "发牌步骤：{seconds} 秒无应答由机器人代打", "no_step_clock": "发牌步骤：不限时"}),
+):
+    TEXT[_lang].update(_words)

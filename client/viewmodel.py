@@ -13,6 +13,7 @@ whole panes at render time, for whatever a pane builds from host data without na
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -159,7 +160,18 @@ def rules_line(view: Any, words: Words) -> Fragments:
             flags = ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
             text += f" ({words['flags']}: {visible(flags)})"
         text += f" · {words['target']} {rules.target}"
-    return [("class:dim", text)]
+    return [("class:dim", text + _step_clock(view.table.step_timeout, words))]
+
+
+def _step_clock(seconds: float, words: Words) -> str:
+    """How long a seat may leave a step of the deal's protocol unanswered before a bot stands in for it (the host's
+    own word, shown so that a table sees a clock too short to answer in; a seat's dispute claims measure against
+    it)."""
+    if not math.isfinite(seconds) or seconds < 0:
+        return ""
+    if seconds == 0:
+        return f" · {words['no_step_clock']}"
+    return f" · {words['step_clock'].format(seconds=f'{seconds:g}')}"
 
 
 def lobby(state: ScreenState, words: Words) -> Fragments:

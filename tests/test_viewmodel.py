@@ -147,6 +147,24 @@ def test_the_rules_line_names_the_preset_and_the_changed_flags() -> None:
     assert "bavarian" in line and "target=11" in line and "schneider=True" in line
 
 
+@pytest.mark.parametrize(("seconds", "shown"), [(30.0, "deal steps: a bot stands in after 30 s"),
+                                                (0.5, "deal steps: a bot stands in after 0.5 s"),
+                                                (0.0, "deal steps: no time limit"), (float("nan"), None),
+                                                (float("inf"), None), (-1.0, None)])
+def test_the_rules_line_shows_the_hosts_step_clock(seconds: float, shown: str | None) -> None:
+    """The host's step timeout is its own word (a seat's dispute claims measure against it): shown beside the
+    rules, so a table sees a clock too short to answer in; a value no clock can have is left out."""
+    view = make_view()
+    view.table.step_timeout = seconds
+    line = text(vm.rules_line(view, EN))
+    if shown is None:
+        assert "deal steps" not in line, line
+    else:
+        assert line.endswith(shown), line
+    german = text(vm.rules_line(view, Words("de")))
+    assert ("Austeil-Schritte" in german) == (shown is not None), german
+
+
 def test_card_names_keep_their_german_names_with_an_explanation() -> None:
     assert EN.card_name("HK") == "Herz König (Max) — Hearts ♥"
     assert Words("de").card_name("S7") == "Schellen Sieben (Belli)"
