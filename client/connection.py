@@ -26,6 +26,7 @@ from watten_net.deal.identity import join_proof, leave_proof, new_nonce, public_
 from watten_net.deal.own_hand import complete_seat_view
 from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError
 from watten_net.deal.seat import SeatGame
+from watten_net.deal.series import Series
 from watten_net.deal.steps import DealStep
 from watten_net.paths import ensure_private_dir, open_private
 from watten_net.printable import visible
@@ -247,9 +248,9 @@ class Connection(TableCalls):
         self.game = None if spectate else self._new_game()  # (a spectator checks no chain and keeps no record)
         return self.seat
 
-    def _new_game(self) -> SeatGame:  # (the header must name the certificate of this very connection)
+    def _new_game(self, follows: Series | None = None) -> SeatGame:  # (header: this certificate, `follows`)
         header_fp = b"" if self.tls_fingerprint == INSECURE_PROOF else self.tls_fingerprint
-        return SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir, tls_fingerprint=header_fp)
+        return SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir, tls_fingerprint=header_fp, follows=follows)
 
     async def choose_seat(self, seat: int, timeout: float = 5.0) -> int:
         """Lobby: move to the free seat `seat`; an open stream then ends and `follow()` subscribes for the new seat."""
@@ -402,7 +403,7 @@ class Connection(TableCalls):
         if self.record is not None:
             self.record.close()
         self.record, self.record_path, self._written = None, None, 0
-        self.game = self._new_game()
+        self.game = self._new_game(self.game.next_series() if self.game is not None else None)
         self._left = False
 
     def _flush_record(self) -> None:  # (what is not written yet, in one write and flush)

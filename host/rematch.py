@@ -13,11 +13,15 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from watten_net.deal.series import Series, next_series
+
 from .changelog import LOBBY_KEPT
 from .journal import Journal
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from watten_net.deal.host_game import HostGame
 
     from .table import Table
 
@@ -33,12 +37,12 @@ class Rematch:
         # Whether this table may play another match after the current one (a headless host's last match of
         # `--matches M` may not: the host ends after it). Set by the table's place (host/places.py).
         self.offered = True
-        # The Bummerl of this table's earlier matches in the series, per scorer (empty: none yet). Each match is
-        # its own signed game whose engine counts from 0 (docs/protocol-decisions.md, "The first dealer of another
-        # match": each record verifies alone), so the table adds these to every view's sides: "Bummerl 0–1" after
-        # the first match stays 0–1 in the next one. Once a side has the limit the series is over and the next
-        # match begins a new one.
-        self.carried: tuple[int, ...] = ()
+        # What the next match's header says of the series (watten_net/deal/series.py): the previous game and the
+        # Bummerl of this table's earlier matches, per scorer. Each match is its own signed game whose engine
+        # counts from 0 (docs/protocol-decisions.md, "The first dealer of another match": each record verifies
+        # alone), so the views add the running game's header's Bummerl to its sides: "Bummerl 0–1" after the first
+        # match stays 0–1 in the next one. Once a side has the limit the next match begins a new series.
+        self.next: Series = Series()
 
     def between_matches(self) -> bool:
         """The table's match is over (or abandoned) and the table is still served: "again" is what Ready means."""
@@ -59,15 +63,16 @@ class Rematch:
         return [s for s, o in enumerate(self.table.seats) if o is not None and not o.bot and not o.ready]
 
     def series_bummerl(self, match_marks: tuple[int, ...]) -> list[int]:
-        """The Bummerl of the series so far: the earlier matches' and those of the match under way."""
-        carried = self.carried if len(self.carried) == len(match_marks) else (0,) * len(match_marks)
+        """The Bummerl of the series so far: those its header carries into the match under way, and the match's."""
+        game = self.table.game
+        carried = game.series.carried if game is not None else ()
+        carried = carried if len(carried) == len(match_marks) else (0,) * len(match_marks)
         return [before + now for before, now in zip(carried, match_marks, strict=True)]
 
-    def carry(self, match_marks: tuple[int, ...]) -> None:
-        """A match is over: its Bummerl join the series' (a series one side lost ends: the next starts at 0)."""
-        series = self.series_bummerl(match_marks)
-        over = any(marks >= self.table.rules.bummerl_limit for marks in series)
-        self.carried = () if over else tuple(series)
+    def carry(self, game: HostGame, match_marks: tuple[int, ...]) -> None:
+        """A match is over: the next one's header names it and carries its Bummerl with the series' (a series one
+        side lost ends: the next starts at 0). The seats that played it compute the same (`next_series`)."""
+        self.next = next_series(game.game_id, game.series, match_marks, self.table.rules.bummerl_limit)
 
     async def maybe_begin(self) -> None:
         """After a change between matches or in the lobby after a match: start the next match once all agree."""
@@ -88,8 +93,7 @@ class Rematch:
         if table.game is None:
             return
         match = table.game.public if table.game.trustless else table.game.match
-        if match is not None:
-            self.carry(tuple(match.bummerl))
+        self.carry(table.game, tuple(match.bummerl) if match is not None else ())
         table.changes.close_records()
         table.bot_worker.stop()
         table.clocks.stop()

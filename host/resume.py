@@ -13,6 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from watten_net.deal.host_game import HostGame, Posted
 from watten_net.deal.protocol import ProtocolError, parse_envelope
 from watten_net.deal.seat import SeatGame
+from watten_net.deal.series import Series
 from watten_net.engine import Rules
 from watten_net.printable import visible
 
@@ -57,6 +58,8 @@ def _table_fields(table: Table) -> dict[str, Any]:
         "used_nonces": sorted(n.hex() for n in table.lobby.used_nonces),
         # Which match of the table this is (host/rematch.py): a resumed table plays again as the one that crashed.
         "match": table.rematch.matches,
+        # What this match's header (or the next one's, between matches) says of the series: same header after a crash.
+        "previous_game_id": table.rematch.next.previous_game_id.hex(), "carried": list(table.rematch.next.carried),
     }
 
 
@@ -180,6 +183,8 @@ def rebuild_table(path: Path, host_key: Ed25519PrivateKey, *, bot_delay: float, 
     _seat_the_journaled(table, meta)
     table.journal_path = path
     table.rematch.matches = int(meta.get("match", 1))  # (journals of older hosts: their table's first match)
+    table.rematch.next = Series(bytes.fromhex(meta.get("previous_game_id", "")),
+                                tuple(int(b) for b in meta.get("carried", ())))
     if meta.get("between_matches"):  # the host stopped between two matches: the table, in its lobby
         log.info("table %s resumed between matches %d and %d", table.table_id, table.rematch.matches,
                  table.rematch.matches + 1)

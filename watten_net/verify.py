@@ -45,6 +45,7 @@ from watten_net.deal.protocol import (
 )
 from watten_net.deal.receipts import receipt_holds
 from watten_net.deal.seat import SeatGame
+from watten_net.deal.series import Series, header_series, next_series
 from watten_net.deal.steps import Stage
 from watten_net.engine import Match, Rules
 from watten_net.engine.public import PublicMatch
@@ -131,6 +132,7 @@ class Report:
     keys: list[str] = field(default_factory=list)  # by seat, each seat's public key in hex (who played, by key)
     bots: list[bool] = field(default_factory=list)  # by seat: a bot from the start
     moves: list[tuple[int, str, str]] = field(default_factory=list)  # every accepted action: (seat, action, actor)
+    series: Series = field(default_factory=Series)  # the header's previous game and Bummerl carried
 
     def telling(self, lang: str = "en") -> Telling:
         """How `--show` tells this record: its names, its stand-in's moves, the owner's signals."""
@@ -140,6 +142,7 @@ class Report:
         return {
             "path": self.path, "ok": self.ok, "verdict": self.verdict, "notes": self.notes, "absences": self.absences,
             "game_id": self.game_id, "fingerprint": self.fingerprint,
+            "previous_game_id": self.series.previous_game_id.hex(), "bummerl_carried": list(self.series.carried),
             "seat": self.seat, "hands": self.hands, "final_scores": self.final_scores, "preset": self.preset,
             "players": [{"seat": n, "name": name, "key": key, "bot": bot}
                         for n, (name, key, bot) in enumerate(zip(self.names, self.keys, self.bots, strict=False))],
@@ -232,6 +235,7 @@ def _header_facts(report: Report, header: Any) -> None:
     report.names = roster_names(header)
     report.keys = [bytes(r.public_key).hex() for r in header.roster]
     report.bots = [bool(r.bot) for r in header.roster]
+    report.series = header_series(header)
 
 
 def _absences(links: list[_Link]) -> list[tuple[str, int, int, int]]:
@@ -498,7 +502,7 @@ def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGa
             preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint),
             host_nonce=bytes(header.host_nonce), random_bytes=no_draws, envelope_source=_envelope_source(links),
             host_public_key=bytes(header.host_public_key), deal=deal, host_game_key=host_game_key,
-            next_deal=str(header.next_deal),
+            next_deal=str(header.next_deal), series=header_series(header),
         )
     except ValueError as err:  # (settings no host plays, e.g. an unknown reveal: a verdict, never a traceback)
         raise _problem(1, "GameHeader", "header-mismatch", f"the header's settings cannot be played: {err}") from None
@@ -821,8 +825,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     verdicts: list[str] = []
     exports: list[dict[str, Any]] = []
-    for path in record_paths(args.records):
-        report = verify_file(path)
+    reports = [verify_file(path) for path in record_paths(args.records)]
+    check_series(reports)
+    for report in reports:
         verdicts.append(report.verdict)
         if args.json:
             print(json.dumps(report.to_json(), sort_keys=True))
@@ -839,6 +844,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.export:
         _write_exports(args.export, exports)
     return EXIT_CODES[max(verdicts, key=GRAVITY.index)]
+
+
+def check_series(reports: Sequence[Report]) -> None:
+    """Several records: each whose header names the game of another record given must carry that game's Bummerl on
+    (its header's plus its match's, as `next_series`); else it fails, the previous record named."""
+    by_game = {report.game_id: report for report in reports if report.game_id}
+    for report in reports:
+        previous = by_game.get(report.series.previous_game_id.hex()) if report.series.previous_game_id else None
+        if previous is None or report.match is None or previous.verdict == FAILED:
+            continue
+        marks = tuple(previous.match.bummerl) if previous.match is not None else ()
+        expected = next_series(bytes.fromhex(previous.game_id), previous.series, marks,
+                               report.match.rules.bummerl_limit)
+        if expected != report.series:
+            report.errors.append(Problem(1, "GameHeader", "wrong-series", f"the header says this match comes "
+                                         f"{report.series.describe()}; the previous record "
+                                         f"({previous.path}) leaves: {expected.describe()}"))
+            report.ok, report.verdict = False, FAILED
 
 
 def _print_report(report: Report) -> None:
@@ -858,6 +881,8 @@ def _print_report(report: Report) -> None:
               f"{'-'.join(map(str, report.final_scores)) or 'none'})")
         if names:
             print(f"  seats: {names}")
+        if report.series.previous_game_id:
+            print(f"  series: {report.series.describe()}")
     for note in report.notes:
         print(f"  {visible(note)}")
     for problem in report.errors:

@@ -72,6 +72,7 @@ from .protocol import (
 )
 from .receipts import make_receipt
 from .seat import SeatGame
+from .series import FIRST_MATCH, Series, series_problem
 from .stand_in import POLICIES, REFERENCE_V1
 from .steps import DealStep, Stage
 
@@ -114,8 +115,11 @@ class Posted:
             seat.receive(self.seq, withheld=self.stub())
 
 
-def _check_settings(rules: Rules, seats: Sequence[Seat], reveal: str, deal: str, next_deal: str = "") -> None:
+def _check_settings(rules: Rules, seats: Sequence[Seat], reveal: str, deal: str, next_deal: str = "",
+                    series: Series = FIRST_MATCH) -> None:
     """Refuse a game that cannot be hosted (a ValueError that says why)."""
+    if (problem := series_problem(rules, series)) is not None:
+        raise ValueError(problem)
     if len(seats) != rules.players:
         raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
     if reveal not in REVEAL_MODES:
@@ -151,14 +155,14 @@ class HostGame:
         deal: str = "verified",
         host_game_key: bytes | None = None,
         next_deal: str = "",
+        series: Series = FIRST_MATCH,
     ) -> None:
-        _check_settings(rules, seats, reveal, deal, next_deal)
-        self.next_deal = next_deal
+        _check_settings(rules, seats, reveal, deal, next_deal, series)
+        self.next_deal, self.series = next_deal, series  # (series: previous game, Bummerl carried: series.py)
         self.rules = rules
         self.seats = list(seats)
         self.n = rules.players
-        self.host_key = host_key
-        self.reveal = reveal
+        self.host_key, self.reveal = host_key, reveal
         self.preset = preset
         self.tls_fingerprint = tls_fingerprint
         self.random_bytes = random_bytes
@@ -262,6 +266,8 @@ class HostGame:
             join_nonces=[s.join_nonce for s in self.seats],
             game_id=self.game_id,
             next_deal=self.next_deal,
+            previous_game_id=self.series.previous_game_id,
+            bummerl_carried=list(self.series.carried),
         )
 
     def start(self) -> list[Posted]:

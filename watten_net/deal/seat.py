@@ -52,6 +52,7 @@ from .protocol import (
     parse_envelope,
 )
 from .receipts import receipt_holds
+from .series import Series, next_series, series_problem
 
 
 def _game_id_of(header: Any) -> bytes:
@@ -115,6 +116,10 @@ class SeatGame:
     # send counts, and its own entries are not compared with what it would have sent
     observer: bool = False
     end_reason: str = ""  # MatchEnd's reason once the match is over ("target-reached", or why it was abandoned)
+    match_bummerl: tuple[int, ...] = ()  # MatchEnd's Bummerl of this match (what it adds to the series)
+    # What this match's header must say of its series (watten_net/deal/series.py), known to a client that played the
+    # table's previous match (`next_series` of that match's SeatGame); None: new to the series, nothing to compare
+    follows: Series | None = None
 
     @property
     def abandoned_after_keys(self) -> bool:
@@ -365,6 +370,7 @@ class SeatGame:
         self.game_id = bytes(h.game_id)
         self.fingerprint = game_fingerprint(signed.raw)
         self.rules = self._header_rules(h)
+        self._check_series(h, self.rules)
         self.roster_keys = [bytes(r.public_key) for r in h.roster]
         if self.seat >= len(self.roster_keys) or (
                 not self.observer and self.roster_keys[self.seat] != public_key_bytes(self.key)):
@@ -404,6 +410,26 @@ class SeatGame:
         except (ValueError, TypeError) as err:
             raise self.fault(Reason.PROTOCOL_VERSION, f"the header's rules are not rules this client can play: "
                              f"{str(err)[:120]}") from None
+
+    def _check_series(self, h: Any, rules: Rules) -> None:
+        """The header's previous game and Bummerl carried: well-formed always; and, for a seat that played the
+        previous match at this table, exactly what that match left (its id, its header's Bummerl plus its
+        MatchEnd's): else the host would carry another score into the series than the one played."""
+        said = Series(bytes(h.previous_game_id), tuple(int(b) for b in h.bummerl_carried[:8]))
+        problem = series_problem(rules, said) if len(h.bummerl_carried) <= 8 else "Bummerl carried for too many sides"
+        if problem is not None:
+            raise self.fault(Reason.WRONG_SERIES, f"the header's series is malformed: {problem}")
+        if self.follows is not None and said != self.follows:
+            raise self.fault(Reason.WRONG_SERIES, f"the header says this match comes {said.describe()}; this seat "
+                             f"played the previous match here, which leaves: {self.follows.describe()}")
+
+    def next_series(self) -> Series | None:
+        """What the header of the table's next match must say of its series, once this match is over (None: not
+        over, so a next match cannot follow it)."""
+        if not self.finished or self.rules is None or self.header is None:
+            return None
+        this = Series(bytes(self.header.previous_game_id), tuple(self.header.bummerl_carried))
+        return next_series(self.game_id, this, self.match_bummerl, self.rules.bummerl_limit)
 
     def _sign_header_once(self) -> None:
         """A seat signs one header per game id, ever (docs/protocol.md 5.1, step 1): a host that restarts a game under
@@ -618,6 +644,7 @@ class SeatGame:
     def _on_MatchEnd(self, signed: Signed) -> None:
         self.finished = True
         self.end_reason = str(signed.payload.reason)
+        self.match_bummerl = tuple(signed.payload.bummerl)
         if self.trustless is not None:
             self.trustless.on_match_end()  # the deck prepared ahead is abandoned
             self._drop_owed("KeyShare", "Shuffle")
