@@ -69,10 +69,17 @@ class Rematch:
         carried = carried if len(carried) == len(match_marks) else (0,) * len(match_marks)
         return [before + now for before, now in zip(carried, match_marks, strict=True)]
 
-    def carry(self, game: HostGame, match_marks: tuple[int, ...]) -> None:
-        """A match is over: the next one's header names it and carries its Bummerl with the series' (a series one
+    def upcoming(self) -> Series:
+        """What the next match's header says of the series (journaled: a restarted host says the same)."""
+        game = self.table.game
+        return self.after(game) if game is not None and game.finished else self.next
+
+    def after(self, game: HostGame) -> Series:
+        """After the match `game`: the next header names it and carries its Bummerl with the series' (a series one
         side lost ends: the next starts at 0). The seats that played it compute the same (`next_series`)."""
-        self.next = next_series(game.game_id, game.series, match_marks, self.table.rules.bummerl_limit)
+        match = game.public if game.trustless else game.match
+        marks = tuple(match.bummerl) if match is not None else ()
+        return next_series(game.game_id, game.series, marks, self.table.rules.bummerl_limit)
 
     async def maybe_begin(self) -> None:
         """After a change between matches or in the lobby after a match: start the next match once all agree."""
@@ -92,8 +99,7 @@ class Rematch:
         table = self.table
         if table.game is None:
             return
-        match = table.game.public if table.game.trustless else table.game.match
-        self.carry(table.game, tuple(match.bummerl) if match is not None else ())
+        self.next = self.after(table.game)
         table.changes.close_records()
         table.bot_worker.stop()
         table.clocks.stop()

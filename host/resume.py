@@ -59,7 +59,8 @@ def _table_fields(table: Table) -> dict[str, Any]:
         # Which match of the table this is (host/rematch.py): a resumed table plays again as the one that crashed.
         "match": table.rematch.matches,
         # What this match's header (or the next one's, between matches) says of the series: same header after a crash.
-        "previous_game_id": table.rematch.next.previous_game_id.hex(), "carried": list(table.rematch.next.carried),
+        "previous_game_id": table.rematch.upcoming().previous_game_id.hex(),
+        "carried": list(table.rematch.upcoming().carried),
     }
 
 

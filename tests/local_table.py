@@ -16,6 +16,7 @@ from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.identity import public_key_bytes
 from watten_net.deal.protocol import ProtocolError
 from watten_net.deal.seat import SeatGame
+from watten_net.deal.series import FIRST_MATCH, Series
 from watten_net.engine import Rules
 from watten_net.record import KIND_HOST, Entry
 
@@ -27,6 +28,9 @@ class LocalTable:
     reveal: str = "match-end"
     deal: str = "verified"
     next_deal: str = ""  # GameHeader.next_deal ("with-checkpoint": the next deal is sealed with the checkpoint)
+    series: Series = FIRST_MATCH  # GameHeader.previous_game_id and bummerl_carried (another match of a series)
+    # The seats' keys (None: fresh ones); a series' next match at the same table seats the same keys
+    keys: list[Ed25519PrivateKey] | None = None
     host: HostGame = field(init=False)
     seats: list[SeatGame] = field(init=False)
     rng: random.Random = field(init=False)
@@ -37,10 +41,10 @@ class LocalTable:
         def rbytes(n: int) -> bytes:
             return self.rng.randbytes(n)
 
-        keys = [Ed25519PrivateKey.generate() for _ in range(self.rules.players)]
+        keys = self.keys or [Ed25519PrivateKey.generate() for _ in range(self.rules.players)]
         roster = [Seat(public_key_bytes(k), f"player {i}", rbytes(32)) for i, k in enumerate(keys)]
         self.host = HostGame(self.rules, roster, Ed25519PrivateKey.generate(), reveal=self.reveal,
-                             random_bytes=rbytes, deal=self.deal, next_deal=self.next_deal)
+                             random_bytes=rbytes, deal=self.deal, next_deal=self.next_deal, series=self.series)
         self.seats = [SeatGame(i, k, random_bytes=rbytes) for i, k in enumerate(keys)]
 
     # Seats whose person is away: they receive nothing (their line is down) and a bot stands in for them.

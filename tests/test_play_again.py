@@ -17,8 +17,9 @@ import pytest
 
 from client.connection import Connection, Refused
 from watten_net.bots import make_bot
+from watten_net.deal.series import Series
 from watten_net.v1 import watten_pb2 as pb
-from watten_net.verify import verify_file
+from watten_net.verify import check_series, verify_file
 
 from netutil import bot_turn, isolated_env, start, start_host
 
@@ -67,7 +68,8 @@ async def _wait_phase(conn: Connection, table_id: str, phase: int) -> pb.TableIn
 def test_two_matches_at_one_table_new_game_id_every_record_verifies(tmp_path: Path) -> None:
     """Both people ask for another match ([n] is Ready after the end): the same table plays it, same seats, a new
     game id; each person follows into it on its connection with a new record; all six records verify. The score's
-    Bummerl go on from the first match's (PROTOCOL.md: the next match carries the Bummerl over)."""
+    Bummerl go on from the first match's (PROTOCOL.md: the next match carries the Bummerl over): the second match's
+    signed header names the first game and those Bummerl, checked by each seat and by watten-verify."""
     records = tmp_path / "records"
     host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "4", "--bots", "2", "--matches", "2",
                             "--record", str(records), "--set", TARGET)
@@ -88,6 +90,11 @@ def test_two_matches_at_one_table_new_game_id_every_record_verifies(tmp_path: Pa
             phase, second, second_marks = await asyncio.wait_for(_play_to_end(conn, seed + 10, first), 180)
             assert phase == pb.TABLE_PHASE_MATCH_OVER
             marks.append((first_marks, second_marks))
+            # The second match's signed header names the first game and the Bummerl it left, and this seat, which
+            # played the first match, compared them with what it saw (else it would have refused the header).
+            assert conn.game is not None and conn.game.follows == Series(first, tuple(first_marks))
+            header = conn.game.header
+            assert bytes(header.previous_game_id) == first and list(header.bummerl_carried) == first_marks
             assert (conn.seat, conn.table_id) == (seat, table_id)  # the same seat at the same table
             assert conn.record_path != first_record and first_record is not None
             return [first, second]
@@ -113,6 +120,8 @@ def test_two_matches_at_one_table_new_game_id_every_record_verifies(tmp_path: Pa
     paths = sorted(records.glob("*.wrec"))
     assert len(paths) == 6, paths  # per match: the host's record and both people's
     reports = {path: verify_file(str(path)) for path in paths}
+    check_series(list(reports.values()))  # (watten-verify given them all: each next match carries the last's on)
+    assert sorted(r.series.previous_game_id for r in reports.values()) == [b""] * 3 + [games[0][0]] * 3
     for game_id in games[0]:  # (a record is named by its game's fingerprint; the report names the game id)
         assert sum(r.game_id == game_id.hex() for r in reports.values()) == 3, (game_id.hex(), paths)
     for path, report in reports.items():
