@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from host.rematch import Rematch
+from watten_net.deal.series import FIRST_MATCH
 from watten_net.engine import Match
 from watten_net.v1 import watten_pb2 as pb
 
@@ -18,6 +19,7 @@ class StubGame:
     phase = "play"
     trustless = False
     public = None
+    series = FIRST_MATCH  # (the header's series: a first match, nothing carried)
 
     def __init__(self, match: Match) -> None:
         self.match = match
