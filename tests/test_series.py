@@ -139,3 +139,4 @@ def test_watten_verify_shows_the_series_of_a_record(tmp_path, capsys) -> None:  
     out = capsys.readouterr().out
     said = f"series: after game {first.host.game_id.hex()[:12]}, Bummerl carried {marks[0]}–{marks[1]}"
     assert out.count("series:") == 1 and said in out, out
+    assert f"(game {verify_entries(first.host_entries()).fingerprint} given)" in out, out  # the first match, as shown

@@ -133,6 +133,7 @@ class Report:
     bots: list[bool] = field(default_factory=list)  # by seat: a bot from the start
     moves: list[tuple[int, str, str]] = field(default_factory=list)  # every accepted action: (seat, action, actor)
     series: Series = field(default_factory=Series)  # the header's previous game and Bummerl carried
+    previous_fingerprint: str = ""  # that game's fingerprint (what a screen showed), when its record is given too
 
     def telling(self, lang: str = "en") -> Telling:
         """How `--show` tells this record: its names, its stand-in's moves, the owner's signals."""
@@ -854,6 +855,7 @@ def check_series(reports: Sequence[Report]) -> None:
         previous = by_game.get(report.series.previous_game_id.hex()) if report.series.previous_game_id else None
         if previous is None or report.match is None or previous.verdict == FAILED:
             continue
+        report.previous_fingerprint = previous.fingerprint
         marks = tuple(previous.match.bummerl) if previous.match is not None else ()
         expected = next_series(bytes.fromhex(previous.game_id), previous.series, marks,
                                report.match.rules.bummerl_limit)
@@ -882,7 +884,8 @@ def _print_report(report: Report) -> None:
         if names:
             print(f"  seats: {names}")
         if report.series.previous_game_id:
-            print(f"  series: {report.series.describe()}")
+            shown = f" (game {report.previous_fingerprint} given)" if report.previous_fingerprint else ""
+            print(f"  series: {report.series.describe()}{shown}")
     for note in report.notes:
         print(f"  {visible(note)}")
     for problem in report.errors:
