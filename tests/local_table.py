@@ -8,6 +8,7 @@ seat's own `SeatGame.legal_actions()`.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -101,6 +102,26 @@ class LocalTable:
                 self.deliver(out)
                 moved = True
         return moved
+
+    def play_until(self, reached: Callable[[], bool], max_steps: int = 10_000,
+                   rng: random.Random | None = None) -> None:
+        """Level 1, every seat present: random legal actions (drawn from `rng`, else the table's) and every automatic
+        envelope, until `reached()`."""
+        draw = rng or self.rng
+        if self.host.phase == "new":
+            self.deliver(self.host.start())
+        for _ in range(max_steps):
+            if reached():
+                return
+            if self.flush():
+                continue
+            _, waiting = self.host.waiting_for()
+            seat = waiting[0]
+            assert self.host.match is not None
+            raw = self.seats[seat].action(draw.choice(self.host.match.observe(seat).legal_actions))
+            self.deliver(self.host.submit(seat, raw))
+            self.seats[seat].accepted(raw)
+        raise AssertionError("the table never got there")
 
     def play(self, max_steps: int = 100_000, absences: dict[int, tuple[int, int]] | None = None) -> None:
         """Play to the end with random legal actions. `absences`: step -> (seat, steps away)."""

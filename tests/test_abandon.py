@@ -23,16 +23,7 @@ def test_a_match_abandoned_at_any_step_leaves_records_that_verify(seed: int) -> 
     table = LocalTable(rules, seed=seed)
     table.deliver(table.host.start())
     stop_after = rng.randrange(1, 160)  # host envelopes into the match: header, deal steps, play, checkpoints
-    while len(table.host.chain) < stop_after and not table.host.finished:
-        if table.flush():
-            continue
-        _, waiting = table.host.waiting_for()
-        assert table.host.match is not None and waiting
-        seat = waiting[0]
-        action = rng.choice(table.host.match.observe(seat).legal_actions)
-        raw = table.seats[seat].action(action)
-        table.deliver(table.host.submit(seat, raw))
-        table.seats[seat].accepted(raw)
+    table.play_until(lambda: len(table.host.chain) >= stop_after or table.host.finished, rng=rng)
     table.deliver(table.host.abandon("host-shutdown"))
     while table.flush():
         pass

@@ -93,18 +93,7 @@ def _to_second_checkpoint() -> LocalTable:
     """A 4-player table stopped right after the first hand's Checkpoint, HandOpen and DeckSealed (nothing signed)."""
     table = LocalTable(_rules("bavarian", 4), seed=1, next_deal=WITH_CHECKPOINT)
     host = table.host
-    table.deliver(host.start())
-    for _ in range(10_000):
-        if host.checkpoint is not None:
-            break
-        if table.flush():
-            continue
-        _, waiting = host.waiting_for()
-        seat = waiting[0]
-        assert host.match is not None
-        raw = table.seats[seat].action(table.rng.choice(host.match.observe(seat).legal_actions))
-        table.deliver(host.submit(seat, raw))
-        table.seats[seat].accepted(raw)
+    table.play_until(lambda: host.checkpoint is not None)
     assert [p.type for p in host.chain[-3:]] == ["Checkpoint", "HandOpen", "DeckSealed"]
     return table
 

@@ -180,17 +180,7 @@ def _at_the_joined_round(tmp_path: Path | None = None) -> LocalTable:
         for seat in table.seats:
             seat.secrets_dir = tmp_path
     host = table.host
-    table.deliver(host.start())
-    for _ in range(10_000):
-        if host.checkpoint is not None:
-            break
-        if table.flush():
-            continue
-        _, waiting = host.waiting_for()
-        assert host.match is not None
-        raw = table.seats[waiting[0]].action(table.rng.choice(host.match.observe(waiting[0]).legal_actions))
-        table.deliver(host.submit(waiting[0], raw))
-        table.seats[waiting[0]].accepted(raw)
+    table.play_until(lambda: host.checkpoint is not None)
     three = table.seats[3]  # (keeps its checkpoint signature back)
     keep = [r for r in three.outbox if three.parsed(r).type == "CheckpointSignature"]
     three.outbox = [r for r in three.outbox if r not in keep]

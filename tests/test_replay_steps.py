@@ -140,16 +140,7 @@ def test_nothing_the_record_names_reaches_the_screen_raw(game: Game) -> None:
 def test_a_match_stopped_early_replays_as_far_as_it_went() -> None:
     rng = random.Random(3)
     table = LocalTable(RULES, seed=3)
-    table.deliver(table.host.start())
-    while len(table.host.chain) < 60:
-        if table.flush():
-            continue
-        _, waiting = table.host.waiting_for()
-        assert table.host.match is not None and waiting
-        seat = waiting[0]
-        raw = table.seats[seat].action(rng.choice(table.host.match.observe(seat).legal_actions))
-        table.deliver(table.host.submit(seat, raw))
-        table.seats[seat].accepted(raw)
+    table.play_until(lambda: len(table.host.chain) >= 60, rng=rng)
     table.deliver(table.host.abandon("host-shutdown"))
     while table.flush():
         pass
