@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from watten_net.deal.series import Series, next_series
+from watten_net.deal.series import Series, next_series, series_total
 
 from .changelog import LOBBY_KEPT
 from .journal import Journal
@@ -62,12 +62,10 @@ class Rematch:
         """The persons' seats that have not asked for another match yet."""
         return [s for s, o in enumerate(self.table.seats) if o is not None and not o.bot and not o.ready]
 
-    def series_bummerl(self, match_marks: tuple[int, ...]) -> list[int]:
+    def series_bummerl(self, match_marks: tuple[int, ...]) -> tuple[int, ...]:
         """The Bummerl of the series so far: those its header carries into the match under way, and the match's."""
         game = self.table.game
-        carried = game.series.carried if game is not None else ()
-        carried = carried if len(carried) == len(match_marks) else (0,) * len(match_marks)
-        return [before + now for before, now in zip(carried, match_marks, strict=True)]
+        return series_total(game.series.carried if game is not None else (), match_marks)
 
     def upcoming(self) -> Series:
         """What the next match's header says of the series (journaled: a restarted host says the same)."""

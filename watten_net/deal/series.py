@@ -58,9 +58,15 @@ def next_series(game_id: bytes, this: Series, match_bummerl: Sequence[int], bumm
     side has the limit the series is over: the next match begins a new one, carrying nothing."""
     if not match_bummerl:
         return Series(game_id, this.carried)
-    carried = this.carried if len(this.carried) == len(match_bummerl) else (0,) * len(match_bummerl)
-    total = tuple(before + now for before, now in zip(carried, match_bummerl, strict=True))
+    total = series_total(this.carried, match_bummerl)
     return Series(game_id, () if any(marks >= bummerl_limit for marks in total) else total)
+
+
+def series_total(carried: Sequence[int], match_bummerl: Sequence[int]) -> tuple[int, ...]:
+    """The series' Bummerl so far: those carried into a match (none, or another count of sides: nothing) and the
+    match's own."""
+    before = carried if len(carried) == len(match_bummerl) else (0,) * len(match_bummerl)
+    return tuple(b + now for b, now in zip(before, match_bummerl, strict=True))
 
 
 def header_series(header: object) -> Series:
