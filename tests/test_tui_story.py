@@ -35,7 +35,7 @@ SEAT_ROW = re.compile(r"(?m)^(?:▶ |  )(\d) .*\[\d\] +(·|[♣♠♥♦]\S+)")
 
 def bottom(screen: str) -> str:
     """The hand, the prompt (it may wrap onto a second row) and the message line, joined."""
-    lines = [line for line in screen.rstrip().splitlines() if line.strip()]
+    lines = [line.strip() for line in screen.rstrip().splitlines() if line.strip()]
     return " ".join(lines[-5:-1])
 
 

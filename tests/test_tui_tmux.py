@@ -28,7 +28,7 @@ SCORE = re.compile(r"Team A \(0\+2\): (\d+).*Team B \(1\+3\): (\d+)")
 def prompt(screen: str) -> str:
     """The bottom of the screen, where the seat's hand and what is asked of it are (a prompt may wrap onto a second
     row): the rows above the message line and the command line, joined."""
-    lines = [line for line in screen.rstrip().splitlines() if line.strip()]
+    lines = [line.strip() for line in screen.rstrip().splitlines() if line.strip()]
     return " ".join(lines[-5:-2])
 
 
