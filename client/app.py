@@ -241,7 +241,9 @@ class TableApp:
                 self._judge_deal()
                 self.app.invalidate()
         except HostBrokeProtocol as err:
-            s.deal_status = str(err)
+            # (in the seat's own language: the seat's English sentence showed on a German screen; the game record
+            # keeps the evidence)
+            s.deal_status = self.words.reason(err.reason, str(err)).rstrip(".。")
         except Refused as err:
             s.message = self._refused(err)
         self.finished = True

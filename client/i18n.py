@@ -13,6 +13,8 @@ from watten_net.cardwords import SUIT_EXPLAIN as _SUIT_EXPLAIN
 from watten_net.cardwords import default_lang as default_lang
 from watten_net.engine import SIGNAL_NAMES
 
+from .reason_words import MORE_REASONS
+
 FRENCH_MARK = {"E": "♣", "L": "♠", "H": "♥", "S": "♦"}
 GERMAN_MARK = {"E": "Ei", "L": "La", "H": "He", "S": "Sc"}
 SUIT_COLOUR = {"E": "class:suit.e", "L": "class:suit.l", "H": "class:suit.h", "S": "class:suit.s"}
@@ -571,3 +573,8 @@ for _lang, _words in (
     ("zh", {"step_clock": "发牌步骤：{seconds} 秒无应答由机器人代打", "no_step_clock": "发牌步骤：不限时"}),
 ):
     TEXT[_lang].update(_words)
+
+# ---- every other reason in words (a German or Chinese screen showed the host's English sentence): one block
+for _reason, _said in MORE_REASONS.items():
+    for _lang, _text in zip(("en", "de", "zh"), _said, strict=True):
+        REASONS[_lang].setdefault(_reason, _text)
