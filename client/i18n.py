@@ -17,6 +17,7 @@ from .reason_words import MORE_REASONS
 
 FRENCH_MARK = {"E": "♣", "L": "♠", "H": "♥", "S": "♦"}
 GERMAN_MARK = {"E": "Ei", "L": "La", "H": "He", "S": "Sc"}
+BOT_SUFFIX = " (bot)"  # what the host puts after a bot's name (host/lobby.py), in every language
 SUIT_COLOUR = {"E": "class:suit.e", "L": "class:suit.l", "H": "class:suit.h", "S": "class:suit.s"}
 
 TEXT: dict[str, dict[str, str]] = {
@@ -385,6 +386,15 @@ class Words:
     def reason(self, reason: str, fallback: str) -> str:
         return REASONS[self.lang].get(reason) or fallback or reason
 
+    def seat_label(self, name: str, bot: bool) -> str:
+        """A seat's name as shown (already `visible`), a bot's marked in this language: the host names its bots
+        "Vroni (bot)" in the roster, and that name stays the record's; a German screen reads "Vroni (Bot)", a
+        Chinese one "Vroni（机器人）" (found playing: "(bot)" in every language). A person's name is never touched,
+        whatever it ends with."""
+        if bot and name.endswith(BOT_SUFFIX):
+            return name[: -len(BOT_SUFFIX)] + self["bot_mark"]
+        return name
+
     def card_short(self, card: str) -> str:
         """`HK` -> '♥K' (or 'HeK'): compact, for hands and tricks."""
         return self.marks[card[0]] + card[1:]
@@ -557,9 +567,14 @@ for _lang, _words in (
 # ---- a move refused while nobody is to move (the seats sign the deal's steps, the host deals): what the table waits
 # for then, after "Not now:" (it read "Not allowed: Not now."): one block
 for _lang, _words in (
-    ("de", {"wait_sign": "ihren Teil zum Austeilen beitragen", "deal_being_checked": "das Austeilen wird geprüft"}),
-    ("en", {"wait_sign": "to do their part of the deal", "deal_being_checked": "the deal is being checked"}),
-    ("zh", {"wait_sign": "完成各自的发牌步骤", "deal_being_checked": "正在检查发牌"}),
+    ("de", {"wait_sign": "ihren Teil zum Austeilen beitragen", "deal_being_checked": "das Austeilen wird geprüft",
+            "wait_shuffle": "mischen", "wait_keys": "den Schlüssel fürs Mischen geben",
+            "wait_shares": "die ausgeteilten Karten aufschließen"}),
+    ("en", {"wait_sign": "to do their part of the deal", "deal_being_checked": "the deal is being checked",
+            "wait_shuffle": "to shuffle", "wait_keys": "to give their key for the shuffle",
+            "wait_shares": "to unlock the cards being dealt"}),
+    ("zh", {"wait_sign": "完成各自的发牌步骤", "deal_being_checked": "正在检查发牌",
+            "wait_shuffle": "洗牌", "wait_keys": "提交洗牌用的密钥", "wait_shares": "解锁正在发的牌"}),
 ):
     TEXT[_lang].update(_words)
 
@@ -578,3 +593,10 @@ for _lang, _words in (
 for _reason, _said in MORE_REASONS.items():
     for _lang, _text in zip(("en", "de", "zh"), _said, strict=True):
         REASONS[_lang].setdefault(_reason, _text)
+
+# ---- a bot's marker after its name, in the screen's language (the roster's name ends " (bot)"): one block
+for _lang, _mark in (("de", " (Bot)"), ("en", " (bot)"), ("zh", "（机器人）")):
+    TEXT[_lang]["bot_mark"] = _mark
+# (a Chinese refusal read "不允许: …" with a Latin colon between Chinese clauses)
+for _lang, _colon in (("de", ": "), ("en", ": "), ("zh", "：")):
+    TEXT[_lang]["colon"] = _colon

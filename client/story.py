@@ -124,7 +124,8 @@ class Story:
             return
         self.me = int(view.your_seat)
         self.players = int(view.table.player_count) or self.players
-        self.names = {int(s.seat): visible(s.name) if s.name else f"#{s.seat}" for s in view.seats}
+        self.names = {int(s.seat): self.words.seat_label(visible(s.name), s.bot) if s.name else f"#{s.seat}"
+                      for s in view.seats}
         trustless = view.deal.mode == "trustless"
         for s in view.seats:
             seat, now = int(s.seat), bool(s.stand_in)

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from prompt_toolkit.utils import get_cwidth
+
 from watten_net.cardwords import SUIT_DE
 from watten_net.engine import Card, Rules
 from watten_net.engine.ranking import ranking
@@ -100,7 +102,7 @@ def safe(fragments: Fragments) -> Fragments:
 def seat_name(view: Any, seat: int, words: Words) -> str:
     for s in view.seats:
         if s.seat == seat:
-            name = visible(s.name) if s.name else f"{words['seat']} {seat}"
+            name = words.seat_label(visible(s.name), s.bot) if s.name else f"{words['seat']} {seat}"
             return f"{name} ({words['you']})" if s.you else name
     return f"{words['seat']} {seat}"
 
@@ -183,7 +185,7 @@ def lobby(state: ScreenState, words: Words) -> Fragments:
     for line in state.lobby_lines:
         out.append(("", line + "\n"))
     for s in view.seats:
-        who = visible(s.name) if s.name else f"({words['free']})"
+        who = words.seat_label(visible(s.name), s.bot) if s.name else f"({words['free']})"
         tags = []
         if s.bot:
             tags.append(words["bot"])
@@ -191,7 +193,7 @@ def lobby(state: ScreenState, words: Words) -> Fragments:
             tags.append(words["you"])
         side = "" if s.side < 0 else f"{words['team']} {'AB'[s.side]}"
         out.append(("class:seat" if s.name else "class:dim",
-                    f"  {words['seat']} {s.seat}  {who:<24} {side:<8} {' '.join(tags)}\n"))
+                    f"  {words['seat']} {s.seat}  {_fit(who, 24)} {side:<8} {' '.join(tags)}\n"))
     trustless = view.table.settings.deal == "trustless"
     out.append(("", f"\n  {words['host_blind'] if trustless else words['host_sees']}\n"))
     if state.host_controls:
@@ -238,7 +240,7 @@ def seats_pane(view: Any, words: Words, state: ScreenState | None = None, width:
         side = f"{words['team']} {'AB'[s.side]}" if view.table.player_count != 3 else (
             "solo" if s.side == 0 else "pair")
         name = _fit(seat_name(view, s.seat, words), name_width)
-        out.append((style, f"{arrow}{s.seat} {name:<{name_width}} {side:<6} [{s.hand_size}] "))
+        out.append((style, f"{arrow}{s.seat} {name} {side:<6} [{s.hand_size}] "))
         card = cards.get(s.seat)
         if card is None:
             out.append(("class:dim", " ·  "))
@@ -273,8 +275,13 @@ def _seat_marks(view: Any, s: Any, words: Words, over: bool) -> list[str]:
 
 
 def _fit(text: str, width: int) -> str:
-    """`text` in `width` columns, its cut marked with "…" (never cut silently)."""
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """`text` in exactly `width` columns of the terminal, padded, its cut marked with "…" (never cut silently). A
+    Chinese character takes two columns (a bot's "（机器人）" pushed its row's team and cards out of line)."""
+    if get_cwidth(text) > width:
+        while text and get_cwidth(text) > width - 1:
+            text = text[:-1]
+        text += "…"
+    return text + " " * (width - get_cwidth(text))
 
 
 def status_pane(view: Any, words: Words) -> Fragments:
