@@ -258,21 +258,26 @@ Terms: Schlag = the striker rank named each hand; Trumpf = trump suit;
     "de": """Tasten
   ← → oder 1-5  Karte wählen    Enter / Leertaste  ausspielen (eine Ziffer allein spielt nie)
   r  bieten (Gehts?)    y  annehmen    f  ablehnen    c  aufgeben (ablehnen und aufgeben fragen nach)
-  Ansage: 7 8 9 0 u o k a (6) Schlag ansagen · e l h s Trumpf ansagen
-  w  nach Schlagwechsel fragen    b  nach Bessere fragen
-  y / n  Fragen beantworten, beim Abheben die gezeigte Karte nehmen oder lassen (Schlecken)
-  :  Befehlszeile: 'play HK', eine Karte wie gezeigt ('♥K', 'Herz König'), 'signal max'; Tab ergänzt
+  Ansage: 7 8 9 0 u o k a (6) sagen den Schlag an · e l h s den Trumpf
+  w  um einen Schlagwechsel fragen    b  um eine Bessere fragen (neue Karten)
+  y / n  Fragen beantworten; beim Abheben die gezeigte Karte nehmen oder lassen (Schlecken)
+  :  Befehlszeile: 'play HK', eine Karte wie gezeigt ('♥K', 'Herz König'), 'signal max', 'schadet?'; Tab ergänzt
   g  dem Partner deuten (öffnet die Befehlszeile mit 'signal ')
 Nur schauen, nie eine Aktion: p letzter Stich · v das ganze Protokoll (↑ ↓ Bild↑ Bild↓) · i Tipp · ? Hilfe
-  q  Tisch verlassen (fragt nach) · Esc schließt Hilfe, Protokoll oder Frage""",
+  q  Tisch verlassen (fragt nach) · Esc schließt Hilfe, Protokoll oder Frage
+Oben steht, was dein Programm vom Austeilen geprüft hat; im Warteraum, ob der Host die Karten sehen kann.
+Kritische: der Max (HK, Herz-König), der Belli (S7, Schellen-Sieben), der Spitz (E7, Eichel-Sieben);
+  gespannt: eine Seite kurz vor dem Ziel (dann wird nicht mehr geboten); Bummerl: eine verlorene Partie.""",
     "zh": """按键
   ← → 或 1-5 选牌    Enter / 空格 出牌（只按数字不会出牌）
   r 加注（Gehts?）  y 接受  f 放弃  c 认输（放弃和认输会先确认）
   叫牌：7 8 9 0 u o k a (6) 叫 Schlag · e l h s 叫 Trumpf
   w 请求 Schlagwechsel（交换）  b 请求 Bessere（换牌）
   y / n 回答问题，切牌时拿或不拿亮出的牌（Schlecken）
-  : 命令行（'play HK'、'♥K'、'signal max'）；Tab 补全   g 给搭档打暗号
+  : 命令行（'play HK'、'♥K'、'Herz König'、'signal max'、'schadet?'）；Tab 补全
+  g 给搭档打暗号（打开命令行并填入 'signal '）
 只看不动：p 上一墩 · v 全部记录 · i 提示 · ? 帮助 · q 离开（先确认）
+顶行显示你的客户端已检查了发牌的哪些部分；大厅显示主机能否看到牌。
 术语：Schlag＝每手叫的点数王；Trumpf＝将牌花色；Kritische＝Max (HK)、Belli (S7)、Spitz (E7)；
   gespannt＝接近目标分（不能加注）；Bummerl＝输掉一局。""",
 }
@@ -420,8 +425,9 @@ class Words:
         """The help, its Kritische written as the table shows cards ("Max (♥K)", not the notation's "HK")."""
         text = HELP.get(self.lang, HELP["en"])
         for name, card in (("Max", "HK"), ("Belli", "S7"), ("Spitz", "E7")):
-            text = text.replace(f"{name} ({card})", f"{name} ({self.card_short(card)})")
-        return text
+            text = text.replace(f"{name} ({card}", f"{name} ({self.card_short(card)}")
+        # (the example of a card as shown, as this table shows it: '♥K' read wrong with --suits german's 'HeK')
+        return text.replace("'♥K'", f"'{self.card_short('HK')}'")
 
 
 # ---- play again and the lobby the host arranges (issue 13 items 3 and 4): one block, kept together
@@ -469,7 +475,7 @@ for _lang, _line, _before in (
         # key was in no help at all)
         ("en", "  t  table chat: one line to everyone at the table, spectators too\n", "  g  signal to your partner"),
         ("de", "  t  Tischgespräch: eine Zeile an alle am Tisch, auch Zuschauer\n", "  g  dem Partner deuten"),
-        ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到\n", "只看不动")):
+        ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到\n", "  g 给搭档打暗号")):
     HELP[_lang] = HELP[_lang].replace(_before, _line + _before, 1)
 
 # ---- leaving is clear (issue 13 item 8): one block, kept together
