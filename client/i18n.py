@@ -575,12 +575,12 @@ for _lang, _words in (
 for _lang, _words in (
     ("de", {"wait_sign": "ihren Teil zum Austeilen beitragen", "deal_being_checked": "das Austeilen wird geprüft",
             "wait_shuffle": "mischen", "wait_keys": "den Schlüssel fürs Mischen geben",
-            "wait_shares": "die ausgeteilten Karten aufschließen"}),
+            "wait_shares": "ihr Schloss von den Karten nehmen"}),
     ("en", {"wait_sign": "to do their part of the deal", "deal_being_checked": "the deal is being checked",
             "wait_shuffle": "to shuffle", "wait_keys": "to give their key for the shuffle",
-            "wait_shares": "to unlock the cards being dealt"}),
+            "wait_shares": "to take their lock off the cards"}),
     ("zh", {"wait_sign": "完成各自的发牌步骤", "deal_being_checked": "正在检查发牌",
-            "wait_shuffle": "洗牌", "wait_keys": "提交洗牌用的密钥", "wait_shares": "解锁正在发的牌"}),
+            "wait_shuffle": "洗牌", "wait_keys": "提交洗牌用的密钥", "wait_shares": "解开各自加在牌上的锁"}),
 ):
     TEXT[_lang].update(_words)
 

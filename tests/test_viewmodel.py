@@ -305,7 +305,7 @@ def test_a_move_while_a_trustless_deal_shuffles_says_what_the_deal_waits_for() -
     assert state.message == (
         "Jetzt nicht: die Karten werden gerade ausgeteilt: der Tisch wartet auf Vroni (Bot) – mischen.")
     unlocking = make_view(deal=pb.DealStatus(mode="trustless", step="shares", waiting_for=[0, 3]))
-    assert deal_waits(unlocking, EN) == "the table waits for P3 to unlock the cards being dealt"
+    assert deal_waits(unlocking, EN) == "the table waits for P3 to take their lock off the cards"
     assert deal_waits(make_view(deal=pb.DealStatus(mode="trustless", step="shares", waiting_for=[0])), EN) == (
         "the deal is being checked")
     not_shuffled = {"raise": ("no-deck", "the cards are not shuffled yet: waiting for the deal")}
@@ -442,6 +442,9 @@ def test_a_key_is_not_wrapped_apart_from_what_it_does() -> None:
     assert not any(row.rstrip().endswith("]") for row in rows), rows
     assert rows[1].startswith("[b] Bessere"), rows
     assert text(word_wrap([("", "aaaa bbbb cccc")], 10)) == "aaaa bbbb\ncccc"  # (plain words wrap as before)
+    # Found at 80x24 at a hand's end: "score 0–2  [any" / "key]"
+    end = "Hand 1: Vroni (bot) & Resi (bot) win 2 (Loisl (bot) folded) · score 0–2  [any key]"
+    assert text(word_wrap([("", end)], 80)).splitlines()[1] == "[any key]"
 
 
 def test_the_command_line_takes_the_rules_notation() -> None:
