@@ -194,7 +194,7 @@ class TableApp:
             self.state.message = self.words["no_hint"]
         else:
             odds = f" ({self.words['chance'].format(pct=round(chance * 100))})" if chance is not None else ""
-            self.state.message = f"{self.words['hint']}: {action}{odds}"
+            self.state.message = f"{self.words['hint']}{self.words['colon']}{action}{odds}"
         self.app.invalidate()
 
     def leave(self, result: int) -> None:

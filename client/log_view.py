@@ -69,14 +69,14 @@ def summary(state: ScreenState, words: Words, story: Story | None, width: int = 
         out.append(("", _row(row, story, words) + "\n"))
     score = " – ".join(f"{side.score}" for side in view.sides) if view is not None else ""
     bummerl = " – ".join(f"{side.bummerl}" for side in view.sides) if view is not None else ""
-    out.append(("class:ok", f"{words['final_score']}: {score} · {words['bummerl']} {bummerl}\n"))
+    out.append(("class:ok", f"{words['final_score']}{words['colon']}{score} · {words['bummerl']} {bummerl}\n"))
     if view is not None and view.winners:
         three = view.table.player_count == 3
         who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
-        out.append(("class:ok", f"{words['match_over']}: {who} {words['won']}\n"))
+        out.append(("class:ok", f"{words['match_over']}{words['colon']}{who} {words['won']}\n"))
     verdict = _verdict(state, words)
     out.append(("class:ok" if state.deal_status == "verified" else "class:error" if state.deal_status else "class:dim",
-                f"{words['own_check']}: {verdict}\n"))
+                f"{words['own_check']}{words['colon']}{verdict}\n"))
     if state.record_path:
         out.append(("class:dim", _record_line(words["record"], visible(home_short(state.record_path)), width)))
     out.append(("class:key", f"\n{words['again']} · {words['leave_keys']}\n"))
@@ -97,7 +97,7 @@ def _verdict(state: ScreenState, words: Words) -> str:
     if state.deal_status == "verified":
         return words["deal_verified"]
     if state.deal_status:
-        return f"{words['deal_failed']}: {visible(state.deal_status)}"
+        return f"{words['deal_failed']}{words['colon']}{visible(state.deal_status)}"
     return words["check_running"]
 
 
@@ -142,12 +142,13 @@ def farewell(state: ScreenState, words: Words) -> list[str]:
     score = "–".join(str(side.score) for side in view.sides)
     bummerl = "–".join(str(side.bummerl) for side in view.sides)
     over = match_over(view)
-    out = [f"{words['final_score'] if over else words['score_so_far']}: {score} · {words['bummerl']} {bummerl}"]
+    said = words["final_score" if over else "score_so_far"]
+    out = [f"{said}{words['colon']}{score} · {words['bummerl']} {bummerl}"]
     if view.winners:
         three = view.table.player_count == 3
         who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
         out[0] += f" ({who} {words['won']})"
-    out.append(f"{words['own_check']}: {_verdict(state, words) if over else words['not_over']}")
+    out.append(f"{words['own_check']}{words['colon']}{_verdict(state, words) if over else words['not_over']}")
     if state.record_path:
-        out.append(f"{words['record']}: {visible(state.record_path)}")
+        out.append(f"{words['record']}{words['colon']}{visible(state.record_path)}")
     return out

@@ -46,7 +46,7 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
     if any(a.startswith("play ") for a in legal) and view.your_seat in view.to_act:
         # (one card left: no "(1-1, ← →)" to choose from)
         choose = words["choose_card"].format(n=len(view.your_hand)) if len(view.your_hand) > 1 else words["last_card"]
-        return [("class:active", f"{words['your_turn']}: {choose}" + _also(legal, words))]
+        return [("class:active", f"{words['your_turn']}{words['colon']}{choose}" + _also(legal, words))]
     keys = _shortcuts(legal, words)
     if not keys:
         return _waiting(view, words)
@@ -60,9 +60,9 @@ def _asked(view: Any, story: Story | None, legal: list[str], words: Words) -> st
     if any(a.startswith("schlag ") for a in legal):
         rules = rules_of(view.table.rules_json)
         six = " 6(=Weli)" if rules is not None and "6" in schlag_choices(rules) else ""
-        return f"{words['your_turn']}: {words['choose_schlag'].format(six=six)}"
+        return f"{words['your_turn']}{words['colon']}{words['choose_schlag'].format(six=six)}"
     if any(a.startswith("trump ") for a in legal):
-        return f"{words['your_turn']}: {words['choose_trump']}"
+        return f"{words['your_turn']}{words['colon']}{words['choose_trump']}"
     for question in QUESTIONS:
         if f"{question} yes" in legal:
             seat = story.asker(f"{question}?") if story is not None else -1
@@ -76,7 +76,7 @@ def _waiting(view: Any, words: Words) -> Fragments:
         return []
     names, what = _waited_for(view, words)
     if what is None:
-        return [("class:dim", f"{words['waiting_for']}: {names}")]
+        return [("class:dim", f"{words['waiting_for']}{words['colon']}{names}")]
     return [("class:dim", words["waiting_to"].format(names=names, what=words[what]))]
 
 

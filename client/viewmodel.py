@@ -125,7 +125,7 @@ def header(state: ScreenState, words: Words, tall: bool = True, compact: bool = 
     out: Fragments = [("class:title", " watten-net ")]
     if view is None:
         if state.deal_status:  # (the host broke the protocol before any view came: at its header, say)
-            out.append(("class:error", f"\n {words['deal_failed']}: {visible(state.deal_status)}"))
+            out.append(("class:error", f"\n {words['deal_failed']}{words['colon']}{visible(state.deal_status)}"))
         return out
     if view.game_fingerprint and not tall:
         out = []  # (the name of the program gives its room to the deal's status)
@@ -134,14 +134,14 @@ def header(state: ScreenState, words: Words, tall: bool = True, compact: bool = 
     if state.deal_status == "verified":
         out.append(("class:ok", f" · {words['deal_verified']}"))
     elif state.deal_status:
-        out.append(("class:error", f" · {words['deal_failed']}: {visible(state.deal_status)}"))
+        out.append(("class:error", f" · {words['deal_failed']}{words['colon']}{visible(state.deal_status)}"))
     elif view.game_fingerprint and view.your_seat >= 0:  # (a spectator checks no deal: it holds no record)
         out.append(("class:dim", f" · {deal_progress(view, state, words, compact)}"))
     out += watching(view, words)
     if state.connection != "connected":  # "reconnecting", or "host-left" (the host ended the stream as it exited)
         out.append(("class:error", f"  {words['host_left' if state.connection == 'host-left' else 'reconnecting']}"))
     if state.dispute:
-        out.append(("class:error", f"\n {words['dispute']}: {visible(state.dispute)}"))
+        out.append(("class:error", f"\n {words['dispute']}{words['colon']}{visible(state.dispute)}"))
     if view.game_fingerprint and tall:
         note = "host_blind" if view.deal.mode == "trustless" else "host_sees"
         out.append(("class:ok" if note == "host_blind" else "class:dim", f"\n {words[note]}"))
@@ -151,7 +151,7 @@ def header(state: ScreenState, words: Words, tall: bool = True, compact: bool = 
 def rules_line(view: Any, words: Words) -> Fragments:
     rules = rules_of(view.table.rules_json)
     preset = visible(view.table.preset) or "custom"
-    text = f"{words['rules']}: {preset}"
+    text = f"{words['rules']}{words['colon']}{preset}"
     if rules is not None:
         try:
             base = Rules.preset(preset, rules.players)
@@ -160,7 +160,7 @@ def rules_line(view: Any, words: Words) -> Fragments:
             changed = {}
         if changed:
             flags = ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
-            text += f" ({words['flags']}: {visible(flags)})"
+            text += f" ({words['flags']}{words['colon']}{visible(flags)})"
         text += f" · {words['target']} {rules.target}"
     return [("class:dim", text + _step_clock(view.table.step_timeout, words))]
 
@@ -187,7 +187,7 @@ def lobby(state: ScreenState, words: Words) -> Fragments:
     for s in view.seats:
         who = words.seat_label(visible(s.name), s.bot) if s.name else f"({words['free']})"
         tags = []
-        if s.bot:
+        if s.bot and not who.endswith(words["bot_mark"]):  # ("Vroni (bot)  Team B  bot" said it twice)
             tags.append(words["bot"])
         if s.you:
             tags.append(words["you"])
@@ -234,7 +234,7 @@ def seats_pane(view: Any, words: Words, state: ScreenState | None = None, width:
     for s in view.seats:
         marks = _seat_marks(view, s, words, over)
         if s.seat in signals:
-            marks.append(f"{words['signals']}: {visible(signals[s.seat])}")
+            marks.append(f"{words['signals']}{words['colon']}{visible(signals[s.seat])}")
         style = "class:active" if s.seat in to_act else ("class:you" if s.you else "")
         arrow = "▶ " if s.seat in to_act else "  "
         side = f"{words['team']} {'AB'[s.side]}" if view.table.player_count != 3 else (
@@ -338,14 +338,14 @@ def scores_pane(view: Any, words: Words, width: int = 80) -> Fragments:
                        f"{words['bummerl']} {bummerl}\n")]
     if view.winners:
         who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
-        out.append(("class:ok", f"{words['match_over']}: {who} {words['won']}\n"))
+        out.append(("class:ok", f"{words['match_over']}{words['colon']}{who} {words['won']}\n"))
     return out
 
 
 def hand_pane(view: Any, state: ScreenState, words: Words, width: int = 80) -> Fragments:
     cards = my_hand(view)
     legal = legal_cards(view)
-    out: Fragments = [("class:heading", f"{words['your_hand']}: ")]
+    out: Fragments = [("class:heading", f"{words['your_hand']}{words['colon']}")]
     for i, card in enumerate(cards):
         chosen = i == state.cursor
         style = "reverse" if chosen else ("bold" if card in legal else "class:dim")

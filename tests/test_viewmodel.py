@@ -625,7 +625,12 @@ def test_a_bot_is_marked_in_the_screens_language_and_its_row_stays_in_line() -> 
         assert vroni in rows[1] and "Sepp (bot)" in rows[2]
         team = words["team"]
         assert len({get_cwidth(row[:row.index(team)]) for row in rows if team in row}) == 1, rows
-        assert vroni in text(vm.lobby(vm.ScreenState(view=view), words))
+        lobby = text(vm.lobby(vm.ScreenState(view=view), words)).splitlines()
+        assert next(row for row in lobby if vroni in row).count(words["bot"]) == 1  # (not "Vroni (bot)  …  bot")
         story = Story(words)
         story.view(view)
         assert story.name(1) == vroni and story.name(2) == "Sepp (bot)"
+    # (a Latin colon between Chinese words read "规则: …", "轮到你: …": a Chinese screen uses its own)
+    assert "规则：" in text(vm.rules_line(view, Words("zh")))
+    last = make_view(your_hand=["HK"], legal_actions=["play HK"], to_act=[0], hand_phase="play")
+    assert text(prompt_line(last, vm.ScreenState(view=last), Words("zh"))) == "轮到你：Enter 出你的最后一张牌"
