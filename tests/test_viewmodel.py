@@ -357,6 +357,11 @@ def test_the_hands_result_stays_up_when_the_next_hand_asks_this_seat_at_once() -
     assert "P1 raises to 3" in text(vm.alert_line(raising, vm.ScreenState(view=raising, banner=result), EN))
     sent, state = press(asked, ["y"], banner=result)
     assert sent == ["take"] and state.banner == ""
+    # Found playing: the key "[any key]" asked for answered "[x] does nothing now" as it put the result away
+    sent, state = press(waiting, ["x"], banner=result)
+    assert sent == [] and state.banner == "" and state.message == ""
+    _, state = press(waiting, ["x", "x"], banner=result)  # (a second one is a key like any other)
+    assert state.message == "[x] does nothing now · ? shows the keys"
 
 
 class TurnComesAfterARefusal(FakeConnection):
