@@ -140,7 +140,9 @@ class Story:
 
     def short(self, seat: int) -> str:
         """A name's first word (a trick's line names every seat: "Resi ♦9", not "Resi (bot) ♦9")."""
-        words = self.name(seat).split()
+        name = self.name(seat)
+        mark = self.words["bot_mark"]  # (a Chinese "Vroni（机器人）" has no space before its marker)
+        words = (name[: -len(mark)] if name.endswith(mark) else name).split()
         return (words[0] if words else f"#{seat}")[:10]
 
     def last(self, count: int) -> list[LogLine]:

@@ -635,6 +635,7 @@ def test_a_bot_is_marked_in_the_screens_language_and_its_row_stays_in_line() -> 
         story = Story(words)
         story.view(view)
         assert story.name(1) == vroni and story.name(2) == "Sepp (bot)"
+        assert story.short(1) == "Vroni"  # (a trick's line: "Vroni ♦9", in Chinese too)
     # (a Latin colon between Chinese words read "规则: …", "轮到你: …": a Chinese screen uses its own)
     assert "规则：" in text(vm.rules_line(view, Words("zh")))
     last = make_view(your_hand=["HK"], legal_actions=["play HK"], to_act=[0], hand_phase="play")
