@@ -606,3 +606,18 @@ for _lang, _mark in (("de", " (Bot)"), ("en", " (bot)"), ("zh", "（机器人）
 # (a Chinese refusal read "不允许: …" with a Latin colon between Chinese clauses)
 for _lang, _colon in (("de", ": "), ("en", ": "), ("zh", "：")):
     TEXT[_lang]["colon"] = _colon
+
+# ---- the Chinese words that were missing (the screen showed English: the Bessere and Schadet's questions, the
+# match's summary and the log's title): one block
+TEXT["zh"].update({
+    "asks_bessere": "{seat} 问：两位叫牌者都换新牌（Bessere）？",
+    "asks_schadet": "{seat} 问：schadet's（对我们有害吗）？",
+    "schlecken_keep": "切牌时你看到 {card}：你不能拿 · [n] 不拿",
+    "do_schadet": "schadet?",
+    "check_running": "检查中 …",
+    "summary": "本场比赛", "col_hand": "手", "col_dealer": "发牌者", "col_announced": "Schlag / Trumpf",
+    "col_won": "赢家", "col_how": "方式", "col_points": "分", "final_score": "最终比分",
+    "own_check": "你自己对记录的检查", "record": "记录", "score_so_far": "你离开时的比分",
+    "log_title": "比赛记录（↑ ↓ PgUp PgDn 翻页，v 或 Esc 关闭）",
+    "not_over": "比赛还没结束（机器人替你打；再运行 watten-join 即可回到座位）",
+})

@@ -52,6 +52,12 @@ def full_log_rows(state: ScreenState, width: int = 80) -> int:
     return sum(text.count("\n") for _, text in full_log(state, width))
 
 
+def _cells(text: str, width: int, right: bool = False) -> str:
+    """`text` padded to `width` terminal columns (a Chinese heading's characters take two each)."""
+    pad = " " * max(0, width - get_cwidth(text))
+    return pad + text if right else text + pad
+
+
 def match_over(view: Any) -> bool:
     return view is not None and bool(view.game_fingerprint) and view.table.phase in (MATCH_OVER, ABANDONED)
 
@@ -62,8 +68,9 @@ def summary(state: ScreenState, words: Words, story: Story | None, width: int = 
     view = state.view
     out: Fragments = [("class:heading", f"{words['summary']}\n")]
     rows = story.hands if story is not None else []
-    head = (f"{words['col_hand']:>4}  {words['col_dealer']:<8} {words['col_announced']:<20} "
-            f"{words['col_points']:>3}  {words['col_won']:<16} {words['col_how']}")
+    head = (f"{_cells(words['col_hand'], 4, right=True)}  {_cells(words['col_dealer'], 8)} "
+            f"{_cells(words['col_announced'], 20)} {_cells(words['col_points'], 3, right=True)}  "
+            f"{_cells(words['col_won'], 16)} {words['col_how']}")
     out.append(("class:dim", head + "\n"))
     for row in rows:
         out.append(("", _row(row, story, words) + "\n"))

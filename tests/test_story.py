@@ -361,3 +361,13 @@ def test_the_whole_log_scrolls_back_by_rows_not_lines() -> None:
     state = ScreenState(story=story)
     assert full_log_rows(state, 200) == 3  # (each fits a wide window in one row)
     assert full_log_rows(state, 40) > len(story.lines)
+
+
+def test_every_screen_word_is_in_every_language() -> None:
+    """Found reading a Chinese screen: the Bessere question, the match's summary and the log's title were English
+    (18 words had no Chinese); every word of the screen is in every language now."""
+    from client.i18n import TEXT
+
+    for lang in ("de", "zh"):
+        assert sorted(set(TEXT["en"]) - set(TEXT[lang])) == [], lang
+        assert sorted(set(TEXT[lang]) - set(TEXT["en"])) == [], lang
