@@ -30,7 +30,7 @@ from .commands import LegalCompleter, legal_of, to_action
 from .connection import Connection, HostBrokeProtocol, Refused
 from .i18n import Words
 from .keys import bind_keys
-from .prompts import table_waits
+from .prompts import deal_waits, table_waits
 from .screen_layout import table_layout, word_wrap
 from .screen_style import STYLE
 from .stderr_aside import screen_fd, stderr_aside
@@ -38,6 +38,9 @@ from .story import Story
 
 # Refusals of a move the table does not want from this seat now: shown with what the table waits for instead
 OUT_OF_TURN = frozenset({Reason.NOT_NOW, Reason.NOT_YOUR_TURN})
+# A move before the cards are all dealt (a trustless deal's shuffle or shares): what the deal waits for. Found
+# playing: "Not allowed: cards are still being dealt: …", the host's words, during a trustless shuffle.
+DEAL_NOT_DONE = frozenset({Reason.DEALING, Reason.NO_DECK})
 
 
 class HostControls:
@@ -171,11 +174,13 @@ class TableApp:
         # (the game is at deal)", its protocol's words; to the person it is "not now", and why)
         reason = Reason.NOT_NOW if err.reason == Reason.UNEXPECTED_MESSAGE else err.reason
         waits = table_waits(view, self.words) if view is not None and reason in OUT_OF_TURN else ""
+        if view is not None and reason in DEAL_NOT_DONE:  # (whoever else may move meanwhile: the deal is waited for)
+            waits = deal_waits(view, self.words)
         if waits:
             said = self.words.reason(reason, err.message)
-            return f"{said.rstrip('.。')}: {waits}{self.words['sentence_end']}"
+            return f"{said.rstrip('.。')}{self.words['colon']}{waits}{self.words['sentence_end']}"
         said = self.words.reason(err.reason, err.message)
-        return f"{self.words['refused']}: {said}"
+        return f"{self.words['refused']}{self.words['colon']}{said}"
 
     async def hint(self, view: Any) -> None:
         """What the strong bot would do from this seat's own view (it sees nothing more), and its chance."""
@@ -189,7 +194,7 @@ class TableApp:
             self.state.message = self.words["no_hint"]
         else:
             odds = f" ({self.words['chance'].format(pct=round(chance * 100))})" if chance is not None else ""
-            self.state.message = f"{self.words['hint']}: {action}{odds}"
+            self.state.message = f"{self.words['hint']}{self.words['colon']}{action}{odds}"
         self.app.invalidate()
 
     def leave(self, result: int) -> None:
@@ -241,7 +246,9 @@ class TableApp:
                 self._judge_deal()
                 self.app.invalidate()
         except HostBrokeProtocol as err:
-            s.deal_status = str(err)
+            # (in the seat's own language: the seat's English sentence showed on a German screen; the game record
+            # keeps the evidence)
+            s.deal_status = self.words.reason(err.reason, str(err)).rstrip(".。")
         except Refused as err:
             s.message = self._refused(err)
         self.finished = True

@@ -13,8 +13,11 @@ from watten_net.cardwords import SUIT_EXPLAIN as _SUIT_EXPLAIN
 from watten_net.cardwords import default_lang as default_lang
 from watten_net.engine import SIGNAL_NAMES
 
+from .reason_words import MORE_REASONS
+
 FRENCH_MARK = {"E": "♣", "L": "♠", "H": "♥", "S": "♦"}
 GERMAN_MARK = {"E": "Ei", "L": "La", "H": "He", "S": "Sc"}
+BOT_SUFFIX = " (bot)"  # what the host puts after a bot's name (host/lobby.py), in every language
 SUIT_COLOUR = {"E": "class:suit.e", "L": "class:suit.l", "H": "class:suit.h", "S": "class:suit.s"}
 
 TEXT: dict[str, dict[str, str]] = {
@@ -255,21 +258,26 @@ Terms: Schlag = the striker rank named each hand; Trumpf = trump suit;
     "de": """Tasten
   ← → oder 1-5  Karte wählen    Enter / Leertaste  ausspielen (eine Ziffer allein spielt nie)
   r  bieten (Gehts?)    y  annehmen    f  ablehnen    c  aufgeben (ablehnen und aufgeben fragen nach)
-  Ansage: 7 8 9 0 u o k a (6) Schlag ansagen · e l h s Trumpf ansagen
-  w  nach Schlagwechsel fragen    b  nach Bessere fragen
-  y / n  Fragen beantworten, beim Abheben die gezeigte Karte nehmen oder lassen (Schlecken)
-  :  Befehlszeile: 'play HK', eine Karte wie gezeigt ('♥K', 'Herz König'), 'signal max'; Tab ergänzt
+  Ansage: 7 8 9 0 u o k a (6) sagen den Schlag an · e l h s den Trumpf
+  w  um einen Schlagwechsel fragen    b  um eine Bessere fragen (neue Karten)
+  y / n  Fragen beantworten; beim Abheben die gezeigte Karte nehmen oder lassen (Schlecken)
+  :  Befehlszeile: 'play HK', eine Karte wie gezeigt ('♥K', 'Herz König'), 'signal max', 'schadet?'; Tab ergänzt
   g  dem Partner deuten (öffnet die Befehlszeile mit 'signal ')
 Nur schauen, nie eine Aktion: p letzter Stich · v das ganze Protokoll (↑ ↓ Bild↑ Bild↓) · i Tipp · ? Hilfe
-  q  Tisch verlassen (fragt nach) · Esc schließt Hilfe, Protokoll oder Frage""",
+  q  Tisch verlassen (fragt nach) · Esc schließt Hilfe, Protokoll oder Frage
+Oben steht, was dein Programm vom Austeilen geprüft hat; im Warteraum, ob der Host die Karten sehen kann.
+Kritische: der Max (HK, Herz-König), der Belli (S7, Schellen-Sieben), der Spitz (E7, Eichel-Sieben);
+  gespannt: eine Seite kurz vor dem Ziel (dann wird nicht mehr geboten); Bummerl: eine verlorene Partie.""",
     "zh": """按键
   ← → 或 1-5 选牌    Enter / 空格 出牌（只按数字不会出牌）
   r 加注（Gehts?）  y 接受  f 放弃  c 认输（放弃和认输会先确认）
   叫牌：7 8 9 0 u o k a (6) 叫 Schlag · e l h s 叫 Trumpf
   w 请求 Schlagwechsel（交换）  b 请求 Bessere（换牌）
   y / n 回答问题，切牌时拿或不拿亮出的牌（Schlecken）
-  : 命令行（'play HK'、'♥K'、'signal max'）；Tab 补全   g 给搭档打暗号
+  : 命令行（'play HK'、'♥K'、'Herz König'、'signal max'、'schadet?'）；Tab 补全
+  g 给搭档打暗号（打开命令行并填入 'signal '）
 只看不动：p 上一墩 · v 全部记录 · i 提示 · ? 帮助 · q 离开（先确认）
+顶行显示你的客户端已检查了发牌的哪些部分；大厅显示主机能否看到牌。
 术语：Schlag＝每手叫的点数王；Trumpf＝将牌花色；Kritische＝Max (HK)、Belli (S7)、Spitz (E7)；
   gespannt＝接近目标分（不能加注）；Bummerl＝输掉一局。""",
 }
@@ -383,6 +391,15 @@ class Words:
     def reason(self, reason: str, fallback: str) -> str:
         return REASONS[self.lang].get(reason) or fallback or reason
 
+    def seat_label(self, name: str, bot: bool) -> str:
+        """A seat's name as shown (already `visible`), a bot's marked in this language: the host names its bots
+        "Vroni (bot)" in the roster, and that name stays the record's; a German screen reads "Vroni (Bot)", a
+        Chinese one "Vroni（机器人）" (found playing: "(bot)" in every language). A person's name is never touched,
+        whatever it ends with."""
+        if bot and name.endswith(BOT_SUFFIX):
+            return name[: -len(BOT_SUFFIX)] + self["bot_mark"]
+        return name
+
     def card_short(self, card: str) -> str:
         """`HK` -> '♥K' (or 'HeK'): compact, for hands and tricks."""
         return self.marks[card[0]] + card[1:]
@@ -408,8 +425,9 @@ class Words:
         """The help, its Kritische written as the table shows cards ("Max (♥K)", not the notation's "HK")."""
         text = HELP.get(self.lang, HELP["en"])
         for name, card in (("Max", "HK"), ("Belli", "S7"), ("Spitz", "E7")):
-            text = text.replace(f"{name} ({card})", f"{name} ({self.card_short(card)})")
-        return text
+            text = text.replace(f"{name} ({card}", f"{name} ({self.card_short(card)}")
+        # (the example of a card as shown, as this table shows it: '♥K' read wrong with --suits german's 'HeK')
+        return text.replace("'♥K'", f"'{self.card_short('HK')}'")
 
 
 # ---- play again and the lobby the host arranges (issue 13 items 3 and 4): one block, kept together
@@ -457,7 +475,7 @@ for _lang, _line, _before in (
         # key was in no help at all)
         ("en", "  t  table chat: one line to everyone at the table, spectators too\n", "  g  signal to your partner"),
         ("de", "  t  Tischgespräch: eine Zeile an alle am Tisch, auch Zuschauer\n", "  g  dem Partner deuten"),
-        ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到\n", "只看不动")):
+        ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到\n", "  g 给搭档打暗号")):
     HELP[_lang] = HELP[_lang].replace(_before, _line + _before, 1)
 
 # ---- leaving is clear (issue 13 item 8): one block, kept together
@@ -555,9 +573,14 @@ for _lang, _words in (
 # ---- a move refused while nobody is to move (the seats sign the deal's steps, the host deals): what the table waits
 # for then, after "Not now:" (it read "Not allowed: Not now."): one block
 for _lang, _words in (
-    ("de", {"wait_sign": "ihren Teil zum Austeilen beitragen", "deal_being_checked": "das Austeilen wird geprüft"}),
-    ("en", {"wait_sign": "to do their part of the deal", "deal_being_checked": "the deal is being checked"}),
-    ("zh", {"wait_sign": "完成各自的发牌步骤", "deal_being_checked": "正在检查发牌"}),
+    ("de", {"wait_sign": "ihren Teil zum Austeilen beitragen", "deal_being_checked": "das Austeilen wird geprüft",
+            "wait_shuffle": "mischen", "wait_keys": "den Schlüssel fürs Mischen geben",
+            "wait_shares": "ihr Schloss von den Karten nehmen"}),
+    ("en", {"wait_sign": "to do their part of the deal", "deal_being_checked": "the deal is being checked",
+            "wait_shuffle": "to shuffle", "wait_keys": "to give their key for the shuffle",
+            "wait_shares": "to take their lock off the cards"}),
+    ("zh", {"wait_sign": "完成各自的发牌步骤", "deal_being_checked": "正在检查发牌",
+            "wait_shuffle": "洗牌", "wait_keys": "提交洗牌用的密钥", "wait_shares": "解开各自加在牌上的锁"}),
 ):
     TEXT[_lang].update(_words)
 
@@ -571,3 +594,30 @@ for _lang, _words in (
     ("zh", {"step_clock": "发牌步骤：{seconds} 秒无应答由机器人代打", "no_step_clock": "发牌步骤：不限时"}),
 ):
     TEXT[_lang].update(_words)
+
+# ---- every other reason in words (a German or Chinese screen showed the host's English sentence): one block
+for _reason, _said in MORE_REASONS.items():
+    for _lang, _text in zip(("en", "de", "zh"), _said, strict=True):
+        REASONS[_lang].setdefault(_reason, _text)
+
+# ---- a bot's marker after its name, in the screen's language (the roster's name ends " (bot)"): one block
+for _lang, _mark in (("de", " (Bot)"), ("en", " (bot)"), ("zh", "（机器人）")):
+    TEXT[_lang]["bot_mark"] = _mark
+# (a Chinese refusal read "不允许: …" with a Latin colon between Chinese clauses)
+for _lang, _colon in (("de", ": "), ("en", ": "), ("zh", "：")):
+    TEXT[_lang]["colon"] = _colon
+
+# ---- the Chinese words that were missing (the screen showed English: the Bessere and Schadet's questions, the
+# match's summary and the log's title): one block
+TEXT["zh"].update({
+    "asks_bessere": "{seat} 问：两位叫牌者都换新牌（Bessere）？",
+    "asks_schadet": "{seat} 问：schadet's（对我们有害吗）？",
+    "schlecken_keep": "切牌时你看到 {card}：你不能拿 · [n] 不拿",
+    "do_schadet": "schadet?",
+    "check_running": "检查中 …",
+    "summary": "本场比赛", "col_hand": "手", "col_dealer": "发牌者", "col_announced": "Schlag / Trumpf",
+    "col_won": "赢家", "col_how": "方式", "col_points": "分", "final_score": "最终比分",
+    "own_check": "你自己对记录的检查", "record": "记录", "score_so_far": "你离开时的比分",
+    "log_title": "比赛记录（↑ ↓ PgUp PgDn 翻页，v 或 Esc 关闭）",
+    "not_over": "比赛还没结束（机器人替你打；再运行 watten-join 即可回到座位）",
+})

@@ -196,7 +196,9 @@ def seat_line(info: Any, seat: int, words: Words) -> str:
 
     def who(s: int) -> str:
         row = rows[s]
-        return visible(row.name[:MAX_NAME]) if row.occupied and row.name else words["join_seat_free"].format(seat=s)
+        if not (row.occupied and row.name):
+            return words["join_seat_free"].format(seat=s)
+        return words.seat_label(visible(row.name[:MAX_NAME]), row.bot)
 
     def listed(seats: list[int]) -> str:
         names = [who(s) for s in seats]

@@ -109,7 +109,7 @@ def _bind_scrolling(kb: KeyBindings, table: TableApp, reading: Filter) -> None:
 
 def on_key(table: TableApp, key: str) -> None:
     s = table.state
-    s.banner = ""  # any key puts the hand's result away
+    put_away, s.banner = bool(s.banner), ""  # any key puts the hand's result away
     if s.confirm:
         action, s.confirm = s.confirm, ""
         if key.lower() == "y":
@@ -143,7 +143,9 @@ def on_key(table: TableApp, key: str) -> None:
     if key.isdigit() and s.view is not None and 0 < int(key) <= len(s.view.your_hand):
         s.cursor = int(key) - 1  # (choose only: Enter or Space plays it)
         return
-    if len(key) == 1 and key.isprintable() and not key.isspace():
+    if len(key) == 1 and key.isprintable() and not key.isspace() and not put_away:
+        # (not the key that put a hand's result away, as its "[any key]" asked: found playing, "[x] does nothing
+        # now" answered the key the banner had asked for)
         # (a key that does nothing said nothing either: a newcomer pressing [e] while the Schlag is asked, not
         # Trumpf, could not tell a wrong key from a slow host)
         s.message = table.words["no_such_key"].format(key=key)

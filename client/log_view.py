@@ -52,6 +52,12 @@ def full_log_rows(state: ScreenState, width: int = 80) -> int:
     return sum(text.count("\n") for _, text in full_log(state, width))
 
 
+def _cells(text: str, width: int, right: bool = False) -> str:
+    """`text` padded to `width` terminal columns (a Chinese heading's characters take two each)."""
+    pad = " " * max(0, width - get_cwidth(text))
+    return pad + text if right else text + pad
+
+
 def match_over(view: Any) -> bool:
     return view is not None and bool(view.game_fingerprint) and view.table.phase in (MATCH_OVER, ABANDONED)
 
@@ -62,21 +68,22 @@ def summary(state: ScreenState, words: Words, story: Story | None, width: int = 
     view = state.view
     out: Fragments = [("class:heading", f"{words['summary']}\n")]
     rows = story.hands if story is not None else []
-    head = (f"{words['col_hand']:>4}  {words['col_dealer']:<8} {words['col_announced']:<20} "
-            f"{words['col_points']:>3}  {words['col_won']:<16} {words['col_how']}")
+    head = (f"{_cells(words['col_hand'], 4, right=True)}  {_cells(words['col_dealer'], 8)} "
+            f"{_cells(words['col_announced'], 20)} {_cells(words['col_points'], 3, right=True)}  "
+            f"{_cells(words['col_won'], 16)} {words['col_how']}")
     out.append(("class:dim", head + "\n"))
     for row in rows:
         out.append(("", _row(row, story, words) + "\n"))
     score = " – ".join(f"{side.score}" for side in view.sides) if view is not None else ""
     bummerl = " – ".join(f"{side.bummerl}" for side in view.sides) if view is not None else ""
-    out.append(("class:ok", f"{words['final_score']}: {score} · {words['bummerl']} {bummerl}\n"))
+    out.append(("class:ok", f"{words['final_score']}{words['colon']}{score} · {words['bummerl']} {bummerl}\n"))
     if view is not None and view.winners:
         three = view.table.player_count == 3
         who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
-        out.append(("class:ok", f"{words['match_over']}: {who} {words['won']}\n"))
+        out.append(("class:ok", f"{words['match_over']}{words['colon']}{who} {words['won']}\n"))
     verdict = _verdict(state, words)
     out.append(("class:ok" if state.deal_status == "verified" else "class:error" if state.deal_status else "class:dim",
-                f"{words['own_check']}: {verdict}\n"))
+                f"{words['own_check']}{words['colon']}{verdict}\n"))
     if state.record_path:
         out.append(("class:dim", _record_line(words["record"], visible(home_short(state.record_path)), width)))
     out.append(("class:key", f"\n{words['again']} · {words['leave_keys']}\n"))
@@ -97,7 +104,7 @@ def _verdict(state: ScreenState, words: Words) -> str:
     if state.deal_status == "verified":
         return words["deal_verified"]
     if state.deal_status:
-        return f"{words['deal_failed']}: {visible(state.deal_status)}"
+        return f"{words['deal_failed']}{words['colon']}{visible(state.deal_status)}"
     return words["check_running"]
 
 
@@ -142,12 +149,13 @@ def farewell(state: ScreenState, words: Words) -> list[str]:
     score = "–".join(str(side.score) for side in view.sides)
     bummerl = "–".join(str(side.bummerl) for side in view.sides)
     over = match_over(view)
-    out = [f"{words['final_score'] if over else words['score_so_far']}: {score} · {words['bummerl']} {bummerl}"]
+    said = words["final_score" if over else "score_so_far"]
+    out = [f"{said}{words['colon']}{score} · {words['bummerl']} {bummerl}"]
     if view.winners:
         three = view.table.player_count == 3
         who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
         out[0] += f" ({who} {words['won']})"
-    out.append(f"{words['own_check']}: {_verdict(state, words) if over else words['not_over']}")
+    out.append(f"{words['own_check']}{words['colon']}{_verdict(state, words) if over else words['not_over']}")
     if state.record_path:
-        out.append(f"{words['record']}: {visible(state.record_path)}")
+        out.append(f"{words['record']}{words['colon']}{visible(state.record_path)}")
     return out

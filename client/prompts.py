@@ -46,7 +46,7 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
     if any(a.startswith("play ") for a in legal) and view.your_seat in view.to_act:
         # (one card left: no "(1-1, ← →)" to choose from)
         choose = words["choose_card"].format(n=len(view.your_hand)) if len(view.your_hand) > 1 else words["last_card"]
-        return [("class:active", f"{words['your_turn']}: {choose}" + _also(legal, words))]
+        return [("class:active", f"{words['your_turn']}{words['colon']}{choose}" + _also(legal, words))]
     keys = _shortcuts(legal, words)
     if not keys:
         return _waiting(view, words)
@@ -60,9 +60,9 @@ def _asked(view: Any, story: Story | None, legal: list[str], words: Words) -> st
     if any(a.startswith("schlag ") for a in legal):
         rules = rules_of(view.table.rules_json)
         six = " 6(=Weli)" if rules is not None and "6" in schlag_choices(rules) else ""
-        return f"{words['your_turn']}: {words['choose_schlag'].format(six=six)}"
+        return f"{words['your_turn']}{words['colon']}{words['choose_schlag'].format(six=six)}"
     if any(a.startswith("trump ") for a in legal):
-        return f"{words['your_turn']}: {words['choose_trump']}"
+        return f"{words['your_turn']}{words['colon']}{words['choose_trump']}"
     for question in QUESTIONS:
         if f"{question} yes" in legal:
             seat = story.asker(f"{question}?") if story is not None else -1
@@ -76,7 +76,7 @@ def _waiting(view: Any, words: Words) -> Fragments:
         return []
     names, what = _waited_for(view, words)
     if what is None:
-        return [("class:dim", f"{words['waiting_for']}: {names}")]
+        return [("class:dim", f"{words['waiting_for']}{words['colon']}{names}")]
     return [("class:dim", words["waiting_to"].format(names=names, what=words[what]))]
 
 
@@ -85,7 +85,7 @@ def table_waits(view: Any, words: Words) -> str:
     seat is not wanted now; during the deal's own steps, which no seat's move ends, what they wait for ("the table
     waits for Vroni to do their part of the deal", "the deal is being checked"); "" when the table waits for nothing."""
     if not view.to_act:
-        return _deal_waits(view, words)
+        return deal_waits(view, words)
     names, what = _waited_for(view, words)
     if list(view.to_act) == [view.your_seat]:  # (the move the table waits for is this seat's own: not "Anna (you)")
         return words["table_waits_you"] if what is None else words["table_waits_you_to"].format(what=words[what])
@@ -94,16 +94,23 @@ def table_waits(view: Any, words: Words) -> str:
     return words["table_waits_to"].format(names=names, what=words[what])
 
 
-def _deal_waits(view: Any, words: Words) -> str:
+# What the seats do at a step of the deal's own protocol (the view's `deal.step`), which their clients do by
+# themselves; any other step: "to do their part of the deal"
+DEAL_STEP_WORDS = {"shuffle": "wait_shuffle", "keys": "wait_keys", "shares": "wait_shares"}
+
+
+def deal_waits(view: Any, words: Words) -> str:
     """While the seats sign the deal's steps (their clients do it by themselves) or the host deals and the seats
     check it, nobody is to move: what the table waits for then (found playing: "Not allowed: Not now." read as if a
-    key of this seat's were wrong)."""
+    key of this seat's were wrong); a trustless deal's step by its name ("the table waits for Vroni to shuffle").
+    Also a move refused because the cards are still being dealt (`dealing`), whoever else may move meanwhile."""
     if not view.game_fingerprint or view.table.phase not in (PLAYING, STARTING):
         return ""
     signing = [s for s in view.deal.waiting_for if s != view.your_seat]
     if signing:
         names = ", ".join(seat_name(view, s, words) for s in signing)
-        return words["table_waits_to"].format(names=names, what=words["wait_sign"])
+        what = words[DEAL_STEP_WORDS.get(view.deal.step, "wait_sign")]
+        return words["table_waits_to"].format(names=names, what=what)
     return words["deal_being_checked"]
 
 

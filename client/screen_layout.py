@@ -44,19 +44,21 @@ def pane(render: Callable[[], vm.Fragments], **window: Any) -> Window:
 def word_wrap(fragments: vm.Fragments, width: int) -> vm.Fragments:
     """`fragments` with a line break put at the last space before each row would overflow `width` columns (a word
     longer than a row is left to the terminal's own wrapping). A key stays with what it does: no break after "]"
-    (at 80x24 the Schlag prompt ended a row with "[b]" and began the next with "Bessere")."""
+    (at 80x24 the Schlag prompt ended a row with "[b]" and began the next with "Bessere"), and no break inside a
+    key's brackets (the end of a hand read "score 0–2  [any" / "key]")."""
     chars = [(style, ch) for style, text in fragments for ch in text]
-    column, space = 0, -1
+    column, space, bracket = 0, -1, False
     for i, (_, ch) in enumerate(chars):
         if ch == "\n":
-            column, space = 0, -1
+            column, space, bracket = 0, -1, False
             continue
+        bracket = (bracket or ch == "[") and ch != "]"
         cells = get_cwidth(ch)
         if column + cells > width and space >= 0:
             chars[space] = (chars[space][0], "\n")
             column = sum(get_cwidth(c) for _, c in chars[space + 1:i])
             space = -1
-        if ch == " " and not (i and chars[i - 1][1] == "]"):
+        if ch == " " and not bracket and not (i and chars[i - 1][1] == "]"):
             space = i
         column += cells
     out: vm.Fragments = []

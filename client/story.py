@@ -124,7 +124,8 @@ class Story:
             return
         self.me = int(view.your_seat)
         self.players = int(view.table.player_count) or self.players
-        self.names = {int(s.seat): visible(s.name) if s.name else f"#{s.seat}" for s in view.seats}
+        self.names = {int(s.seat): self.words.seat_label(visible(s.name), s.bot) if s.name else f"#{s.seat}"
+                      for s in view.seats}
         trustless = view.deal.mode == "trustless"
         for s in view.seats:
             seat, now = int(s.seat), bool(s.stand_in)
@@ -139,7 +140,9 @@ class Story:
 
     def short(self, seat: int) -> str:
         """A name's first word (a trick's line names every seat: "Resi ♦9", not "Resi (bot) ♦9")."""
-        words = self.name(seat).split()
+        name = self.name(seat)
+        mark = self.words["bot_mark"]  # (a Chinese "Vroni（机器人）" has no space before its marker)
+        words = (name[: -len(mark)] if name.endswith(mark) else name).split()
         return (words[0] if words else f"#{seat}")[:10]
 
     def last(self, count: int) -> list[LogLine]:

@@ -61,7 +61,7 @@ STORY: dict[str, dict[str, str]] = {
         "announced-schlag": "{who} hat den Schlag angesagt (verdeckt: Blind)",
         "announced-trump": "{who} hat Trumpf angesagt (verdeckt: Blind)",
         "announcement": "Aufgedeckt: Schlag {rank}, Trumpf {suit}",
-        "swap?": "{who} fragt nach Schlagwechsel",
+        "swap?": "{who} fragt nach einem Schlagwechsel",
         "swap-yes": "{who} tauscht den Schlag", "swap-no": "{who} lehnt den Schlagwechsel ab",
         "bessere?": "{who} fragt: Bessere?",
         "bessere-yes": "{who} ist für Bessere", "bessere-no": "{who} lehnt Bessere ab",

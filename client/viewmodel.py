@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from prompt_toolkit.utils import get_cwidth
+
 from watten_net.cardwords import SUIT_DE
 from watten_net.engine import Card, Rules
 from watten_net.engine.ranking import ranking
@@ -100,7 +102,7 @@ def safe(fragments: Fragments) -> Fragments:
 def seat_name(view: Any, seat: int, words: Words) -> str:
     for s in view.seats:
         if s.seat == seat:
-            name = visible(s.name) if s.name else f"{words['seat']} {seat}"
+            name = words.seat_label(visible(s.name), s.bot) if s.name else f"{words['seat']} {seat}"
             return f"{name} ({words['you']})" if s.you else name
     return f"{words['seat']} {seat}"
 
@@ -123,7 +125,7 @@ def header(state: ScreenState, words: Words, tall: bool = True, compact: bool = 
     out: Fragments = [("class:title", " watten-net ")]
     if view is None:
         if state.deal_status:  # (the host broke the protocol before any view came: at its header, say)
-            out.append(("class:error", f"\n {words['deal_failed']}: {visible(state.deal_status)}"))
+            out.append(("class:error", f"\n {words['deal_failed']}{words['colon']}{visible(state.deal_status)}"))
         return out
     if view.game_fingerprint and not tall:
         out = []  # (the name of the program gives its room to the deal's status)
@@ -132,14 +134,14 @@ def header(state: ScreenState, words: Words, tall: bool = True, compact: bool = 
     if state.deal_status == "verified":
         out.append(("class:ok", f" · {words['deal_verified']}"))
     elif state.deal_status:
-        out.append(("class:error", f" · {words['deal_failed']}: {visible(state.deal_status)}"))
+        out.append(("class:error", f" · {words['deal_failed']}{words['colon']}{visible(state.deal_status)}"))
     elif view.game_fingerprint and view.your_seat >= 0:  # (a spectator checks no deal: it holds no record)
         out.append(("class:dim", f" · {deal_progress(view, state, words, compact)}"))
     out += watching(view, words)
     if state.connection != "connected":  # "reconnecting", or "host-left" (the host ended the stream as it exited)
         out.append(("class:error", f"  {words['host_left' if state.connection == 'host-left' else 'reconnecting']}"))
     if state.dispute:
-        out.append(("class:error", f"\n {words['dispute']}: {visible(state.dispute)}"))
+        out.append(("class:error", f"\n {words['dispute']}{words['colon']}{visible(state.dispute)}"))
     if view.game_fingerprint and tall:
         note = "host_blind" if view.deal.mode == "trustless" else "host_sees"
         out.append(("class:ok" if note == "host_blind" else "class:dim", f"\n {words[note]}"))
@@ -149,7 +151,7 @@ def header(state: ScreenState, words: Words, tall: bool = True, compact: bool = 
 def rules_line(view: Any, words: Words) -> Fragments:
     rules = rules_of(view.table.rules_json)
     preset = visible(view.table.preset) or "custom"
-    text = f"{words['rules']}: {preset}"
+    text = f"{words['rules']}{words['colon']}{preset}"
     if rules is not None:
         try:
             base = Rules.preset(preset, rules.players)
@@ -158,7 +160,7 @@ def rules_line(view: Any, words: Words) -> Fragments:
             changed = {}
         if changed:
             flags = ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
-            text += f" ({words['flags']}: {visible(flags)})"
+            text += f" ({words['flags']}{words['colon']}{visible(flags)})"
         text += f" · {words['target']} {rules.target}"
     return [("class:dim", text + _step_clock(view.table.step_timeout, words))]
 
@@ -183,15 +185,15 @@ def lobby(state: ScreenState, words: Words) -> Fragments:
     for line in state.lobby_lines:
         out.append(("", line + "\n"))
     for s in view.seats:
-        who = visible(s.name) if s.name else f"({words['free']})"
+        who = words.seat_label(visible(s.name), s.bot) if s.name else f"({words['free']})"
         tags = []
-        if s.bot:
+        if s.bot and not who.endswith(words["bot_mark"]):  # ("Vroni (bot)  Team B  bot" said it twice)
             tags.append(words["bot"])
         if s.you:
             tags.append(words["you"])
         side = "" if s.side < 0 else f"{words['team']} {'AB'[s.side]}"
         out.append(("class:seat" if s.name else "class:dim",
-                    f"  {words['seat']} {s.seat}  {who:<24} {side:<8} {' '.join(tags)}\n"))
+                    f"  {words['seat']} {s.seat}  {_fit(who, 24)} {side:<8} {' '.join(tags)}\n"))
     trustless = view.table.settings.deal == "trustless"
     out.append(("", f"\n  {words['host_blind'] if trustless else words['host_sees']}\n"))
     if state.host_controls:
@@ -232,13 +234,13 @@ def seats_pane(view: Any, words: Words, state: ScreenState | None = None, width:
     for s in view.seats:
         marks = _seat_marks(view, s, words, over)
         if s.seat in signals:
-            marks.append(f"{words['signals']}: {visible(signals[s.seat])}")
+            marks.append(f"{words['signals']}{words['colon']}{visible(signals[s.seat])}")
         style = "class:active" if s.seat in to_act else ("class:you" if s.you else "")
         arrow = "▶ " if s.seat in to_act else "  "
         side = f"{words['team']} {'AB'[s.side]}" if view.table.player_count != 3 else (
             "solo" if s.side == 0 else "pair")
         name = _fit(seat_name(view, s.seat, words), name_width)
-        out.append((style, f"{arrow}{s.seat} {name:<{name_width}} {side:<6} [{s.hand_size}] "))
+        out.append((style, f"{arrow}{s.seat} {name} {side:<6} [{s.hand_size}] "))
         card = cards.get(s.seat)
         if card is None:
             out.append(("class:dim", " ·  "))
@@ -273,8 +275,13 @@ def _seat_marks(view: Any, s: Any, words: Words, over: bool) -> list[str]:
 
 
 def _fit(text: str, width: int) -> str:
-    """`text` in `width` columns, its cut marked with "…" (never cut silently)."""
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """`text` in exactly `width` columns of the terminal, padded, its cut marked with "…" (never cut silently). A
+    Chinese character takes two columns (a bot's "（机器人）" pushed its row's team and cards out of line)."""
+    if get_cwidth(text) > width:
+        while text and get_cwidth(text) > width - 1:
+            text = text[:-1]
+        text += "…"
+    return text + " " * (width - get_cwidth(text))
 
 
 def status_pane(view: Any, words: Words) -> Fragments:
@@ -331,14 +338,14 @@ def scores_pane(view: Any, words: Words, width: int = 80) -> Fragments:
                        f"{words['bummerl']} {bummerl}\n")]
     if view.winners:
         who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
-        out.append(("class:ok", f"{words['match_over']}: {who} {words['won']}\n"))
+        out.append(("class:ok", f"{words['match_over']}{words['colon']}{who} {words['won']}\n"))
     return out
 
 
 def hand_pane(view: Any, state: ScreenState, words: Words, width: int = 80) -> Fragments:
     cards = my_hand(view)
     legal = legal_cards(view)
-    out: Fragments = [("class:heading", f"{words['your_hand']}: ")]
+    out: Fragments = [("class:heading", f"{words['your_hand']}{words['colon']}")]
     for i, card in enumerate(cards):
         chosen = i == state.cursor
         style = "reverse" if chosen else ("bold" if card in legal else "class:dim")

@@ -48,7 +48,11 @@ def _info(*rows: tuple[str, bool], players: int | None = None) -> Any:
 def test_the_seat_line_names_partners_and_opponents_in_each_language() -> None:
     info = _info(("Anna", False), ("Sepp (bot)", True), ("", False), ("Vroni (bot)", True))
     assert seat_line(info, 2, Words("en")) == "seat 2 — with Anna against Sepp (bot) and Vroni (bot)"
-    assert seat_line(info, 2, Words("de")) == "Platz 2 — mit Anna gegen Sepp (bot) und Vroni (bot)"
+    assert seat_line(info, 2, Words("de")) == "Platz 2 — mit Anna gegen Sepp (Bot) und Vroni (Bot)"
+    # (the marker in the screen's language; a person who calls themselves "(bot)" keeps their name)
+    assert seat_line(info, 2, Words("zh")) == "座位 2 — 与 Anna 一队，对 Sepp（机器人）、Vroni（机器人）"
+    person = _info(("Anna", False), ("Sepp (bot)", False))
+    assert seat_line(person, 0, Words("de")) == "Platz 0 — gegen Sepp (bot)"
     six = _info(("Anna", False), ("", False), ("", False), ("Loisl (bot)", True), ("Resi", False), ("", False))
     assert seat_line(six, 2, Words("en")) == ("seat 2 — with Anna and Resi against seat 1 (free), Loisl (bot) and "
                                               "seat 5 (free)")
@@ -58,7 +62,7 @@ def test_the_seat_line_names_partners_and_opponents_in_each_language() -> None:
     assert seat_line(three, 1, Words("en")) == "seat 1 — with Hanna and Sepp (bot)"
     assert seat_lines(three, [1], Words("de")) == [
         "Zu dritt zählt jeder für sich; jede Hand spielt die Vorhand allein gegen die zwei anderen.",
-        "Platz 1 — mit Hanna und Sepp (bot)"]
+        "Platz 1 — mit Hanna und Sepp (Bot)"]
     assert seat_lines(duel, [1], Words("en")) == ["seat 1 — against Hanna"]
 
 
@@ -98,8 +102,8 @@ def test_a_wrong_seat_is_asked_again_and_an_empty_answer_takes_the_first_free_on
     info = _info(("Anna", False), ("", False), ("Sepp (bot)", True), ("", False))
     questions, said = _questions("de", ["9", "Sepp", " 3 "])
     assert questions.seat(info, [1, 3]) == 3
-    assert said[:3] == ["Freie Plätze:", "  Platz 1 — mit Platz 3 (frei) gegen Anna und Sepp (bot)",
-                        "  Platz 3 — mit Platz 1 (frei) gegen Anna und Sepp (bot)"]
+    assert said[:3] == ["Freie Plätze:", "  Platz 1 — mit Platz 3 (frei) gegen Anna und Sepp (Bot)",
+                        "  Platz 3 — mit Platz 1 (frei) gegen Anna und Sepp (Bot)"]
     assert said.count("Platz (1, 3) [1]: ") == 3
     assert "„9“ ist kein freier Platz; antworte mit 1, 3." in said
     assert "„Sepp“ ist kein freier Platz; antworte mit 1, 3." in said
@@ -200,7 +204,7 @@ def tls_host(tmp_path: Path) -> Iterator[tuple[int, str]]:
 
 WORDS = {
     "de": {"match": "Stimmt er überein? [j/N]", "yes": "j", "name": "Dein Name [Spieler]:", "seats": "Freie Plätze:",
-           "line": "Platz 2 — mit Sepp (bot) gegen Platz 1 (frei) und Platz 3 (frei)",
+           "line": "Platz 2 — mit Sepp (Bot) gegen Platz 1 (frei) und Platz 3 (frei)",
            "wrong": "„9“ ist kein freier Platz; antworte mit 1, 2, 3.", "back": "Zurück an Platz 2 als Anna.",
            "as": "Du spielst als Anna (gemerkt; --name ändert ihn).", "prompt": "Platz (1, 2, 3) [1]:"},
     "en": {"match": "Does it match? [y/N]", "yes": "y", "name": "Your name [Player]:", "seats": "Free seats:",

@@ -258,10 +258,29 @@ def test_the_help_names_the_chat_key_and_writes_the_kritische_as_the_table_shows
     for lang in ("en", "de", "zh"):
         shown = Words(lang).help()
         assert re.search(r"(?m)^  t  ?\S", shown), lang  # (a line of its own)
-        if lang != "de":  # (the German help explains no terms)
+        if lang != "de":
             assert "Max (♥K)" in shown and "Belli (♦7)" in shown and "Spitz (♣7)" in shown, lang
-            assert "(HK)" not in shown, lang
+        assert "(HK" not in shown, lang
     assert "Max (HeK)" in Words("en", "german").help()
+
+
+def test_the_german_help_names_the_kritische_as_a_german_player_does_and_every_help_says_the_same() -> None:
+    """Found reading the German help: it explained no Kritischer at all and showed the card example '♥K' even with
+    German suit marks; the Chinese help lacked lines the English has (the header's deal check, 'schadet?')."""
+    german = Words("de").help()
+    for term in ("der Max (♥K, Herz-König)", "der Belli (♦7, Schellen-Sieben)", "der Spitz (♣7, Eichel-Sieben)",
+                 "gespannt:", "Bummerl:", "'schadet?'"):
+        assert term in german, term
+    marked = Words("de", "german").help()
+    assert "'HeK'" in marked and "♥" not in marked and "der Max (HeK, Herz-König)" in marked
+    # Every help names the same keys and commands as the English one
+    for lang in ("de", "zh"):
+        shown = Words(lang).help()
+        for same in ("'play HK'", "'♥K'", "'Herz König'", "'signal max'", "'schadet?'", "'signal '", "Gehts?",
+                     "7 8 9 0 u o k a (6)", "e l h s", "Schlagwechsel", "Bessere", "Schlecken", "Bummerl", "gespannt"):
+            assert same in shown, (lang, same)
+    assert "Oben steht, was dein Programm vom Austeilen geprüft hat" in german
+    assert "顶行显示你的客户端已检查了发牌的哪些部分" in Words("zh").help()
 
 
 def test_six_seat_rows_fit_80_and_60_columns() -> None:
@@ -342,3 +361,13 @@ def test_the_whole_log_scrolls_back_by_rows_not_lines() -> None:
     state = ScreenState(story=story)
     assert full_log_rows(state, 200) == 3  # (each fits a wide window in one row)
     assert full_log_rows(state, 40) > len(story.lines)
+
+
+def test_every_screen_word_is_in_every_language() -> None:
+    """Found reading a Chinese screen: the Bessere question, the match's summary and the log's title were English
+    (18 words had no Chinese); every word of the screen is in every language now."""
+    from client.i18n import TEXT
+
+    for lang in ("de", "zh"):
+        assert sorted(set(TEXT["en"]) - set(TEXT[lang])) == [], lang
+        assert sorted(set(TEXT[lang]) - set(TEXT["en"])) == [], lang

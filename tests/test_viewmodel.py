@@ -18,8 +18,9 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from client import viewmodel as vm
 from client.app import TableApp
 from client.i18n import Words, default_lang
-from client.prompts import keymap, prompt_line, table_waits
+from client.prompts import deal_waits, keymap, prompt_line, table_waits
 from client.screen_layout import word_wrap
+from client.story import Story
 from watten_net.engine import Rules
 from watten_net.v1 import watten_pb2 as pb
 
@@ -204,13 +205,13 @@ class FakeConnection:
 
 
 def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None = None,
-          banner: str = "", conn: FakeConnection | None = None) -> tuple[list[str], Any]:
+          banner: str = "", conn: FakeConnection | None = None, lang: str = "en") -> tuple[list[str], Any]:
     """Run the real application on pipe input, type `keys`, return the actions sent and the screen state."""
 
     async def scenario() -> tuple[list[str], Any]:
         conn_ = conn or FakeConnection(view, refuse)
         with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
-            table = TableApp(conn_, EN)  # type: ignore[arg-type]
+            table = TableApp(conn_, Words(lang))  # type: ignore[arg-type]
             task = asyncio.ensure_future(table.run())
             for _ in range(100):
                 if table.state.view is not None:
@@ -289,6 +290,29 @@ def test_a_move_out_of_turn_is_refused_with_what_the_table_waits_for() -> None:
     assert table_waits(make_view(to_act=[1]), EN) == "the table waits for P1"
 
 
+def test_a_move_while_a_trustless_deal_shuffles_says_what_the_deal_waits_for() -> None:
+    """Found playing a trustless table: a key during the shuffle read "Not allowed: cards are still being dealt:
+    wait until every decryption share is in" (the host's English words, on any screen); it says, like the other
+    refusals, what the table waits for: the shuffle of a named seat, the cards being unlocked."""
+    shuffling = make_view(your_hand=[], to_act=[2], hand_phase="schlecken",
+                          deal=pb.DealStatus(mode="trustless", step="shuffle", waiting_for=[1]))
+    shuffling.seats[1].name, shuffling.seats[1].bot = "Vroni (bot)", True
+    refuse = {"raise": ("dealing", "cards are still being dealt: wait until every decryption share is in")}
+    sent, state = press(shuffling, [":", "raise", "\r"], refuse=refuse)
+    assert sent == [] and state.message == (
+        "Not now: the cards are being dealt: the table waits for Vroni (bot) to shuffle.")
+    _, state = press(shuffling, [":", "raise", "\r"], refuse=refuse, lang="de")
+    assert state.message == (
+        "Jetzt nicht: die Karten werden gerade ausgeteilt: der Tisch wartet auf Vroni (Bot) – mischen.")
+    unlocking = make_view(deal=pb.DealStatus(mode="trustless", step="shares", waiting_for=[0, 3]))
+    assert deal_waits(unlocking, EN) == "the table waits for P3 to take their lock off the cards"
+    assert deal_waits(make_view(deal=pb.DealStatus(mode="trustless", step="shares", waiting_for=[0])), EN) == (
+        "the deal is being checked")
+    not_shuffled = {"raise": ("no-deck", "the cards are not shuffled yet: waiting for the deal")}
+    _, state = press(shuffling, [":", "raise", "\r"], refuse=not_shuffled, lang="zh")
+    assert state.message == "现在不行：牌还没洗好：牌桌在等 Vroni（机器人）洗牌。"
+
+
 def test_a_move_at_the_wrong_moment_on_the_seats_own_turn_says_it_is_its_turn() -> None:
     """Naming a Schlag while the table waits for this seat's card (found playing: "Not now: the table waits for
     Newbie (you) to play a card.") reads as the seat's own turn; with others waited for as well, their names."""
@@ -333,6 +357,11 @@ def test_the_hands_result_stays_up_when_the_next_hand_asks_this_seat_at_once() -
     assert "P1 raises to 3" in text(vm.alert_line(raising, vm.ScreenState(view=raising, banner=result), EN))
     sent, state = press(asked, ["y"], banner=result)
     assert sent == ["take"] and state.banner == ""
+    # Found playing: the key "[any key]" asked for answered "[x] does nothing now" as it put the result away
+    sent, state = press(waiting, ["x"], banner=result)
+    assert sent == [] and state.banner == "" and state.message == ""
+    _, state = press(waiting, ["x", "x"], banner=result)  # (a second one is a key like any other)
+    assert state.message == "[x] does nothing now · ? shows the keys"
 
 
 class TurnComesAfterARefusal(FakeConnection):
@@ -418,6 +447,9 @@ def test_a_key_is_not_wrapped_apart_from_what_it_does() -> None:
     assert not any(row.rstrip().endswith("]") for row in rows), rows
     assert rows[1].startswith("[b] Bessere"), rows
     assert text(word_wrap([("", "aaaa bbbb cccc")], 10)) == "aaaa bbbb\ncccc"  # (plain words wrap as before)
+    # Found at 80x24 at a hand's end: "score 0–2  [any" / "key]"
+    end = "Hand 1: Vroni (bot) & Resi (bot) win 2 (Loisl (bot) folded) · score 0–2  [any key]"
+    assert text(word_wrap([("", end)], 80)).splitlines()[1] == "[any key]"
 
 
 def test_the_command_line_takes_the_rules_notation() -> None:
@@ -579,3 +611,32 @@ def test_the_english_and_german_words_share_only_wattens_own_terms() -> None:
     view.stake, view.tricks_per_side[:] = 2, [0, 0]
     status = "".join(text for _, text in vm.status_pane(view, EN))
     assert "Stake 2 · tricks 0–0" in status and "Stiche" not in status, status
+
+
+def test_a_bot_is_marked_in_the_screens_language_and_its_row_stays_in_line() -> None:
+    """Found playing: "Vroni (bot)" in every language. The roster's name stays the host's (the record's); the screen
+    marks a bot in its own language, wherever it names the seat, and a person's name is never touched. A Chinese
+    marker is two columns a character: the seat rows stay in line."""
+    from prompt_toolkit.utils import get_cwidth
+
+    view = make_view()
+    view.seats[1].name, view.seats[1].bot = "Vroni (bot)", True
+    view.seats[2].name = "Sepp (bot)"  # (a person who calls themselves so)
+    for lang, vroni in (("en", "Vroni (bot)"), ("de", "Vroni (Bot)"), ("zh", "Vroni（机器人）")):
+        words = Words(lang)
+        assert vm.seat_name(view, 1, words) == vroni
+        assert vm.seat_name(view, 2, words) == "Sepp (bot)"
+        rows = text(vm.seats_pane(view, words)).splitlines()
+        assert vroni in rows[1] and "Sepp (bot)" in rows[2]
+        team = words["team"]
+        assert len({get_cwidth(row[:row.index(team)]) for row in rows if team in row}) == 1, rows
+        lobby = text(vm.lobby(vm.ScreenState(view=view), words)).splitlines()
+        assert next(row for row in lobby if vroni in row).count(words["bot"]) == 1  # (not "Vroni (bot)  …  bot")
+        story = Story(words)
+        story.view(view)
+        assert story.name(1) == vroni and story.name(2) == "Sepp (bot)"
+        assert story.short(1) == "Vroni"  # (a trick's line: "Vroni ♦9", in Chinese too)
+    # (a Latin colon between Chinese words read "规则: …", "轮到你: …": a Chinese screen uses its own)
+    assert "规则：" in text(vm.rules_line(view, Words("zh")))
+    last = make_view(your_hand=["HK"], legal_actions=["play HK"], to_act=[0], hand_phase="play")
+    assert text(prompt_line(last, vm.ScreenState(view=last), Words("zh"))) == "轮到你：Enter 出你的最后一张牌"
