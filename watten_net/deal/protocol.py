@@ -7,6 +7,7 @@ to read, but hash and verify the original bytes.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -70,8 +71,10 @@ class Signed:
     payload: Any  # the inner message named by envelope.type
     hash: bytes
 
-    @property
+    @functools.cached_property
     def type(self) -> str:
+        # (read three or four times an envelope, by the handlers and the chain's bookkeeping; each read of the
+        # protobuf field would make a new str)
         return str(self.envelope.type)
 
     @property
