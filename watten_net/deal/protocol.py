@@ -7,7 +7,6 @@ to read, but hash and verify the original bytes.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -71,10 +70,8 @@ class Signed:
     payload: Any  # the inner message named by envelope.type
     hash: bytes
 
-    @functools.cached_property
+    @property
     def type(self) -> str:
-        # (read three or four times an envelope, by the handlers and the chain's bookkeeping; each read of the
-        # protobuf field would make a new str)
         return str(self.envelope.type)
 
     @property
