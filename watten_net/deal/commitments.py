@@ -56,9 +56,9 @@ def card_commitment(game_id: bytes, hand: int, attempt: int, k: int, card: str, 
     two against each other), with the framed prefix of the hand's context made once per hand (`_commit_prefix`): a
     seat opens every card it is dealt and every card played, all of a few hands at a time."""
     prefix = _commit_prefix(require_len("game id", game_id, DIGEST_LEN), hand, attempt)
+    position = _POSITIONS[k] if type(k) is int and 0 <= k < len(_POSITIONS) else length_prefixed(u8(k))
     return hashlib.sha256(b"".join((
-        prefix, length_prefixed(u8(k)), length_prefixed(_card_bytes(card)),
-        length_prefixed(require_len(f"salt of position {k}", salt, SECRET_LEN)),
+        prefix, position, _card_field(card), _SALT_LEN, require_len(f"salt of position {k}", salt, SECRET_LEN),
     ))).digest()
 
 
@@ -92,17 +92,34 @@ def seal_deck_with_salts(
         raise ValueError(f"a deck of {len(cards)} cards does not fit one-byte positions")
     context = (bytes(game_id), u32(hand), u32(attempt))
     salt_mac = hmac.new(bytes(host_secret), framed("card-salt", *context, version=V2), hashlib.sha256)
-    commit_prefix = framed("card-commit", *context, version=V2)
+    commit_mac = hashlib.sha256(framed("card-commit", *context, version=V2))  # (the shared prefix absorbed once)
     sealed, salts = [], []
-    for k, card in enumerate(cards):
-        position = length_prefixed(u8(k))
+    for position, card in zip(_POSITIONS, cards, strict=False):  # (at most 256 cards: checked above)
         mac = salt_mac.copy()
         mac.update(position)
         salt = mac.digest()
-        tail = length_prefixed(_card_bytes(card)) + length_prefixed(salt)
-        sealed.append(hashlib.sha256(commit_prefix + position + tail).digest())
+        seal = commit_mac.copy()
+        seal.update(b"".join((position, _card_field(card), _SALT_LEN, salt)))
+        sealed.append(seal.digest())
         salts.append(salt)
     return sealed, salts
+
+
+_POSITIONS = tuple(length_prefixed(u8(k)) for k in range(256))  # lp(u8 k) of every deck position
+_SALT_LEN = length_prefixed(bytes(SECRET_LEN))[:4]  # lp's prefix of a 32-byte salt
+
+
+def _card_field(card: str) -> bytes:
+    """lp(ascii(card)), checked as `_card_bytes` checks it; the few dozen card names are framed once each."""
+    field = _CARD_FIELDS.get(card) if type(card) is str else None
+    if field is None:
+        field = length_prefixed(_card_bytes(card))
+        if len(_CARD_FIELDS) < 256:
+            _CARD_FIELDS[card] = field
+    return field
+
+
+_CARD_FIELDS: dict[str, bytes] = {}
 
 
 def check_card(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import struct
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -55,21 +56,29 @@ def signing_bytes(
             _TYPE_FIELDS[type_name] = name
     if not isinstance(payload, (bytes, bytearray)):
         raise TypeError(f"payload must be bytes as sent, not {type(payload).__name__}")
+    # The middle fields in one pack, after the very checks u64, require_len and u8 make (struct alone would take a
+    # bool or an int-like object, and pad or cut a prev_hash of another length).
+    if type(seq) is not int or type(sender_seat) is not int or type(prev_hash) not in (bytes, bytearray) or not (
+            0 <= seq < _U64_END and 0 <= sender_seat < 256 and len(prev_hash) == DIGEST_LEN):
+        u64(seq)
+        require_len("prev_hash", prev_hash, DIGEST_LEN)
+        u8(sender_seat)
     return b"".join((
-        _game_field(require_len("game id", game_id, DIGEST_LEN)), _LEN_8, u64(seq),
-        _LEN_32, require_len("prev_hash", prev_hash, DIGEST_LEN), _LEN_1, u8(sender_seat),
-        name, length_prefixed(bytes(payload)),
+        _game_field(require_len("game id", game_id, DIGEST_LEN)),
+        _MIDDLE.pack(8, seq, DIGEST_LEN, prev_hash, 1, sender_seat), name, length_prefixed(bytes(payload)),
     ))
 
 
 _TYPE_FIELDS: dict[str, bytes] = {}  # type names that passed _TYPE_RE once -> their framed field
-_LEN_1, _LEN_8, _LEN_32 = (n.to_bytes(4, "big") for n in (1, 8, DIGEST_LEN))
+# lp(u64 seq) || lp(prev_hash) || lp(u8 sender_seat): the length prefixes are constants of the layout.
+_MIDDLE = struct.Struct(f">IQI{DIGEST_LEN}sIB")
+_U64_END = 1 << 64
 
 
 @functools.lru_cache(maxsize=16)
 def _game_field(game_id: bytes) -> bytes:
     """The signing bytes up to the game id, framed: the same for every envelope of a game."""
-    return framed("envelope") + _LEN_32 + game_id
+    return framed("envelope") + length_prefixed(game_id)
 
 
 def envelope_hash(envelope_bytes: bytes) -> bytes:
