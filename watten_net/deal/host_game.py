@@ -156,9 +156,14 @@ class HostGame:
         host_game_key: bytes | None = None,
         next_deal: str = "",
         series: Series = FIRST_MATCH,
+        step_timeout_ms: int = 0,
     ) -> None:
         _check_settings(rules, seats, reveal, deal, next_deal, series)
+        if not 0 <= step_timeout_ms < 2**32:
+            raise ValueError(f"the step timeout must be 0 to {2**32 - 1} ms, not {step_timeout_ms}")
         self.next_deal, self.series = next_deal, series  # (series: previous game, Bummerl carried: series.py)
+        # GameHeader.step_timeout_ms (0: no time limit): the step clock every seat signs, which the host's clocks run
+        self.step_timeout_ms = step_timeout_ms
         self.rules = rules
         self.seats = list(seats)
         self.n = rules.players
@@ -268,6 +273,7 @@ class HostGame:
             next_deal=self.next_deal,
             previous_game_id=self.series.previous_game_id,
             bummerl_carried=list(self.series.carried),
+            step_timeout_ms=self.step_timeout_ms,
         )
 
     def start(self) -> list[Posted]:
