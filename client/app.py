@@ -26,6 +26,7 @@ from watten_net.verify import verify_entries
 from . import log_view
 from . import viewmodel as vm
 from .again import follow_who_asks
+from .away_claims import signed_step_timeout
 from .commands import LegalCompleter, legal_of, to_action
 from .connection import Connection, HostBrokeProtocol, Refused
 from .i18n import Words
@@ -233,6 +234,7 @@ class TableApp:
         try:
             async for view in self.conn.follow(on_state=self._connection_state):
                 s.view = view
+                s.signed_step_timeout = signed_step_timeout(self.conn.game)
                 self._turn_came(view)
                 self._who_asked_again(view)
                 if view is not None and view.your_hand:
@@ -240,8 +242,9 @@ class TableApp:
                 self._pace()
                 self._judge_deal()
                 self.app.invalidate()
-        except HostBrokeProtocol as err:
-            s.deal_status = str(err)
+        except HostBrokeProtocol as err:  # (a header too short a step timeout to sign: said in the person's words)
+            said = self.words.reason(err.reason, "") if err.reason == Reason.SHORT_STEP_TIMEOUT else ""
+            s.deal_status = f"{said} ({err})" if said else str(err)
         except Refused as err:
             s.message = self._refused(err)
         self.finished = True

@@ -24,7 +24,7 @@ from watten_net.cardwords import record_name
 from watten_net.deal.identity import INSECURE as INSECURE_PROOF
 from watten_net.deal.identity import join_proof, leave_proof, new_nonce, public_key_bytes, require_proof_fingerprint
 from watten_net.deal.own_hand import complete_seat_view
-from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError
+from watten_net.deal.protocol import PROTOCOL_VERSION, STEP_TIMEOUT_FLOOR, ProtocolError
 from watten_net.deal.seat import SeatGame
 from watten_net.deal.series import Series
 from watten_net.deal.steps import DealStep
@@ -187,7 +187,8 @@ class Connection(TableCalls):
     """One seat's connection to a host."""
 
     def __init__(self, channel: grpc.aio.Channel, key: Ed25519PrivateKey | None = None,
-                 record_dir: Path | None = None, tls_fingerprint: bytes | None = None) -> None:
+                 record_dir: Path | None = None, tls_fingerprint: bytes | None = None,
+                 step_timeout_floor: float = STEP_TIMEOUT_FLOOR) -> None:
         self.channel = channel
         # The certificate our join proofs bind (watten_net.deal.identity.join_proof_message): the raw SHA-256 of the
         # DER certificate this channel pinned and verified (`client.tls.secure_channel` remembers it), else
@@ -197,6 +198,9 @@ class Connection(TableCalls):
         self.stub = pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
         self.key = key or Ed25519PrivateKey.generate()
         self.record_dir = record_dir
+        # The shortest step timeout (GameHeader.step_timeout_ms) this seat signs: the seat's own decision, no option
+        # of watten-join (a host could talk a person into it); tests with quick stand-ins lower it here
+        self.step_timeout_floor = step_timeout_floor
         self.secrets_dir: Path | None = None  # where the seat's seeds are kept (set it to survive a restart)
         self.seat = -1
         self.token = ""
@@ -250,7 +254,8 @@ class Connection(TableCalls):
 
     def _new_game(self, follows: Series | None = None) -> SeatGame:  # (header: this certificate, `follows`)
         header_fp = b"" if self.tls_fingerprint == INSECURE_PROOF else self.tls_fingerprint
-        return SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir, tls_fingerprint=header_fp, follows=follows)
+        return SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir, tls_fingerprint=header_fp, follows=follows,
+                        step_timeout_floor=self.step_timeout_floor)
 
     async def choose_seat(self, seat: int, timeout: float = 5.0) -> int:
         """Lobby: move to the free seat `seat`; an open stream then ends and `follow()` subscribes for the new seat."""
@@ -364,6 +369,7 @@ class Connection(TableCalls):
         game = self.game
         if game is None:
             return
+        # (the host's unsigned word: the clock measures against the header's step timeout, never less)
         step_timeout = self.view.table.step_timeout if self.view is not None else 0.0
         for seq, says in self.owed_clock.claims(game, live and not self._left, now, step_timeout):
             game.note_claim(seq, says)
