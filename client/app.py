@@ -243,8 +243,8 @@ class TableApp:
                 self._judge_deal()
                 self.app.invalidate()
         except HostBrokeProtocol as err:  # (a header too short a step timeout to sign: said in the person's words)
-            said = self.words.reason(err.reason, "") if err.reason == Reason.SHORT_STEP_TIMEOUT else ""
-            s.deal_status = f"{said} ({err})" if said else str(err)
+            short = err.reason == Reason.SHORT_STEP_TIMEOUT
+            s.deal_status = f"{self.words['short_step_timeout']} ({err})" if short else str(err)
         except Refused as err:
             s.message = self._refused(err)
         self.finished = True
