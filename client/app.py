@@ -243,8 +243,8 @@ class TableApp:
                 self._judge_deal()
                 self.app.invalidate()
         except HostBrokeProtocol as err:  # (a header too short a step timeout to sign: said in the person's words)
-            short = err.reason == Reason.SHORT_STEP_TIMEOUT
-            s.deal_status = f"{self.words['short_step_timeout']} ({err})" if short else str(err)
+            said = signed_step_timeout(self.conn.game) if err.reason == Reason.SHORT_STEP_TIMEOUT else None
+            s.deal_status = str(err) if said is None else self.words["short_step_timeout"].format(seconds=f"{said:g}")
         except Refused as err:
             s.message = self._refused(err)
         self.finished = True
