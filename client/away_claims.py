@@ -74,7 +74,7 @@ class OwedClock:
 
 def signed_step_timeout(game: SeatGame | None) -> float | None:
     """The step timeout of the header this seat has (GameHeader.step_timeout_ms, seconds; 0: no limit), what its
-    screen shows; None before there is a header."""
+    screen shows: the one it signed (or, when it refused the header, the one it refused); None before a header."""
     return None if game is None or game.header is None else header_step_timeout(game.header)
 
 
