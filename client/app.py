@@ -26,6 +26,7 @@ from watten_net.verify import verify_entries
 from . import log_view
 from . import viewmodel as vm
 from .again import follow_who_asks
+from .away_claims import signed_step_timeout
 from .commands import LegalCompleter, legal_of, to_action
 from .connection import Connection, HostBrokeProtocol, Refused
 from .i18n import Words
@@ -238,6 +239,7 @@ class TableApp:
         try:
             async for view in self.conn.follow(on_state=self._connection_state):
                 s.view = view
+                s.signed_step_timeout = signed_step_timeout(self.conn.game)
                 self._turn_came(view)
                 self._who_asked_again(view)
                 if view is not None and view.your_hand:
@@ -247,8 +249,10 @@ class TableApp:
                 self.app.invalidate()
         except HostBrokeProtocol as err:
             # (in the seat's own language: the seat's English sentence showed on a German screen; the game record
-            # keeps the evidence)
-            s.deal_status = self.words.reason(err.reason, str(err)).rstrip(".。")
+            # keeps the evidence; a header with too short a step timeout to sign names the host's value)
+            said = signed_step_timeout(self.conn.game) if err.reason == Reason.SHORT_STEP_TIMEOUT else None
+            s.deal_status = (self.words.reason(err.reason, str(err)).rstrip(".。") if said is None
+                             else self.words["short_step_timeout"].format(seconds=f"{said:g}"))
         except Refused as err:
             s.message = self._refused(err)
         self.finished = True

@@ -4,7 +4,8 @@ The host may call a seat away (post a StandIn for it) when it is offline past th
 it owes past the step timeout. A StandIn for this seat that reaches it while it is connected is the seat's claimed
 dispute when the seat owed nothing, or when the oldest step it owed had reached it less than the step timeout ago by
 its own clock: it was not silent past the timeout, it had no chance to answer. Only the seat's word (nobody else saw
-its clock): a claim, written into its record as a SeatNote and shown on its screen at once.
+its clock): a claim, written into its record as a SeatNote and shown on its screen at once. The step timeout is the
+one the seat signed in the game header (GameHeader.step_timeout_ms), never a lower word of the host's.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from watten_net.deal.protocol import header_step_timeout
 from watten_net.deal.seat import SeatGame
 
 # Seconds an event stream must have been open before a StandIn on it came while the seat was there (a StandIn seen
@@ -33,7 +35,8 @@ class OwedClock:
     # step -> when it reached the seat; a step is the chain seq our envelope answers (`SeatGame.sent_at`): an envelope
     # signed again on a moved head (`next_automatic`) is the same step, owed since the same moment
     since: dict[int | bytes, float] = field(default_factory=dict)
-    step_timeout: float = 0.0  # the largest the host has stated (TableInfo.step_timeout; 0: no step clock)
+    step_timeout: float = 0.0  # the largest the host has stated (TableInfo.step_timeout, unsigned; 0: no step clock)
+    timeout: float = 0.0  # what the claims measure against: `timeout_to_measure` (the header's, signed)
 
     def new_stream(self) -> None:
         """A new event stream: the seat may have been offline meanwhile, so no step it owes counts as fresh."""
@@ -44,6 +47,7 @@ class OwedClock:
         the stream has been open a while and this is no catch-up (the seat was connected all along)."""
         # (a host lowering its stated timeout mid-match would turn early calls into "silence": the largest counts)
         self.step_timeout = max(self.step_timeout, step_timeout)
+        self.timeout = timeout_to_measure(game, self.step_timeout)
         arrival = now if live else UNKNOWN  # envelopes new to the outbox: their steps reached the seat now
         found = []
         for seq, owed in game.take_called_away():
@@ -59,13 +63,28 @@ class OwedClock:
             return ANSWERED_ALL
         oldest = min(owed, key=lambda raw: self.since.get(_step(game, raw), arrival))
         held = now - self.since.get(_step(game, oldest), arrival)
-        timeout = self.step_timeout
+        timeout = self.timeout
         if timeout > 0 and held + min(CLOCK_SLACK, timeout / 2) >= timeout:
             return None  # it really was silent past the step timeout (or cannot tell how long): no claim
         step = game.parsed(oldest).type
         within = f"of the {timeout:g} s step timeout" if timeout > 0 else "(the host runs no step clock)"
         return (f"the host says this seat is away, but it is connected and had owed its {step} for only {held:.1f} s "
                 f"{within}: it may be cheating")
+
+
+def signed_step_timeout(game: SeatGame | None) -> float | None:
+    """The step timeout of the header this seat has (GameHeader.step_timeout_ms, seconds; 0: no limit), what its
+    screen shows: the one it signed (or, when it refused the header, the one it refused); None before a header."""
+    return None if game is None or game.header is None else header_step_timeout(game.header)
+
+
+def timeout_to_measure(game: SeatGame, stated: float) -> float:
+    """The step timeout a claim measures against: the header's, which this seat signed (GameHeader.step_timeout_ms),
+    never less. The host's unsigned TableInfo word counts only where it says more (a host that states more than it
+    signed only gives its seats more claims); a header with no step timeout (0) says the host never stands in for a
+    seat online, so every such StandIn of a seat that owed something is measured against no clock at all."""
+    signed = header_step_timeout(game.header)
+    return max(signed, stated) if signed > 0 else 0.0
 
 
 def _step(game: SeatGame, raw: bytes) -> int | bytes:

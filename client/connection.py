@@ -24,7 +24,7 @@ from watten_net.cardwords import record_name
 from watten_net.deal.identity import INSECURE as INSECURE_PROOF
 from watten_net.deal.identity import join_proof, leave_proof, new_nonce, public_key_bytes, require_proof_fingerprint
 from watten_net.deal.own_hand import complete_seat_view
-from watten_net.deal.protocol import PROTOCOL_VERSION, ProtocolError
+from watten_net.deal.protocol import PROTOCOL_VERSION, STEP_TIMEOUT_FLOOR, ProtocolError
 from watten_net.deal.seat import SeatGame
 from watten_net.deal.series import Series
 from watten_net.deal.steps import DealStep
@@ -187,7 +187,8 @@ class Connection(TableCalls):
     """One seat's connection to a host."""
 
     def __init__(self, channel: grpc.aio.Channel, key: Ed25519PrivateKey | None = None,
-                 record_dir: Path | None = None, tls_fingerprint: bytes | None = None) -> None:
+                 record_dir: Path | None = None, tls_fingerprint: bytes | None = None,
+                 step_timeout_floor: float = STEP_TIMEOUT_FLOOR) -> None:
         self.channel = channel
         # The certificate our join proofs bind (watten_net.deal.identity.join_proof_message): the raw SHA-256 of the
         # DER certificate this channel pinned and verified (`client.tls.secure_channel` remembers it), else
@@ -197,6 +198,7 @@ class Connection(TableCalls):
         self.stub = pb_grpc.WattenTableStub(channel)  # type: ignore[no-untyped-call]
         self.key = key or Ed25519PrivateKey.generate()
         self.record_dir = record_dir
+        self.step_timeout_floor = step_timeout_floor  # the shortest header step timeout it signs (its own, no option)
         self.secrets_dir: Path | None = None  # where the seat's seeds are kept (set it to survive a restart)
         self.seat = -1
         self.token = ""
@@ -245,19 +247,15 @@ class Connection(TableCalls):
         response = await self._call(self.stub.Join, request, timeout)
         self.join_nonce, self.seat, self.token = nonce, int(response.seat), str(response.token)
         self.table_id = str(response.table.table_id)
-        self.game = None if spectate else self._new_game()  # (a spectator checks no chain and keeps no record)
+        self.game = None if spectate else new_seat_game(self)  # (a spectator checks no chain and keeps no record)
         return self.seat
-
-    def _new_game(self, follows: Series | None = None) -> SeatGame:  # (header: this certificate, `follows`)
-        header_fp = b"" if self.tls_fingerprint == INSECURE_PROOF else self.tls_fingerprint
-        return SeatGame(self.seat, self.key, secrets_dir=self.secrets_dir, tls_fingerprint=header_fp, follows=follows)
 
     async def choose_seat(self, seat: int, timeout: float = 5.0) -> int:
         """Lobby: move to the free seat `seat`; an open stream then ends and `follow()` subscribes for the new seat."""
         response = await self._call(self.stub.ChooseSeat, pb.ChooseSeatRequest(token=self.token, seat=seat), timeout)
         if int(response.seat) != self.seat:
             self.seat = int(response.seat)
-            self.game = self._new_game()
+            self.game = new_seat_game(self)
         return self.seat
 
     async def leave(self, timeout: float = 3.0) -> None:
@@ -403,7 +401,7 @@ class Connection(TableCalls):
         if self.record is not None:
             self.record.close()
         self.record, self.record_path, self._written = None, None, 0
-        self.game = self._new_game(self.game.next_series() if self.game is not None else None)
+        self.game = new_seat_game(self, self.game.next_series() if self.game is not None else None)
         self._left = False
 
     def _flush_record(self) -> None:  # (what is not written yet, in one write and flush)
@@ -511,6 +509,14 @@ def refused_in_run(game: SeatGame, run: list[bytes], err: Refused) -> bytes:
     return run[index]
 
 
+def new_seat_game(conn: Connection, follows: Series | None = None) -> SeatGame:
+    """The seat's checks of a new game: its header must name this certificate, carry `follows` (the series this seat
+    played), and a step timeout no shorter than the seat's floor. (Beside `Connection`: its class is at its limit.)"""
+    header_fp = b"" if conn.tls_fingerprint == INSECURE_PROOF else conn.tls_fingerprint
+    return SeatGame(conn.seat, conn.key, secrets_dir=conn.secrets_dir, tls_fingerprint=header_fp, follows=follows,
+                    step_timeout_floor=conn.step_timeout_floor)
+
+
 def _follow_a_move(conn: Connection, view: Any, has_view: bool) -> None:
     """The host's person moved this seat in the lobby (docs/protocol.md, arranging the lobby): before a game has
     begun, the seat the host shows is ours, so the game to come is checked against it. Harmless to believe: the game
@@ -518,7 +524,7 @@ def _follow_a_move(conn: Connection, view: Any, has_view: bool) -> None:
     seat = int(view.your_seat) if has_view else conn.seat
     if seat != conn.seat and seat >= 0 and (conn.game is None or not conn.game.chain_seq):
         conn.seat = seat
-        conn.game = conn._new_game()
+        conn.game = new_seat_game(conn)
 
 
 def keep_table_info(view: Any, last: Any, seq: int, has_view: bool | None = None) -> None:

@@ -621,3 +621,14 @@ TEXT["zh"].update({
     "log_title": "比赛记录（↑ ↓ PgUp PgDn 翻页，v 或 Esc 关闭）",
     "not_over": "比赛还没结束（机器人替你打；再运行 watten-join 即可回到座位）",
 })
+# ---- the step timeout in the signed header (a seat refuses one under its floor, 5 s: `short-step-timeout`, the seat's
+# own reason, never a host refusal, so a line of the screen rather than one of the REASONS): one block, kept together
+TEXT["de"]["short_step_timeout"] = ("Der Host verlangt {seconds} s Zeitgrenze für Austeil-Schritte, unter 5 s: ein Bot "
+                                    "könnte für dich spielen, bevor dein Programm antworten kann. Nichts "
+                                    "unterschrieben; der Host muss mindestens 5 s (oder 0: keine Grenze) nehmen.")
+TEXT["en"]["short_step_timeout"] = ("The host asks for a deal-step timeout of {seconds} s, under 5 s: a bot could "
+                                    "take your seat before your client can answer. Nothing signed; the host must use "
+                                    "at least 5 s (or 0: no limit).")
+TEXT["zh"]["short_step_timeout"] = ("主机要求的发牌步骤时限为 {seconds} 秒，不到 5 秒："
+                                    "你的客户端还来不及应答，机器人就可能替你出牌。"
+                                    "未签署任何内容；主机须至少设 5 秒（或 0：不限时）。")

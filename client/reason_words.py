@@ -205,4 +205,6 @@ MORE_REASONS: dict[str, tuple[str, str, str]] = {
     "wrong-series": ("the host's new match does not follow the last one (its score or Bummerl)", "die neue Partie "
                      "des Hosts passt nicht zur letzten (Stand oder Bummerl)", "主机的新比赛与上一场接不上（比分或 "
                      "Bummerl）"),
+    "short-step-timeout": ("the host asks for a deal-step timeout under 5 s", "der Host verlangt für Austeil-Schritte "
+                           "eine Zeitgrenze unter 5 s", "主机要求的发牌步骤时限不到 5 秒"),
 }

@@ -116,7 +116,8 @@ def table_layout(table: TableApp) -> Layout:
         pane(need_view(lambda v: vm.status_pane(v, w))),
         pane(need_view(lambda v: vm.seats_pane(v, w, s, _size()[0]))),
         pane(need_view(lambda v: vm.alert_line(v, s, w))),
-        pane(need_view(lambda v: vm.scores_pane(v, w, _size()[0]) + (vm.rules_line(v, w) if tall() else []))),
+        pane(need_view(lambda v: vm.scores_pane(v, w, _size()[0])
+                       + (vm.rules_line(v, w, s.signed_step_timeout) if tall() else []))),
         scrolled(lambda: log_view.log_pane(s, _size()[0]), lambda: 0),
     ])
     body = HSplit([

@@ -62,6 +62,9 @@ class ScreenState:
     trick_done_at: float = -PACE  # when the last trick was won (time.monotonic): it stays at least PACE seconds
     banner: str = ""  # the last hand's result, until a key is pressed
     record_path: str = ""  # this seat's record of the match (the summary names it)
+    # The step timeout of the game header this seat signed (GameHeader.step_timeout_ms, seconds; 0: no limit); None
+    # before there is one (the lobby: then the rules line shows the host's unsigned TableInfo word)
+    signed_step_timeout: float | None = None
 
 
 @lru_cache(maxsize=32)
@@ -148,7 +151,8 @@ def header(state: ScreenState, words: Words, tall: bool = True, compact: bool = 
     return out
 
 
-def rules_line(view: Any, words: Words) -> Fragments:
+def rules_line(view: Any, words: Words, signed_step_timeout: float | None = None) -> Fragments:
+    """The rules and the step clock: the one in the header this seat signed, else (no header yet) the host's word."""
     rules = rules_of(view.table.rules_json)
     preset = visible(view.table.preset) or "custom"
     text = f"{words['rules']}{words['colon']}{preset}"
@@ -162,13 +166,13 @@ def rules_line(view: Any, words: Words) -> Fragments:
             flags = ", ".join(f"{k}={v}" for k, v in sorted(changed.items()))
             text += f" ({words['flags']}{words['colon']}{visible(flags)})"
         text += f" · {words['target']} {rules.target}"
-    return [("class:dim", text + _step_clock(view.table.step_timeout, words))]
+    clock = view.table.step_timeout if signed_step_timeout is None else signed_step_timeout
+    return [("class:dim", text + _step_clock(clock, words))]
 
 
 def _step_clock(seconds: float, words: Words) -> str:
-    """How long a seat may leave a step of the deal's protocol unanswered before a bot stands in for it (the host's
-    own word, shown so that a table sees a clock too short to answer in; a seat's dispute claims measure against
-    it)."""
+    """How long a seat may leave a step of the deal's protocol unanswered before a bot stands in for it (shown so that
+    a table sees the clock; a seat's dispute claims measure against the header's, which it signed)."""
     if not math.isfinite(seconds) or seconds < 0:
         return ""
     if seconds == 0:
@@ -198,7 +202,7 @@ def lobby(state: ScreenState, words: Words) -> Fragments:
     out.append(("", f"\n  {words['host_blind'] if trustless else words['host_sees']}\n"))
     if state.host_controls:
         out.append(("class:key", f"\n  {words['bot_key']}   {words['start_key']}   {words['deal_key']}\n"))
-    out += rules_line(view, words)
+    out += rules_line(view, words, state.signed_step_timeout)
     return out
 
 

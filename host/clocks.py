@@ -77,7 +77,7 @@ class TableClocks:
     def _owing_steps(self) -> set[int]:
         """The seats online, played by a person and not stood in for, that owe one of the protocol's own steps."""
         game = self.table.game
-        if game is None or game.finished or self.table.settings.step_timeout <= 0:
+        if game is None or game.finished or game.step_timeout_ms <= 0:  # (the header's, which every seat signed)
             return set()
         step, seats = game.waiting_for()
         if step in PERSON_STEPS:
@@ -134,7 +134,9 @@ class TableClocks:
         table = self.table
 
         async def expire() -> None:
-            await asyncio.sleep(table.settings.step_timeout)
+            # The header's step timeout, never the settings' (a host resumed with another --step-timeout runs the
+            # clock its seats signed: a shorter one would call them away before the time they agreed to)
+            await asyncio.sleep(table.game.step_timeout_ms / 1000 if table.game is not None else 0.0)
             async with table.lock:
                 if self._step_timers.get(seat) is not asyncio.current_task():
                     return
@@ -147,7 +149,7 @@ class TableClocks:
                     return
                 step = table.game.waiting_for()[0] if table.game is not None else ""
                 log.warning("seat %d has not sent its %s for %g s while online: a bot stands in", seat, step,
-                            table.settings.step_timeout)
+                            table.game.step_timeout_ms / 1000 if table.game is not None else 0.0)
                 await table.stand_in_locked(seat, True)
 
         self._step_timers[seat] = asyncio.ensure_future(expire())

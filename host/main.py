@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import math
 import os
 import secrets
 import signal
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from host.limits import Limits, raise_open_files_limit
+from watten_net.deal.protocol import STEP_TIMEOUT_FLOOR, step_timeout_problem
 from watten_net.engine import Rules
 from watten_net.fingerprints import pretty_fingerprint
 from watten_net.paths import config_dir, data_subdir
@@ -141,7 +143,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--step-timeout", type=float, default=DEFAULT_STEP_TIMEOUT, metavar="SECONDS",
                    help="a seat online that does not send one of the protocol's own steps (signatures, seed, "
                    "shuffle, shares: its client sends them by itself) this long gets a bot standing in; 0 = never "
-                   f"(default {DEFAULT_STEP_TIMEOUT:.0f}). A person's own move has no clock")
+                   f"(default {DEFAULT_STEP_TIMEOUT:.0f}, at least {STEP_TIMEOUT_FLOOR:.0f}: every seat signs it in "
+                   "the game header and refuses less). A person's own move has no clock")
     p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                    help="pause between bot moves (default 0.7 with a person at the table, 0 headless)")
     p.add_argument("--resume", nargs="?", const="auto", metavar="JOURNAL",
@@ -662,6 +665,14 @@ def _own_channel(port: int, tls: bool) -> Any:
     return grpc.aio.insecure_channel(target)
 
 
+def _step_timeout_problem(seconds: float) -> str | None:
+    """Why the seats would refuse to sign this step timeout (GameHeader.step_timeout_ms), None when they would not."""
+    if not math.isfinite(seconds) or seconds < 0 or seconds * 1000 >= 2**32:
+        return f"{seconds:g} is no number of seconds a header can hold (0 = no time limit)"
+    problem = step_timeout_problem(seconds)
+    return None if problem is None else f"{problem}: every seat would refuse to sign the header (0 = no time limit)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # (Python's cyclic GC is left as it is: measured with gc.callbacks over bench/latency.py matches, the host's gen1
     # collections all fall in its first 0.2 s (imports), during play only gen0 ones of under 0.2 ms, no gen2 before
@@ -671,6 +682,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.bot_level = level or args.bot_level
     log_visibly(logging.INFO if args.verbose else logging.WARNING, "%(asctime)s %(name)s %(levelname)s %(message)s")
     args.run_lock = None
+    if (problem := _step_timeout_problem(args.step_timeout)) is not None:  # (before anything starts)
+        print(f"watten-host: --step-timeout: {problem}", file=sys.stderr)
+        return 2
     try:
         return asyncio.run(run(args))
     except ValueError as err:

@@ -61,6 +61,9 @@ def _table_fields(table: Table) -> dict[str, Any]:
         # What this match's header (or the next one's, between matches) says of the series: same header after a crash.
         "previous_game_id": table.rematch.upcoming().previous_game_id.hex(),
         "carried": list(table.rematch.upcoming().carried),
+        # The step timeout the table's headers name (GameHeader.step_timeout_ms, which its seats signed): a restart
+        # keeps it, whatever --step-timeout it was given (the header again, byte for byte; the clock agreed to)
+        "step_timeout": settings.step_timeout,
     }
 
 
@@ -82,8 +85,20 @@ def _settings_of(meta: dict[str, Any], host_key: Ed25519PrivateKey, bot_delay: f
                          deal=meta.get("deal", "verified"), host_key=host_key,
                          next_deal=meta.get("next_deal", ""),  # (journals of older hosts: the order they played)
                          tls_fingerprint=bytes.fromhex(meta["tls"]), host_name=meta["host_name"],
-                         bot_delay=bot_delay, grace=grace, step_timeout=step_timeout,
+                         bot_delay=bot_delay, grace=grace, step_timeout=_journaled_step_timeout(meta, step_timeout),
                          record_dir=Path(meta["record_dir"]) if meta["record_dir"] else None)
+
+
+def _journaled_step_timeout(meta: dict[str, Any], given: float) -> float:
+    """The step timeout of the journaled table, not the restart's `given` one: its header's (GameHeader.step_timeout_ms,
+    signed by its seats). A journal of an older host has none: its header had no step timeout either (0, no limit),
+    so a game in progress goes on without one; between matches the next match takes the restart's."""
+    older = given if meta.get("between_matches") else 0.0
+    kept = float(meta.get("step_timeout", older))
+    if kept != given:
+        log.warning("the resumed table keeps the step timeout its header names (%g s; 0: none), not "
+                    "--step-timeout %g", kept, given)
+    return kept
 
 
 def _seat_the_journaled(table: Table, meta: dict[str, Any]) -> None:

@@ -325,7 +325,8 @@ class Table:
         self.game = HostGame(settings.rules, seats, settings.host_key, reveal=settings.reveal, deal=settings.deal,
                              next_deal=settings.next_deal if settings.deal == "verified" else "",
                              preset=settings.preset, tls_fingerprint=settings.tls_fingerprint, host_nonce=host_nonce,
-                             random_bytes=Draws(HOST, journal, replay.get(HOST)), series=self.rematch.next)
+                             random_bytes=Draws(HOST, journal, replay.get(HOST)), series=self.rematch.next,
+                             step_timeout_ms=round(settings.step_timeout * 1000))
         self.bot_worker.make_games(journal, replay)
         return self.game
 

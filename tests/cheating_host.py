@@ -16,6 +16,9 @@ WATTEN_CHEAT says how (the victim is seat WATTEN_CHEAT_SEAT, default 1):
   victim comes back by acting.
 - `odd-header`: the header asks for an order of the next deal no seat knows (GameHeader.next_deal "whenever"), which
   watten-verify fails: an honest seat signs no such header.
+- `short-step-timeout`: with `--step-timeout 0.05` the header (and every TableInfo) says a step timeout of 50 ms, so
+  that the host could call any seat away on every deal step before its client can answer: an honest seat signs no
+  such header.
 """
 
 from __future__ import annotations
@@ -133,7 +136,18 @@ def cheat_odd_header() -> None:
     SeatGame._header_rules = lambda self, h: Rules.from_json(h.rules_json)  # type: ignore[method-assign]
 
 
+def cheat_short_step_timeout() -> None:
+    """Run with `--step-timeout 0.05`: the real host's start-up check looks away, and so does the floor of its own
+    bots' seats; the header it writes (and every TableInfo) then says 50 ms."""
+    import host.main
+    import watten_net.deal.seat
+
+    host.main._step_timeout_problem = lambda seconds: None
+    watten_net.deal.seat.step_timeout_problem = lambda seconds, floor: None  # (the host's bots run in this process)
+
+
 if __name__ == "__main__":
     {"away": cheat_away, "refuse": cheat_refuse, "skip-checkpoint": cheat_skip_checkpoint,
-     "away-owing": cheat_away_owing, "odd-header": cheat_odd_header}[CHEAT]()
+     "away-owing": cheat_away_owing, "odd-header": cheat_odd_header,
+     "short-step-timeout": cheat_short_step_timeout}[CHEAT]()
     raise SystemExit(main())

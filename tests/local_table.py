@@ -30,6 +30,7 @@ class LocalTable:
     deal: str = "verified"
     next_deal: str = ""  # GameHeader.next_deal ("with-checkpoint": the next deal is sealed with the checkpoint)
     series: Series = FIRST_MATCH  # GameHeader.previous_game_id and bummerl_carried (another match of a series)
+    step_timeout_ms: int = 0  # GameHeader.step_timeout_ms (0: no time limit, as every header before the field)
     # The seats' keys (None: fresh ones); a series' next match at the same table seats the same keys
     keys: list[Ed25519PrivateKey] | None = None
     host: HostGame = field(init=False)
@@ -45,7 +46,8 @@ class LocalTable:
         keys = self.keys or [Ed25519PrivateKey.generate() for _ in range(self.rules.players)]
         roster = [Seat(public_key_bytes(k), f"player {i}", rbytes(32)) for i, k in enumerate(keys)]
         self.host = HostGame(self.rules, roster, Ed25519PrivateKey.generate(), reveal=self.reveal,
-                             random_bytes=rbytes, deal=self.deal, next_deal=self.next_deal, series=self.series)
+                             random_bytes=rbytes, deal=self.deal, next_deal=self.next_deal, series=self.series,
+                             step_timeout_ms=self.step_timeout_ms)
         self.seats = [SeatGame(i, k, random_bytes=rbytes) for i, k in enumerate(keys)]
 
     # Seats whose person is away: they receive nothing (their line is down) and a bot stands in for them.

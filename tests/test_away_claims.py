@@ -20,9 +20,10 @@ VICTIM = 1
 STEP_TIMEOUT = 30.0
 
 
-def _victim_owes_its_first_seal() -> LocalTable:
-    """Every seat answers every step until the first deal is sealed; the victim then holds its seal signature."""
-    table = LocalTable(Rules.preset("bavarian", players=2), seed=3)
+def _victim_owes_its_first_seal(signed: float = STEP_TIMEOUT) -> LocalTable:
+    """Every seat answers every step until the first deal is sealed; the victim then holds its seal signature. The
+    header's step timeout, which every seat signs, is `signed` seconds (0: no time limit)."""
+    table = LocalTable(Rules.preset("bavarian", players=2), seed=3, step_timeout_ms=round(signed * 1000))
     table.deliver(table.host.start())
     moved = True
     while moved:
@@ -125,7 +126,7 @@ def test_no_claim_where_the_seat_cannot_tell_it_was_there() -> None:
 
 
 def test_a_host_without_a_step_clock_never_calls_a_connected_seat_away_for_silence() -> None:
-    table = _victim_owes_its_first_seal()
+    table = _victim_owes_its_first_seal(signed=0.0)
     clock = OwedClock()
     clock.claims(table.seats[VICTIM], True, 100.0, 0.0)
     [(_, says)] = clock.claims(_called_away(table), True, 900.0, 0.0)

@@ -22,6 +22,7 @@ import pytest
 from client.away_claims import CONNECTED_FOR
 from client.connection import Connection
 from watten_net.bots import make_bot
+from watten_net.deal.protocol import STEP_TIMEOUT_FLOOR
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import VERIFIED, verify_file
 
@@ -176,10 +177,11 @@ def test_a_connected_seat_really_silent_past_the_step_timeout_claims_nothing(tmp
 
 
 def test_a_persons_own_move_has_no_clock(tmp_path: Path) -> None:
-    """A person who thinks longer than the step clock over a move of their own (here: three step periods over the
+    """A person who thinks longer than the step clock over a move of their own (here: two step periods over the
     first decision) is not stood in for: the clock is for the protocol's own steps only (docs/protocol-decisions.md).
-    Applying it to a person's move fails this test."""
-    step = 1.0
+    Applying it to a person's move fails this test. (The clock is the seats' floor, 5 s: no seat signs less, and
+    watten-host starts with no less.)"""
+    step = STEP_TIMEOUT_FLOOR
     host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "2", "--bots", "1",
                             "--step-timeout", str(step), "--grace", "600", "--set", "target=3", "--bot-delay", "0.02")
 
@@ -198,7 +200,7 @@ def test_a_persons_own_move_has_no_clock(tmp_path: Path) -> None:
                     break
                 if seat in view.to_act and view.legal_actions and not thought:
                     thought = True
-                    await asyncio.sleep(3 * step)  # a long think (the stream keeps its views meanwhile)
+                    await asyncio.sleep(2 * step)  # a long think (the stream keeps its views meanwhile)
                 await bot_turn(conn, bot, view)
             await conn.send_automatic()
             return stand_ins

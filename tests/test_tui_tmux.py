@@ -110,7 +110,7 @@ def test_a_refused_card_shows_the_reason_and_changes_nothing(tmux: Tmux) -> None
     tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "3",
                             "--autostart", "--lang", "en", "--bot-delay", "0.05"))
     # At this seat's turn to play, so that nothing moves on until it plays: a refusal of a move out of turn goes
-    # once the seat's turn comes (client/app.py `_turn_came`), which with bots at 0.05 s can be before a screen reads it.
+    # once the seat's turn comes (client/app.py `_turn_came`), which with bots at 0.05 s can come before a poll
     screen = answer_until(tmux, "host", PLAY)
     hand_line = re.search(r"Your cards:.*", screen)
     assert hand_line is not None

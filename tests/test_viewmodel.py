@@ -166,6 +166,16 @@ def test_the_rules_line_shows_the_hosts_step_clock(seconds: float, shown: str | 
     assert ("Austeil-Schritte" in german) == (shown is not None), german
 
 
+def test_the_rules_line_shows_the_signed_step_timeout_not_the_hosts_word() -> None:
+    """Once there is a header, the clock shown is its step timeout (GameHeader.step_timeout_ms, which the seat signed),
+    not the host's unsigned TableInfo word, which may say anything; before it (the lobby), the host's word."""
+    view = make_view()
+    view.table.step_timeout = 0.05
+    assert text(vm.rules_line(view, EN, 30.0)).endswith("deal steps: a bot stands in after 30 s")
+    assert text(vm.rules_line(view, EN, 0.0)).endswith("deal steps: no time limit")
+    assert text(vm.rules_line(view, EN, None)).endswith("deal steps: a bot stands in after 0.05 s")
+
+
 def test_card_names_keep_their_german_names_with_an_explanation() -> None:
     assert EN.card_name("HK") == "Herz König (Max) — Hearts ♥"
     assert Words("de").card_name("S7") == "Schellen Sieben (Belli)"

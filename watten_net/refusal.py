@@ -193,6 +193,7 @@ class Reason(StrEnum):
     SECOND_HEADER = "second-header"
     SEED_MISMATCH = "seed-mismatch"
     SHARE_NOT_DUE = "share-not-due"
+    SHORT_STEP_TIMEOUT = "short-step-timeout"
     WRONG_SERIES = "wrong-series"
 
 

@@ -41,6 +41,7 @@ from watten_net.deal.protocol import (
     ProtocolError,
     Signed,
     check_signature,
+    header_step_timeout,
     parse_envelope,
 )
 from watten_net.deal.receipts import receipt_holds
@@ -134,6 +135,10 @@ class Report:
     moves: list[tuple[int, str, str]] = field(default_factory=list)  # every accepted action: (seat, action, actor)
     series: Series = field(default_factory=Series)  # the header's previous game and Bummerl carried
     previous_fingerprint: str = ""  # that game's fingerprint (what a screen showed), when its record is given too
+    # GameHeader.step_timeout_ms in seconds, a term every seat signed (0.0: no time limit, and every record made before
+    # the field): how long the host might wait for a seat online before standing in. Verify has no clock: a StandIn
+    # for silence is judged as before, this is the term the seats agreed to.
+    step_timeout: float = 0.0
 
     def telling(self, lang: str = "en") -> Telling:
         """How `--show` tells this record: its names, its stand-in's moves, the owner's signals."""
@@ -144,6 +149,7 @@ class Report:
             "path": self.path, "ok": self.ok, "verdict": self.verdict, "notes": self.notes, "absences": self.absences,
             "game_id": self.game_id, "fingerprint": self.fingerprint,
             "previous_game_id": self.series.previous_game_id.hex(), "bummerl_carried": list(self.series.carried),
+            "step_timeout": self.step_timeout,
             "seat": self.seat, "hands": self.hands, "final_scores": self.final_scores, "preset": self.preset,
             "players": [{"seat": n, "name": name, "key": key, "bot": bot}
                         for n, (name, key, bot) in enumerate(zip(self.names, self.keys, self.bots, strict=False))],
@@ -237,6 +243,7 @@ def _header_facts(report: Report, header: Any) -> None:
     report.keys = [bytes(r.public_key).hex() for r in header.roster]
     report.bots = [bool(r.bot) for r in header.roster]
     report.series = header_series(header)
+    report.step_timeout = header_step_timeout(header)
 
 
 def _absences(links: list[_Link]) -> list[tuple[str, int, int, int]]:
@@ -504,6 +511,7 @@ def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGa
             host_nonce=bytes(header.host_nonce), random_bytes=no_draws, envelope_source=_envelope_source(links),
             host_public_key=bytes(header.host_public_key), deal=deal, host_game_key=host_game_key,
             next_deal=str(header.next_deal), series=header_series(header),
+            step_timeout_ms=int(header.step_timeout_ms),
         )
     except ValueError as err:  # (settings no host plays, e.g. an unknown reveal: a verdict, never a traceback)
         raise _problem(1, "GameHeader", "header-mismatch", f"the header's settings cannot be played: {err}") from None
@@ -866,6 +874,13 @@ def check_series(reports: Sequence[Report]) -> None:
             report.ok, report.verdict = False, FAILED
 
 
+def step_timeout_term(seconds: float) -> str:
+    """The header's step timeout among the match's terms, as watten-verify prints it."""
+    if seconds <= 0:
+        return "step timeout: none signed (no time limit; a record made before the field says none either)"
+    return f"step timeout: {seconds:g} s (signed by every seat: a bot may stand in for a seat online that long silent)"
+
+
 def _print_report(report: Report) -> None:
     # Every string from the record (envelope types, reasons, messages that quote it) and the path itself is
     # shown through `visible`: a record must not be able to rewrite this screen (json.dumps escapes anyway).
@@ -886,6 +901,7 @@ def _print_report(report: Report) -> None:
         if report.series.previous_game_id:
             shown = f" (game {report.previous_fingerprint} given)" if report.previous_fingerprint else ""
             print(f"  series: {report.series.describe()}{shown}")
+        print(f"  {step_timeout_term(report.step_timeout)}")
     for note in report.notes:
         print(f"  {visible(note)}")
     for problem in report.errors:

@@ -14,6 +14,7 @@ const outDir = process.argv[3] || path.join(__dirname, 'out');
 fs.mkdirSync(outDir, { recursive: true });
 
 function log(...a) { console.log(new Date().toISOString().slice(11, 23), ...a); }
+const STEP_TIMEOUT_FLOOR_MS = 5000;  // the shortest GameHeader.step_timeout_ms this seat signs (0: no limit, signed)
 function die(msg) { log('FATAL', msg); process.exitCode = 2; throw new Error(msg); }
 
 // ---------- crypto helpers (§1, §2) ----------
@@ -280,6 +281,9 @@ function handleHost(env, seq, bytes) {
       S.header = p; S.headerHash = sha256(Buffer.from(env.payload)); S.gameId = Buffer.from(p.game_id);
       if (!Buffer.from(env.game_id).equals(S.gameId)) die('header game id != envelope game id');
       if (p.protocol_version !== 2) die('protocol_version ' + p.protocol_version);
+      // docs/protocol.md "The step timeout": 0 = no limit; above 0 it must be at least this seat's floor (5 s), or the
+      // host could call this seat away before it can answer. Refused before anything is signed.
+      if (p.step_timeout_ms > 0 && p.step_timeout_ms < STEP_TIMEOUT_FLOOR_MS) die(`short-step-timeout: the header's step timeout ${p.step_timeout_ms} ms is below ${STEP_TIMEOUT_FLOOR_MS} ms`);
       S.roster = p.roster; S.n = p.roster.length;
       const mine = p.roster[S.seat];
       if (!mine || !Buffer.from(mine.public_key).equals(myPub)) die('my key not at my seat');

@@ -124,6 +124,7 @@ function onChainEntry(ce) {
   } catch (e) { if (e instanceof g.Fail) { if (!written && ce.envelope) recWrite(1, Buffer.from(ce.envelope)); stop(e); } else throw e; }
 }
 
+const STEP_TIMEOUT_FLOOR_MS = 5000;  // the shortest GameHeader.step_timeout_ms this seat signs (0: no limit, signed)
 const secretFile = (d) => path.join(outDir, `deck-${S.gameId.toString('hex').slice(0, 16)}-${d}.key`);
 function act(env, p, bytes) {
   const C = S.chk;
@@ -133,6 +134,8 @@ function act(env, p, bytes) {
       if (!mine || !Buffer.from(mine.public_key).equals(myPub)) throw new g.Fail('header-mismatch', 'my key not at my seat');
       if (!Buffer.from(p.join_nonces[S.seat]).equals(S.headerNonce || S.joinNonce)) throw new g.Fail('header-mismatch', 'my join nonce');
       if (p.host_tls_fingerprint.length) throw new g.Fail('header-mismatch', 'TLS fingerprint on a plaintext connection');
+      // docs/protocol.md "The step timeout": 0 = no limit; above 0 at least this seat's floor, else nothing is signed
+      if (p.step_timeout_ms > 0 && p.step_timeout_ms < STEP_TIMEOUT_FLOOR_MS) throw new g.Fail('short-step-timeout', `the header's step timeout ${p.step_timeout_ms} ms is below ${STEP_TIMEOUT_FLOOR_MS} ms`);
       const fp = g.H('fingerprint', bytes).toString('hex').slice(0, 16).match(/.{4}/g).join('-');
       recOpen(`watten-${fp}-seat${S.seat}.wrec`, { created: new Date().toISOString(), written_by: 'docs-l2 seat (node)', seat: S.seat });
       log('GameHeader', fp, 'first dealer', C.fd, 'rules', p.rules_json);

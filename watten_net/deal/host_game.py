@@ -116,8 +116,10 @@ class Posted:
 
 
 def _check_settings(rules: Rules, seats: Sequence[Seat], reveal: str, deal: str, next_deal: str = "",
-                    series: Series = FIRST_MATCH) -> None:
+                    series: Series = FIRST_MATCH, step_timeout_ms: int = 0) -> None:
     """Refuse a game that cannot be hosted (a ValueError that says why)."""
+    if not 0 <= step_timeout_ms < 2**32:
+        raise ValueError(f"the step timeout must be 0 to {2**32 - 1} ms, not {step_timeout_ms}")
     if (problem := series_problem(rules, series)) is not None:
         raise ValueError(problem)
     if len(seats) != rules.players:
@@ -155,10 +157,10 @@ class HostGame:
         deal: str = "verified",
         host_game_key: bytes | None = None,
         next_deal: str = "",
-        series: Series = FIRST_MATCH,
+        series: Series = FIRST_MATCH, step_timeout_ms: int = 0,  # (GameHeader.step_timeout_ms; 0: no time limit)
     ) -> None:
-        _check_settings(rules, seats, reveal, deal, next_deal, series)
-        self.next_deal, self.series = next_deal, series  # (series: previous game, Bummerl carried: series.py)
+        _check_settings(rules, seats, reveal, deal, next_deal, series, step_timeout_ms)
+        self.next_deal, self.series, self.step_timeout_ms = next_deal, series, step_timeout_ms  # (series: series.py)
         self.rules = rules
         self.seats = list(seats)
         self.n = rules.players
@@ -268,6 +270,7 @@ class HostGame:
             next_deal=self.next_deal,
             previous_game_id=self.series.previous_game_id,
             bummerl_carried=list(self.series.carried),
+            step_timeout_ms=self.step_timeout_ms,
         )
 
     def start(self) -> list[Posted]:

@@ -29,6 +29,27 @@ DEAL_MODES = ("verified", "trustless")  # GameSettings.deal ("" in a header: ver
 # checkpoint is complete. The host writes one of these, and a seat signs no header that asks for another order.
 WITH_CHECKPOINT = "with-checkpoint"
 NEXT_DEAL_MODES = ("", WITH_CHECKPOINT)
+# GameHeader.step_timeout_ms (docs/protocol.md "The step timeout"): how long a seat online may owe a protocol step
+# before the host may stand in for it, signed by every seat; 0: no time limit. A seat signs no header with a step
+# timeout above 0 and below its floor (`SeatGame.step_timeout_floor`, by default this one): the steps are answered by
+# the client software, not by the person, and an honest table on a LAN answers each well within 5 s even on a loaded
+# machine (docs/protocol-decisions.md "The step timeout is signed"); a host with less could call any seat away.
+STEP_TIMEOUT_FLOOR = 5.0  # seconds
+
+
+def header_step_timeout(header: Any) -> float:
+    """The header's step timeout in seconds (0.0: no time limit, which every header made before the field says)."""
+    return int(getattr(header, "step_timeout_ms", 0)) / 1000.0
+
+
+def step_timeout_problem(seconds: float, floor: float = STEP_TIMEOUT_FLOOR) -> str | None:
+    """Why a step timeout of `seconds` is not one to sign (or to host), None when it is: 0 (no limit) or the floor
+    and above."""
+    if seconds == 0 or seconds >= floor:
+        return None
+    return f"a step timeout of {seconds:g} s is below the {floor:g} s any honest seat on a LAN can always meet"
+
+
 HOST_SEAT = -1  # Envelope.sender_seat of the host on the wire; signed as HOST_SENDER (255)
 
 HOST_TYPES = {

@@ -44,12 +44,15 @@ from .protocol import (
     NEXT_DEAL_MODES,
     PROTOCOL_VERSION,
     REVEAL_MODES,
+    STEP_TIMEOUT_FLOOR,
     ProtocolError,
     Signed,
     check_signature,
     header_hash,
+    header_step_timeout,
     make_signed,
     parse_envelope,
+    step_timeout_problem,
 )
 from .receipts import receipt_holds
 from .series import Series, next_series, series_problem
@@ -120,6 +123,9 @@ class SeatGame:
     # What this match's header must say of its series (watten_net/deal/series.py), known to a client that played the
     # table's previous match (`next_series` of that match's SeatGame); None: new to the series, nothing to compare
     follows: Series | None = None
+    # The shortest step timeout (GameHeader.step_timeout_ms, in seconds; 0 there is no limit) this seat signs: the
+    # seat's own decision, never the host's (tests with quick stand-ins lower it; docs/protocol-decisions.md)
+    step_timeout_floor: float = STEP_TIMEOUT_FLOOR
 
     @property
     def abandoned_after_keys(self) -> bool:
@@ -386,6 +392,10 @@ class SeatGame:
         if self.tls_fingerprint is not None and bytes(h.host_tls_fingerprint) != self.tls_fingerprint:
             raise self.fault(Reason.WRONG_CERTIFICATE, "the header names another TLS certificate than the one on this "
                              "seat's connection: a second host may be relaying this game")
+        problem = step_timeout_problem(header_step_timeout(h), self.step_timeout_floor)
+        if problem is not None and not self.observer:  # (watten-verify: the floor was the signing seat's decision)
+            raise self.fault(Reason.SHORT_STEP_TIMEOUT, f"the header's step timeout is too short to sign: {problem}, "
+                             "so the host could call an honest seat away before its client can answer")
         self._sign_header_once()
         if h.settings.deal == "trustless":
             self.trustless = TrustlessSeat(self)

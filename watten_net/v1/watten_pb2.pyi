@@ -313,7 +313,7 @@ class RosterEntry(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., public_key: _Optional[bytes] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., host_run: _Optional[bool] = ...) -> None: ...
 
 class GameHeader(_message.Message):
-    __slots__ = ("protocol_version", "deck_version", "rules_json", "preset", "settings", "roster", "first_dealer_rule", "stand_in", "host_tls_fingerprint", "host_public_key", "host_nonce", "join_nonces", "game_id", "host_key_commitment", "next_deal", "previous_game_id", "bummerl_carried")
+    __slots__ = ("protocol_version", "deck_version", "rules_json", "preset", "settings", "roster", "first_dealer_rule", "stand_in", "host_tls_fingerprint", "host_public_key", "host_nonce", "join_nonces", "game_id", "host_key_commitment", "next_deal", "previous_game_id", "bummerl_carried", "step_timeout_ms")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     DECK_VERSION_FIELD_NUMBER: _ClassVar[int]
     RULES_JSON_FIELD_NUMBER: _ClassVar[int]
@@ -331,6 +331,7 @@ class GameHeader(_message.Message):
     NEXT_DEAL_FIELD_NUMBER: _ClassVar[int]
     PREVIOUS_GAME_ID_FIELD_NUMBER: _ClassVar[int]
     BUMMERL_CARRIED_FIELD_NUMBER: _ClassVar[int]
+    STEP_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     deck_version: str
     rules_json: str
@@ -348,7 +349,8 @@ class GameHeader(_message.Message):
     next_deal: str
     previous_game_id: bytes
     bummerl_carried: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, protocol_version: _Optional[int] = ..., deck_version: _Optional[str] = ..., rules_json: _Optional[str] = ..., preset: _Optional[str] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., roster: _Optional[_Iterable[_Union[RosterEntry, _Mapping]]] = ..., first_dealer_rule: _Optional[str] = ..., stand_in: _Optional[str] = ..., host_tls_fingerprint: _Optional[bytes] = ..., host_public_key: _Optional[bytes] = ..., host_nonce: _Optional[bytes] = ..., join_nonces: _Optional[_Iterable[bytes]] = ..., game_id: _Optional[bytes] = ..., host_key_commitment: _Optional[bytes] = ..., next_deal: _Optional[str] = ..., previous_game_id: _Optional[bytes] = ..., bummerl_carried: _Optional[_Iterable[int]] = ...) -> None: ...
+    step_timeout_ms: int
+    def __init__(self, protocol_version: _Optional[int] = ..., deck_version: _Optional[str] = ..., rules_json: _Optional[str] = ..., preset: _Optional[str] = ..., settings: _Optional[_Union[TableSettings, _Mapping]] = ..., roster: _Optional[_Iterable[_Union[RosterEntry, _Mapping]]] = ..., first_dealer_rule: _Optional[str] = ..., stand_in: _Optional[str] = ..., host_tls_fingerprint: _Optional[bytes] = ..., host_public_key: _Optional[bytes] = ..., host_nonce: _Optional[bytes] = ..., join_nonces: _Optional[_Iterable[bytes]] = ..., game_id: _Optional[bytes] = ..., host_key_commitment: _Optional[bytes] = ..., next_deal: _Optional[str] = ..., previous_game_id: _Optional[bytes] = ..., bummerl_carried: _Optional[_Iterable[int]] = ..., step_timeout_ms: _Optional[int] = ...) -> None: ...
 
 class KeyCommit(_message.Message):
     __slots__ = ("seat", "header_hash", "commitment")

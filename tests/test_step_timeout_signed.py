@@ -1,0 +1,134 @@
+"""The step timeout is a term of the match every seat signs (GameHeader.step_timeout_ms; docs/protocol.md "The step
+timeout", docs/protocol-decisions.md "The step timeout is signed").
+
+The attack: a hostile host states a tiny step timeout (50 ms) so that it may call any honest, connected seat away on
+every deal step (its client cannot answer that fast), a stand-in plays the seat, and the seat's record says nothing
+because it "really was" silent past the timeout. Closed on two sides: a seat signs no header whose step timeout is
+above 0 and below its floor (5 s unless the seat itself says otherwise), and its dispute claims measure against the
+header's value, never the host's lower unsigned TableInfo word.
+
+Sans-I/O: the real HostGame and SeatGames (tests/local_table.py); the network versions are in
+test_step_timeout_network.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from client.away_claims import OwedClock
+from watten_net.deal.protocol import STEP_TIMEOUT_FLOOR, header_step_timeout, parse_envelope
+from watten_net.engine import Rules
+from watten_net.refusal import HostBrokeProtocol, Reason
+from watten_net.verify import VERIFIED, verify_entries
+
+from local_table import LocalTable
+
+VICTIM = 1
+
+
+def _table(step_timeout_ms: int, deal: str = "verified") -> LocalTable:
+    return LocalTable(Rules.preset("bavarian", players=2).with_flag("target", "3"), seed=5, deal=deal,
+                      step_timeout_ms=step_timeout_ms)
+
+
+@pytest.mark.parametrize("deal", ["verified", "trustless"])
+@pytest.mark.parametrize("step_timeout_ms", [50, 1, round(STEP_TIMEOUT_FLOOR * 1000) - 1])
+def test_a_seat_signs_no_header_with_a_step_timeout_below_its_floor(step_timeout_ms: int, deal: str) -> None:
+    table = _table(step_timeout_ms, deal)
+    [header] = table.host.start()
+    for seat in table.seats:
+        with pytest.raises(HostBrokeProtocol) as caught:
+            header.deliver_to(seat)
+        assert caught.value.reason == Reason.SHORT_STEP_TIMEOUT == "short-step-timeout"
+        assert f"a step timeout of {step_timeout_ms / 1000:g} s is below the 5 s" in str(caught.value)
+        assert seat.problems and not seat.outbox  # no HeaderSignature: nothing signed
+
+
+def test_the_floor_is_the_seats_own_setting() -> None:
+    # (tests with quick stand-ins lower it on their seats; the host cannot: it is no field of anything it sends)
+    table = _table(50)
+    for seat in table.seats:
+        seat.step_timeout_floor = 0.05
+    table.play()
+    assert table.host.finished and all(not seat.problems for seat in table.seats)
+    report = verify_entries(table.seat_entries(VICTIM))  # (verify has no floor: the seats signed it)
+    assert report.verdict == VERIFIED and report.step_timeout == 0.05, report
+
+
+@pytest.mark.parametrize("step_timeout_ms", [0, round(STEP_TIMEOUT_FLOOR * 1000), 30_000])
+def test_no_limit_the_floor_and_above_are_signed_and_verified(step_timeout_ms: int) -> None:
+    table = _table(step_timeout_ms)
+    table.play()
+    header = parse_envelope(table.host.chain[0].raw, host=True).payload
+    assert header.step_timeout_ms == step_timeout_ms and table.host.finished
+    assert all(not seat.problems for seat in table.seats)
+    report = verify_entries(table.seat_entries(VICTIM))
+    assert report.verdict == VERIFIED and report.step_timeout == step_timeout_ms / 1000, report
+
+
+def test_a_record_whose_header_says_another_step_timeout_than_the_host_replayed_fails() -> None:
+    # The step timeout is in the header every seat signed, so it is in the header hash and the game id's record: a
+    # host that rewrites it after the match (to excuse its stand-ins) re-signs a header no seat signed.
+    import tampering
+
+    table = _table(30_000)
+    table.play()
+
+    def shorter(header: object) -> None:
+        header.step_timeout_ms = 50  # type: ignore[attr-defined]
+
+    record = tampering.edit_host(table.host_entries(), 0, shorter, table.host.host_key)
+    assert verify_entries(record).verdict == "failed"
+
+
+def _victim_owes_its_first_seal(signed_ms: int) -> LocalTable:
+    """Every seat answers every step until the first deal is sealed; the victim then holds its seal signature."""
+    table = _table(signed_ms)
+    table.deliver(table.host.start())
+    moved = True
+    while moved:
+        moved = False
+        for seat in table.seats:
+            if seat.seat == VICTIM and "DeckSealed" in seat.chain_types:
+                continue
+            while (raw := seat.next_automatic()) is not None:
+                out = table.host.submit(seat.seat, raw)
+                seat.accepted(raw)
+                table.deliver(out)
+                moved = True
+    return table
+
+
+def test_a_tiny_unsigned_step_timeout_does_not_excuse_calling_a_seat_away() -> None:
+    # The host signed 30 s in the header but states 0.05 s in every TableInfo from the start, then calls the victim
+    # away 1 s after its step reached it: the seat claims it, against the 30 s it signed. (Measured against the
+    # TableInfo's word, as before the header held the timeout, the seat "really was" silent: no claim.)
+    table = _victim_owes_its_first_seal(30_000)
+    victim = table.seats[VICTIM]
+    clock = OwedClock()
+    clock.claims(victim, True, 100.0, 0.05)
+    table.deliver(table.host.stand_in(VICTIM, True))
+    [(seq, says)] = clock.claims(victim, True, 101.0, 0.05)
+    assert victim.chain_types[seq - 1] == "StandIn"
+    assert "for only 1.0 s of the 30 s step timeout" in says
+
+
+def test_a_header_without_a_step_timeout_leaves_no_silence_to_excuse() -> None:
+    # Header 0 (no time limit): the host promised never to stand in for a seat online, whatever its TableInfo says.
+    table = _victim_owes_its_first_seal(0)
+    victim = table.seats[VICTIM]
+    assert header_step_timeout(victim.header) == 0.0
+    clock = OwedClock()
+    clock.claims(victim, True, 100.0, 30.0)
+    table.deliver(table.host.stand_in(VICTIM, True))
+    [(_, says)] = clock.claims(victim, True, 200.0, 30.0)
+    assert "for only 100.0 s (the host runs no step clock)" in says
+
+
+def test_past_the_signed_step_timeout_is_no_claim() -> None:
+    table = _victim_owes_its_first_seal(10_000)
+    victim = table.seats[VICTIM]
+    clock = OwedClock()
+    clock.claims(victim, True, 100.0, 0.0)  # (a TableInfo that says less than the header: the header counts)
+    table.deliver(table.host.stand_in(VICTIM, True))
+    assert clock.claims(victim, True, 110.0, 0.0) == []
