@@ -182,17 +182,18 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
         # let the table go (host/places.py).
         if table.end_seq and cursor >= table.end_seq and seat >= 0:
             table.saw_end.add(seat)
-        while cursor < len(table.log):
+        while cursor < len(log := table.log):  # (the log is read again after every await: a release replaces it)
             if not mine.goes_on():
                 return
-            if cursor < table.log.first:
+            if cursor < log.first:
                 raise aborted(SUBSCRIBER_LAGGING, "This stream fell behind what the table keeps of its "
                               "lobby; subscribe again for a fresh snapshot.")
             if not table.settled.read_now():  # (no change shown before its fsync; a held one sealed first)
                 await table.settled.reached()
+                log = table.log
             if not _still_seated(table, seat, occupant):  # (moved or gone while it was sending: not only at a wake)
                 return
-            item = table.log[cursor]
+            item = log[cursor]
             cursor += 1
             update = pb.TableUpdate()  # (the event is written into it: `TableUpdate(event=...)` would copy it)
             seat_event(table, item, seat, mine.sent, update.event)

@@ -103,20 +103,36 @@ class Settled(asyncio.Event):
 class StreamWake:
     """How the table's event streams learn of its next change: each waits (`wait`), `wake` sends them all on.
 
-    One asyncio.Event set and cleared again: each waiter holds a future of its own (a stream cancelled while it
-    waits takes nothing from the others), and waking them passes no lock from one stream to the next (an
-    asyncio.Condition made each woken stream take the lock back in turn, a step of the event loop each). A stream
-    looks at the log and then waits with no await in between, so no change can slip past it."""
+    Each waiter holds a future of its own (a stream cancelled while it waits takes nothing from the others), and
+    waking them passes no lock from one stream to the next (an asyncio.Condition made each woken stream take the
+    lock back in turn, a step of the event loop each). A stream looks at the log and then waits with no await in
+    between, so no change can slip past it. The futures are kept here rather than in an asyncio.Event: a wait is
+    then one future, not two coroutines and the Event's own bookkeeping, at every change for every stream."""
+
+    PRUNE_AT = 64  # waiters kept before those already done (cancelled streams) are dropped without a wake
 
     def __init__(self) -> None:
-        self._event = asyncio.Event()
+        self._waiters: list[asyncio.Future[None]] = []
+        self._prune_at = self.PRUNE_AT
 
-    async def wait(self) -> None:
-        await self._event.wait()
+    def wait(self) -> asyncio.Future[None]:
+        """A future that the next `wake` resolves (a wake before this call is not kept)."""
+        if len(self._waiters) >= self._prune_at:  # (streams cancelled while no change came: do not pile them up)
+            self._waiters = [waiter for waiter in self._waiters if not waiter.done()]
+            self._prune_at = max(self.PRUNE_AT, 2 * len(self._waiters))  # (many streams waiting: seldom)
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        return waiter
+
+    def kept(self) -> int:
+        """How many waiters it holds now, cancelled ones not yet dropped included (what a test bounds)."""
+        return len(self._waiters)
 
     def wake(self) -> None:
-        self._event.set()
-        self._event.clear()  # (the waiters' futures are resolved already: the next wait is for the next change)
+        waiters, self._waiters = self._waiters, []  # (the next wait is for the next change)
+        for waiter in waiters:
+            if not waiter.done():  # (a stream cancelled while it waited)
+                waiter.set_result(None)
 
 
 async def _durable(table: Table) -> bool:

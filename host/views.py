@@ -7,6 +7,7 @@ engine events visible to it.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from watten_net.deal.host_game import HostGame, Posted
@@ -252,12 +253,7 @@ def _hand_rows(view: Any, table: Table, game: HostGame, match: Any) -> None:
             leader=match.leader, winner=-1,
             cards=[pb.TrickCard(seat=s, card=c.text) for s, c in zip(match.trick_seats, match.trick, strict=True)],
         ))
-    n = table.n
-    for leader, cards, winner in match.tricks:
-        view.tricks.append(pb.Trick(
-            leader=leader, winner=winner,
-            cards=[pb.TrickCard(seat=(leader + i) % n, card=c.text) for i, c in enumerate(cards)],
-        ))
+    view.tricks.extend(_trick_rows(match.tricks, table.n))
     view.stake = match.value
     if match.raise_pending is not None:
         proposed, raiser = match.raise_pending
@@ -270,6 +266,15 @@ def _hand_rows(view: Any, table: Table, game: HostGame, match: Any) -> None:
     view.last_raise_side = match.last_raise_side
     if match.schadet_asked:
         view.extra["schadet_asked"] = "1"  # (a seat that knows its cards works out its legal plays with it)
+
+
+@functools.lru_cache(maxsize=256)
+def _trick_rows(tricks: tuple[tuple[int, tuple[Any, ...], int], ...], n: int) -> tuple[Any, ...]:
+    """The hand's completed tricks as rows of a view: built once (a view is built at every change, and the tricks
+    of a hand change once a trick); only read from here on (`extend` copies them into the view)."""
+    return tuple(pb.Trick(leader=leader, winner=winner,
+                          cards=[pb.TrickCard(seat=(leader + i) % n, card=c.text) for i, c in enumerate(cards)])
+                 for leader, cards, winner in tricks)
 
 
 def hand_signals(match: Any, seat: int) -> list[Any]:
@@ -309,16 +314,18 @@ def _lobby_side(n: int, seat: int) -> int:
 
 def _seat_rows(view: Any, table: Table, match: Any) -> None:
     n = table.n
+    seats = table.seats  # (read once: this runs at every change)
     for s in range(n):
-        occupant = table.seats[s]
+        occupant = seats[s]
         if occupant is not None and not occupant.online and occupant.offline_since:
             # When the seat went away, so that every screen can show for how long.
             view.extra[f"offline_since.{s}"] = f"{occupant.offline_since:.0f}"
+        stand_in = table.stood_in(s)
         view.seats.append(pb.SeatView(
             seat=s, name=occupant.name if occupant else "",
             side=match.hand_sides[s] if match is not None else _lobby_side(n, s),
-            online=bool(occupant and occupant.online), bot=bool(occupant and occupant.bot) or table.stood_in(s),
-            ready=bool(occupant and occupant.ready), stand_in=table.stood_in(s),
+            online=bool(occupant and occupant.online), bot=bool(occupant and occupant.bot) or stand_in,
+            ready=bool(occupant and occupant.ready), stand_in=stand_in,
             hand_size=len(match.hands[s]) if match is not None else 0,
             taken=len(match.taken[s]) if match is not None else 0,
         ))

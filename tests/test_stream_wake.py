@@ -159,3 +159,22 @@ def test_a_waiter_cancelled_takes_no_wake_from_the_others_and_a_wake_nobody_wait
         return woken, waited, later.done()
 
     assert asyncio.run(scenario()) == ([True, True, False, True, True], True, True)
+
+
+def test_waiters_cancelled_without_a_change_do_not_pile_up_and_the_live_ones_are_still_woken() -> None:
+    """A client opening and cancelling streams while the table does not change leaves a bounded number of dead
+    waiters behind; the streams still waiting are all woken by the next change."""
+    async def scenario() -> tuple[int, list[bool]]:
+        wake = StreamWake()
+        live = [wake.wait() for _ in range(3)]
+        for _ in range(1000):
+            wake.wait().cancel()
+        kept = wake.kept()
+        live.append(wake.wait())
+        wake.wake()
+        await asyncio.wait_for(asyncio.gather(*live), 5)
+        return kept, [w.done() and not w.cancelled() for w in live]
+
+    kept, woken = asyncio.run(scenario())
+    assert kept <= StreamWake.PRUNE_AT + 3
+    assert woken == [True] * 4
