@@ -115,3 +115,18 @@ def test_messages_for_files_and_folders(away_game: Game, tmp_path: Path,
     assert "b'" not in out and "Errno" not in out and "its first line is not WATTEN-RECORD/1" in out
     assert main([str(folder)]) == EXIT_CODES[FAILED]  # the gravest of the folder's three
     assert capsys.readouterr().out.count("\n/") == 2
+
+
+def test_a_bot_is_marked_in_the_language_of_show(tmp_path: Path) -> None:
+    # found in the `words` playtest: a German and a Chinese --show said "Vroni (bot)"; the roster's bot flag says
+    # who is a bot (a person named "Sepp (bot)" keeps their name as it is)
+    from watten_net.record_words import describe
+    game = play_game("plain", Rules.preset("bavarian", players=2), seed=3)
+    report = verify_file(_record(game, tmp_path, None))
+    assert report.match is not None
+    report.names, report.bots = ["Sepp (bot)", "Vroni (bot)"], [False, True]
+    said = {lang: "\n".join(describe(report.match, report.telling(lang))) for lang in ("en", "de", "zh")}
+    assert "seat 1 (Vroni (bot))" in said["en"] and "seat 0 (Sepp (bot))" in said["en"]
+    assert "Platz 1 (Vroni (Bot))" in said["de"] and "Platz 0 (Sepp (bot))" in said["de"]
+    assert "座位 1（Vroni，机器人）" in said["zh"] and "座位 0（Sepp (bot)）" in said["zh"]
+    assert "(bot)" not in said["zh"].replace("Sepp (bot)", "") and "Vroni (bot)" not in said["de"]

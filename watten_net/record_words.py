@@ -18,6 +18,7 @@ from watten_net.engine.events import Event, EventKind
 from watten_net.printable import visible
 
 NAME_LIMIT = 32
+BOT_SUFFIX = " (bot)"  # how the host names its bots in the roster ("Vroni (bot)"): the record's words, in English
 
 # One template per event kind and language; {s} is the seat in words, the other fields are the event's.
 _EN = {
@@ -37,7 +38,7 @@ _EN = {
     "hand_end_one": "  {seats} wins {points} ({reason}); scores {scores}.",
     "match_end": "\nMatch over: {scores}, won by {won}; Bummerl {marks}.",
     "seat": "seat {n}", "side": "side {n}", "seats": "{list}", "stand_in": " [the stand-in, for a seat away]",
-    "yes": "yes", "no": "no",
+    "named": "{seat} ({name})", "bot": "{name} (bot)", "yes": "yes", "no": "no",
     "away_head": "People away (the host's word; every stand-in move recomputed):",
     "away_away": "envelope {seq}: the host says seat {n} is away; the reference stand-in plays it",
     "away_back": "envelope {seq}: seat {n} is back ({moves} moves by the stand-in)",
@@ -61,6 +62,7 @@ _DE = {
     "hand_end_one": "  {seats} gewinnt {points} ({reason}); Stand {scores}.",
     "match_end": "\nPartie vorbei: {scores}, gewonnen von {won}; Bummerl {marks}.",
     "seat": "Platz {n}", "side": "Seite {n}", "seats": "{list}", "stand_in": " [der Vertreter, Platz war weg]",
+    "named": "{seat} ({name})", "bot": "{name} (Bot)",
     "yes": "ja", "no": "nein", "why_tricks": "Stiche", "why_fold": "nach Ablehnung", "why_concede": "aufgegeben",
     "why_forfeit": "verwirkt", "why_maschine": "Maschine",
     "swap?": "nach dem Schlagwechsel.", "bessere?": "nach der Bessere.", "schadet?": "„schadet's?“",
@@ -86,6 +88,7 @@ _ZH = {
     "hand_end_one": "  {seats} 赢 {points} 分（{reason}）；比分 {scores}。",
     "match_end": "\n比赛结束：{scores}，{won} 获胜；Bummerl {marks}。",
     "seat": "座位 {n}", "side": "第 {n} 方", "seats": "{list}", "stand_in": "［代打：该座位离开］",
+    "named": "{seat}（{name}）", "bot": "{name}，机器人",
     "yes": "是", "no": "否", "why_tricks": "墩数", "why_fold": "对方放弃", "why_concede": "认输", "why_forfeit": "判负",
     "why_maschine": "Maschine", "swap?": "是否交换（Schlagwechsel）。", "bessere?": "是否换牌（Bessere）。",
     "schadet?": "schadet's?",
@@ -108,6 +111,7 @@ class Telling:
 
     lang: str = "en"
     names: Sequence[str] = ()  # by seat, from the header's roster (raw: shown through `visible`)
+    bots: Sequence[bool] = ()  # by seat, the roster's flag: a bot from the start
     moves: Sequence[tuple[int, str, str]] = ()  # every accepted action in order: (seat, action, actor)
     owner: int | None = None  # the record's seat: the signals it was shown; None: the host's record, all
     plays: bool = False  # every card played on a line of its own (the trick line holds them anyway)
@@ -117,10 +121,18 @@ class Telling:
         self.words = WORDS.get(self.lang, _EN)
 
     def seat(self, n: int) -> str:
+        """'seat 2 (Vroni (bot))', 'Platz 2 (Vroni (Bot))', '座位 2（Vroni，机器人）': a bot marked in the language
+        (the German and Chinese --show said "(bot)"), as the client's screen does; a person's name is never touched,
+        whatever it ends with."""
         said = self.words["seat"].format(n=n)
-        if 0 <= n < len(self.names) and self.names[n]:
-            said += f" ({visible(self.names[n][:NAME_LIMIT])})"
-        return said
+        if not (0 <= n < len(self.names) and self.names[n]):
+            return said
+        name = self.names[n]
+        if n < len(self.bots) and self.bots[n] and name.endswith(BOT_SUFFIX):
+            name = self.words["bot"].format(name=visible(name[: -len(BOT_SUFFIX)][:NAME_LIMIT]))
+        else:
+            name = visible(name[:NAME_LIMIT])
+        return self.words["named"].format(seat=said, name=name)
 
 
 def absence_lines(away: Sequence[tuple[str, int, int, int]], telling: Telling | None = None) -> list[str]:
