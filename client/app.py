@@ -26,6 +26,7 @@ from watten_net.verify import verify_entries
 from . import log_view
 from . import viewmodel as vm
 from .again import follow_who_asks
+from .check_words import problem_said
 from .commands import LegalCompleter, legal_of, to_action
 from .connection import Connection, HostBrokeProtocol, Refused
 from .i18n import Words
@@ -347,7 +348,7 @@ class TableApp:
 
             report = verify_entries([Entry(e.kind, e.data) for e in game.record])
             if report.errors:
-                self.state.deal_status = report.errors[0].sentence()
+                self.state.deal_status = problem_said(report.errors[0], self.words)  # (in the screen's language)
             else:
                 self.state.deal_status = "verified" if report.verdict == "verified" else "; ".join(report.notes)
 
