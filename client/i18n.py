@@ -606,6 +606,9 @@ for _lang, _mark in (("de", " (Bot)"), ("en", " (bot)"), ("zh", "（机器人）
 # (a Chinese refusal read "不允许: …" with a Latin colon between Chinese clauses)
 for _lang, _colon in (("de", ": "), ("en", ": "), ("zh", "：")):
     TEXT[_lang]["colon"] = _colon
+# a word set beside a name: "Anna (du)", "Anna（你）" (a Chinese screen read "Anna (你)" and "(空)" with Latin brackets)
+for _lang, _aside in (("de", "{name} ({text})"), ("en", "{name} ({text})"), ("zh", "{name}（{text}）")):
+    TEXT[_lang]["aside"] = _aside
 
 # ---- the Chinese words that were missing (the screen showed English: the Bessere and Schadet's questions, the
 # match's summary and the log's title): one block

@@ -103,7 +103,7 @@ def seat_name(view: Any, seat: int, words: Words) -> str:
     for s in view.seats:
         if s.seat == seat:
             name = words.seat_label(visible(s.name), s.bot) if s.name else f"{words['seat']} {seat}"
-            return f"{name} ({words['you']})" if s.you else name
+            return words["aside"].format(name=name, text=words["you"]) if s.you else name
     return f"{words['seat']} {seat}"
 
 
@@ -185,7 +185,8 @@ def lobby(state: ScreenState, words: Words) -> Fragments:
     for line in state.lobby_lines:
         out.append(("", line + "\n"))
     for s in view.seats:
-        who = words.seat_label(visible(s.name), s.bot) if s.name else f"({words['free']})"
+        free = words["aside"].format(name="", text=words["free"]).strip()  # "(free)", "（空）"
+        who = words.seat_label(visible(s.name), s.bot) if s.name else free
         tags = []
         if s.bot and not who.endswith(words["bot_mark"]):  # ("Vroni (bot)  Team B  bot" said it twice)
             tags.append(words["bot"])

@@ -1,0 +1,63 @@
+"""A Chinese screen in terminal columns (a Chinese character takes two): the brackets beside a name, the match
+summary's rows, the help's and the log's rows (client/columns.py). Found in the `words` helper's playtest: "Anna (你)"
+and "(空)" with Latin brackets, summary columns that slid out of line, a help line of 93 columns at 72."""
+
+from __future__ import annotations
+
+from prompt_toolkit.utils import get_cwidth
+from test_story import HAND, named_view, story_of
+from test_viewmodel import make_view, text
+
+from client import log_view
+from client import viewmodel as vm
+from client.columns import wrap_columns
+from client.i18n import Words
+from client.story import LogLine
+from watten_net.v1 import watten_pb2 as pb
+
+ZH = Words("zh")
+
+
+def test_a_word_beside_a_name_is_in_full_width_brackets() -> None:
+    view = make_view()
+    view.seats[0].name = "Anna"
+    assert vm.seat_name(view, 0, ZH) == "Anna（你）"
+    assert vm.seat_name(view, 0, Words("de")) == "Anna (du)"
+    lobby = make_view()
+    lobby.seats[3].name = ""
+    shown = text(vm.lobby(vm.ScreenState(view=lobby), ZH))
+    assert "（空）" in shown and "(空)" not in shown
+
+
+def test_the_summarys_rows_line_up_in_columns_with_chinese_names() -> None:
+    view = named_view(winners=[0])
+    for s, name in zip(view.seats, ["王小明", "李四", "张三丰", "赵六"], strict=True):
+        s.name = name
+    view.table.phase = vm.MATCH_OVER
+    view.sides.extend([pb.SideView(side=0, seats=[0, 2], score=15), pb.SideView(side=1, seats=[1, 3], score=4)])
+    story = story_of(HAND, ZH, view)
+    rows = text(log_view.summary(vm.ScreenState(view=view, story=story), ZH, story)).splitlines()
+    head, row = rows[1], next(r for r in rows if r.lstrip().startswith("1 "))
+    assert "赵六" in row and "王小明 & 张三丰" in row
+    # the points column ends where its heading ends, in terminal columns
+    heading_end = get_cwidth(head[: head.index(ZH["col_points"]) + len(ZH["col_points"])])
+    points_at = get_cwidth(row[: row.index(" 3 ") + 2])
+    assert points_at == heading_end, (head, row)
+
+
+def test_the_help_and_the_log_fit_their_width_in_columns() -> None:
+    for width in (40, 72):
+        rows = log_view.wrapped_help(ZH, width).splitlines()
+        assert all(get_cwidth(r) <= width for r in rows), [r for r in rows if get_cwidth(r) > width]
+        # nothing lost: the same characters, spaces aside
+        assert "".join("".join(rows).split()) == "".join(ZH.help().split())
+        assert not any(r.lstrip()[:1] in "，。）；：、" for r in rows if r.strip())  # (no row opens with a closing)
+    long = LogLine(0, "trick", "赵六 出 ♥K，王小明 出 ♦7，" * 8)
+    logged = text(log_view.log_lines([long], 60)).splitlines()
+    assert len(logged) > 2 and all(get_cwidth(r) <= 59 for r in logged)
+
+
+def test_latin_text_wraps_at_spaces_as_before() -> None:
+    assert wrap_columns("  Trick: Laub Ober, Eichel Acht (led by seat 0)", 30, indent="      ") == [
+        "  Trick: Laub Ober, Eichel", "      Acht (led by seat 0)"]
+    assert wrap_columns("x" * 12, 5, cut_long=True) == ["xxxxx", "xxxxx", "xx"]
