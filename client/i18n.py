@@ -572,7 +572,7 @@ for _lang, _words in (
 
 # ---- what the host found when it starts again (host/resume.py found_lines; host/main.py passes these): one block
 for _lang, _words in (
-    ("de", {"resume_left_off": "unterbrochen {when} (vor {ago} min), Partie {match} an Tisch {table}",
+    ("de", {"resume_left_off": "unterbrochen {when} (vor {ago} Minuten), Partie {match} an Tisch {table}",
             "resume_rules": "Regeln:  {rules}, Geben {deal}", "resume_preset": "{preset} für {players} Spieler",
             "resume_players": "Spieler: {people}", "resume_score": "Stand:   {score}",
             "resume_free": "{seat} frei", "resume_and": ", ",
@@ -635,6 +635,9 @@ for _lang, _colon in (("de", ": "), ("en", ": "), ("zh", "：")):
 # a word set beside a name: "Anna (du)", "Anna（你）" (a Chinese screen read "Anna (你)" and "(空)" with Latin brackets)
 for _lang, _aside in (("de", "{name} ({text})"), ("en", "{name} ({text})"), ("zh", "{name}（{text}）")):
     TEXT[_lang]["aside"] = _aside
+# the cards of a trick one after the other ("第 1 墩：Loisl ♦10, Resi ♥9" had a Latin comma)
+for _lang, _sep in (("de", ", "), ("en", ", "), ("zh", "，")):
+    TEXT[_lang]["list_sep"] = _sep
 
 # ---- the Chinese words that were missing (the screen showed English: the Bessere and Schadet's questions, the
 # match's summary and the log's title): one block

@@ -331,9 +331,9 @@ def scores_pane(view: Any, words: Words, width: int = 80) -> Fragments:
         seats = "+".join(str(s) for s in side.seats)
         label = f"{words['seat']} {seats}" if three else f"{words['team']} {'AB'[side.side]}"
         if width >= 76 and not three:  # (narrow: the seat rows say who is on which team)
-            label += f" ({seats})"
+            label = words["aside"].format(name=label, text=seats)  # ("队 A（0+2）：2": no Latin marks in Chinese)
         gespannt = f" {words['gespannt']}" if side.side < len(tight) and tight[side.side] and not three else ""
-        parts.append(f"{label}: {side.score}{gespannt}")
+        parts.append(f"{label}{words['colon']}{side.score}{gespannt}")
     bummerl = "–".join(str(side.bummerl) for side in view.sides)
     out: Fragments = [("class:score", " · ".join(parts) + f" · {words['target']} {view.target} · "
                        f"{words['bummerl']} {bummerl}\n")]

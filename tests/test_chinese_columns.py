@@ -61,3 +61,14 @@ def test_latin_text_wraps_at_spaces_as_before() -> None:
     assert wrap_columns("  Trick: Laub Ober, Eichel Acht (led by seat 0)", 30, indent="      ") == [
         "  Trick: Laub Ober, Eichel", "      Acht (led by seat 0)"]
     assert wrap_columns("x" * 12, 5, cut_long=True) == ["xxxxx", "xxxxx", "xx"]
+
+
+def test_the_scores_line_and_a_tricks_line_use_chinese_marks() -> None:
+    # found playing at 80x24 under --lang zh: "队 A (0+2): 2 · 队 B (1+3): 0" and "第 1 墩：Loisl ♦10, Resi ♥9, …"
+    view = named_view()
+    view.sides.extend([pb.SideView(side=0, seats=[0, 2], score=2), pb.SideView(side=1, seats=[1, 3], score=0)])
+    line = text(vm.scores_pane(view, ZH, 80))
+    assert line.startswith("队 A（0+2）：2 · 队 B（1+3）：0 · ") and "(" not in line
+    assert text(vm.scores_pane(view, Words("en"), 80)).startswith("Team A (0+2): 2 · Team B (1+3): 0 · ")
+    trick = next(t for t in (line.text for line in story_of(HAND, ZH).lines) if t.startswith("第 1 墩"))
+    assert "Anna ♦7，Vroni ♦8，Sepp ♦O，Resi ♠7" in trick and ", " not in trick, trick
