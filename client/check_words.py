@@ -10,7 +10,7 @@ English message. tests/test_check_words.py holds every reason the verifier names
 from __future__ import annotations
 
 from watten_net.printable import visible
-from watten_net.verify import Problem
+from watten_net.verify import Problem, Report
 
 from .i18n import Words
 
@@ -49,6 +49,10 @@ RECORD_REASONS: dict[str, tuple[str, str, str]] = {
                    "一条消息属于另一局"),
 }
 
+# A record verified with a note (`Report.verdict`): every deal verified, and the match was ended early or this seat
+# disputed it; the notes' words are `check_<verdict>` (client/i18n.py).
+CHECK_NOTES = ("abandoned", "disputed-claimed")
+
 # where in the record, and who cheated (en, de, zh)
 _WHERE = {"en": "envelope {n} ({type})", "de": "Umschlag {n} ({type})", "zh": "信封 {n}（{type}）"}
 _RECORD = {"en": "the record", "de": "die Aufzeichnung", "zh": "记录"}
@@ -71,3 +75,17 @@ def problem_said(problem: Problem, words: Words) -> str:
     where = _WHERE[lang].format(n=problem.envelope, type=kind) if problem.envelope else _RECORD[lang]
     blame = _BLAME[lang].format(n=problem.seat) if problem.seat is not None else ""
     return f"{where}{words['colon']}{reason_said(problem.reason, words, visible(problem.message))}{blame}"
+
+
+def own_check(report: Report, words: Words) -> tuple[str, str]:
+    """This seat's verdict on its own record for the screen (`ScreenState.deal_status`, `check_note`): "verified"
+    with a note when the match was ended early or disputed by this seat (every deal verified: it read "deal check
+    FAILED: the host ended the match …"), else the first problem in the screen's language (or the record's notes,
+    the host's own signatures contradicting it)."""
+    if report.errors:
+        return problem_said(report.errors[0], words), ""
+    if report.verdict == "verified":
+        return "verified", ""
+    if report.verdict in CHECK_NOTES:
+        return "verified", report.verdict
+    return "; ".join(report.notes), ""

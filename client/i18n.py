@@ -635,6 +635,16 @@ for _lang, _colon in (("de", ": "), ("en", ": "), ("zh", "：")):
 # a word set beside a name: "Anna (du)", "Anna（你）" (a Chinese screen read "Anna (你)" and "(空)" with Latin brackets)
 for _lang, _aside in (("de", "{name} ({text})"), ("en", "{name} ({text})"), ("zh", "{name}（{text}）")):
     TEXT[_lang]["aside"] = _aside
+# a verified record's note at the match's end: an abandoned match read "deal check FAILED: the host ended the match
+# at hand 3, 5:0 (host-shutdown); it knew every deal", in English on every screen
+for _lang, _words in (
+    ("de", {"check_abandoned": "der Host hat die Partie vorzeitig beendet",
+            "check_disputed-claimed": "du hast Einspruch gegen den Host erhoben"}),
+    ("en", {"check_abandoned": "the host ended the match early",
+            "check_disputed-claimed": "you disputed what the host did"}),
+    ("zh", {"check_abandoned": "主机提前结束了比赛", "check_disputed-claimed": "你对主机的做法提出了异议"}),
+):
+    TEXT[_lang].update(_words)
 # the cards of a trick one after the other ("第 1 墩：Loisl ♦10, Resi ♥9" had a Latin comma)
 for _lang, _sep in (("de", ", "), ("en", ", "), ("zh", "，")):
     TEXT[_lang]["list_sep"] = _sep

@@ -101,7 +101,8 @@ def _record_line(label: str, path: str, width: int) -> str:
 
 def _verdict(state: ScreenState, words: Words) -> str:
     if state.deal_status == "verified":
-        return words["deal_verified"]
+        note = f" · {words['check_' + state.check_note]}" if state.check_note else ""
+        return words["deal_verified"] + note
     if state.deal_status:
         return f"{words['deal_failed']}{words['colon']}{visible(state.deal_status)}"
     return words["check_running"]

@@ -51,6 +51,7 @@ class ScreenState:
     show_last: bool = False
     connection: str = "connected"  # or "reconnecting", "host-left"
     deal_status: str = ""  # the client's own judgement: "", "verified", or the failure in words
+    check_note: str = ""  # a verified record's verdict beyond "verified": "abandoned" or "disputed-claimed"
     dispute: str = ""  # this seat disputes what the host did (docs/protocol.md Disputes), in words
     # Level 1 with reveal = hand-end: every deck so far matched its seals, but k_H (which proves them) is to come
     deal_consistent: bool = False

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from client.check_words import RECORD_REASONS, problem_said, reason_said
+from client.check_words import RECORD_REASONS, own_check, problem_said, reason_said
 from client.i18n import Words
 from watten_net.verify import Problem
 
@@ -53,3 +53,23 @@ def test_the_record_as_a_whole_a_hostile_type_and_an_unknown_reason() -> None:
     hostile = Problem(3, "\x1b[2JX", "something-new", "the host's step is refused: \x1b]0;x")
     said = problem_said(hostile, Words("zh"))
     assert "\x1b" not in said and said.startswith("信封 3（\\x1b[2JX）：the host's step is refused")
+
+
+def test_an_abandoned_match_reads_verified_with_its_note_in_the_screens_language() -> None:
+    # found playing at 80x24 under --lang zh and leaving mid-match: "你自己对记录的检查：发牌验证失败：the host ended
+    # the match at hand 3, 5:0 (host-shutdown); it knew every deal" (FAILED, and English, though every deal verified)
+    from client import log_view
+    from client import viewmodel as vm
+    from watten_net.verify import Report
+
+    ended = Report(path="r.wrec", ok=True, verdict="abandoned", notes=["the host ended the match at hand 3, 5:0"])
+    for lang, said in (("zh", "你自己对记录的检查：发牌已验证 ✓ · 主机提前结束了比赛"),
+                       ("de", "Austeilen geprüft ✓ · der Host hat die Partie vorzeitig beendet")):
+        words = Words(lang)
+        status, note = own_check(ended, words)
+        assert (status, note) == ("verified", "abandoned")
+        state = vm.ScreenState(view=None, deal_status=status, check_note=note)
+        assert said in "".join(t for _, t in log_view.summary(state, words, None))
+    assert own_check(Report(path="r", ok=True, verdict="verified"), Words("en")) == ("verified", "")
+    failed = Report(path="r", errors=[Problem(4, "HandEnd", "score-mismatch", "…")])
+    assert own_check(failed, Words("de")) == ("Umschlag 4 (HandEnd): der Spielstand des Hosts ist falsch", "")
