@@ -130,3 +130,20 @@ def test_a_bot_is_marked_in_the_language_of_show(tmp_path: Path) -> None:
     assert "Platz 1 (Vroni (Bot))" in said["de"] and "Platz 0 (Sepp (bot))" in said["de"]
     assert "座位 1（Vroni，机器人）" in said["zh"] and "座位 0（Sepp (bot)）" in said["zh"]
     assert "(bot)" not in said["zh"].replace("Sepp (bot)", "") and "Vroni (bot)" not in said["de"]
+
+
+def test_a_chinese_show_uses_chinese_marks(tmp_path: Path) -> None:
+    # found reading --show --lang zh of a game played at 80x24: "一墩：Eichel Neun, Schellen Ober, …（座位 3（Resi，
+    # 机器人） 先出），…", "叫 Schlag O (Ober)", "座位 0（小明）, 座位 2（Loisl，机器人） 赢"
+    from watten_net.record_words import describe
+    game = play_game("plain", Rules.preset("bavarian"), seed=5)
+    report = verify_file(_record(game, tmp_path, None))
+    assert report.match is not None
+    report.names, report.bots = ["小明", "Vroni (bot)", "Loisl (bot)", "Resi (bot)"], [False, True, True, True]
+    said = describe(report.match, report.telling("zh"))
+    tricks = [line for line in said if line.startswith("  一墩：")]
+    assert tricks and all(", " not in line and line.count("（") == line.count("）") <= 2 for line in tricks), tricks
+    assert all("先出，" in line and "；座位 " in line for line in tricks)
+    assert any(" 叫 Schlag " in line and "（" in line.split("Schlag", 1)[1] for line in said)
+    ends = [line for line in said if " 分（" in line]
+    assert ends and all(", " not in line for line in ends) and any("，座位 " in line for line in ends), ends
