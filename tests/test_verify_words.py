@@ -146,4 +146,6 @@ def test_a_chinese_show_uses_chinese_marks(tmp_path: Path) -> None:
     assert all("先出，" in line and "；座位 " in line for line in tricks)
     assert any(" 叫 Schlag " in line and "（" in line.split("Schlag", 1)[1] for line in said)
     ends = [line for line in said if " 分（" in line]
-    assert ends and all(", " not in line for line in ends) and any("，座位 " in line for line in ends), ends
+    assert ends and all(", " not in line for line in ends) and any("）和座位 " in line for line in ends), ends
+    german = describe(report.match, report.telling("de"))
+    assert any(") und Platz " in line and " gewinnen " in line for line in german)

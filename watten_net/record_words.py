@@ -38,7 +38,7 @@ _EN = {
     "hand_end_one": "  {seats} wins {points} ({reason}); scores {scores}.",
     "match_end": "\nMatch over: {scores}, won by {won}; Bummerl {marks}.",
     "seat": "seat {n}", "side": "side {n}", "seats": "{list}", "stand_in": " [the stand-in, for a seat away]",
-    "named": "{seat} ({name})", "bot": "{name} (bot)", "yes": "yes", "no": "no", "sep": ", ",
+    "named": "{seat} ({name})", "bot": "{name} (bot)", "yes": "yes", "no": "no", "sep": ", ", "and": " and ",
     "rank": "{rank} ({name})",
     "away_head": "People away (the host's word; every stand-in move recomputed):",
     "away_away": "envelope {seq}: the host says seat {n} is away; the reference stand-in plays it",
@@ -63,7 +63,7 @@ _DE = {
     "hand_end_one": "  {seats} gewinnt {points} ({reason}); Stand {scores}.",
     "match_end": "\nPartie vorbei: {scores}, gewonnen von {won}; Bummerl {marks}.",
     "seat": "Platz {n}", "side": "Seite {n}", "seats": "{list}", "stand_in": " [der Vertreter, Platz war weg]",
-    "named": "{seat} ({name})", "bot": "{name} (Bot)", "sep": ", ", "rank": "{rank} ({name})",
+    "named": "{seat} ({name})", "bot": "{name} (Bot)", "sep": ", ", "and": " und ", "rank": "{rank} ({name})",
     "yes": "ja", "no": "nein", "why_tricks": "Stiche", "why_fold": "nach Ablehnung", "why_concede": "aufgegeben",
     "why_forfeit": "verwirkt", "why_maschine": "Maschine",
     "swap?": "nach dem Schlagwechsel.", "bessere?": "nach der Bessere.", "schadet?": "„schadet's?“",
@@ -89,7 +89,7 @@ _ZH = {
     "hand_end_one": "  {seats} 赢 {points} 分（{reason}）；比分 {scores}。",
     "match_end": "\n比赛结束：{scores}，{won} 获胜；Bummerl {marks}。",
     "seat": "座位 {n}", "side": "第 {n} 方", "seats": "{list}", "stand_in": "［代打：该座位离开］",
-    "named": "{seat}（{name}）", "bot": "{name}，机器人", "sep": "，", "rank": "{rank}（{name}）",
+    "named": "{seat}（{name}）", "bot": "{name}，机器人", "sep": "，", "and": "和", "rank": "{rank}（{name}）",
     "yes": "是", "no": "否", "why_tricks": "墩数", "why_fold": "对方放弃", "why_concede": "认输", "why_forfeit": "判负",
     "why_maschine": "Maschine", "swap?": "是否交换（Schlagwechsel）。", "bessere?": "是否换牌（Bessere）。",
     "schadet?": "schadet's?",
@@ -224,7 +224,7 @@ def _line(e: Event, tell: Telling, players: int) -> str | None:
 def _ends(e: Event, tell: Telling, players: int) -> str | None:
     w, d = tell.words, e.data
     if e.kind == EventKind.HAND_END:
-        seats = w["seats"].format(list=w["sep"].join(tell.seat(n) for n in d["seats"]))
+        seats = w["seats"].format(list=w["and"].join(tell.seat(n) for n in d["seats"]))
         reason = str(d["reason"])
         template = w["hand_end_one" if len(d["seats"]) == 1 else "hand_end"]
         return template.format(seats=seats, points=d["points"], reason=w.get("why_" + reason, visible(reason)),
@@ -232,7 +232,7 @@ def _ends(e: Event, tell: Telling, players: int) -> str | None:
     if e.kind == EventKind.MATCH_END:
         # One winner (docs/rules.md 7): a side, or the seats of one side with 3 players (a score per seat).
         who = "seat" if players == 3 else "side"
-        won = w["sep"].join(tell.seat(n) if who == "seat" else w["side"].format(n=n) for n in d["winners"])
+        won = w["and"].join(tell.seat(n) if who == "seat" else w["side"].format(n=n) for n in d["winners"])
         return w["match_end"].format(scores="-".join(map(str, d["scores"])), won=won,
                                      marks="-".join(map(str, d["bummerl"])))
     return None
