@@ -84,7 +84,8 @@ def summary(state: ScreenState, words: Words, story: Story | None, width: int = 
     out.append(("class:ok" if state.deal_status == "verified" else "class:error" if state.deal_status else "class:dim",
                 f"{words['own_check']}{words['colon']}{verdict}\n"))
     if state.record_path:
-        out.append(("class:dim", _record_line(words["record"], visible(home_short(state.record_path)), width)))
+        out.append(("class:dim", _record_line(words["record"] + words["colon"], visible(home_short(state.record_path)),
+                                               width)))
     out.append(("class:key", f"\n{words['again']} · {words['leave_keys']}\n"))
     return out
 
@@ -93,10 +94,10 @@ def _record_line(label: str, path: str, width: int) -> str:
     """"Record: PATH", or the path on a row of its own when both do not fit: the terminal cut the German
     "Aufzeichnung: ~/.local/share/watten-net/records/watten-…-seat0" at 80 columns and wrapped ".wrec" alone (a path
     is copied whole from the screen, so it is never broken where it has room on a row of its own)."""
-    line = f"{label}: {path}"
+    line = f"{label}{path}"  # (`label` ends with the language's colon: "记录：", not "记录: ")
     if not width or get_cwidth(line) <= width:
         return line + "\n"
-    return f"{label}:\n  {path}\n"
+    return f"{label.rstrip()}\n  {path}\n"
 
 
 def _verdict(state: ScreenState, words: Words) -> str:

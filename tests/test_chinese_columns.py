@@ -36,7 +36,9 @@ def test_the_summarys_rows_line_up_in_columns_with_chinese_names() -> None:
     view.table.phase = vm.MATCH_OVER
     view.sides.extend([pb.SideView(side=0, seats=[0, 2], score=15), pb.SideView(side=1, seats=[1, 3], score=4)])
     story = story_of(HAND, ZH, view)
-    rows = text(log_view.summary(vm.ScreenState(view=view, story=story), ZH, story)).splitlines()
+    state = vm.ScreenState(view=view, story=story, record_path="/r/w.wrec")
+    rows = text(log_view.summary(state, ZH, story)).splitlines()
+    assert "记录：/r/w.wrec" in rows  # (played at 80x24: "记录: ~/…" with a Latin colon)
     head, row = rows[1], next(r for r in rows if r.lstrip().startswith("1 "))
     assert "赵六" in row and "王小明 & 张三丰" in row
     # the points column ends where its heading ends, in terminal columns
