@@ -4,12 +4,24 @@ and "(空)" with Latin brackets, summary columns that slid out of line, a help l
 
 from __future__ import annotations
 
+import asyncio
+import io
+from typing import Any
+
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
+from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.utils import get_cwidth
 from test_story import HAND, named_view, story_of
-from test_viewmodel import make_view, text
+from test_viewmodel import FakeConnection, make_view, text
 
 from client import log_view
 from client import viewmodel as vm
+from client.app import TableApp
 from client.columns import wrap_columns
 from client.i18n import Words
 from client.story import LogLine
@@ -74,3 +86,41 @@ def test_the_scores_line_and_a_tricks_line_use_chinese_marks() -> None:
     assert text(vm.scores_pane(view, Words("en"), 80)).startswith("Team A (0+2): 2 · Team B (1+3): 0 · ")
     trick = next(t for t in (line.text for line in story_of(HAND, ZH).lines) if t.startswith("第 1 墩"))
     assert "Anna ♦7，Vroni ♦8，Sepp ♦O，Resi ♠7" in trick and ", " not in trick, trick
+
+
+def _rows_seen(table: Any, cols: int, rows: int) -> list[str]:
+    """The application's screen as a terminal shows it: a wide character takes its column and the next, and
+    whatever a float wrote into that next column is not seen (as prompt-toolkit's renderer walks a row)."""
+    screen = Screen()
+    table.app.layout.container.write_to_screen(screen, MouseHandlers(), WritePosition(0, 0, cols, rows), "", False,
+                                               None)
+    screen.draw_all_floats()
+    seen = []
+    for y in range(rows):
+        line, x = "", 0
+        while x < cols:
+            cell = screen.data_buffer[y][x]
+            line, x = line + cell.char, x + max(1, cell.width)
+        seen.append(line)
+    return seen
+
+
+def test_the_help_box_keeps_its_border_over_a_chinese_screen() -> None:
+    # found at 80x24 under --lang zh: "?" over the match summary showed "本─────" and "最  r 加注" (the box's left
+    # border at column 1 fell inside a Chinese character below, which takes columns 0 and 1)
+    view = named_view()
+    for s, name in zip(view.seats, ["王小明", "李四", "张三丰", "赵六"], strict=True):
+        s.name = name
+    view.table.phase = vm.MATCH_OVER
+
+    async def scenario() -> list[str]:
+        output = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term="xterm")
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=output):
+            table = TableApp(FakeConnection(view), ZH)  # type: ignore[arg-type]
+            table.state.view, table.state.story, table.state.show_help = view, story_of(HAND, ZH, view), True
+            with set_app(table.app):
+                return _rows_seen(table, 80, 24)
+
+    rows = asyncio.run(scenario())
+    box = [r for r in rows[1:] if "│" in r or "┌" in r or "└" in r]
+    assert len(box) > 10 and all(r[0] in "┌│└" and r.rstrip()[-1] in "┐│┘" for r in box), "\n".join(rows)
