@@ -164,7 +164,7 @@ def farewell(state: ScreenState, words: Words) -> list[str]:
     if view.winners:
         three = view.table.player_count == 3
         who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
-        out[0] += f" ({who} {words['won']})"
+        out[0] = words["aside"].format(name=out[0], text=f"{who} {words['won']}")  # ("…（队 A 获胜）" in Chinese)
     out.append(f"{words['own_check']}{words['colon']}{_verdict(state, words) if over else words['not_over']}")
     if state.record_path:
         out.append(f"{words['record']}{words['colon']}{visible(state.record_path)}")

@@ -124,3 +124,13 @@ def test_the_help_box_keeps_its_border_over_a_chinese_screen() -> None:
     rows = asyncio.run(scenario())
     box = [r for r in rows[1:] if "│" in r or "┌" in r or "└" in r]
     assert len(box) > 10 and all(r[0] in "┌│└" and r.rstrip()[-1] in "┐│┘" for r in box), "\n".join(rows)
+
+
+def test_the_farewell_names_the_winner_in_chinese_brackets() -> None:
+    # found leaving a finished Chinese match at 80x24: "最终比分：3–0 · Bummerl 0–1 (队 A 获胜)"
+    view = named_view(winners=[0])
+    view.table.phase = vm.MATCH_OVER
+    view.sides.extend([pb.SideView(side=0, seats=[0, 2], score=3), pb.SideView(side=1, seats=[1, 3], score=0)])
+    said = log_view.farewell(vm.ScreenState(view=view, deal_status="verified"), ZH)
+    assert said[0].endswith("（队 A 获胜）") and "(" not in said[0], said
+    assert log_view.farewell(vm.ScreenState(view=view), Words("en"))[0].endswith(" (Team A wins)")
