@@ -149,3 +149,14 @@ def test_a_chinese_show_uses_chinese_marks(tmp_path: Path) -> None:
     assert ends and all(", " not in line for line in ends) and any("）和座位 " in line for line in ends), ends
     german = describe(report.match, report.telling("de"))
     assert any(") und Platz " in line and " gewinnen " in line for line in german)
+
+
+def test_a_seat_keeps_its_number_on_a_narrow_terminal() -> None:
+    # found reading --show --lang zh at 80 columns: "…；座位" / "      2（Loisl，机器人） 先出，…"
+    from watten_net.record_words import wrap_words
+    line = ("  一墩：Eichel Ass，Schellen Sieben (Belli)，Herz Zehn，Laub Ober；座位 2（Loisl，机器人） 先出，"
+            "座位 3（Resi） 赢。")
+    for width in range(40, 80):
+        rows = wrap_words(line, width)
+        assert not any(row.endswith("座位") or row.lstrip()[:1].isdigit() for row in rows), rows
+    assert wrap_words("  Platz 1 hebt 14 Karten ab.", 12) == ["  Platz 1", "      hebt 14", "      Karten", "      ab."]

@@ -250,7 +250,12 @@ def wrap_words(line: str, width: int, indent: str = "      ") -> list[str]:
     ['  Trick: Laub Ober, Eichel', '      Acht (led by seat 0)']
     """
     body = line.lstrip(" ")
-    words = body.split(" ")
+    words: list[str] = []
+    for word in body.split(" "):  # (a number stays with the word before it: "座位" / "2（Loisl…" broke at 80 columns)
+        if words and word[:1].isdigit():
+            words[-1] += " " + word
+        else:
+            words.append(word)
     out: list[str] = []
     current = line[: len(line) - len(body)] + words[0]
     for word in words[1:]:
