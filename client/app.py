@@ -27,6 +27,7 @@ from . import log_view
 from . import viewmodel as vm
 from .again import follow_who_asks
 from .away_claims import signed_step_timeout
+from .check_words import own_check
 from .commands import LegalCompleter, legal_of, to_action
 from .connection import Connection, HostBrokeProtocol, Refused
 from .i18n import Words
@@ -337,7 +338,7 @@ class TableApp:
         if game is None:
             return
         if game is not self.judged:  # another match at this table (play_again): its own verdict
-            self.judged, self.state.deal_status, self.state.message = game, "", ""
+            self.judged, self.state.deal_status, self.state.message, self.state.check_note = game, "", "", ""
         if game.problems:
             self.state.deal_status = game.problems[0]
             return
@@ -350,10 +351,7 @@ class TableApp:
             from watten_net.record import Entry
 
             report = verify_entries([Entry(e.kind, e.data) for e in game.record])
-            if report.errors:
-                self.state.deal_status = report.errors[0].sentence()
-            else:
-                self.state.deal_status = "verified" if report.verdict == "verified" else "; ".join(report.notes)
+            self.state.deal_status, self.state.check_note = own_check(report, self.words)
 
     async def run(self) -> int:
         self.app.create_background_task(self.follow())

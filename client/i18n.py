@@ -570,6 +570,32 @@ for _lang, _words in (
 ):
     TEXT[_lang].update(_words)
 
+# ---- what the host found when it starts again (host/resume.py found_lines; host/main.py passes these): one block
+for _lang, _words in (
+    ("de", {"resume_left_off": "unterbrochen {when} (vor {ago} Minuten), Partie {match} an Tisch {table}",
+            "resume_rules": "Regeln:  {rules}, Geben {deal}", "resume_preset": "{preset} für {players} Spieler",
+            "resume_players": "Spieler: {people}", "resume_score": "Stand:   {score}",
+            "resume_free": "{seat} frei", "resume_and": ", ",
+            "resume_between": "zwischen zwei Partien: Partie {match} ist vorbei, die nächste hat nicht begonnen",
+            "resume_no_hand": "noch keine Hand gegeben", "resume_in_hand": "{scores} in Hand {hand}",
+            "resume_abandoned": ", abgebrochen (ihr Ende wartet auf die Unterschriften der Spieler)"}),
+    ("en", {"resume_left_off": "left off {when} ({ago} min ago), match {match} at table {table}",
+            "resume_rules": "rules:   {rules}, deal {deal}", "resume_preset": "{preset} for {players} players",
+            "resume_players": "players: {people}", "resume_score": "score:   {score}",
+            "resume_free": "{seat} free", "resume_and": ", ",
+            "resume_between": "between matches: match {match} is over, the next has not begun",
+            "resume_no_hand": "no hand dealt yet", "resume_in_hand": "{scores} in hand {hand}",
+            "resume_abandoned": ", abandoned (its end waits for the players' signatures)"}),
+    ("zh", {"resume_left_off": "中断于 {when}（{ago} 分钟前），第 {match} 场比赛，牌桌 {table}",
+            "resume_rules": "规则：{rules}，发牌 {deal}", "resume_preset": "{preset}，{players} 名玩家",
+            "resume_players": "玩家：{people}", "resume_score": "比分：{score}",
+            "resume_free": "{seat} 空", "resume_and": "，",
+            "resume_between": "两场比赛之间：第 {match} 场已结束，下一场还没开始",
+            "resume_no_hand": "还没有发牌", "resume_in_hand": "{scores}，第 {hand} 手",
+            "resume_abandoned": "，已中止（其结束等待玩家签名）"}),
+):
+    TEXT[_lang].update(_words)
+
 # ---- a move refused while nobody is to move (the seats sign the deal's steps, the host deals): what the table waits
 # for then, after "Not now:" (it read "Not allowed: Not now."): one block
 for _lang, _words in (
@@ -606,6 +632,22 @@ for _lang, _mark in (("de", " (Bot)"), ("en", " (bot)"), ("zh", "（机器人）
 # (a Chinese refusal read "不允许: …" with a Latin colon between Chinese clauses)
 for _lang, _colon in (("de", ": "), ("en", ": "), ("zh", "：")):
     TEXT[_lang]["colon"] = _colon
+# a word set beside a name: "Anna (du)", "Anna（你）" (a Chinese screen read "Anna (你)" and "(空)" with Latin brackets)
+for _lang, _aside in (("de", "{name} ({text})"), ("en", "{name} ({text})"), ("zh", "{name}（{text}）")):
+    TEXT[_lang]["aside"] = _aside
+# a verified record's note at the match's end: an abandoned match read "deal check FAILED: the host ended the match
+# at hand 3, 5:0 (host-shutdown); it knew every deal", in English on every screen
+for _lang, _words in (
+    ("de", {"check_abandoned": "der Host hat die Partie vorzeitig beendet",
+            "check_disputed-claimed": "du hast Einspruch gegen den Host erhoben"}),
+    ("en", {"check_abandoned": "the host ended the match early",
+            "check_disputed-claimed": "you disputed what the host did"}),
+    ("zh", {"check_abandoned": "主机提前结束了比赛", "check_disputed-claimed": "你对主机的做法提出了异议"}),
+):
+    TEXT[_lang].update(_words)
+# the cards of a trick one after the other ("第 1 墩：Loisl ♦10, Resi ♥9" had a Latin comma)
+for _lang, _sep in (("de", ", "), ("en", ", "), ("zh", "，")):
+    TEXT[_lang]["list_sep"] = _sep
 
 # ---- the Chinese words that were missing (the screen showed English: the Bessere and Schadet's questions, the
 # match's summary and the log's title): one block

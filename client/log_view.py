@@ -7,7 +7,6 @@ and Bummerl, this seat's own verdict on the record and the record's path, and th
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from prompt_toolkit.utils import get_cwidth
 from watten_net.cardwords import RANK_DE, SUIT_DE
 from watten_net.printable import visible
 
+from .columns import wrap_columns
 from .i18n import Words
 from .story import HandRow, LogLine, Story
 from .viewmodel import ABANDONED, MATCH_OVER, MIN_SIZE, Fragments, ScreenState
@@ -30,8 +30,7 @@ def log_lines(lines: list[LogLine], width: int = 80) -> Fragments:
     out: Fragments = []
     for line in lines:
         style = STYLE_OF.get(line.kind, "class:dim" if line.kind in ("cut", "announced") else "")
-        rows = textwrap.wrap(visible(line.text), width=max(20, width - 1), subsequent_indent="    ",
-                             break_long_words=True, break_on_hyphens=False) or [""]
+        rows = wrap_columns(visible(line.text), max(20, width - 1), indent="    ", cut_long=True)
         out.append((style, "\n".join(rows) + "\n"))
     return out
 
@@ -85,7 +84,8 @@ def summary(state: ScreenState, words: Words, story: Story | None, width: int = 
     out.append(("class:ok" if state.deal_status == "verified" else "class:error" if state.deal_status else "class:dim",
                 f"{words['own_check']}{words['colon']}{verdict}\n"))
     if state.record_path:
-        out.append(("class:dim", _record_line(words["record"], visible(home_short(state.record_path)), width)))
+        out.append(("class:dim", _record_line(words["record"] + words["colon"], visible(home_short(state.record_path)),
+                                               width)))
     out.append(("class:key", f"\n{words['again']} · {words['leave_keys']}\n"))
     return out
 
@@ -94,15 +94,16 @@ def _record_line(label: str, path: str, width: int) -> str:
     """"Record: PATH", or the path on a row of its own when both do not fit: the terminal cut the German
     "Aufzeichnung: ~/.local/share/watten-net/records/watten-…-seat0" at 80 columns and wrapped ".wrec" alone (a path
     is copied whole from the screen, so it is never broken where it has room on a row of its own)."""
-    line = f"{label}: {path}"
+    line = f"{label}{path}"  # (`label` ends with the language's colon: "记录：", not "记录: ")
     if not width or get_cwidth(line) <= width:
         return line + "\n"
-    return f"{label}:\n  {path}\n"
+    return f"{label.rstrip()}\n  {path}\n"
 
 
 def _verdict(state: ScreenState, words: Words) -> str:
     if state.deal_status == "verified":
-        return words["deal_verified"]
+        note = f" · {words['check_' + state.check_note]}" if state.check_note else ""
+        return words["deal_verified"] + note
     if state.deal_status:
         return f"{words['deal_failed']}{words['colon']}{visible(state.deal_status)}"
     return words["check_running"]
@@ -113,8 +114,17 @@ def _row(row: HandRow, story: Story | None, words: Words) -> str:
     schlag = f"{row.schlag} ({RANK_DE[row.schlag]})" if row.schlag in RANK_DE else "?"
     trump = f"{words.marks[row.trump]} {SUIT_DE[row.trump]}" if row.trump in SUIT_DE else "?"
     short = story.short if story is not None else str
-    won = " & ".join(short(s) for s in row.winners)[:16] or "–"
-    return f"{row.hand + 1:>4}  {dealer:<8} {schlag + ' ' + trump:<20} {row.points:>3}  {won:<16} {row.how}"
+    won = _within(" & ".join(short(s) for s in row.winners), 16) or "–"
+    # (padded by terminal columns: a Chinese name's characters take two, and its row's columns slid out of line)
+    return f"{row.hand + 1:>4}  {_cells(dealer, 8)} {_cells(schlag + ' ' + trump, 20)} {row.points:>3}  " \
+           f"{_cells(won, 16)} {row.how}"
+
+
+def _within(text: str, width: int) -> str:
+    """`text` cut to at most `width` terminal columns."""
+    while get_cwidth(text) > width:
+        text = text[:-1]
+    return text
 
 
 def too_small(cols: int, rows: int, words: Words) -> bool | str:
@@ -125,12 +135,12 @@ def too_small(cols: int, rows: int, words: Words) -> bool | str:
 
 
 def wrapped_help(words: Words, width: int) -> str:
-    """The help text wrapped at word boundaries to `width` columns (continuations indented)."""
+    """The help text wrapped at word boundaries to `width` terminal columns (continuations indented; a Chinese line
+    breaks between characters too)."""
     out: list[str] = []
     for line in words.help().splitlines():
         indent = len(line) - len(line.lstrip())
-        out += textwrap.wrap(line, width=max(20, width), subsequent_indent=" " * (indent + 4),
-                             break_long_words=False, break_on_hyphens=False) or [""]
+        out += wrap_columns(line.rstrip(), max(20, width), indent=" " * (indent + 4)) if line.strip() else [""]
     return "\n".join(out)
 
 
@@ -154,7 +164,7 @@ def farewell(state: ScreenState, words: Words) -> list[str]:
     if view.winners:
         three = view.table.player_count == 3
         who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
-        out[0] += f" ({who} {words['won']})"
+        out[0] = words["aside"].format(name=out[0], text=f"{who} {words['won']}")  # ("…（队 A 获胜）" in Chinese)
     out.append(f"{words['own_check']}{words['colon']}{_verdict(state, words) if over else words['not_over']}")
     if state.record_path:
         out.append(f"{words['record']}{words['colon']}{visible(state.record_path)}")

@@ -137,8 +137,10 @@ def table_layout(table: TableApp) -> Layout:
         table.command,
     ])
     help_box = Frame(help_window(s, w), title="? · ↑ ↓ · Esc")
+    # (the help box spans the whole width: at column 1 its border fell inside a Chinese character of the screen below,
+    # which takes columns 0 and 1, and the terminal showed "本─────", "最  r 加注" without the box's left edge)
     screen = FloatContainer(body, floats=[
-        Float(ConditionalContainer(help_box, filter=Condition(lambda: s.show_help)), top=1, left=1, right=1),
+        Float(ConditionalContainer(help_box, filter=Condition(lambda: s.show_help)), top=1, left=0, right=0),
     ])
     notice = pane(lambda: [("class:error", str(log_view.too_small(*_size(), w)))])
     root = HSplit([ConditionalContainer(screen, filter=~small), ConditionalContainer(notice, filter=small)])

@@ -238,7 +238,7 @@ class Story:
         leader = _int(data, "leader", 0)
         raw = data.get("cards")
         cards: list[Any] = raw if isinstance(raw, list) else []
-        played = ", ".join(f"{self.short((leader + i) % max(1, self.players))} {self._card(card)}"
+        played = self.words["list_sep"].join(f"{self.short((leader + i) % max(1, self.players))} {self._card(card)}"
                            for i, card in enumerate(cards[:8]))
         tricks = "–".join(str(t) for t in _ints(data, "tricks"))
         seats = max(1, self.players)

@@ -51,6 +51,7 @@ class ScreenState:
     show_last: bool = False
     connection: str = "connected"  # or "reconnecting", "host-left"
     deal_status: str = ""  # the client's own judgement: "", "verified", or the failure in words
+    check_note: str = ""  # a verified record's verdict beyond "verified": "abandoned" or "disputed-claimed"
     dispute: str = ""  # this seat disputes what the host did (docs/protocol.md Disputes), in words
     # Level 1 with reveal = hand-end: every deck so far matched its seals, but k_H (which proves them) is to come
     deal_consistent: bool = False
@@ -106,7 +107,7 @@ def seat_name(view: Any, seat: int, words: Words) -> str:
     for s in view.seats:
         if s.seat == seat:
             name = words.seat_label(visible(s.name), s.bot) if s.name else f"{words['seat']} {seat}"
-            return f"{name} ({words['you']})" if s.you else name
+            return words["aside"].format(name=name, text=words["you"]) if s.you else name
     return f"{words['seat']} {seat}"
 
 
@@ -189,7 +190,8 @@ def lobby(state: ScreenState, words: Words) -> Fragments:
     for line in state.lobby_lines:
         out.append(("", line + "\n"))
     for s in view.seats:
-        who = words.seat_label(visible(s.name), s.bot) if s.name else f"({words['free']})"
+        free = words["aside"].format(name="", text=words["free"]).strip()  # "(free)", "（空）"
+        who = words.seat_label(visible(s.name), s.bot) if s.name else free
         tags = []
         if s.bot and not who.endswith(words["bot_mark"]):  # ("Vroni (bot)  Team B  bot" said it twice)
             tags.append(words["bot"])
@@ -334,9 +336,9 @@ def scores_pane(view: Any, words: Words, width: int = 80) -> Fragments:
         seats = "+".join(str(s) for s in side.seats)
         label = f"{words['seat']} {seats}" if three else f"{words['team']} {'AB'[side.side]}"
         if width >= 76 and not three:  # (narrow: the seat rows say who is on which team)
-            label += f" ({seats})"
+            label = words["aside"].format(name=label, text=seats)  # ("队 A（0+2）：2": no Latin marks in Chinese)
         gespannt = f" {words['gespannt']}" if side.side < len(tight) and tight[side.side] and not three else ""
-        parts.append(f"{label}: {side.score}{gespannt}")
+        parts.append(f"{label}{words['colon']}{side.score}{gespannt}")
     bummerl = "–".join(str(side.bummerl) for side in view.sides)
     out: Fragments = [("class:score", " · ".join(parts) + f" · {words['target']} {view.target} · "
                        f"{words['bummerl']} {bummerl}\n")]

@@ -313,13 +313,16 @@ async def _resumed_tables(args: argparse.Namespace, settings: TableSettings, jou
 def _resume_chosen(args: argparse.Namespace, settings: TableSettings, rebuilt: list[tuple[Path, Table, Any]]) -> bool:
     """What the host found, said before anything else happens; the host's person (at a terminal) is asked whether
     to resume it or start the new game. Headless, `--resume`, or without a terminal to ask at: resumed, and said so."""
-    from host.resume import found_lines, overridden
+    from client.i18n import Words, default_lang
+    from host.resume import RESUME_WORDS, found_lines, overridden
 
+    words = Words(args.lang or default_lang())
+    said = {key: words[key] for key in RESUME_WORDS}  # (the found game in the host person's language)
     _, first, _ = rebuilt[0]
     print(f"watten-host: found an unfinished game ({len(rebuilt)} table(s)) in {visible(str(rebuilt[0][0]))}:",
           flush=True)
     for path, table, _ in rebuilt:
-        for line in found_lines(table, path):
+        for line in found_lines(table, path, words=said):
             print(f"watten-host: {line}", flush=True)
     ignored = overridden(first, settings, args.bots)
     if ignored:

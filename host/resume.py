@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -244,7 +245,23 @@ async def go_live(table: Table, everything: list[Posted]) -> None:
 
 
 # ---------------------------------------------------------------- what a restart found (issue 13 item 7)
-def found_lines(table: Table, path: Path, now: float | None = None) -> list[str]:
+# The words of what a restart found, in English. host/main.py (the composition root, which may import the client)
+# passes the client's words in the host person's --lang instead (client/i18n.py, the `resume_*` keys and
+# `bot_mark`), as it does for the lobby (host/addresses.py LOBBY_WORDS): this module imports nothing of the client.
+RESUME_WORDS: dict[str, str] = {
+    "resume_left_off": "left off {when} ({ago} min ago), match {match} at table {table}",
+    "resume_rules": "rules:   {rules}, deal {deal}", "resume_preset": "{preset} for {players} players",
+    "resume_players": "players: {people}", "resume_score": "score:   {score}", "resume_free": "{seat} free",
+    "resume_between": "between matches: match {match} is over, the next has not begun",
+    "resume_no_hand": "no hand dealt yet", "resume_in_hand": "{scores} in hand {hand}",
+    "resume_abandoned": ", abandoned (its end waits for the players' signatures)",
+    "resume_and": ", ", "bot_mark": " (bot)",
+}
+BOT_SUFFIX = " (bot)"  # how the host names its bots (host/lobby.py): the roster's name, in English
+
+
+def found_lines(table: Table, path: Path, now: float | None = None,
+                words: Mapping[str, str] = RESUME_WORDS) -> list[str]:
     """What the host found, in words for its person: the rules, the players, the score and when it was left off."""
     settings = table.settings
     try:
@@ -255,23 +272,36 @@ def found_lines(table: Table, path: Path, now: float | None = None) -> list[str]
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(written))
     changed = ", ".join(f"{k}={v}" for k, v in sorted(settings.rules.differences(
         Rules.preset(settings.preset, settings.players)).items())) if settings.preset in Rules.PRESET_NAMES else ""
-    rules = f"{visible(settings.preset)} for {settings.players} players" + (f" ({changed})" if changed else "")
-    people = ", ".join(f"{s} {visible(o.name)}{' (bot)' if o.bot and 'bot' not in o.name else ''}"
-                       if o is not None else f"{s} free" for s, o in enumerate(table.seats))
-    return [f"  left off {when} ({ago} min ago), match {table.rematch.matches} at table {table.table_id}",
-            f"  rules:   {rules}, deal {settings.deal}", f"  players: {people}", f"  score:   {score_line(table)}"]
+    rules = words["resume_preset"].format(preset=visible(settings.preset), players=settings.players) + (
+        f" ({changed})" if changed else "")
+    people = words["resume_and"].join(f"{s} {_named(o, words)}" if o is not None else
+                                      words["resume_free"].format(seat=s) for s, o in enumerate(table.seats))
+    return ["  " + words["resume_left_off"].format(when=when, ago=ago, match=table.rematch.matches,
+                                                   table=table.table_id),
+            "  " + words["resume_rules"].format(rules=rules, deal=settings.deal),
+            "  " + words["resume_players"].format(people=people),
+            "  " + words["resume_score"].format(score=score_line(table, words))]
 
 
-def score_line(table: Table) -> str:
+def _named(occupant: Occupant, words: Mapping[str, str]) -> str:
+    """A seat's name, a bot's marked in the person's language ('Vroni (Bot)', 'Vroni（机器人）'): the console said an
+    English " (bot)" in every language. A person's name is never touched, whatever it ends with."""
+    if not occupant.bot:
+        return visible(occupant.name)
+    name = occupant.name[: -len(BOT_SUFFIX)] if occupant.name.endswith(BOT_SUFFIX) else occupant.name
+    return visible(name) + words["bot_mark"]
+
+
+def score_line(table: Table, words: Mapping[str, str] = RESUME_WORDS) -> str:
     game = table.game
     engine = game.engine if game is not None else None
     if game is None:
-        return f"between matches: match {table.rematch.matches} is over, the next has not begun"
+        return words["resume_between"].format(match=table.rematch.matches)
     if engine is None:
-        return "no hand dealt yet"
+        return words["resume_no_hand"]
     scores = " : ".join(str(points) for points in engine.scores)
-    state = ", abandoned (its end waits for the players' signatures)" if game.end_reason else ""
-    return f"{scores} in hand {engine.hand_number + 1}{state}"
+    state = words["resume_abandoned"] if game.end_reason else ""
+    return words["resume_in_hand"].format(scores=scores, hand=engine.hand_number + 1) + state
 
 
 def overridden(table: Table, wanted: TableSettings, bots: int) -> list[str]:

@@ -115,3 +115,48 @@ def test_messages_for_files_and_folders(away_game: Game, tmp_path: Path,
     assert "b'" not in out and "Errno" not in out and "its first line is not WATTEN-RECORD/1" in out
     assert main([str(folder)]) == EXIT_CODES[FAILED]  # the gravest of the folder's three
     assert capsys.readouterr().out.count("\n/") == 2
+
+
+def test_a_bot_is_marked_in_the_language_of_show(tmp_path: Path) -> None:
+    # found in the `words` playtest: a German and a Chinese --show said "Vroni (bot)"; the roster's bot flag says
+    # who is a bot (a person named "Sepp (bot)" keeps their name as it is)
+    from watten_net.record_words import describe
+    game = play_game("plain", Rules.preset("bavarian", players=2), seed=3)
+    report = verify_file(_record(game, tmp_path, None))
+    assert report.match is not None
+    report.names, report.bots = ["Sepp (bot)", "Vroni (bot)"], [False, True]
+    said = {lang: "\n".join(describe(report.match, report.telling(lang))) for lang in ("en", "de", "zh")}
+    assert "seat 1 (Vroni (bot))" in said["en"] and "seat 0 (Sepp (bot))" in said["en"]
+    assert "Platz 1 (Vroni (Bot))" in said["de"] and "Platz 0 (Sepp (bot))" in said["de"]
+    assert "座位 1（Vroni，机器人）" in said["zh"] and "座位 0（Sepp (bot)）" in said["zh"]
+    assert "(bot)" not in said["zh"].replace("Sepp (bot)", "") and "Vroni (bot)" not in said["de"]
+
+
+def test_a_chinese_show_uses_chinese_marks(tmp_path: Path) -> None:
+    # found reading --show --lang zh of a game played at 80x24: "一墩：Eichel Neun, Schellen Ober, …（座位 3（Resi，
+    # 机器人） 先出），…", "叫 Schlag O (Ober)", "座位 0（小明）, 座位 2（Loisl，机器人） 赢"
+    from watten_net.record_words import describe
+    game = play_game("plain", Rules.preset("bavarian"), seed=5)
+    report = verify_file(_record(game, tmp_path, None))
+    assert report.match is not None
+    report.names, report.bots = ["小明", "Vroni (bot)", "Loisl (bot)", "Resi (bot)"], [False, True, True, True]
+    said = describe(report.match, report.telling("zh"))
+    tricks = [line for line in said if line.startswith("  一墩：")]
+    assert tricks and all(", " not in line and line.count("（") == line.count("）") <= 2 for line in tricks), tricks
+    assert all("先出，" in line and "；座位 " in line for line in tricks)
+    assert any(" 叫 Schlag " in line and "（" in line.split("Schlag", 1)[1] for line in said)
+    ends = [line for line in said if " 分（" in line]
+    assert ends and all(", " not in line for line in ends) and any("）和座位 " in line for line in ends), ends
+    german = describe(report.match, report.telling("de"))
+    assert any(") und Platz " in line and " gewinnen " in line for line in german)
+
+
+def test_a_seat_keeps_its_number_on_a_narrow_terminal() -> None:
+    # found reading --show --lang zh at 80 columns: "…；座位" / "      2（Loisl，机器人） 先出，…"
+    from watten_net.record_words import wrap_words
+    line = ("  一墩：Eichel Ass，Schellen Sieben (Belli)，Herz Zehn，Laub Ober；座位 2（Loisl，机器人） 先出，"
+            "座位 3（Resi） 赢。")
+    for width in range(40, 80):
+        rows = wrap_words(line, width)
+        assert not any(row.endswith("座位") or row.lstrip()[:1].isdigit() for row in rows), rows
+    assert wrap_words("  Platz 1 hebt 14 Karten ab.", 12) == ["  Platz 1", "      hebt 14", "      Karten", "      ab."]

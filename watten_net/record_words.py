@@ -18,6 +18,7 @@ from watten_net.engine.events import Event, EventKind
 from watten_net.printable import visible
 
 NAME_LIMIT = 32
+BOT_SUFFIX = " (bot)"  # how the host names its bots in the roster ("Vroni (bot)"): the record's words, in English
 
 # One template per event kind and language; {s} is the seat in words, the other fields are the event's.
 _EN = {
@@ -37,7 +38,8 @@ _EN = {
     "hand_end_one": "  {seats} wins {points} ({reason}); scores {scores}.",
     "match_end": "\nMatch over: {scores}, won by {won}; Bummerl {marks}.",
     "seat": "seat {n}", "side": "side {n}", "seats": "{list}", "stand_in": " [the stand-in, for a seat away]",
-    "yes": "yes", "no": "no",
+    "named": "{seat} ({name})", "bot": "{name} (bot)", "yes": "yes", "no": "no", "sep": ", ", "and": " and ",
+    "rank": "{rank} ({name})",
     "away_head": "People away (the host's word; every stand-in move recomputed):",
     "away_away": "envelope {seq}: the host says seat {n} is away; the reference stand-in plays it",
     "away_back": "envelope {seq}: seat {n} is back ({moves} moves by the stand-in)",
@@ -61,6 +63,7 @@ _DE = {
     "hand_end_one": "  {seats} gewinnt {points} ({reason}); Stand {scores}.",
     "match_end": "\nPartie vorbei: {scores}, gewonnen von {won}; Bummerl {marks}.",
     "seat": "Platz {n}", "side": "Seite {n}", "seats": "{list}", "stand_in": " [der Vertreter, Platz war weg]",
+    "named": "{seat} ({name})", "bot": "{name} (Bot)", "sep": ", ", "and": " und ", "rank": "{rank} ({name})",
     "yes": "ja", "no": "nein", "why_tricks": "Stiche", "why_fold": "nach Ablehnung", "why_concede": "aufgegeben",
     "why_forfeit": "verwirkt", "why_maschine": "Maschine",
     "swap?": "nach dem Schlagwechsel.", "bessere?": "nach der Bessere.", "schadet?": "„schadet's?“",
@@ -80,12 +83,13 @@ _ZH = {
     "forfeit": "  {s} 在发牌需要时离开：其一方输掉这一手。",
     "maschine": "  {s} 亮出 Maschine：{cards}。", "signal": "  {s} 打暗号 {name}。",
     "play": "  {s} 出 {card}。",
-    "trick": "  一墩：{cards}（{leader} 先出），{s} 赢。",
+    "trick": "  一墩：{cards}；{leader} 先出，{s} 赢。",
     "bluff": "  {s} 切牌时虚张声势且未打出 Kritischer：其他人得 2 分。",
     "hand_end": "  {seats} 赢 {points} 分（{reason}）；比分 {scores}。",
     "hand_end_one": "  {seats} 赢 {points} 分（{reason}）；比分 {scores}。",
     "match_end": "\n比赛结束：{scores}，{won} 获胜；Bummerl {marks}。",
     "seat": "座位 {n}", "side": "第 {n} 方", "seats": "{list}", "stand_in": "［代打：该座位离开］",
+    "named": "{seat}（{name}）", "bot": "{name}，机器人", "sep": "，", "and": "和", "rank": "{rank}（{name}）",
     "yes": "是", "no": "否", "why_tricks": "墩数", "why_fold": "对方放弃", "why_concede": "认输", "why_forfeit": "判负",
     "why_maschine": "Maschine", "swap?": "是否交换（Schlagwechsel）。", "bessere?": "是否换牌（Bessere）。",
     "schadet?": "schadet's?",
@@ -108,6 +112,7 @@ class Telling:
 
     lang: str = "en"
     names: Sequence[str] = ()  # by seat, from the header's roster (raw: shown through `visible`)
+    bots: Sequence[bool] = ()  # by seat, the roster's flag: a bot from the start
     moves: Sequence[tuple[int, str, str]] = ()  # every accepted action in order: (seat, action, actor)
     owner: int | None = None  # the record's seat: the signals it was shown; None: the host's record, all
     plays: bool = False  # every card played on a line of its own (the trick line holds them anyway)
@@ -117,10 +122,18 @@ class Telling:
         self.words = WORDS.get(self.lang, _EN)
 
     def seat(self, n: int) -> str:
+        """'seat 2 (Vroni (bot))', 'Platz 2 (Vroni (Bot))', '座位 2（Vroni，机器人）': a bot marked in the language
+        (the German and Chinese --show said "(bot)"), as the client's screen does; a person's name is never touched,
+        whatever it ends with."""
         said = self.words["seat"].format(n=n)
-        if 0 <= n < len(self.names) and self.names[n]:
-            said += f" ({visible(self.names[n][:NAME_LIMIT])})"
-        return said
+        if not (0 <= n < len(self.names) and self.names[n]):
+            return said
+        name = self.names[n]
+        if n < len(self.bots) and self.bots[n] and name.endswith(BOT_SUFFIX):
+            name = self.words["bot"].format(name=visible(name[: -len(BOT_SUFFIX)][:NAME_LIMIT]))
+        else:
+            name = visible(name[:NAME_LIMIT])
+        return self.words["named"].format(seat=said, name=name)
 
 
 def absence_lines(away: Sequence[tuple[str, int, int, int]], telling: Telling | None = None) -> list[str]:
@@ -185,7 +198,7 @@ def _line(e: Event, tell: Telling, players: int) -> str | None:
         return w["hand"].format(hand=d["hand"] + 1, attempt=attempt, dealer=tell.seat(d["dealer"]),
                                 forehand=tell.seat(d["forehand"]), value=d["value"])
     if kind == EventKind.SCHLAG:
-        return w["schlag"].format(s=s, rank=f"{d['rank']} ({rank_words(d['rank'])})")
+        return w["schlag"].format(s=s, rank=w["rank"].format(rank=d["rank"], name=rank_words(d["rank"])))
     if kind == EventKind.TRUMP:
         return w["trump"].format(s=s, suit=suit_words(d["suit"], tell.lang))
     if kind in (EventKind.SWAP_ASK, EventKind.BESSERE_ASK, EventKind.SCHADET_ASK):
@@ -201,7 +214,7 @@ def _line(e: Event, tell: Telling, players: int) -> str | None:
     if kind == EventKind.SIGNAL:
         return w["signal"].format(s=s, name=visible(str(d["name"])))
     if kind in (EventKind.MASCHINE, EventKind.PLAY, EventKind.TRICK):
-        cards = ", ".join(card_words(c) for c in d.get("cards", []))
+        cards = w["sep"].join(card_words(c) for c in d.get("cards", []))
         leader = tell.seat(d["leader"]) if "leader" in d else ""
         return w["trick" if kind == EventKind.TRICK else str(kind)].format(
             s=s, cards=cards, leader=leader, card=card_words(str(d.get("card", ""))))
@@ -211,7 +224,7 @@ def _line(e: Event, tell: Telling, players: int) -> str | None:
 def _ends(e: Event, tell: Telling, players: int) -> str | None:
     w, d = tell.words, e.data
     if e.kind == EventKind.HAND_END:
-        seats = w["seats"].format(list=", ".join(tell.seat(n) for n in d["seats"]))
+        seats = w["seats"].format(list=w["and"].join(tell.seat(n) for n in d["seats"]))
         reason = str(d["reason"])
         template = w["hand_end_one" if len(d["seats"]) == 1 else "hand_end"]
         return template.format(seats=seats, points=d["points"], reason=w.get("why_" + reason, visible(reason)),
@@ -219,7 +232,7 @@ def _ends(e: Event, tell: Telling, players: int) -> str | None:
     if e.kind == EventKind.MATCH_END:
         # One winner (docs/rules.md 7): a side, or the seats of one side with 3 players (a score per seat).
         who = "seat" if players == 3 else "side"
-        won = ", ".join(tell.seat(n) if who == "seat" else w["side"].format(n=n) for n in d["winners"])
+        won = w["and"].join(tell.seat(n) if who == "seat" else w["side"].format(n=n) for n in d["winners"])
         return w["match_end"].format(scores="-".join(map(str, d["scores"])), won=won,
                                      marks="-".join(map(str, d["bummerl"])))
     return None
@@ -237,7 +250,12 @@ def wrap_words(line: str, width: int, indent: str = "      ") -> list[str]:
     ['  Trick: Laub Ober, Eichel', '      Acht (led by seat 0)']
     """
     body = line.lstrip(" ")
-    words = body.split(" ")
+    words: list[str] = []
+    for word in body.split(" "):  # (a number stays with the word before it: "座位" / "2（Loisl…" broke at 80 columns)
+        if words and word[:1].isdigit():
+            words[-1] += " " + word
+        else:
+            words.append(word)
     out: list[str] = []
     current = line[: len(line) - len(body)] + words[0]
     for word in words[1:]:

@@ -142,7 +142,7 @@ class Report:
 
     def telling(self, lang: str = "en") -> Telling:
         """How `--show` tells this record: its names, its stand-in's moves, the owner's signals."""
-        return Telling(lang=lang, names=self.names, moves=self.moves, owner=self.seat)
+        return Telling(lang=lang, names=self.names, bots=self.bots, moves=self.moves, owner=self.seat)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,91 @@
+"""Text broken into rows by terminal columns, for the help and the log: `textwrap` counts characters, and a Chinese
+character takes two columns, so a Chinese help line of 93 columns passed as 72 (the terminal broke it anywhere),
+and Chinese has no spaces to break at. Here a row breaks at a space, or between two wide characters (never before
+a closing mark such as "，" or "）"), and a word longer than a row is cut only when asked.
+"""
+
+from __future__ import annotations
+
+from prompt_toolkit.utils import get_cwidth
+
+# marks that stay on the row of the character before them (Chinese typesetting never starts a row with one)
+_CLOSING = set("，。、：；！？）》」』】…’”")
+_OPENING = set("（《「『【‘“")  # (and these stay with the character after them)
+
+
+def _tokens(line: str) -> list[tuple[str, str]]:
+    """`line` as (the space before, the unbreakable piece): a run of narrow characters, or one wide character with
+    the closing marks after it."""
+    out: list[tuple[str, str]] = []
+    space, piece = "", ""
+    for ch in line:
+        if ch == " ":
+            if piece:
+                out.append((space, piece))
+                space, piece = "", ""
+            space += ch
+        elif ch in _CLOSING and (piece or out):
+            if piece:
+                piece += ch
+            else:
+                before, last = out.pop()
+                piece, space = last + space + ch, before  # (a closing mark after a space stays with it too)
+        elif get_cwidth(ch) == 2:
+            if piece:
+                out.append((space, piece))
+                space = ""
+            piece = ch
+            out.append((space, piece))
+            space, piece = "", ""
+        else:
+            if piece and get_cwidth(piece[-1]) == 2 and piece[-1] not in _CLOSING:
+                out.append((space, piece))
+                space, piece = "", ""
+            piece += ch
+    if piece:
+        out.append((space, piece))
+    return _joined_closing(out)
+
+
+def _joined_closing(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A token followed without a space by one that opens with a closing mark, or a token that ends with an opening
+    mark and the one after it: one token."""
+    out: list[tuple[str, str]] = []
+    for space, piece in tokens:
+        if out and not space and (piece[0] in _CLOSING or out[-1][1][-1] in _OPENING):
+            before, last = out.pop()
+            out.append((before, last + piece))
+        else:
+            out.append((space, piece))
+    return out
+
+
+def _cut(piece: str, width: int) -> list[str]:
+    """`piece` in parts of at most `width` columns."""
+    parts, current = [], ""
+    for ch in piece:
+        if current and get_cwidth(current + ch) > width:
+            parts.append(current)
+            current = ""
+        current += ch
+    return [*parts, current]
+
+
+def wrap_columns(line: str, width: int, indent: str = "", cut_long: bool = False) -> list[str]:
+    """`line` in rows of at most `width` terminal columns, each row after the first starting with `indent` (a piece
+    longer than a row stays whole unless `cut_long`). The line's own leading spaces stay."""
+    body = line.lstrip(" ")
+    rows: list[str] = []
+    current = line[: len(line) - len(body)]
+    start = len(current)  # (the row holds nothing of its own yet while its length is this)
+    for space, piece in _tokens(body):
+        said = current + (space if len(current) > start else "") + piece
+        if get_cwidth(said) <= width or len(current) <= start:
+            current = said
+        else:
+            rows.append(current)
+            current, start = indent + piece, len(indent)
+        if cut_long and get_cwidth(current) > width:
+            *whole, current = _cut(current, width)
+            rows += whole
+    return [*rows, current]
