@@ -132,3 +132,28 @@ def test_past_the_signed_step_timeout_is_no_claim() -> None:
     clock.claims(victim, True, 100.0, 0.0)  # (a TableInfo that says less than the header: the header counts)
     table.deliver(table.host.stand_in(VICTIM, True))
     assert clock.claims(victim, True, 110.0, 0.0) == []
+
+
+@pytest.mark.parametrize("deal", ["verified", "trustless"])
+@pytest.mark.parametrize("step_timeout_ms", [round(STEP_TIMEOUT_FLOOR * 1000), 2**32 - 1])
+def test_the_floor_exactly_and_the_largest_a_header_holds_are_signed_in_either_deal(step_timeout_ms: int,
+                                                                                      deal: str) -> None:
+    # (attack: the edges of the check; 5000 ms is no "below the floor", and 2^32-1 ms, 49.7 days, is a header's most)
+    table = _table(step_timeout_ms, deal)
+    table.play()
+    assert table.host.finished and all(not seat.problems for seat in table.seats)
+    report = verify_entries(table.seat_entries(VICTIM))
+    assert report.verdict == VERIFIED and report.step_timeout == step_timeout_ms / 1000, report
+
+
+def test_a_header_of_the_largest_step_timeout_leaves_no_silence_to_excuse_in_a_lifetime() -> None:
+    # The host signs 2^32-1 ms (49.7 days) and calls the victim away 1000 s after its step reached it, stating a
+    # 1 s timeout in its TableInfo: a claim, measured against the 4294967.295 s it signed.
+    table = _victim_owes_its_first_seal(2**32 - 1)
+    victim = table.seats[VICTIM]
+    clock = OwedClock()
+    clock.claims(victim, True, 100.0, 1.0)
+    table.deliver(table.host.stand_in(VICTIM, True))
+    [(seq, says)] = clock.claims(victim, True, 1100.0, 1.0)
+    assert victim.chain_types[seq - 1] == "StandIn"
+    assert "for only 1000.0 s of the 4.29497e+06 s step timeout: it may be cheating" in says, says
