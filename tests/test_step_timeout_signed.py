@@ -13,11 +13,15 @@ test_step_timeout_network.py.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from client.away_claims import OwedClock
 from watten_net.deal.protocol import STEP_TIMEOUT_FLOOR, header_step_timeout, parse_envelope
+from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
+from watten_net.record import KIND_HOST, Entry
 from watten_net.refusal import HostBrokeProtocol, Reason
 from watten_net.verify import VERIFIED, verify_entries
 
@@ -157,3 +161,28 @@ def test_a_header_of_the_largest_step_timeout_leaves_no_silence_to_excuse_in_a_l
     [(seq, says)] = clock.claims(victim, True, 1100.0, 1.0)
     assert victim.chain_types[seq - 1] == "StandIn"
     assert "for only 1000.0 s of the 4.29497e+06 s step timeout: it may be cheating" in says, says
+
+
+def test_a_restarted_seat_signs_no_second_header_of_its_game_with_another_step_timeout(tmp_path: Path) -> None:
+    # (attack: the victim signed 30 s; its client restarts, and the host offers the same game's header again saying
+    # 6 s, above the floor, to get the shorter clock signed after all: the seat's note on disk refuses it)
+    import tampering
+
+    table = _table(30_000)
+    [header] = table.host.start()
+    first = table.seats[VICTIM]
+    first.secrets_dir = tmp_path
+    header.deliver_to(first)
+    assert not first.problems and first.outbox  # signed, its header noted on disk
+
+    def shorter(payload: object) -> None:
+        payload.step_timeout_ms = 6_000  # type: ignore[attr-defined]
+
+    [again] = tampering.edit_host([Entry(KIND_HOST, header.raw)], 0, shorter, table.host.host_key)
+    restarted = SeatGame(VICTIM, first.key, secrets_dir=tmp_path)
+    with pytest.raises(HostBrokeProtocol) as caught:
+        restarted.receive(header.seq, again.data)
+    assert caught.value.reason == Reason.SECOND_HEADER and not restarted.outbox
+    same = SeatGame(VICTIM, first.key, secrets_dir=tmp_path)  # (the header it signed, again: signed again)
+    same.receive(header.seq, header.raw)
+    assert not same.problems and same.outbox
