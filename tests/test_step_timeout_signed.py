@@ -186,3 +186,15 @@ def test_a_restarted_seat_signs_no_second_header_of_its_game_with_another_step_t
     same = SeatGame(VICTIM, first.key, secrets_dir=tmp_path)  # (the header it signed, again: signed again)
     same.receive(header.seq, header.raw)
     assert not same.problems and same.outbox
+
+
+@pytest.mark.parametrize(("seconds", "unusual"), [(0.05, True), (4.999, True), (5.0, False), (30.0, False),
+                                                  (0.0, False)])
+def test_verify_says_when_the_signed_step_timeout_is_one_no_unchanged_seat_signs(seconds: float,
+                                                                                  unusual: bool) -> None:
+    # (attack: a host that seats only its own bots, or seats whose floor was lowered, signs a 50 ms step timeout; the
+    # record verifies, as every seat did sign it, but a person reading watten-verify is told no unchanged client did)
+    from watten_net.verify import step_timeout_term
+
+    term = step_timeout_term(seconds)
+    assert ("below the 5 s floor a seat signs unless its software was changed" in term) == unusual, term
