@@ -28,7 +28,8 @@ def unheld_step_timeout(seconds: float) -> str | None:
     rounded, as the header is written, so 4294967.2955 s is past it), None when one can."""
     if math.isfinite(seconds) and seconds >= 0 and header_step_timeout_ms(seconds) < STEP_TIMEOUT_MS_LIMIT:
         return None
-    return f"{seconds:g} is no number of seconds a header can hold (0 = no time limit)"
+    return (f"{seconds!r} is no number of seconds a header can hold (0 = no time limit, at most "
+            f"{(STEP_TIMEOUT_MS_LIMIT - 1) / 1000:.3f})")
 
 
 def hostable_step_timeout_problem(seconds: float) -> str | None:
