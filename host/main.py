@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import math
 import os
 import secrets
 import signal
@@ -25,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from host.limits import Limits, raise_open_files_limit
-from watten_net.deal.protocol import STEP_TIMEOUT_FLOOR, step_timeout_problem
+from watten_net.deal.protocol import STEP_TIMEOUT_FLOOR
 from watten_net.engine import Rules
 from watten_net.fingerprints import pretty_fingerprint
 from watten_net.paths import config_dir, data_subdir
@@ -668,14 +667,6 @@ def _own_channel(port: int, tls: bool) -> Any:
     return grpc.aio.insecure_channel(target)
 
 
-def _step_timeout_problem(seconds: float) -> str | None:
-    """Why the seats would refuse to sign this step timeout (GameHeader.step_timeout_ms), None when they would not."""
-    if not math.isfinite(seconds) or seconds < 0 or seconds * 1000 >= 2**32:
-        return f"{seconds:g} is no number of seconds a header can hold (0 = no time limit)"
-    problem = step_timeout_problem(seconds)
-    return None if problem is None else f"{problem}: every seat would refuse to sign the header (0 = no time limit)"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     # (Python's cyclic GC is left as it is: measured with gc.callbacks over bench/latency.py matches, the host's gen1
     # collections all fall in its first 0.2 s (imports), during play only gen0 ones of under 0.2 ms, no gen2 before
@@ -685,7 +676,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.bot_level = level or args.bot_level
     log_visibly(logging.INFO if args.verbose else logging.WARNING, "%(asctime)s %(name)s %(levelname)s %(message)s")
     args.run_lock = None
-    if (problem := _step_timeout_problem(args.step_timeout)) is not None:  # (before anything starts)
+    from host.settings import hostable_step_timeout_problem
+
+    if (problem := hostable_step_timeout_problem(args.step_timeout)) is not None:  # (before anything starts)
         print(f"watten-host: --step-timeout: {problem}", file=sys.stderr)
         return 2
     try:

@@ -20,7 +20,7 @@ from watten_net.printable import visible
 
 from .journal import ABANDON, BOT_ACTION, DRAW, FORFEIT_AWAY, NONCE, STAND_IN, SUBMIT, TOKEN, Journal, read_journal
 from .lobby import Occupant
-from .settings import TableSettings
+from .settings import TableSettings, unheld_step_timeout
 
 if TYPE_CHECKING:
     from .table import Table
@@ -95,11 +95,15 @@ def _journaled_step_timeout(meta: dict[str, Any], given: float) -> float:
     signed by its seats). A journal of an older host has none: its header had no step timeout either (0, no limit),
     so a game in progress goes on without one; between matches the next match takes the restart's."""
     older = given if meta.get("between_matches") else 0.0
-    kept = float(meta.get("step_timeout", older))
+    kept = meta.get("step_timeout", older)
+    # (a journal edited by hand: said before anything is built, not at the next match's start. Only what a header can
+    # hold: the floor is each seat's own to judge, and tests' seats sign less)
+    if isinstance(kept, bool) or not isinstance(kept, int | float) or unheld_step_timeout(kept) is not None:
+        raise ValueError(f"the journal's step timeout {kept!r} is no number of seconds a header can hold")
     if kept != given:
         log.warning("the resumed table keeps the step timeout its header names (%g s; 0: none), not "
                     "--step-timeout %g", kept, given)
-    return kept
+    return float(kept)
 
 
 def _seat_the_journaled(table: Table, meta: dict[str, Any]) -> None:

@@ -38,7 +38,7 @@ from .journal import HOST, Draws, Journal
 from .lobby import MAX_NAME, Lobby, Occupant, clean_name
 from .refusal import TableRefusal
 from .rematch import Rematch
-from .settings import TableSettings
+from .settings import TableSettings, header_step_timeout_ms
 from .spectators import Spectators
 from .submissions import Submissions
 from .views import table_info
@@ -342,7 +342,7 @@ class Table:
                              next_deal=settings.next_deal if settings.deal == "verified" else "",
                              preset=settings.preset, tls_fingerprint=settings.tls_fingerprint, host_nonce=host_nonce,
                              random_bytes=Draws(HOST, journal, replay.get(HOST)), series=self.rematch.next,
-                             step_timeout_ms=round(settings.step_timeout * 1000))
+                             step_timeout_ms=header_step_timeout_ms(settings.step_timeout))
         self.bot_worker.make_games(journal, replay)
         return self.game
 

@@ -139,10 +139,10 @@ def cheat_odd_header() -> None:
 def cheat_short_step_timeout() -> None:
     """Run with `--step-timeout 0.05`: the real host's start-up check looks away, and so does the floor of its own
     bots' seats; the header it writes (and every TableInfo) then says 50 ms."""
-    import host.main
+    import host.settings
     import watten_net.deal.seat
 
-    host.main._step_timeout_problem = lambda seconds: None
+    host.settings.hostable_step_timeout_problem = lambda seconds: None  # (host/main.py imports it when it starts)
     watten_net.deal.seat.step_timeout_problem = lambda seconds, floor: None  # (the host's bots run in this process)
 
 

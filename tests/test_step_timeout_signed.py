@@ -13,11 +13,15 @@ test_step_timeout_network.py.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from client.away_claims import OwedClock
 from watten_net.deal.protocol import STEP_TIMEOUT_FLOOR, header_step_timeout, parse_envelope
+from watten_net.deal.seat import SeatGame
 from watten_net.engine import Rules
+from watten_net.record import KIND_HOST, Entry
 from watten_net.refusal import HostBrokeProtocol, Reason
 from watten_net.verify import VERIFIED, verify_entries
 
@@ -132,3 +136,65 @@ def test_past_the_signed_step_timeout_is_no_claim() -> None:
     clock.claims(victim, True, 100.0, 0.0)  # (a TableInfo that says less than the header: the header counts)
     table.deliver(table.host.stand_in(VICTIM, True))
     assert clock.claims(victim, True, 110.0, 0.0) == []
+
+
+@pytest.mark.parametrize("deal", ["verified", "trustless"])
+@pytest.mark.parametrize("step_timeout_ms", [round(STEP_TIMEOUT_FLOOR * 1000), 2**32 - 1])
+def test_the_floor_exactly_and_the_largest_a_header_holds_are_signed_in_either_deal(step_timeout_ms: int,
+                                                                                      deal: str) -> None:
+    # (attack: the edges of the check; 5000 ms is no "below the floor", and 2^32-1 ms, 49.7 days, is a header's most)
+    table = _table(step_timeout_ms, deal)
+    table.play()
+    assert table.host.finished and all(not seat.problems for seat in table.seats)
+    report = verify_entries(table.seat_entries(VICTIM))
+    assert report.verdict == VERIFIED and report.step_timeout == step_timeout_ms / 1000, report
+
+
+def test_a_header_of_the_largest_step_timeout_leaves_no_silence_to_excuse_in_a_lifetime() -> None:
+    # The host signs 2^32-1 ms (49.7 days) and calls the victim away 1000 s after its step reached it, stating a
+    # 1 s timeout in its TableInfo: a claim, measured against the 4294967.295 s it signed.
+    table = _victim_owes_its_first_seal(2**32 - 1)
+    victim = table.seats[VICTIM]
+    clock = OwedClock()
+    clock.claims(victim, True, 100.0, 1.0)
+    table.deliver(table.host.stand_in(VICTIM, True))
+    [(seq, says)] = clock.claims(victim, True, 1100.0, 1.0)
+    assert victim.chain_types[seq - 1] == "StandIn"
+    assert "for only 1000.0 s of the 4.29497e+06 s step timeout: it may be cheating" in says, says
+
+
+def test_a_restarted_seat_signs_no_second_header_of_its_game_with_another_step_timeout(tmp_path: Path) -> None:
+    # (attack: the victim signed 30 s; its client restarts, and the host offers the same game's header again saying
+    # 6 s, above the floor, to get the shorter clock signed after all: the seat's note on disk refuses it)
+    import tampering
+
+    table = _table(30_000)
+    [header] = table.host.start()
+    first = table.seats[VICTIM]
+    first.secrets_dir = tmp_path
+    header.deliver_to(first)
+    assert not first.problems and first.outbox  # signed, its header noted on disk
+
+    def shorter(payload: object) -> None:
+        payload.step_timeout_ms = 6_000  # type: ignore[attr-defined]
+
+    [again] = tampering.edit_host([Entry(KIND_HOST, header.raw)], 0, shorter, table.host.host_key)
+    restarted = SeatGame(VICTIM, first.key, secrets_dir=tmp_path)
+    with pytest.raises(HostBrokeProtocol) as caught:
+        restarted.receive(header.seq, again.data)
+    assert caught.value.reason == Reason.SECOND_HEADER and not restarted.outbox
+    same = SeatGame(VICTIM, first.key, secrets_dir=tmp_path)  # (the header it signed, again: signed again)
+    same.receive(header.seq, header.raw)
+    assert not same.problems and same.outbox
+
+
+@pytest.mark.parametrize(("seconds", "unusual"), [(0.05, True), (4.999, True), (5.0, False), (30.0, False),
+                                                  (0.0, False)])
+def test_verify_says_when_the_signed_step_timeout_is_one_no_unchanged_seat_signs(seconds: float,
+                                                                                  unusual: bool) -> None:
+    # (attack: a host that seats only its own bots, or seats whose floor was lowered, signs a 50 ms step timeout; the
+    # record verifies, as every seat did sign it, but a person reading watten-verify is told no unchanged client did)
+    from watten_net.verify import step_timeout_term
+
+    term = step_timeout_term(seconds)
+    assert ("below the 5 s floor a seat signs unless its software was changed" in term) == unusual, term

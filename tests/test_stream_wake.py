@@ -178,3 +178,46 @@ def test_waiters_cancelled_without_a_change_do_not_pile_up_and_the_live_ones_are
     kept, woken = asyncio.run(scenario())
     assert kept <= StreamWake.PRUNE_AT + 3
     assert woken == [True] * 4
+
+
+CHURN = 300  # Subscribe streams a client opens and cancels while the table does not change
+
+
+@pytest.mark.network
+def test_a_client_that_opens_and_cancels_streams_leaves_no_waiters_behind() -> None:
+    # The attack on StreamWake's futures over real gRPC: a spectator's client opens a Subscribe, reads its snapshot
+    # (the host's handler then waits on a future of its own) and cancels it, CHURN times, nobody at the table acting
+    # meanwhile. The host keeps no more futures than PRUNE_AT and the streams still open (measured: 2 at most, since
+    # a spectator's watching and leaving are lobby changes, and each change's wake drops every future; were they
+    # not, a cancelled handler's future is cancelled with it and the next wait drops it past PRUNE_AT), and the
+    # seat's stream that stayed is woken by the next change all the same.
+    from host.server import WattenTableService
+    from host.table import Table, TableSettings
+    from watten_net.engine import Rules
+
+    async def attack() -> tuple[int, bool, int]:
+        table = Table(TableSettings(Rules.preset("bavarian", 4)))
+        service = WattenTableService(table)
+        async with in_process_host(service) as port:
+            person, watcher = Connection(own_channel(port)), Connection(own_channel(port))
+            await person.join("p")
+            assert await watcher.join("w", spectate=True) == -1
+            steady = await _subscribed(own_channel(port), person.token)
+            follows = asyncio.ensure_future(steady.follow())
+            churned = own_channel(port)
+            most = 0
+            for _ in range(CHURN):
+                call = table_stub(churned).Subscribe(pb.SubscribeRequest(token=watcher.token))
+                assert (await call.read()).HasField("snapshot")
+                call.cancel()
+                most = max(most, table.streams_wake.kept())
+            await table.set_ready(person.seat, True)
+            woken = await _caught_up([steady], len(table.log))
+            steady.call.cancel()
+            await asyncio.gather(follows, return_exceptions=True)
+            await table.shutdown()
+        return most, woken, len(steady.seqs)
+
+    most, woken, carried = asyncio.run(asyncio.wait_for(attack(), 120))
+    assert woken and carried >= 1
+    assert most <= StreamWake.PRUNE_AT + 2, most  # (+ the seat's stream, and the one being opened)

@@ -38,6 +38,7 @@ from watten_net.deal.protocol import (
     HOST_SEAT,
     NEXT_DEAL_MODES,
     PROTOCOL_VERSION,
+    STEP_TIMEOUT_FLOOR,
     ProtocolError,
     Signed,
     check_signature,
@@ -878,7 +879,11 @@ def step_timeout_term(seconds: float) -> str:
     """The header's step timeout among the match's terms, as watten-verify prints it."""
     if seconds <= 0:
         return "step timeout: none signed (no time limit; a record made before the field says none either)"
-    return f"step timeout: {seconds:g} s (signed by every seat: a bot may stand in for a seat online that long silent)"
+    term = f"step timeout: {seconds:g} s (signed by every seat: a bot may stand in for a seat online that long silent)"
+    if seconds < STEP_TIMEOUT_FLOOR:  # (only seats whose floor was lowered sign it: the host's own bots, or a test's)
+        term += (f"; below the {STEP_TIMEOUT_FLOOR:g} s floor a seat signs unless its software was changed, so no "
+                 "unchanged client took part")
+    return term
 
 
 def _print_report(report: Report) -> None:
