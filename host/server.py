@@ -190,7 +190,7 @@ async def _updates(mine: _Stream, seat: int, cursor: int) -> AsyncIterator[Any]:
                               "lobby; subscribe again for a fresh snapshot.")
             if not table.settled.read_now():  # (no change shown before its fsync; a held one sealed first)
                 await table.settled.reached()
-                log = table.log
+                continue  # (the log may have been released or trimmed meanwhile: every check again)
             if not _still_seated(table, seat, occupant):  # (moved or gone while it was sending: not only at a wake)
                 return
             item = log[cursor]
