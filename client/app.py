@@ -20,6 +20,7 @@ from prompt_toolkit.layout import Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.widgets import TextArea
 
+from watten_net.deal.protocol import seconds_text
 from watten_net.refusal import Reason
 from watten_net.verify import verify_entries
 
@@ -253,7 +254,7 @@ class TableApp:
             # keeps the evidence; a header with too short a step timeout to sign names the host's value)
             said = signed_step_timeout(self.conn.game) if err.reason == Reason.SHORT_STEP_TIMEOUT else None
             s.deal_status = (self.words.reason(err.reason, str(err)).rstrip(".。") if said is None
-                             else self.words["short_step_timeout"].format(seconds=f"{said:g}"))
+                             else self.words["short_step_timeout"].format(seconds=seconds_text(said)))
         except Refused as err:
             s.message = self._refused(err)
         self.finished = True

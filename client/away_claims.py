@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from watten_net.deal.protocol import header_step_timeout
+from watten_net.deal.protocol import header_step_timeout, seconds_text
 from watten_net.deal.seat import SeatGame
 
 # Seconds an event stream must have been open before a StandIn on it came while the seat was there (a StandIn seen
@@ -67,7 +67,7 @@ class OwedClock:
         if timeout > 0 and held + min(CLOCK_SLACK, timeout / 2) >= timeout:
             return None  # it really was silent past the step timeout (or cannot tell how long): no claim
         step = game.parsed(oldest).type
-        within = f"of the {timeout:g} s step timeout" if timeout > 0 else "(the host runs no step clock)"
+        within = f"of the {seconds_text(timeout)} s step timeout" if timeout > 0 else "(the host runs no step clock)"
         return (f"the host says this seat is away, but it is connected and had owed its {step} for only {held:.1f} s "
                 f"{within}: it may be cheating")
 

@@ -22,6 +22,7 @@ from typing import Any
 from prompt_toolkit.utils import get_cwidth
 
 from watten_net.cardwords import SUIT_DE
+from watten_net.deal.protocol import seconds_text
 from watten_net.engine import Card, Rules
 from watten_net.engine.ranking import ranking
 from watten_net.printable import visible, visible_lines
@@ -178,7 +179,7 @@ def _step_clock(seconds: float, words: Words) -> str:
         return ""
     if seconds == 0:
         return f" · {words['no_step_clock']}"
-    return f" · {words['step_clock'].format(seconds=f'{seconds:g}')}"
+    return f" · {words['step_clock'].format(seconds=seconds_text(seconds))}"
 
 
 def lobby(state: ScreenState, words: Words) -> Fragments:

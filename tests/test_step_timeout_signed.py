@@ -198,3 +198,11 @@ def test_verify_says_when_the_signed_step_timeout_is_one_no_unchanged_seat_signs
 
     term = step_timeout_term(seconds)
     assert ("below the 5 s floor a seat signs unless its software was changed" in term) == unusual, term
+
+
+def test_a_step_timeout_reads_as_seconds_never_in_exponent_form() -> None:
+    """The largest step timeout a header holds read "4.29497e+06 s" in a claim (`:g`); a person reads seconds."""
+    from watten_net.deal.protocol import seconds_text
+
+    assert [seconds_text(x) for x in (30.0, 5.0, 12.5, 0.05, 4294967.295)] == ["30", "5", "12.5", "0.05",
+                                                                                 "4294967.295"]

@@ -44,6 +44,7 @@ from watten_net.deal.protocol import (
     check_signature,
     header_step_timeout,
     parse_envelope,
+    seconds_text,
 )
 from watten_net.deal.receipts import receipt_holds
 from watten_net.deal.seat import SeatGame
@@ -879,10 +880,11 @@ def step_timeout_term(seconds: float) -> str:
     """The header's step timeout among the match's terms, as watten-verify prints it."""
     if seconds <= 0:
         return "step timeout: none signed (no time limit; a record made before the field says none either)"
-    term = f"step timeout: {seconds:g} s (signed by every seat: a bot may stand in for a seat online that long silent)"
+    term = (f"step timeout: {seconds_text(seconds)} s (signed by every seat: a bot may stand in for a seat online "
+            "that long silent)")
     if seconds < STEP_TIMEOUT_FLOOR:  # (only seats whose floor was lowered sign it: the host's own bots, or a test's)
-        term += (f"; below the {STEP_TIMEOUT_FLOOR:g} s floor a seat signs unless its software was changed, so no "
-                 "unchanged client took part")
+        term += (f"; below the {seconds_text(STEP_TIMEOUT_FLOOR)} s floor a seat signs unless its software was "
+                 "changed, so no unchanged client took part")
     return term
 
 

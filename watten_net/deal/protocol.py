@@ -42,12 +42,18 @@ def header_step_timeout(header: Any) -> float:
     return int(getattr(header, "step_timeout_ms", 0)) / 1000.0
 
 
+def seconds_text(seconds: float) -> str:
+    """A step timeout as a person reads it: "30", "0.05", "4294967.295" (`:g` wrote the largest "4.29497e+06")."""
+    return f"{seconds:.3f}".rstrip("0").rstrip(".")
+
+
 def step_timeout_problem(seconds: float, floor: float = STEP_TIMEOUT_FLOOR) -> str | None:
     """Why a step timeout of `seconds` is not one to sign (or to host), None when it is: 0 (no limit) or the floor
     and above."""
     if seconds == 0 or seconds >= floor:
         return None
-    return f"a step timeout of {seconds:g} s is below the {floor:g} s any honest seat on a LAN can always meet"
+    return (f"a step timeout of {seconds_text(seconds)} s is below the {seconds_text(floor)} s any honest seat on a "
+            "LAN can always meet")
 
 
 HOST_SEAT = -1  # Envelope.sender_seat of the host on the wire; signed as HOST_SENDER (255)
