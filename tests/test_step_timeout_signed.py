@@ -160,7 +160,7 @@ def test_a_header_of_the_largest_step_timeout_leaves_no_silence_to_excuse_in_a_l
     table.deliver(table.host.stand_in(VICTIM, True))
     [(seq, says)] = clock.claims(victim, True, 1100.0, 1.0)
     assert victim.chain_types[seq - 1] == "StandIn"
-    assert "for only 1000.0 s of the 4.29497e+06 s step timeout: it may be cheating" in says, says
+    assert "for only 1000.0 s of the 4294967.295 s step timeout: it may be cheating" in says, says
 
 
 def test_a_restarted_seat_signs_no_second_header_of_its_game_with_another_step_timeout(tmp_path: Path) -> None:
