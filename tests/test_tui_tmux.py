@@ -231,14 +231,19 @@ def test_the_hosts_person_quits_mid_match_and_both_records_say_abandoned(tmux: T
     assert all("the host ended the match" in r.notes[0] for r in reports)
 
 
+# The end line, written once the table's stream has ended (client/app.py `follow`): the match's last entries come
+# after the view that says "Match over", and until then [n] does nothing (the key is lost, "[n] does nothing now").
+END_LINE = r"\[n\] another match"
+
+
 def play_until_the_match_is_over(tmux: Tmux, name: str, timeout: float = 240.0) -> str:
-    """Answer and play by keys until the screen says the match is over; returns that screen."""
+    """Answer and play by keys until the screen says the match is over, then until the end line offers [n]; returns
+    that screen."""
     deadline = time.monotonic() + timeout
     state: dict[str, int] = {}
     while time.monotonic() < deadline:
-        screen = tmux.screen(name)
-        if "Match over" in screen:
-            return screen
+        if "Match over" in tmux.screen(name):
+            return tmux.wait_for(name, END_LINE, timeout=30).string
         answer_whatever_is_asked(tmux, name, state)
         time.sleep(0.2)
     raise AssertionError(f"the match did not end in time:\n{tmux.screen(name)}")
@@ -310,7 +315,8 @@ def test_a_player_who_leaves_after_the_match_frees_the_seat_and_the_hosts_bot_ta
 
 
 def play_to_the_end(tmux: Tmux, *names: str) -> None:
-    """Every named screen answers whatever it is asked until each shows the end of the match (bounded)."""
+    """Every named screen answers whatever it is asked until each shows the end of the match, and then the end line
+    (its stream has ended: [n] acts from then on) (bounded)."""
     deadline = time.monotonic() + 240
     states: dict[str, dict[str, int]] = {name: {} for name in names}
     while not all("Match over" in tmux.screen(n) for n in states):
@@ -319,6 +325,8 @@ def play_to_the_end(tmux: Tmux, *names: str) -> None:
             if "Match over" not in tmux.screen(name):
                 answer_whatever_is_asked(tmux, name, states[name])
         time.sleep(0.2)
+    for name in states:
+        tmux.wait_for(name, END_LINE, timeout=30)
 
 
 def test_the_hosts_end_screen_follows_who_asked_for_another_match(tmux: Tmux) -> None:
