@@ -94,12 +94,19 @@ def whole_log(player: Player) -> str:
     """The whole match's log: `v` opens it, Page Up scrolls back; wrapped lines are joined again."""
     tmux, name = player.tmux, player.name
     tmux.keys(name, "v")
-    tmux.wait_for(name, r"The match so far|Die Partie bisher")
-    pages = [tmux.screen(name)]
+    pages = [tmux.wait_for(name, LOG_TITLE).string]
     for _ in range(8):
+        if re.search(r"(?m)^── Hand 1:", pages[-1]):  # (the log's first line: nothing older to read)
+            break
         tmux.keys(name, "PageUp")
-        time.sleep(0.3)
-        pages.append(tmux.screen(name))
+        # (each page once the client has drawn it, not after a fixed pause: a page read too early is the one before
+        # again, and the oldest lines are missed. A Page Up may leave the rows as they are: it moves the log's cursor
+        # ten lines back, and the window scrolls only once the cursor would leave it: then the next one does.)
+        try:
+            pages.append(tmux.wait_until(name, lambda screen, before=pages[-1]: scrolled_back(screen, before),
+                                         "an older page of the log", timeout=2))
+        except AssertionError:
+            pages.append(tmux.screen(name))
     tmux.keys(name, "v")
     lines: list[str] = []
     for page in reversed(pages):
@@ -109,6 +116,18 @@ def whole_log(player: Player) -> str:
             elif line.strip():
                 lines.append(line.rstrip())
     return "\n".join(dict.fromkeys(lines))
+
+
+LOG_TITLE = r"The match so far|Die Partie bisher"
+
+
+def scrolled_back(screen: str, before: str) -> bool:
+    """Whether the whole log on `screen` shows an older page than on `before`: its top row is new (lines the bots
+    add meanwhile come in at the bottom, and move a row that was on screen already to the top)."""
+    rows = screen.splitlines()
+    at = next((i for i, row in enumerate(rows) if re.search(LOG_TITLE, row)), None)
+    top = next((row for row in rows[at + 1:] if row.strip()), None) if at is not None else None
+    return top is not None and top not in before.splitlines()
 
 
 def host(tmux: Tmux, *args: str, lang: str = "en", width: int = 80, height: int = 24) -> None:
