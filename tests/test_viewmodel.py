@@ -688,3 +688,18 @@ def test_a_bot_is_marked_in_the_screens_language_and_its_row_stays_in_line() -> 
     assert "规则：" in text(vm.rules_line(view, Words("zh")))
     last = make_view(your_hand=["HK"], legal_actions=["play HK"], to_act=[0], hand_phase="play")
     assert text(prompt_line(last, vm.ScreenState(view=last), Words("zh"))) == "轮到你：Enter 出你的最后一张牌"
+
+
+def test_the_logs_cursor_is_on_a_line_of_the_content_rendered_even_if_a_resize_came_between() -> None:
+    """Found resizing under load: the log's window asked its content twice per render (the lines, then the lines
+    again for the cursor); a resize between the two wrapped the second anew, its cursor fell below the first's last
+    line and prompt_toolkit's layout failed (IndexError, "Press ENTER to continue"). The cursor is of the content
+    rendered."""
+    from client.screen_layout import scrolled
+
+    calls = iter([[("", "one\ntwo")], [("", "o\nne\nt\nwo")]])  # (the second: as wrapped in a narrower window)
+    window = scrolled(lambda: next(calls), lambda: 0)
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        content = window.content.create_content(width=10, height=5)
+    assert content.line_count == 2 and content.cursor_position.y == 1
+    content.get_line(content.cursor_position.y)  # (the layout reads the cursor's line)
