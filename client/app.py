@@ -238,6 +238,7 @@ class TableApp:
         s = self.state
         self.conn.on_dispute = self._dispute
         self.conn.on_update = self._tell_story
+        ended_by = ""  # the refusal that ended the stream, if one did
         try:
             async for view in self.conn.follow(on_state=self._connection_state):
                 s.view = view
@@ -256,12 +257,14 @@ class TableApp:
             s.deal_status = (self.words.reason(err.reason, str(err)).rstrip(".。") if said is None
                              else self.words["short_step_timeout"].format(seconds=seconds_text(said)))
         except Refused as err:
-            s.message = self._refused(err)
+            s.message = ended_by = self._refused(err)
         self.finished = True
         self._ended.set()
         s.connection = "connected"  # (no longer trying: the header drops "reconnecting" / "the host has left")
         if s.view is not None and s.view.table.phase in (vm.MATCH_OVER, vm.ABANDONED):
-            s.message = s.message or vm.end_message(s.view, self.words)
+            # (a line of before is stale now, e.g. "[n] does nothing now" for a key pressed while the match's last
+            # entries came: it hid the end line, and [n] works from here on; a refusal that ended the stream stays)
+            s.message = ended_by or vm.end_message(s.view, self.words)
             if s.view.your_seat >= 0:  # (the stream has ended: whom [n] waits for is asked of the host now and then)
                 self.app.create_background_task(
                     follow_who_asks(self.conn, s, self.words, lambda: not self.finished, self.app.invalidate))

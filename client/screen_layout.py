@@ -81,11 +81,17 @@ def _no_last_newline(fragments: vm.Fragments) -> vm.Fragments:
 def scrolled(render: Callable[[], vm.Fragments], from_end: Callable[[], int]) -> Window:
     """A window that shows the end of its content, `from_end()` lines up (the cursor it keeps in view). It prefers
     no height at all: every other pane gets its rows first, this one takes what is left."""
+    shown: list[vm.Fragments] = [[]]  # the content as last rendered
+
     def content() -> vm.Fragments:
-        return vm.safe(_no_last_newline(render()))
+        shown[0] = vm.safe(_no_last_newline(render()))
+        return shown[0]
 
     def cursor() -> Point:
-        lines = sum(text.count("\n") for _, text in content()) + 1
+        # (of the content the control renders, not of a second render: a resize between the two wrapped it anew,
+        # the cursor fell below its last line, and prompt_toolkit's layout failed with an IndexError, found resizing
+        # under load)
+        lines = sum(text.count("\n") for _, text in shown[0]) + 1
         return Point(0, max(0, lines - 1 - from_end()))
 
     control = FormattedTextControl(cast(Any, content), get_cursor_position=cursor, show_cursor=False)

@@ -145,6 +145,16 @@ def test_three_tables_two_matches_side_by_side_tokens_stay_at_their_table(tmp_pa
     assert {n.split("-table-")[1].removesuffix("-host.wrec") for n in host_records} == {a, b}
 
 
+def accepted(journal: Path) -> list[Any]:
+    """A running game's journal's entries (none while its metadata is not written yet, or once it is moved aside)."""
+    from host.journal import JournalError, read_journal
+
+    try:
+        return list(read_journal(journal)[1])
+    except (OSError, JournalError):
+        return []
+
+
 def _own(conn: Connection) -> list[bytes]:
     return [] if conn.game is None else [e.data for e in conn.game.record if e.kind == KIND_OWN]
 
@@ -157,8 +167,9 @@ def test_a_crashed_host_resumes_every_table_it_was_playing(tmp_path: Path) -> No
                             "--record", str(records), "--set", "target=11", "--bot-delay", "0.02")
     journals = tmp_path / "data" / "journal"
     try:
-        wait_until(lambda: len(list(journals.glob("*.wjournal"))) == 2, "both games' start", unless=host)
-        time.sleep(0.3)  # some way into both games
+        # Some way into both games (a condition, not a fixed pause: on a busy machine 0.3 s was the start alone)
+        wait_until(lambda: len(list(journals.glob("*.wjournal"))) == 2 and all(
+            len(accepted(path)) > 12 for path in journals.glob("*.wjournal")), "both games under way", unless=host)
         host.proc.send_signal(signal.SIGKILL)
         host.proc.wait(10)
         host = start("host.main", ["--headless", "--insecure", "--bind", "127.0.0.1", "--bot-delay", "0.02"], env)

@@ -94,12 +94,19 @@ def whole_log(player: Player) -> str:
     """The whole match's log: `v` opens it, Page Up scrolls back; wrapped lines are joined again."""
     tmux, name = player.tmux, player.name
     tmux.keys(name, "v")
-    tmux.wait_for(name, r"The match so far|Die Partie bisher")
-    pages = [tmux.screen(name)]
+    pages = [tmux.wait_for(name, LOG_TITLE).string]
     for _ in range(8):
+        if re.search(r"(?m)^── Hand 1:", pages[-1]):  # (the log's first line: nothing older to read)
+            break
         tmux.keys(name, "PageUp")
-        time.sleep(0.3)
-        pages.append(tmux.screen(name))
+        # (each page once the client has drawn it, not after a fixed pause: a page read too early is the one before
+        # again, and the oldest lines are missed. A Page Up may leave the rows as they are: it moves the log's cursor
+        # ten lines back, and the window scrolls only once the cursor would leave it: then the next one does.)
+        try:
+            pages.append(tmux.wait_until(name, lambda screen, before=pages[-1]: scrolled_back(screen, before),
+                                         "an older page of the log", timeout=2))
+        except AssertionError:
+            pages.append(tmux.screen(name))
     tmux.keys(name, "v")
     lines: list[str] = []
     for page in reversed(pages):
@@ -109,6 +116,18 @@ def whole_log(player: Player) -> str:
             elif line.strip():
                 lines.append(line.rstrip())
     return "\n".join(dict.fromkeys(lines))
+
+
+LOG_TITLE = r"The match so far|Die Partie bisher"
+
+
+def scrolled_back(screen: str, before: str) -> bool:
+    """Whether the whole log on `screen` shows an older page than on `before`: its top row is new (lines the bots
+    add meanwhile come in at the bottom, and move a row that was on screen already to the top)."""
+    rows = screen.splitlines()
+    at = next((i for i, row in enumerate(rows) if re.search(LOG_TITLE, row)), None)
+    top = next((row for row in rows[at + 1:] if row.strip()), None) if at is not None else None
+    return top is not None and top not in before.splitlines()
 
 
 def host(tmux: Tmux, *args: str, lang: str = "en", width: int = 80, height: int = 24) -> None:
@@ -210,13 +229,20 @@ def test_resizing_keeps_every_seat_the_hand_and_every_trick_slot(tmux: Tmux) -> 
         time.sleep(0.2)
     for width, height in ((80, 24), (60, 20), (120, 40)):
         tmux.resize("host", width, height)
-        time.sleep(0.8)
-        screen = tmux.wait_for("host", HAND["en"]).string
-        rows = {m.group(1) for m in SEAT_ROW.finditer(screen)}
-        assert rows == {"0", "1", "2", "3", "4", "5"}, (width, height, screen)
-        assert all(len(line) <= width for line in screen.splitlines()), screen
-        assert re.search(r"Team A( \(0\+2\+4\))?: \d+", screen), screen  # (narrow: without the seats)
+        # (polled, not read once after a fixed pause: until the client has redrawn, the screen is tmux's rewrap of
+        # the old rows, blank, or half written, for longer than any pause when the machine is busy)
+        tmux.wait_until("host", lambda s, width=width: redrawn(s, width),
+                        f"every seat, the hand and the score in {width}x{height}, no row wider")
     tmux.resize("host", 40, 15)
     tmux.wait_for("host", r"Please make this window at least\s+60×20\s+\(now 40×15\)")  # (wrapped in 40 columns)
     tmux.resize("host", 80, 24)
     tmux.wait_for("host", HAND["en"])
+
+
+def redrawn(screen: str, width: int) -> bool:
+    """The six-seat table drawn whole at `width` columns: every seat's row with its trick slot, the hand, the score
+    (narrow: without the seats), and no row wider than the window."""
+    return ({m.group(1) for m in SEAT_ROW.finditer(screen)} == {"0", "1", "2", "3", "4", "5"}
+            and re.search(HAND["en"], screen) is not None
+            and re.search(r"Team A( \(0\+2\+4\))?: \d+", screen) is not None
+            and all(len(line) <= width for line in screen.splitlines()))

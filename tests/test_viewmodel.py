@@ -507,6 +507,54 @@ def test_the_hint_key_says_what_the_strong_bot_would_do() -> None:
     assert conn.sent == [], "a hint is advice: the screen sends nothing for it"
 
 
+class EndingConnection(FakeConnection):
+    """The match is over in its first view; the stream ends only when told (the match's last entries still coming)."""
+
+    def __init__(self, view: Any) -> None:
+        super().__init__(view)
+        self.end = asyncio.Event()
+
+    async def follow(self, on_state: Callable[[str], None] | None = None) -> AsyncIterator[Any]:
+        yield self.view
+        await self.end.wait()
+
+
+def test_a_key_pressed_before_the_streams_end_does_not_hide_the_end_line() -> None:
+    """Found by the tmux tests under load: "Match over" shows with the view, the end line ("[n] another match") only
+    once the table's stream has ended. A [n] pressed in between does nothing ("[n] does nothing now"), and that line
+    then stayed in the end line's place for good: the person never read that [n] now works."""
+    view = make_view(winners=[0])
+    view.table.phase = pb.TABLE_PHASE_MATCH_OVER
+    conn = EndingConnection(view)
+
+    async def scenario() -> tuple[str, str]:
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+            table = TableApp(conn, EN)  # type: ignore[arg-type]
+            task = asyncio.ensure_future(table.run())
+            for _ in range(100):
+                if table.state.view is not None:
+                    break
+                await asyncio.sleep(0.01)
+            pipe.send_text("n")
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if table.state.message:
+                    break
+            early = table.state.message
+            conn.end.set()
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if table.finished:
+                    break
+            table.app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+            return early, table.state.message
+
+    early, after = asyncio.run(scenario())
+    assert early.startswith("[n] does nothing now"), early
+    assert after == vm.end_message(view, EN) and after.startswith("[n] another match"), after
+
+
 def test_a_seat_played_by_a_stand_in_bot_says_so() -> None:
     view = make_view()
     view.seats[1].online = False
@@ -650,3 +698,18 @@ def test_a_bot_is_marked_in_the_screens_language_and_its_row_stays_in_line() -> 
     assert "规则：" in text(vm.rules_line(view, Words("zh")))
     last = make_view(your_hand=["HK"], legal_actions=["play HK"], to_act=[0], hand_phase="play")
     assert text(prompt_line(last, vm.ScreenState(view=last), Words("zh"))) == "轮到你：Enter 出你的最后一张牌"
+
+
+def test_the_logs_cursor_is_on_a_line_of_the_content_rendered_even_if_a_resize_came_between() -> None:
+    """Found resizing under load: the log's window asked its content twice per render (the lines, then the lines
+    again for the cursor); a resize between the two wrapped the second anew, its cursor fell below the first's last
+    line and prompt_toolkit's layout failed (IndexError, "Press ENTER to continue"). The cursor is of the content
+    rendered."""
+    from client.screen_layout import scrolled
+
+    calls = iter([[("", "one\ntwo")], [("", "o\nne\nt\nwo")]])  # (the second: as wrapped in a narrower window)
+    window = scrolled(lambda: next(calls), lambda: 0)
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        content = window.content.create_content(width=10, height=5)
+    assert content.line_count == 2 and content.cursor_position.y == 1
+    content.get_line(content.cursor_position.y)  # (the layout reads the cursor's line)

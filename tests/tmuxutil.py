@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,6 +64,19 @@ class Tmux:
                 return m
             time.sleep(0.1)
         raise AssertionError(f"{pattern!r} not on screen {name!r} within {timeout}s:\n{screen}")
+
+    def wait_until(self, name: str, holds: Callable[[str], object], what: str, timeout: float = 60.0) -> str:
+        """Poll until `holds(screen)` is true of one whole screen; returns that screen. For a state that takes more than
+        one pattern to tell (a redraw after a resize: tmux shows the old rows rewrapped, then a blank screen, then the
+        client's rows as they come), where a screen read once may be one from the middle."""
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen(name)
+            if holds(screen):
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"not on screen {name!r} within {timeout}s: {what}:\n{screen}")
 
     def resize(self, name: str, width: int, height: int) -> None:
         self.run("resize-window", "-t", name, "-x", str(width), "-y", str(height))
