@@ -105,6 +105,22 @@ class LocalTable:
                 moved = True
         return moved
 
+    def start_until_owing_the_first_seal(self, victim: int) -> None:
+        """The host starts the match and every seat answers every step until the first deal is sealed; `victim` then
+        holds its DeckSealedSignature (the step a host calls it away on in the away-claim tests)."""
+        self.deliver(self.host.start())
+        moved = True
+        while moved:
+            moved = False
+            for seat in self.seats:
+                if seat.seat == victim and "DeckSealed" in seat.chain_types:
+                    continue  # (it keeps what it owes from the first seal on)
+                while (raw := seat.next_automatic()) is not None:
+                    out = self.host.submit(seat.seat, raw)
+                    seat.accepted(raw)
+                    self.deliver(out)
+                    moved = True
+
     def play_until(self, reached: Callable[[], bool], max_steps: int = 10_000,
                    rng: random.Random | None = None) -> None:
         """Level 1, every seat present: random legal actions (drawn from `rng`, else the table's) and every automatic

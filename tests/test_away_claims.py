@@ -24,18 +24,7 @@ def _victim_owes_its_first_seal(signed: float = STEP_TIMEOUT) -> LocalTable:
     """Every seat answers every step until the first deal is sealed; the victim then holds its seal signature. The
     header's step timeout, which every seat signs, is `signed` seconds (0: no time limit)."""
     table = LocalTable(Rules.preset("bavarian", players=2), seed=3, step_timeout_ms=round(signed * 1000))
-    table.deliver(table.host.start())
-    moved = True
-    while moved:
-        moved = False
-        for seat in table.seats:
-            if seat.seat == VICTIM and "DeckSealed" in seat.chain_types:
-                continue  # (it keeps what it owes from the first seal on)
-            while (raw := seat.next_automatic()) is not None:
-                out = table.host.submit(seat.seat, raw)
-                seat.accepted(raw)
-                table.deliver(out)
-                moved = True
+    table.start_until_owing_the_first_seal(VICTIM)
     victim = table.seats[VICTIM]
     assert [victim.parsed(raw).type for raw in victim.outbox] == ["DeckSealedSignature"]
     return table

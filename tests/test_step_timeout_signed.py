@@ -88,18 +88,7 @@ def test_a_record_whose_header_says_another_step_timeout_than_the_host_replayed_
 def _victim_owes_its_first_seal(signed_ms: int) -> LocalTable:
     """Every seat answers every step until the first deal is sealed; the victim then holds its seal signature."""
     table = _table(signed_ms)
-    table.deliver(table.host.start())
-    moved = True
-    while moved:
-        moved = False
-        for seat in table.seats:
-            if seat.seat == VICTIM and "DeckSealed" in seat.chain_types:
-                continue
-            while (raw := seat.next_automatic()) is not None:
-                out = table.host.submit(seat.seat, raw)
-                seat.accepted(raw)
-                table.deliver(out)
-                moved = True
+    table.start_until_owing_the_first_seal(VICTIM)
     return table
 
 
