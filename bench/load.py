@@ -614,11 +614,12 @@ def report(runs: list[Result]) -> None:
             print(f"  note ({label}): refused actions (a seat acting on a view the table had left): {r.refused}")
 
 
-def measure_floor(tables: int, seconds: float, warmup: float) -> dict[str, Any] | str:
+def measure_floor(tables: int, seconds: float, warmup: float, checks: bool = False) -> dict[str, Any] | str:
     """bench/load_floor.py's closed loop of `tables` tables against a bare grpc.aio server (its own process, the
-    seats in another): its figures, or why there are none."""
+    seats in another; with `checks` the checked floor, the mandated signatures alone): its figures, or why there are
+    none."""
     argv = [sys.executable, str(ROOT / "bench" / "load_floor.py"), "--tables", str(tables), "--seconds",
-            str(seconds), "--warmup", str(warmup), "--json"]
+            str(seconds), "--warmup", str(warmup), "--json", *(["--checks"] if checks else [])]
     try:
         done = subprocess.run([*_DIE_WITH_PARENT, *argv], cwd=ROOT, capture_output=True, text=True,
                               timeout=seconds + warmup + START_WAIT + 60, check=False)
@@ -631,9 +632,9 @@ def measure_floor(tables: int, seconds: float, warmup: float) -> dict[str, Any] 
     return figures
 
 
-def report_floor(host: Result, floor: dict[str, Any] | str) -> None:
+def report_floor(host: Result, floor: dict[str, Any] | str, checked: dict[str, Any] | str) -> None:
     """The full-speed run beside its floor: the same tables in a closed loop against a server that does nothing but
-    what every action needs on the wire."""
+    what every action needs on the wire; and against the checked floor, which adds the mandated signatures alone."""
     if isinstance(floor, str):
         print(f"  floor: {floor}")
         return
@@ -659,6 +660,28 @@ def report_floor(host: Result, floor: dict[str, Any] | str) -> None:
               f"{TARGET_P99_MS:.0f} ms target")
     for problem in floor["problems"]:
         print(f"  floor problem: {problem}")
+    _report_checked_floor(checked)
+
+
+def _report_checked_floor(checked: dict[str, Any] | str) -> None:
+    """The checked floor's row: the bare floor plus the signatures every action needs (the acting seat signs, the
+    server checks and signs, every seat checks both), no rules, views or journal: what no host of this stack can go
+    below without dropping a check."""
+    if isinstance(checked, str):
+        print(f"  checked floor: {checked}")
+        return
+    replies: list[float] = checked["reply_ms"]
+    window = checked["window_s"] or 1.0
+    cpu = checked["server_cpu_s"] / len(replies) * 1000 if replies else 0.0
+    seats = checked["client_cpu_s"] / window
+    print(f"  {'checked floor (signatures)':<26} {len(replies) / window:9.0f} {_ms(replies)}   {cpu:.2f} ms "
+          f"({checked['server_cpu_s'] / window:.0%} of a core; the seats' process {seats:.0%})")
+    if replies:
+        p99 = percentile(replies, 99)
+        print(f"    the checked floor's p99 {p99:.1f} ms is {'under' if p99 < TARGET_P99_MS else 'NOT under'} the "
+              f"{TARGET_P99_MS:.0f} ms target, with no rules, views or journal")
+    for problem in checked["problems"]:
+        print(f"  checked floor problem: {problem}")
 
 
 GROWTH_LIMIT_KB = 10.0  # kB per hand over the soak's second half; a host that kept every match grew ~110
@@ -754,6 +777,7 @@ def main() -> None:
         if not args.no_load:
             runs: list[Result] = []
             floor: dict[str, Any] | str = "not measured"
+            checked: dict[str, Any] | str = "not measured"
             plan = [(1, 0.0), (args.tables, 0.0)] + [(args.tables, t) for t in args.think or [PACED_THINK] if t > 0]
             for n, (count, think) in enumerate(plan):
                 where = Path(tmp) / f"load-{n}"
@@ -771,9 +795,11 @@ def main() -> None:
                 if n == 1 and not args.no_floor:  # the host at full speed, then its floor at once: the same load
                     floor = measure_floor(count, args.seconds, args.warmup)
                     print(f"  ({count} tables against a bare grpc.aio server: measured)", flush=True)
+                    checked = measure_floor(count, args.seconds, args.warmup, checks=True)
+                    print(f"  ({count} tables against the checked floor: measured)", flush=True)
             report(runs)
             if not args.no_floor:
-                report_floor(runs[1], floor)
+                report_floor(runs[1], floor, checked)
         for n, think in enumerate(args.soak_think or [0.0] if args.soak else []):
             tables = args.soak_tables or args.tables
             where = Path(tmp) / f"soak-{n}"

@@ -16,9 +16,17 @@ that cost alone, the same way and at the same load, so that the host's figure ca
   to its reply, in the client, as bench/load.py's "action" figure), and "all 4 received" (from the call until the
   last of the table's seats had the item); the server's CPU per action from /proc.
 
+With `--checks`, the checked floor: the same, plus the signatures the protocol mandates for a game action, with the
+very functions the host and the seats call (`Mandated`): the acting seat signs its request; the server checks that
+signature and signs the event; every seat checks the event's signature and the acting seat's signature inside it (as
+a seat checks an ActionAccepted and the ActionRequest it embeds). No rules, views, records, journal or protobuf: a
+lower bound of what a host and seats of this stack (Python, grpc.aio) pay for an action, whatever their code, unless
+they drop a check (the host's journal, durable before a change leaves it, costs more on top). bench/latency.py and
+bench/load.py print it beside the bare floor.
+
 Figures only: nothing passes or fails. `--json` prints one line of JSON instead (what bench/load.py reads).
 
-Run: ``.venv/bin/python bench/load_floor.py [--tables 32] [--seconds 30] [--warmup 3]``.
+Run: ``.venv/bin/python bench/load_floor.py [--tables 32] [--seconds 30] [--warmup 3] [--checks]``.
 """
 
 from __future__ import annotations
@@ -39,6 +47,11 @@ from pathlib import Path
 
 import grpc
 import grpc.aio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from watten_net.deal.identity import SIGNATURE_LEN, public_key_bytes, sign, verify
 
 PLAYERS = 4
 SERVICE = "/bench.Floor/"
@@ -51,6 +64,51 @@ GENERATION = 1_000_000  # item index = generation * GENERATION + its number in t
 OWN_CONNECTION = ("grpc.use_local_subchannel_pool", 1)
 # Sizes of a median game action at f8d460f (bench/latency.py: "messages per action"); options change them.
 REQUEST_BYTES, REPLY_BYTES, EVENT_BYTES = 238, 40, 1025
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the mandated work of a game action (`--checks`)
+# ---------------------------------------------------------------------------------------------------------------
+
+_LENGTH = struct.Struct(">H")  # a checked event ends with the length of the request it carries, then a signature
+
+
+class Mandated:
+    """The signatures of the checked floor: fixed keys (every process of a run derives the same), a
+    request `_ITEM | seat | padding | the seat's signature`, an event `request | padding | its length | the server's
+    signature`. A bad signature raises: the floor checks for real, it does not only spend the time."""
+
+    def __init__(self) -> None:
+        self.seat_keys = [Ed25519PrivateKey.from_private_bytes(bytes([seat + 1]) * 32) for seat in range(PLAYERS)]
+        self.seat_public = [public_key_bytes(key) for key in self.seat_keys]
+        self.host_key = Ed25519PrivateKey.from_private_bytes(bytes([0xA0]) * 32)
+        self.host_public = public_key_bytes(self.host_key)
+
+    def request(self, header: bytes, seat: int, size: int) -> bytes:
+        """The seat's signed request of at least `size` bytes."""
+        body = header + bytes([seat]) + bytes(max(0, size - len(header) - 1 - SIGNATURE_LEN))
+        return body + sign(self.seat_keys[seat], body)
+
+    def accept(self, request: bytes) -> None:
+        """The server's check of a request: the acting seat's signature."""
+        seat = request[_ITEM.size]
+        if seat >= PLAYERS or not verify(self.seat_public[seat], request[-SIGNATURE_LEN:], request[:-SIGNATURE_LEN]):
+            raise ValueError("checked floor: a request's signature does not verify")
+
+    def event(self, request: bytes, size: int) -> bytes:
+        """The event of an accepted request, of at least `size` bytes, signed by the server."""
+        pad = bytes(max(0, size - len(request) - _LENGTH.size - SIGNATURE_LEN))
+        body = request + pad + _LENGTH.pack(len(request))
+        return body + sign(self.host_key, body)
+
+    def check(self, event: bytes) -> None:
+        """A seat's part: the server's signature on the event and the acting seat's on the request inside it."""
+        body, signature = event[:-SIGNATURE_LEN], event[-SIGNATURE_LEN:]
+        request = body[:_LENGTH.unpack_from(body, len(body) - _LENGTH.size)[0]]
+        seat = request[_ITEM.size]
+        if not (verify(self.host_public, signature, body) and seat < PLAYERS
+                and verify(self.seat_public[seat], request[-SIGNATURE_LEN:], request[:-SIGNATURE_LEN])):
+            raise ValueError("checked floor: an event's signatures do not verify")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -70,13 +128,18 @@ class Tables:
         return self.items[table], self.changed[table]
 
 
-async def serve() -> None:
+async def serve(checks: bool) -> None:
     tables = Tables()
+    mandated = Mandated() if checks else None
 
     async def submit(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         table, _index, event_size, reply_size = _ITEM.unpack_from(request)
         items, changed = tables.of(table)
-        items.append(request[:_ITEM.size] + bytes(max(0, event_size - _ITEM.size)))
+        if mandated is None:
+            items.append(request[:_ITEM.size] + bytes(max(0, event_size - _ITEM.size)))
+        else:
+            mandated.accept(request)
+            items.append(mandated.event(request, event_size))
         async with changed:
             changed.notify_all()
         return bytes(reply_size)
@@ -149,9 +212,10 @@ class ClosedLoop:
     """One table's 4 seats and the closed loop of its actions: what is the same whether the seats are in this process
     (`FloorTable`) or each in its own (`ApartFloorTable`); a subclass sends (`_send`) and calls `note_arrival`."""
 
-    def __init__(self, number: int, sizes: tuple[int, int, int]) -> None:
+    def __init__(self, number: int, sizes: tuple[int, int, int], checks: bool = False) -> None:
         self.number = number
         self.sizes = sizes
+        self.mandated = Mandated() if checks else None  # (the checked floor: the seats sign and check)
         self.generation = 0  # items of an earlier generation (the warm-up's) are not counted
         self.received = [0] * PLAYERS  # items of this generation each seat's stream delivered so far
         self.sent = 0  # items of this generation submitted so far
@@ -181,8 +245,10 @@ class ClosedLoop:
         self.sent += 1
         self.arrived.clear()
         index = self.generation * GENERATION + self.sent
-        request = _ITEM.pack(self.number, index, event_size, reply_size) + bytes(max(0, request_size - _ITEM.size))
-        return await self._send(seat, request)
+        header = _ITEM.pack(self.number, index, event_size, reply_size)
+        if self.mandated is not None:
+            return await self._send(seat, self.mandated.request(header, seat, request_size))
+        return await self._send(seat, header + bytes(max(0, request_size - _ITEM.size)))
 
     async def everyone_has_all(self, wait: float = WAIT) -> None:
         if min(self.received) < self.sent:
@@ -231,8 +297,9 @@ class ClosedLoop:
 class FloorTable(ClosedLoop):
     """One table's 4 seats in this process: their channels and their streams."""
 
-    def __init__(self, number: int, port: int, sizes: tuple[int, int, int], own_connections: bool = True) -> None:
-        super().__init__(number, sizes)
+    def __init__(self, number: int, port: int, sizes: tuple[int, int, int], own_connections: bool = True,
+                 checks: bool = False) -> None:
+        super().__init__(number, sizes, checks)
         # (without own connections the 4 channels share one, as client.connection's channels in one process do)
         options = [OWN_CONNECTION] if own_connections else []
         self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=options) for _ in range(PLAYERS)]
@@ -241,6 +308,8 @@ class FloorTable(ClosedLoop):
     async def follow(self, seat: int) -> None:
         stream = self.channels[seat].unary_stream(SERVICE + "Follow")(_TABLE.pack(self.number))
         async for item in stream:
+            if self.mandated is not None:
+                self.mandated.check(item)
             self.note_arrival(seat, _ITEM.unpack_from(item)[1], time.perf_counter())
 
     async def _send(self, seat: int, request: bytes) -> tuple[float, float]:
@@ -266,8 +335,8 @@ class ApartFloorTable(ClosedLoop):
     """One table's 4 seats, each in its own process (`--floor-seat`), as at a real table; this process only tells
     them what to submit and reads when items reached them (their perf_counter: one clock for the whole machine)."""
 
-    def __init__(self, number: int, port: int, sizes: tuple[int, int, int]) -> None:
-        super().__init__(number, sizes)
+    def __init__(self, number: int, port: int, sizes: tuple[int, int, int], checks: bool = False) -> None:
+        super().__init__(number, sizes, checks)  # (the seat processes check; this one signs what it tells them to send)
         self.port = port
         self.procs: list[asyncio.subprocess.Process] = []
         self.readers: list[asyncio.Task[None]] = []
@@ -277,6 +346,7 @@ class ApartFloorTable(ClosedLoop):
         for seat in range(PLAYERS):
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, str(Path(__file__).resolve()), "--floor-seat", str(self.port), str(self.number),
+                *(["--checks"] if self.mandated is not None else []),
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
             self.procs.append(proc)
             self.readers.append(asyncio.create_task(self._read(seat, proc)))
@@ -317,15 +387,19 @@ class ApartFloorTable(ClosedLoop):
         return sum(cpu_s(proc.pid) for proc in self.procs)
 
 
-async def floor_seat(port: int, table: int) -> None:
-    """One seat of an ApartFloorTable (its own process): follows the table's stream, printing `r INDEX TIME` for each
-    item, and submits what its stdin says (`s HEX`), printing `d INDEX STARTED REPLIED`."""
+async def floor_seat(port: int, table: int, checks: bool) -> None:
+    """One seat of an ApartFloorTable (its own process): follows the table's stream (checking each item's signatures
+    with `checks`), printing `r INDEX TIME` for each item, and submits what its stdin says (`s HEX`, signed by the
+    coordinator), printing `d INDEX STARTED REPLIED`."""
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=[OWN_CONNECTION])
     submit = channel.unary_unary(SERVICE + "Submit")
     out = sys.stdout
+    mandated = Mandated() if checks else None
 
     async def follow() -> None:
         async for item in channel.unary_stream(SERVICE + "Follow")(_TABLE.pack(table)):
+            if mandated is not None:
+                mandated.check(item)
             now = time.perf_counter()
             out.write(f"r {_ITEM.unpack_from(item)[1]} {now!r}\n")
             out.flush()
@@ -352,9 +426,11 @@ async def floor_seat(port: int, table: int) -> None:
 
 
 @contextlib.asynccontextmanager
-async def floor_server() -> AsyncIterator[tuple[int, int]]:
-    """The bare server in its own process, for as long as the block runs: (its port, its pid)."""
+async def floor_server(checks: bool = False) -> AsyncIterator[tuple[int, int]]:
+    """The bare server (with `checks`, the checked one) in its own process, for as long as the block runs: (its port,
+    its pid)."""
     proc = await asyncio.create_subprocess_exec(sys.executable, str(Path(__file__).resolve()), "--serve",
+                                                *(["--checks"] if checks else []),
                                                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
     try:
@@ -371,12 +447,13 @@ async def floor_server() -> AsyncIterator[tuple[int, int]]:
 
 @contextlib.asynccontextmanager
 async def open_tables(port: int, count: int, sizes: tuple[int, int, int], apart: bool = False,
-                      problems: list[str] | None = None,
-                      own_connections: bool = True) -> AsyncIterator[list[ClosedLoop]]:
+                      problems: list[str] | None = None, own_connections: bool = True,
+                      checks: bool = False) -> AsyncIterator[list[ClosedLoop]]:
     """`count` tables of 4 seats following their streams (each seat its own process when `apart`; else each its own
-    TCP connection unless not `own_connections`), every stream open (else a problem noted), closed at the end."""
-    tables: list[ClosedLoop] = [ApartFloorTable(n, port, sizes) if apart
-                                else FloorTable(n, port, sizes, own_connections) for n in range(count)]
+    TCP connection unless not `own_connections`), every stream open (else a problem noted), closed at the end; with
+    `checks` the seats sign and check as the checked floor's do."""
+    tables: list[ClosedLoop] = [ApartFloorTable(n, port, sizes, checks) if apart
+                                else FloorTable(n, port, sizes, own_connections, checks) for n in range(count)]
     try:
         for table in tables:
             await table.start()
@@ -423,11 +500,13 @@ async def run_tables(tables: list[ClosedLoop], warmup: float, seconds: float, se
     result.received_ms = [n[2] for n in inside]
 
 
-async def measure(tables: int, seconds: float, warmup: float, sizes: tuple[int, int, int]) -> FloorResult:
-    """Start the bare server, run `tables` closed loops against it, stop it."""
+async def measure(tables: int, seconds: float, warmup: float, sizes: tuple[int, int, int],
+                  checks: bool = False) -> FloorResult:
+    """Start the bare server (the checked one with `checks`), run `tables` closed loops against it, stop it."""
     result = FloorResult(tables=tables, sizes=sizes)
     try:
-        async with floor_server() as (port, pid), open_tables(port, tables, sizes, problems=result.problems) as loops:
+        async with floor_server(checks) as (port, pid), open_tables(port, tables, sizes, problems=result.problems,
+                                                                    checks=checks) as loops:
             await run_tables(loops, warmup, seconds, pid, result)
     except (TimeoutError, ValueError, IndexError, grpc.RpcError) as err:
         result.problems.append(f"{type(err).__name__}: {err}")
@@ -435,14 +514,14 @@ async def measure(tables: int, seconds: float, warmup: float, sizes: tuple[int, 
 
 
 async def measure_sequence(count: int, sizes: tuple[int, int, int], apart: bool = False, warmup: int = 50,
-                           own_connections: bool = True) -> FloorResult:
+                           own_connections: bool = True, checks: bool = False) -> FloorResult:
     """One table, one action at a time (bench/latency.py's baseline): `warmup` actions, then `count` measured; the
-    seats in this process or (`apart`) each in its own. `client_cpu_s` is the seats' CPU (this process's, or the
-    four seat processes')."""
+    seats in this process or (`apart`) each in its own; the checked floor with `checks`. `client_cpu_s` is the
+    seats' CPU (this process's, or the four seat processes')."""
     result = FloorResult(tables=1, sizes=sizes)
     try:
-        async with floor_server() as (port, pid), open_tables(port, 1, sizes, apart, result.problems,
-                                                              own_connections) as (table,):
+        async with floor_server(checks) as (port, pid), open_tables(port, 1, sizes, apart, result.problems,
+                                                                    own_connections, checks) as (table,):
             for index in range(warmup):
                 await table.act(index)
             server0, seats0, started = cpu_s(pid), table.seat_cpu_s(), time.perf_counter()
@@ -470,14 +549,15 @@ DEAL_CHANGES = {
 
 
 async def measure_rounds(patterns: dict[str, list[int]], repeats: int, sizes: tuple[int, int, int],
-                         apart: bool = False) -> tuple[dict[str, list[float]], list[str]]:
-    """Each pattern of `rounds` `repeats` times against a bare server (its own process), the patterns alternating
-    so that whatever else the machine does falls on all alike: milliseconds per pattern, and any problems. The
-    seats are in this process, or (`apart`) each in its own."""
+                         apart: bool = False, checks: bool = False) -> tuple[dict[str, list[float]], list[str]]:
+    """Each pattern of `rounds` `repeats` times against a bare server (its own process; the checked one with
+    `checks`), the patterns alternating so that whatever else the machine does falls on all alike: milliseconds per
+    pattern, and any problems. The seats are in this process, or (`apart`) each in its own."""
     times: dict[str, list[float]] = {name: [] for name in patterns}
     problems: list[str] = []
     try:
-        async with floor_server() as (port, _pid), open_tables(port, 1, sizes, apart, problems) as (table,):
+        async with floor_server(checks) as (port, _pid), open_tables(port, 1, sizes, apart, problems,
+                                                                     checks=checks) as (table,):
             for _ in range(repeats):
                 for name, pattern in patterns.items():
                     times[name].append(await table.rounds(pattern))
@@ -486,9 +566,10 @@ async def measure_rounds(patterns: dict[str, list[int]], repeats: int, sizes: tu
     return times, problems
 
 
-def report(r: FloorResult) -> None:
+def report(r: FloorResult, checked: bool = False) -> None:
     request, reply, event = r.sizes
-    print(f"\nbare grpc.aio floor: {r.tables} tables x {PLAYERS} seats in one client process, the server in its own; "
+    print(f"\nbare grpc.aio floor{' with the mandated checks' if checked else ''}: {r.tables} tables x {PLAYERS} "
+          "seats in one client process, the server in its own; "
           f"request {request} B, reply {reply} B, stream event {event} B to each of 4 seats")
     for name, values in (("call -> reply (ms)", r.reply_ms), ("call -> all 4 received (ms)", r.received_ms)):
         if values:
@@ -510,24 +591,27 @@ def main() -> None:
     parser.add_argument("--request-bytes", type=int, default=REQUEST_BYTES)
     parser.add_argument("--reply-bytes", type=int, default=REPLY_BYTES)
     parser.add_argument("--event-bytes", type=int, default=EVENT_BYTES)
+    parser.add_argument("--checks", action="store_true", help="the checked floor: the server and the seats sign "
+                        "and check the signatures the protocol mandates for a game action, nothing more")
     parser.add_argument("--json", action="store_true", help="print the result as one line of JSON")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--floor-seat", nargs=2, type=int, metavar=("PORT", "TABLE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve())
+        asyncio.run(serve(args.checks))
         return
     if args.floor_seat:
-        asyncio.run(floor_seat(*args.floor_seat))
+        port, table = args.floor_seat
+        asyncio.run(floor_seat(port, table, args.checks))
         return
     sizes = (args.request_bytes, args.reply_bytes, args.event_bytes)
-    result = asyncio.run(measure(max(1, args.tables), args.seconds, args.warmup, sizes))
+    result = asyncio.run(measure(max(1, args.tables), args.seconds, args.warmup, sizes, args.checks))
     if args.json:
         print(json.dumps(asdict(result)))
         return
     print(f"watten-net load floor (Python {platform.python_version()}, grpcio {grpc.__version__}, "
           f"{os.cpu_count()} CPUs)")
-    report(result)
+    report(result, args.checks)
 
 
 if __name__ == "__main__":
