@@ -550,16 +550,21 @@ async def main_async(args: argparse.Namespace) -> None:
     sizes = (median_or(run.request_sizes, 238), median_or(run.reply_sizes, 40), median_or(run.update_sizes, 1016))
     # The floor of the same shape: 4 seats in one process, sharing one connection as client.connection's do there.
     base = await measure_sequence(max(len(run.checked_ms), 50), sizes, own_connections=False)
-    checked = await measure_sequence(max(len(run.checked_ms), 50), sizes, own_connections=False, checks=True)
+    count = max(len(run.checked_ms), 50)
+    checked = [await measure_sequence(count, sizes, own_connections=False, checks=True, journal=journal)
+               for journal in (False, True)]
     report_one_process(args, run, base, checked)
     if args.apart > 0:
         apart_run = await play_seats_apart(args, random.Random(args.seed))
-        apart_base = await measure_sequence(max(len(apart_run.checked_ms), 50), sizes, apart=True)
-        apart_checked = await measure_sequence(max(len(apart_run.checked_ms), 50), sizes, apart=True, checks=True)
+        count = max(len(apart_run.checked_ms), 50)
+        apart_base = await measure_sequence(count, sizes, apart=True)
+        apart_checked = [await measure_sequence(count, sizes, apart=True, checks=True, journal=journal)
+                         for journal in (False, True)]
         report_apart(apart_run, apart_base, apart_checked)
 
 
-def report_one_process(args: argparse.Namespace, run: RealRun, base: FloorResult, checked: FloorResult) -> None:
+def report_one_process(args: argparse.Namespace, run: RealRun, base: FloorResult,
+                       checked: list[FloorResult]) -> None:
     count = len(run.checked_ms)
     request_size, reply_size, stream_size = base.sizes
     header = f"  {'(ms)':<36} {'count':>6} {'p50':>8} {'p90':>8} {'p99':>8} {'max':>8}"
@@ -579,7 +584,8 @@ def report_one_process(args: argparse.Namespace, run: RealRun, base: FloorResult
     print(header)
     print(row("submit returns", base.reply_ms))
     print(row("all 4 received", base.received_ms))
-    print(row("checked floor: all 4 received", checked.received_ms))
+    print(row("checked floor: all 4 received", checked[0].received_ms))
+    print(row("... and journal fsync: all 4 received", checked[1].received_ms))
     print()
     if count:
         rate = count / run.wall_s if run.wall_s else 0.0
@@ -606,16 +612,17 @@ def report_one_process(args: argparse.Namespace, run: RealRun, base: FloorResult
     if run.views_ahead:
         print(f"  note: {run.views_ahead} of {run.events_with_view} stream events carried a view of a longer chain "
               f"than their own entries reach (the host builds each event's view when it sends it, not at the event)")
-    problems = run.problems + base.problems + checked.problems
+    problems = run.problems + base.problems + checked[0].problems + checked[1].problems
     if run.wrong_type:
         problems.append(f"{run.wrong_type} measured chain entries were not ActionAccepted")
     for problem in problems:
         print(f"  problem: {problem}")
 
 
-def print_targets(shape: str, run: RealRun, base: FloorResult, checked: FloorResult) -> None:
-    """The ratio and p99 lines of one shape, against the floor of the same shape; and what the checked floor (the
-    mandated signatures alone, bench/load_floor.py `--checks`) leaves of the target for everything else."""
+def print_targets(shape: str, run: RealRun, base: FloorResult, checked: list[FloorResult]) -> None:
+    """The ratio and p99 lines of one shape, against the floor of the same shape; and what the checked floors (the
+    mandated signatures alone, bench/load_floor.py `--checks`; and with the journal's fsync) leave of the target for
+    everything else."""
     p50, p50_base = percentile(run.checked_ms, 50), percentile(base.received_ms, 50)
     p50_recv, p99 = percentile(run.arrived_ms, 50), percentile(run.checked_ms, 99)
     ratio = p50 / p50_base
@@ -624,17 +631,18 @@ def print_targets(shape: str, run: RealRun, base: FloorResult, checked: FloorRes
           f"{'met' if ratio <= TARGET_RATIO else 'NOT met'}")
     print(f"  [{shape}] p99: {p99:.2f} ms   target: under {TARGET_P99_MS:.0f} ms -> "
           f"{'met' if p99 < TARGET_P99_MS else 'NOT met'}")
-    if checked.received_ms:
-        floor = percentile(checked.received_ms, 50)
-        left = TARGET_RATIO * p50_base - floor
-        print(f"  [{shape}] the checked floor (the mandated signatures alone: the seat signs, the server checks and "
-              f"signs, each seat checks both) all 4 received p50 {floor:.2f} ms = {floor / p50_base:.2f}x the bare "
-              f"floor: the {TARGET_RATIO:.0f}x target leaves {left:.2f} ms an action for all the rest (rules, views, "
-              f"journal, records, protobuf; here {p50 - floor:.2f} ms); its p99 "
-              f"{percentile(checked.received_ms, 99):.2f} ms")
+    for what, floor_run in zip(("the mandated signatures alone: the seat signs, the server checks and signs, each "
+                                "seat checks both", "and the journal's fsync before the event leaves"), checked,
+                               strict=True):
+        if floor_run.received_ms:
+            floor = percentile(floor_run.received_ms, 50)
+            print(f"  [{shape}] the checked floor ({what}): all 4 received p50 {floor:.2f} ms = "
+                  f"{floor / p50_base:.2f}x the bare floor, p99 {percentile(floor_run.received_ms, 99):.2f} ms; the "
+                  f"{TARGET_RATIO:.0f}x target leaves {TARGET_RATIO * p50_base - floor:.2f} ms an action for all the "
+                  f"rest (here {p50 - floor:.2f} ms)")
 
 
-def report_apart(run: RealRun, base: FloorResult, checked: FloorResult) -> None:
+def report_apart(run: RealRun, base: FloorResult, checked: list[FloorResult]) -> None:
     """The real-table shape: each seat its own process, against the floor with each seat its own process."""
     count = len(run.checked_ms)
     print(f"\nthe real-table shape: each seat its own process (bench/apart.py), {count} actions of "
@@ -646,12 +654,13 @@ def report_apart(run: RealRun, base: FloorResult, checked: FloorResult) -> None:
     print(row("all 4 views yielded", run.viewed_ms))
     print(row("floor: submit returns", base.reply_ms))
     print(row("floor: all 4 received", base.received_ms))
-    print(row("checked floor: all 4 received", checked.received_ms))
+    print(row("checked floor: all 4 received", checked[0].received_ms))
+    print(row("... and journal fsync: all 4 received", checked[1].received_ms))
     if count and base.received_ms:
         print(f"  CPU of the 4 seat processes: {run.client_cpu_s / count * 1000:.2f} ms per action (the floor's 4: "
               f"{base.client_cpu_s / len(base.received_ms) * 1000:.2f} ms per item)")
         print_targets("each seat its own process", run, base, checked)
-    for problem in run.problems + base.problems + checked.problems:
+    for problem in run.problems + base.problems + checked[0].problems + checked[1].problems:
         print(f"  problem (seats apart): {problem}")
 
 

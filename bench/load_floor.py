@@ -21,8 +21,10 @@ very functions the host and the seats call (`Mandated`): the acting seat signs i
 signature and signs the event; every seat checks the event's signature and the acting seat's signature inside it (as
 a seat checks an ActionAccepted and the ActionRequest it embeds). No rules, views, records, journal or protobuf: a
 lower bound of what a host and seats of this stack (Python, grpc.aio) pay for an action, whatever their code, unless
-they drop a check (the host's journal, durable before a change leaves it, costs more on top). bench/latency.py and
-bench/load.py print it beside the bare floor.
+they drop a check. For one table at a time (`measure_sequence(journal=True)`) also the host's journal: each request
+written to the table's file and fsynced before its event leaves (watten-host's order, on the event loop as a host of
+one table does it): a game that survives a crash of the host pays that on every action's way, whatever its code.
+bench/latency.py and bench/load.py print them beside the bare floor.
 
 Figures only: nothing passes or fails. `--json` prints one line of JSON instead (what bench/load.py reads).
 
@@ -40,6 +42,7 @@ import os
 import platform
 import struct
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator
 from dataclasses import asdict, dataclass, field
@@ -128,9 +131,31 @@ class Tables:
         return self.items[table], self.changed[table]
 
 
-async def serve(checks: bool) -> None:
+class Journals:
+    """The `--journal` floor's journals: a file per table in a temporary folder, each request written and fsynced
+    on the event loop before its event is appended (as watten-host's journal of a table, host/journal.py)."""
+
+    def __init__(self) -> None:
+        self.folder = tempfile.TemporaryDirectory(prefix="watten-floor-")
+        self.files: dict[int, int] = {}
+
+    def write(self, table: int, data: bytes) -> None:
+        if table not in self.files:
+            path = Path(self.folder.name) / f"{table}.wjournal"
+            self.files[table] = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        os.write(self.files[table], data)
+        os.fsync(self.files[table])
+
+    def close(self) -> None:
+        for fd in self.files.values():
+            os.close(fd)
+        self.folder.cleanup()
+
+
+async def serve(checks: bool, journal: bool) -> None:
     tables = Tables()
     mandated = Mandated() if checks else None
+    journals = Journals() if journal else None
 
     async def submit(request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         table, _index, event_size, reply_size = _ITEM.unpack_from(request)
@@ -139,6 +164,8 @@ async def serve(checks: bool) -> None:
             items.append(request[:_ITEM.size] + bytes(max(0, event_size - _ITEM.size)))
         else:
             mandated.accept(request)
+            if journals is not None:
+                journals.write(table, request)
             items.append(mandated.event(request, event_size))
         async with changed:
             changed.notify_all()
@@ -170,6 +197,8 @@ async def serve(checks: bool) -> None:
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(reader.read(), LIFETIME)  # until the client closes our stdin
     await server.stop(0.2)
+    if journals is not None:
+        journals.close()
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -426,11 +455,11 @@ async def floor_seat(port: int, table: int, checks: bool) -> None:
 
 
 @contextlib.asynccontextmanager
-async def floor_server(checks: bool = False) -> AsyncIterator[tuple[int, int]]:
-    """The bare server (with `checks`, the checked one) in its own process, for as long as the block runs: (its port,
-    its pid)."""
+async def floor_server(checks: bool = False, journal: bool = False) -> AsyncIterator[tuple[int, int]]:
+    """The bare server (with `checks`, the checked one; with `journal` too, the durable one) in its own process, for
+    as long as the block runs: (its port, its pid)."""
     proc = await asyncio.create_subprocess_exec(sys.executable, str(Path(__file__).resolve()), "--serve",
-                                                *(["--checks"] if checks else []),
+                                                *(["--checks"] if checks else []), *(["--journal"] if journal else []),
                                                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
     try:
@@ -514,13 +543,14 @@ async def measure(tables: int, seconds: float, warmup: float, sizes: tuple[int, 
 
 
 async def measure_sequence(count: int, sizes: tuple[int, int, int], apart: bool = False, warmup: int = 50,
-                           own_connections: bool = True, checks: bool = False) -> FloorResult:
+                           own_connections: bool = True, checks: bool = False,
+                           journal: bool = False) -> FloorResult:
     """One table, one action at a time (bench/latency.py's baseline): `warmup` actions, then `count` measured; the
-    seats in this process or (`apart`) each in its own; the checked floor with `checks`. `client_cpu_s` is the
-    seats' CPU (this process's, or the four seat processes')."""
+    seats in this process or (`apart`) each in its own; the checked floor with `checks` (and its journal with
+    `journal`). `client_cpu_s` is the seats' CPU (this process's, or the four seat processes')."""
     result = FloorResult(tables=1, sizes=sizes)
     try:
-        async with floor_server(checks) as (port, pid), open_tables(port, 1, sizes, apart, result.problems,
+        async with floor_server(checks, journal) as (port, pid), open_tables(port, 1, sizes, apart, result.problems,
                                                                     own_connections, checks) as (table,):
             for index in range(warmup):
                 await table.act(index)
@@ -549,15 +579,16 @@ DEAL_CHANGES = {
 
 
 async def measure_rounds(patterns: dict[str, list[int]], repeats: int, sizes: tuple[int, int, int],
-                         apart: bool = False, checks: bool = False) -> tuple[dict[str, list[float]], list[str]]:
+                         apart: bool = False, checks: bool = False,
+                         journal: bool = False) -> tuple[dict[str, list[float]], list[str]]:
     """Each pattern of `rounds` `repeats` times against a bare server (its own process; the checked one with
     `checks`), the patterns alternating so that whatever else the machine does falls on all alike: milliseconds per
     pattern, and any problems. The seats are in this process, or (`apart`) each in its own."""
     times: dict[str, list[float]] = {name: [] for name in patterns}
     problems: list[str] = []
     try:
-        async with floor_server(checks) as (port, _pid), open_tables(port, 1, sizes, apart, problems,
-                                                                     checks=checks) as (table,):
+        async with floor_server(checks, journal) as (port, _pid), open_tables(port, 1, sizes, apart, problems,
+                                                                              checks=checks) as (table,):
             for _ in range(repeats):
                 for name, pattern in patterns.items():
                     times[name].append(await table.rounds(pattern))
@@ -593,12 +624,13 @@ def main() -> None:
     parser.add_argument("--event-bytes", type=int, default=EVENT_BYTES)
     parser.add_argument("--checks", action="store_true", help="the checked floor: the server and the seats sign "
                         "and check the signatures the protocol mandates for a game action, nothing more")
+    parser.add_argument("--journal", action="store_true", help=argparse.SUPPRESS)  # (--serve: one table's journal)
     parser.add_argument("--json", action="store_true", help="print the result as one line of JSON")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--floor-seat", nargs=2, type=int, metavar=("PORT", "TABLE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve(args.checks))
+        asyncio.run(serve(args.checks, args.journal))
         return
     if args.floor_seat:
         port, table = args.floor_seat
