@@ -1,12 +1,49 @@
-"""Text broken into rows by terminal columns, for the help and the log: `textwrap` counts characters, and a Chinese
-character takes two columns, so a Chinese help line of 93 columns passed as 72 (the terminal broke it anywhere),
-and Chinese has no spaces to break at. Here a row breaks at a space, or between two wide characters (never before
-a closing mark such as "，" or "）"), and a word longer than a row is cut only when asked.
+"""Text measured in terminal columns: cut, padded and broken into rows. A Chinese character takes two columns, and
+`len`, `str.ljust` and `textwrap` count characters: a bot's "（机器人）" pushed its seat row's team and cards out of
+line, the summary's columns slid apart, and a Chinese help line of 93 columns passed as 72 (the terminal broke it
+anywhere). Text that may hold wide characters (a name, a heading) is cut and padded to a width here.
+
+Rows: Chinese has no spaces to break at, so a row breaks at a space, or between two wide characters (never before a
+closing mark such as "，" or "）"), and a word longer than a row is cut only when asked.
 """
 
 from __future__ import annotations
 
 from prompt_toolkit.utils import get_cwidth
+
+
+def cut_columns(text: str, width: int) -> str:
+    """`text` cut to at most `width` columns (a wide character that would stand half outside goes whole).
+
+    >>> cut_columns("王小明", 5), cut_columns("Vroni", 3)
+    ('王小', 'Vro')
+    """
+    while text and get_cwidth(text) > width:
+        text = text[:-1]
+    return text
+
+
+def pad_columns(text: str, width: int, right: bool = False) -> str:
+    """`text` padded with spaces to `width` columns (on the left when `right`: a number's column); a longer text
+    stays whole.
+
+    >>> pad_columns("王", 4) + "|", pad_columns("7", 3, right=True)
+    ('王  |', '  7')
+    """
+    pad = " " * max(0, width - get_cwidth(text))
+    return pad + text if right else text + pad
+
+
+def fit_columns(text: str, width: int) -> str:
+    """`text` in exactly `width` columns, padded, or cut with the cut marked "…" (never cut silently).
+
+    >>> fit_columns("Vroni（机器人）", 10), fit_columns("王小明", 4), fit_columns("Anna", 6)
+    ('Vroni（机…', '王… ', 'Anna  ')
+    """
+    if get_cwidth(text) > width:
+        text = cut_columns(text, width - 1) + "…"
+    return pad_columns(text, width)
+
 
 # marks that stay on the row of the character before them (Chinese typesetting never starts a row with one)
 _CLOSING = set("，。、：；！？）》」』】…’”")

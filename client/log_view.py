@@ -15,7 +15,7 @@ from prompt_toolkit.utils import get_cwidth
 from watten_net.cardwords import RANK_DE, SUIT_DE
 from watten_net.printable import visible
 
-from .columns import wrap_columns
+from .columns import cut_columns, pad_columns, wrap_columns
 from .i18n import Words
 from .story import HandRow, LogLine, Story
 from .viewmodel import ABANDONED, MATCH_OVER, MIN_SIZE, Fragments, ScreenState
@@ -51,12 +51,6 @@ def full_log_rows(state: ScreenState, width: int = 80) -> int:
     return sum(text.count("\n") for _, text in full_log(state, width))
 
 
-def _cells(text: str, width: int, right: bool = False) -> str:
-    """`text` padded to `width` terminal columns (a Chinese heading's characters take two each)."""
-    pad = " " * max(0, width - get_cwidth(text))
-    return pad + text if right else text + pad
-
-
 def match_over(view: Any) -> bool:
     return view is not None and bool(view.game_fingerprint) and view.table.phase in (MATCH_OVER, ABANDONED)
 
@@ -67,9 +61,9 @@ def summary(state: ScreenState, words: Words, story: Story | None, width: int = 
     view = state.view
     out: Fragments = [("class:heading", f"{words['summary']}\n")]
     rows = story.hands if story is not None else []
-    head = (f"{_cells(words['col_hand'], 4, right=True)}  {_cells(words['col_dealer'], 8)} "
-            f"{_cells(words['col_announced'], 20)} {_cells(words['col_points'], 3, right=True)}  "
-            f"{_cells(words['col_won'], 16)} {words['col_how']}")
+    head = (f"{pad_columns(words['col_hand'], 4, right=True)}  {pad_columns(words['col_dealer'], 8)} "
+            f"{pad_columns(words['col_announced'], 20)} {pad_columns(words['col_points'], 3, right=True)}  "
+            f"{pad_columns(words['col_won'], 16)} {words['col_how']}")
     out.append(("class:dim", head + "\n"))
     for row in rows:
         out.append(("", _row(row, story, words) + "\n"))
@@ -114,17 +108,10 @@ def _row(row: HandRow, story: Story | None, words: Words) -> str:
     schlag = f"{row.schlag} ({RANK_DE[row.schlag]})" if row.schlag in RANK_DE else "?"
     trump = f"{words.marks[row.trump]} {SUIT_DE[row.trump]}" if row.trump in SUIT_DE else "?"
     short = story.short if story is not None else str
-    won = _within(" & ".join(short(s) for s in row.winners), 16) or "–"
+    won = cut_columns(" & ".join(short(s) for s in row.winners), 16) or "–"
     # (padded by terminal columns: a Chinese name's characters take two, and its row's columns slid out of line)
-    return f"{row.hand + 1:>4}  {_cells(dealer, 8)} {_cells(schlag + ' ' + trump, 20)} {row.points:>3}  " \
-           f"{_cells(won, 16)} {row.how}"
-
-
-def _within(text: str, width: int) -> str:
-    """`text` cut to at most `width` terminal columns."""
-    while get_cwidth(text) > width:
-        text = text[:-1]
-    return text
+    return f"{row.hand + 1:>4}  {pad_columns(dealer, 8)} {pad_columns(schlag + ' ' + trump, 20)} {row.points:>3}  " \
+           f"{pad_columns(won, 16)} {row.how}"
 
 
 def too_small(cols: int, rows: int, words: Words) -> bool | str:

@@ -16,6 +16,7 @@ from watten_net.engine.public import PublicMatch
 from watten_net.v1 import watten_pb2 as pb
 
 from . import viewmodel as vm
+from .columns import fit_columns
 from .i18n import Words
 from .replay_steps import SEALED_MARK, Step, cards_of
 from .replay_words import said
@@ -73,7 +74,7 @@ def hands_pane(step: Step, view: Any, words: Words) -> vm.Fragments:
         ordered = vm.sort_hand(known, view.table.rules_json, view.schlag, view.trump) + [
             c for c in cards if c == SEALED_MARK]
         name = vm.seat_name(view, s, words)
-        out.append(("class:you" if s == view.your_seat else "", f"  {s} {name[:14]:<14} "))
+        out.append(("class:you" if s == view.your_seat else "", f"  {s} {fit_columns(name, 14)} "))
         for card in ordered:
             out += [("class:dim", f" {card}")] if card == SEALED_MARK else [("", " "), *vm.card_fragments(
                 words, card, "bold")]

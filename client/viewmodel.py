@@ -19,14 +19,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from prompt_toolkit.utils import get_cwidth
-
 from watten_net.cardwords import SUIT_DE
 from watten_net.deal.protocol import seconds_text
 from watten_net.engine import Card, Rules
 from watten_net.engine.ranking import ranking
 from watten_net.printable import visible, visible_lines
 
+from .columns import fit_columns
 from .i18n import SUIT_COLOUR, Words
 from .story import Story
 
@@ -200,7 +199,7 @@ def lobby(state: ScreenState, words: Words) -> Fragments:
             tags.append(words["you"])
         side = "" if s.side < 0 else f"{words['team']} {'AB'[s.side]}"
         out.append(("class:seat" if s.name else "class:dim",
-                    f"  {words['seat']} {s.seat}  {_fit(who, 24)} {side:<8} {' '.join(tags)}\n"))
+                    f"  {words['seat']} {s.seat}  {fit_columns(who, 24)} {side:<8} {' '.join(tags)}\n"))
     trustless = view.table.settings.deal == "trustless"
     out.append(("", f"\n  {words['host_blind'] if trustless else words['host_sees']}\n"))
     if state.host_controls:
@@ -246,7 +245,7 @@ def seats_pane(view: Any, words: Words, state: ScreenState | None = None, width:
         arrow = "▶ " if s.seat in to_act else "  "
         side = f"{words['team']} {'AB'[s.side]}" if view.table.player_count != 3 else (
             "solo" if s.side == 0 else "pair")
-        name = _fit(seat_name(view, s.seat, words), name_width)
+        name = fit_columns(seat_name(view, s.seat, words), name_width)
         out.append((style, f"{arrow}{s.seat} {name} {side:<6} [{s.hand_size}] "))
         card = cards.get(s.seat)
         if card is None:
@@ -279,16 +278,6 @@ def _seat_marks(view: Any, s: Any, words: Words, over: bool) -> list[str]:
         # (trustless: nobody can play for the seat, so the table waits for it; see docs/protocol-decisions.md)
         marks.append(words["away_waits"] if view.deal.mode == "trustless" else words["stand_in"])
     return marks
-
-
-def _fit(text: str, width: int) -> str:
-    """`text` in exactly `width` columns of the terminal, padded, its cut marked with "…" (never cut silently). A
-    Chinese character takes two columns (a bot's "（机器人）" pushed its row's team and cards out of line)."""
-    if get_cwidth(text) > width:
-        while text and get_cwidth(text) > width - 1:
-            text = text[:-1]
-        text += "…"
-    return text + " " * (width - get_cwidth(text))
 
 
 def status_pane(view: Any, words: Words) -> Fragments:

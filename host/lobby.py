@@ -68,8 +68,9 @@ def clean_name(name: str) -> str:
     return text
 
 
-def _checked_name(request: Any, players: int) -> str:
-    """What a Join must be before its proof is looked at; its name, cleaned."""
+def checked_join(request: Any) -> str:
+    """What a Join, a player's or a spectator's, must be before its proof is looked at (the protocol, the name, the
+    key's and the nonce's lengths); its name, cleaned."""
     if request.protocol_version not in (0, PROTOCOL_VERSION):
         raise TableRefusal(Code.PRECONDITION, Reason.PROTOCOL_VERSION,
                            f"this host speaks protocol {PROTOCOL_VERSION}; update watten-join")
@@ -78,6 +79,13 @@ def _checked_name(request: Any, players: int) -> str:
         raise TableRefusal(Code.INVALID, Reason.BAD_PUBLIC_KEY, "the public key must be 32 bytes")
     if len(request.join_nonce) != 32:
         raise TableRefusal(Code.INVALID, Reason.BAD_NONCE, "the join nonce must be 32 bytes")
+    return name
+
+
+def _checked_name(request: Any, players: int) -> str:
+    """What a player's Join must be before its proof is looked at (a seat it asks for is one of the table's); its
+    name, cleaned."""
+    name = checked_join(request)
     if request.HasField("seat") and not 0 <= request.seat < players:
         raise TableRefusal(Code.INVALID, Reason.BAD_SEAT, f"seats are numbered 0 to {players - 1}")
     return name

@@ -16,10 +16,10 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from watten_net.deal.protocol import PROTOCOL_VERSION, event_to_pb
+from watten_net.deal.protocol import event_to_pb
 from watten_net.refusal import Code, Reason
 
-from .lobby import MAX_NONCES, clean_name, token_digest
+from .lobby import MAX_NONCES, checked_join, token_digest
 from .refusal import TableRefusal
 
 if TYPE_CHECKING:
@@ -64,14 +64,7 @@ class Spectators:
     async def join(self, request: Any) -> str:
         """A spectator's place at the table (any phase, a full table too): its token."""
         table = self.table
-        if request.protocol_version not in (0, PROTOCOL_VERSION):
-            raise TableRefusal(Code.PRECONDITION, Reason.PROTOCOL_VERSION,
-                               f"this host speaks protocol {PROTOCOL_VERSION}; update watten-join")
-        name = clean_name(request.name)
-        if len(request.public_key) != 32:
-            raise TableRefusal(Code.INVALID, Reason.BAD_PUBLIC_KEY, "the public key must be 32 bytes")
-        if len(request.join_nonce) != 32:
-            raise TableRefusal(Code.INVALID, Reason.BAD_NONCE, "the join nonce must be 32 bytes")
+        name = checked_join(request)
         async with table.lock:
             key, nonce = bytes(request.public_key), bytes(request.join_nonce)
             table.lobby.check_join_proof(key, nonce, bytes(request.tls_fingerprint), bytes(request.key_proof))

@@ -22,7 +22,7 @@ from test_viewmodel import FakeConnection, make_view, text
 from client import log_view
 from client import viewmodel as vm
 from client.app import TableApp
-from client.columns import wrap_columns
+from client.columns import cut_columns, fit_columns, pad_columns, wrap_columns
 from client.i18n import Words
 from client.story import LogLine
 from watten_net.v1 import watten_pb2 as pb
@@ -75,6 +75,23 @@ def test_latin_text_wraps_at_spaces_as_before() -> None:
     assert wrap_columns("  Trick: Laub Ober, Eichel Acht (led by seat 0)", 30, indent="      ") == [
         "  Trick: Laub Ober, Eichel", "      Acht (led by seat 0)"]
     assert wrap_columns("x" * 12, 5, cut_long=True) == ["xxxxx", "xxxxx", "xx"]
+
+
+def test_a_name_is_cut_and_padded_by_terminal_columns() -> None:
+    # (one module cuts and pads the seat rows, the lobby and the summary: a Chinese character takes two columns, is
+    # never split, and a cut name is marked "…")
+    for name in ("Vroni（机器人）", "王小明", "Anna", "", "x" * 30):
+        for width in range(1, 20):
+            fitted, padded, cut = fit_columns(name, width), pad_columns(name, width), cut_columns(name, width)
+            assert get_cwidth(fitted) == width, (name, width, fitted)
+            shown = fitted.rstrip(" ")
+            assert shown.endswith("…") == (get_cwidth(name) > width) and name.startswith(shown.rstrip("…"))
+            assert padded.rstrip(" ") == name and get_cwidth(padded) == max(width, get_cwidth(name))
+            assert pad_columns(name, width, right=True) == " " * (get_cwidth(padded) - get_cwidth(name)) + name
+            rest = name[len(cut):]
+            assert name.startswith(cut) and get_cwidth(cut) <= width
+            assert not rest or get_cwidth(cut + rest[0]) > width  # (as much as fits)
+    assert fit_columns("王小明", 4) == "王… " and cut_columns("王小明", 5) == "王小"
 
 
 def test_the_scores_line_and_a_tricks_line_use_chinese_marks() -> None:

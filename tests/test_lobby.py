@@ -94,33 +94,45 @@ def test_a_seat_number_outside_the_table() -> None:
 
 
 # ---------------------------------------------------------------------- the request's fields
+# (a spectator's Join is checked the same way, by the same code: host/lobby.py checked_join)
+def nobody_joined(t: Table) -> bool:
+    return t.seats == [None, None] and not t.spectators.people
+
+
+@pytest.mark.parametrize("spectate", [False, True])
 @pytest.mark.parametrize(("change", "kind", "reason", "words"), [
     ({"protocol_version": PROTOCOL_VERSION + 1}, "precondition", "protocol-version", "update watten-join"),
     ({"name": "x" * (MAX_NAME + 1)}, "invalid", "bad-name", "at most 32 characters"),
     ({"name": "\u202e\u200b "}, "invalid", "bad-name", "choose a name of 1 to 32 printable characters"),
 ])
-def test_a_join_with_a_field_the_host_refuses(change: dict[str, Any], kind: str, reason: str, words: str) -> None:
+def test_a_join_with_a_field_the_host_refuses(change: dict[str, Any], kind: str, reason: str, words: str,
+                                              spectate: bool) -> None:
     async def body(t: Table) -> None:
-        await refused(join(t, Ed25519PrivateKey.generate(), **change), kind, reason, words)
-        assert t.seats == [None, None]
+        await refused(join(t, Ed25519PrivateKey.generate(), spectate=spectate, **change), kind, reason, words)
+        assert nobody_joined(t)
 
     run(body)
 
 
+@pytest.mark.parametrize("spectate", [False, True])
 @pytest.mark.parametrize("length", [0, 31, 33])
-def test_a_join_nonce_of_the_wrong_length(length: int) -> None:
+def test_a_join_nonce_of_the_wrong_length(length: int, spectate: bool) -> None:
     async def body(t: Table) -> None:
-        request = signed_join(Ed25519PrivateKey.generate(), t.info(), fingerprint=FP, nonce=os.urandom(length))
+        request = signed_join(Ed25519PrivateKey.generate(), t.info(), fingerprint=FP, nonce=os.urandom(length),
+                              spectate=spectate)
         await refused(t.join(request), "invalid", "bad-nonce", "the join nonce must be 32 bytes")
+        assert nobody_joined(t)
 
     run(body)
 
 
-def test_a_public_key_of_the_wrong_length() -> None:
+@pytest.mark.parametrize("spectate", [False, True])
+def test_a_public_key_of_the_wrong_length(spectate: bool) -> None:
     async def body(t: Table) -> None:
-        request = signed_join(Ed25519PrivateKey.generate(), t.info(), fingerprint=FP)
+        request = signed_join(Ed25519PrivateKey.generate(), t.info(), fingerprint=FP, spectate=spectate)
         request.public_key = request.public_key[:31]
         await refused(t.join(request), "invalid", "bad-public-key", "the public key must be 32 bytes")
+        assert nobody_joined(t)
 
     run(body)
 

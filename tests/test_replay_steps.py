@@ -137,6 +137,21 @@ def test_nothing_the_record_names_reaches_the_screen_raw(game: Game) -> None:
     assert "\\x07Bert (you)" in "".join(t for _, t in replay.hands())  # (the owner, its name escaped)
 
 
+def test_the_hands_pane_lines_up_chinese_names_and_marks_a_cut_name(game: Game) -> None:
+    """Its rows cut and padded the names by characters (`name[:14]:<14`): a Chinese name, two columns a character,
+    pushed that row's cards out of line, and a long name was cut without a mark."""
+    from prompt_toolkit.utils import get_cwidth
+
+    report: Report = verify_entries(game.seat(2), meta={"seat": 2})
+    assert report.match is not None
+    report.names = ["王小明", "Anna", "Maximiliane Theresia", "李四"]
+    replay = Replay(report, steps_of(report.match), Words("en"))
+    replay.go(len(replay.steps) // 2)
+    names = [t for _, t in replay.hands() if re.match(r"  [0-3] ", t)]
+    assert len(names) == 4 and len({get_cwidth(t) for t in names}) == 1, names
+    assert "Maximiliane T…" in names[2], names
+
+
 def test_a_match_stopped_early_replays_as_far_as_it_went() -> None:
     rng = random.Random(3)
     table = LocalTable(RULES, seed=3)

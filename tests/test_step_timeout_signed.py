@@ -59,9 +59,16 @@ def test_the_floor_is_the_seats_own_setting() -> None:
     assert report.verdict == VERIFIED and report.step_timeout == 0.05, report
 
 
-@pytest.mark.parametrize("step_timeout_ms", [0, round(STEP_TIMEOUT_FLOOR * 1000), 30_000])
-def test_no_limit_the_floor_and_above_are_signed_and_verified(step_timeout_ms: int) -> None:
-    table = _table(step_timeout_ms)
+@pytest.mark.parametrize(("step_timeout_ms", "deal"), [
+    (0, "verified"),  # (no time limit)
+    (30_000, "verified"),
+    # (attack: the edges of the check; 5000 ms is no "below the floor", and 2^32-1 ms, 49.7 days, is a header's most)
+    (round(STEP_TIMEOUT_FLOOR * 1000), "verified"), (2**32 - 1, "verified"),
+    (round(STEP_TIMEOUT_FLOOR * 1000), "trustless"), (2**32 - 1, "trustless"),
+])
+def test_no_limit_the_floor_and_above_up_to_a_headers_largest_are_signed_and_verified(step_timeout_ms: int,
+                                                                                        deal: str) -> None:
+    table = _table(step_timeout_ms, deal)
     table.play()
     header = parse_envelope(table.host.chain[0].raw, host=True).payload
     assert header.step_timeout_ms == step_timeout_ms and table.host.finished
@@ -85,71 +92,38 @@ def test_a_record_whose_header_says_another_step_timeout_than_the_host_replayed_
     assert verify_entries(record).verdict == "failed"
 
 
-def _victim_owes_its_first_seal(signed_ms: int) -> LocalTable:
-    """Every seat answers every step until the first deal is sealed; the victim then holds its seal signature."""
-    table = _table(signed_ms)
-    table.start_until_owing_the_first_seal(VICTIM)
-    return table
-
-
-def test_a_tiny_unsigned_step_timeout_does_not_excuse_calling_a_seat_away() -> None:
+@pytest.mark.parametrize(("signed_ms", "stated_s", "away_after_s", "claim"), [
     # The host signed 30 s in the header but states 0.05 s in every TableInfo from the start, then calls the victim
     # away 1 s after its step reached it: the seat claims it, against the 30 s it signed. (Measured against the
     # TableInfo's word, as before the header held the timeout, the seat "really was" silent: no claim.)
-    table = _victim_owes_its_first_seal(30_000)
-    victim = table.seats[VICTIM]
-    clock = OwedClock()
-    clock.claims(victim, True, 100.0, 0.05)
-    table.deliver(table.host.stand_in(VICTIM, True))
-    [(seq, says)] = clock.claims(victim, True, 101.0, 0.05)
-    assert victim.chain_types[seq - 1] == "StandIn"
-    assert "for only 1.0 s of the 30 s step timeout" in says
-
-
-def test_a_header_without_a_step_timeout_leaves_no_silence_to_excuse() -> None:
+    pytest.param(30_000, 0.05, 1.0, "for only 1.0 s of the 30 s step timeout", id="tiny-unsigned-word"),
     # Header 0 (no time limit): the host promised never to stand in for a seat online, whatever its TableInfo says.
-    table = _victim_owes_its_first_seal(0)
-    victim = table.seats[VICTIM]
-    assert header_step_timeout(victim.header) == 0.0
-    clock = OwedClock()
-    clock.claims(victim, True, 100.0, 30.0)
-    table.deliver(table.host.stand_in(VICTIM, True))
-    [(_, says)] = clock.claims(victim, True, 200.0, 30.0)
-    assert "for only 100.0 s (the host runs no step clock)" in says
-
-
-def test_past_the_signed_step_timeout_is_no_claim() -> None:
-    table = _victim_owes_its_first_seal(10_000)
-    victim = table.seats[VICTIM]
-    clock = OwedClock()
-    clock.claims(victim, True, 100.0, 0.0)  # (a TableInfo that says less than the header: the header counts)
-    table.deliver(table.host.stand_in(VICTIM, True))
-    assert clock.claims(victim, True, 110.0, 0.0) == []
-
-
-@pytest.mark.parametrize("deal", ["verified", "trustless"])
-@pytest.mark.parametrize("step_timeout_ms", [round(STEP_TIMEOUT_FLOOR * 1000), 2**32 - 1])
-def test_the_floor_exactly_and_the_largest_a_header_holds_are_signed_in_either_deal(step_timeout_ms: int,
-                                                                                      deal: str) -> None:
-    # (attack: the edges of the check; 5000 ms is no "below the floor", and 2^32-1 ms, 49.7 days, is a header's most)
-    table = _table(step_timeout_ms, deal)
-    table.play()
-    assert table.host.finished and all(not seat.problems for seat in table.seats)
-    report = verify_entries(table.seat_entries(VICTIM))
-    assert report.verdict == VERIFIED and report.step_timeout == step_timeout_ms / 1000, report
-
-
-def test_a_header_of_the_largest_step_timeout_leaves_no_silence_to_excuse_in_a_lifetime() -> None:
+    pytest.param(0, 30.0, 100.0, "for only 100.0 s (the host runs no step clock)", id="no-limit-signed"),
+    # (a TableInfo that says less than the header: the header counts, and past it the seat was silent: no claim)
+    pytest.param(10_000, 0.0, 10.0, None, id="past-the-signed-timeout"),
     # The host signs 2^32-1 ms (49.7 days) and calls the victim away 1000 s after its step reached it, stating a
     # 1 s timeout in its TableInfo: a claim, measured against the 4294967.295 s it signed.
-    table = _victim_owes_its_first_seal(2**32 - 1)
+    pytest.param(2**32 - 1, 1.0, 1000.0, "for only 1000.0 s of the 4294967.295 s step timeout: it may be cheating",
+                 id="largest-signed"),
+])
+def test_a_claim_measures_the_silence_against_the_signed_step_timeout_not_the_hosts_word(
+        signed_ms: int, stated_s: float, away_after_s: float, claim: str | None) -> None:
+    # Every seat answers every step until the first deal is sealed; the victim then holds its seal signature, and
+    # the host calls it away `away_after_s` after that step reached it, stating `stated_s` in every TableInfo.
+    table = _table(signed_ms)
+    table.start_until_owing_the_first_seal(VICTIM)
     victim = table.seats[VICTIM]
+    assert header_step_timeout(victim.header) == signed_ms / 1000
     clock = OwedClock()
-    clock.claims(victim, True, 100.0, 1.0)
+    clock.claims(victim, True, 100.0, stated_s)
     table.deliver(table.host.stand_in(VICTIM, True))
-    [(seq, says)] = clock.claims(victim, True, 1100.0, 1.0)
-    assert victim.chain_types[seq - 1] == "StandIn"
-    assert "for only 1000.0 s of the 4294967.295 s step timeout: it may be cheating" in says, says
+    claims = clock.claims(victim, True, 100.0 + away_after_s, stated_s)
+    if claim is None:
+        assert claims == []
+    else:
+        [(seq, says)] = claims
+        assert victim.chain_types[seq - 1] == "StandIn"
+        assert claim in says, says
 
 
 def test_a_restarted_seat_signs_no_second_header_of_its_game_with_another_step_timeout(tmp_path: Path) -> None:

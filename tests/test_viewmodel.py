@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
 
 import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput, Output
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from client import viewmodel as vm
@@ -214,28 +214,52 @@ class FakeConnection:
         self.sent.append(action)
 
 
+Result = TypeVar("Result")
+
+
+async def until(condition: Callable[[], bool], tries: int, pause: float) -> None:
+    """Wait until `condition` holds, looking at most `tries` times `pause` seconds apart (then carry on: the test's
+    own assert says what was missing)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await asyncio.sleep(pause)
+
+
+def run_app(conn: FakeConnection, scenario: Callable[[TableApp, PipeInput], Awaitable[Result]], words: Words = EN,
+            output: Output | None = None, prepare: Callable[[TableApp], None] | None = None) -> Result:
+    """Run the real application against `conn` on pipe input: `prepare` the table before it starts, wait for its
+    first view, then let `scenario` type into the pipe and watch the table; close the application and return what
+    the scenario returned."""
+
+    async def running() -> Result:
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=output or DummyOutput()):
+            table = TableApp(conn, words)  # type: ignore[arg-type]
+            if prepare is not None:
+                prepare(table)
+            task = asyncio.ensure_future(table.run())
+            await until(lambda: table.state.view is not None, 100, 0.01)
+            result = await scenario(table, pipe)
+            table.app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+            return result
+
+    return asyncio.run(running())
+
+
 def press(view: Any, keys: list[str], refuse: dict[str, tuple[str, str]] | None = None,
           banner: str = "", conn: FakeConnection | None = None, lang: str = "en") -> tuple[list[str], Any]:
     """Run the real application on pipe input, type `keys`, return the actions sent and the screen state."""
+    conn_ = conn or FakeConnection(view, refuse)
 
-    async def scenario() -> tuple[list[str], Any]:
-        conn_ = conn or FakeConnection(view, refuse)
-        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
-            table = TableApp(conn_, Words(lang))  # type: ignore[arg-type]
-            task = asyncio.ensure_future(table.run())
-            for _ in range(100):
-                if table.state.view is not None:
-                    break
-                await asyncio.sleep(0.01)
-            table.state.banner = banner
-            for key in keys:
-                pipe.send_text(key)
-                await asyncio.sleep(0.05)
-            table.app.exit(result=0)
-            await asyncio.wait_for(task, 5)
-            return conn_.sent, table.state
+    async def typing(table: TableApp, pipe: PipeInput) -> tuple[list[str], Any]:
+        table.state.banner = banner
+        for key in keys:
+            pipe.send_text(key)
+            await asyncio.sleep(0.05)
+        return conn_.sent, table.state
 
-    return asyncio.run(scenario())
+    return run_app(conn_, typing, Words(lang))
 
 
 def test_a_digit_chooses_that_card_of_the_sorted_hand_and_enter_plays_it() -> None:
@@ -485,24 +509,12 @@ def test_the_hint_key_says_what_the_strong_bot_would_do() -> None:
 
     conn = FakeConnection(view)
 
-    async def scenario() -> str:
-        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
-            table = TableApp(conn, EN)  # type: ignore[arg-type]
-            task = asyncio.ensure_future(table.run())
-            for _ in range(100):
-                if table.state.view is not None:
-                    break
-                await asyncio.sleep(0.01)
-            pipe.send_text("i")
-            for _ in range(300):
-                await asyncio.sleep(0.02)
-                if table.state.message.startswith(("Hint", "no hint")):
-                    break
-            table.app.exit(result=0)
-            await asyncio.wait_for(task, 5)
-            return table.state.message
+    async def asking(table: TableApp, pipe: PipeInput) -> str:
+        pipe.send_text("i")
+        await until(lambda: table.state.message.startswith(("Hint", "no hint")), 300, 0.02)
+        return table.state.message
 
-    message = asyncio.run(scenario())
+    message = run_app(conn, asking)
     assert message.startswith("Hint: play ") and message.split()[2] in {"HK", "L7", "SA", "E9", "H8"}
     assert conn.sent == [], "a hint is advice: the screen sends nothing for it"
 
@@ -527,30 +539,15 @@ def test_a_key_pressed_before_the_streams_end_does_not_hide_the_end_line() -> No
     view.table.phase = pb.TABLE_PHASE_MATCH_OVER
     conn = EndingConnection(view)
 
-    async def scenario() -> tuple[str, str]:
-        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
-            table = TableApp(conn, EN)  # type: ignore[arg-type]
-            task = asyncio.ensure_future(table.run())
-            for _ in range(100):
-                if table.state.view is not None:
-                    break
-                await asyncio.sleep(0.01)
-            pipe.send_text("n")
-            for _ in range(100):
-                await asyncio.sleep(0.01)
-                if table.state.message:
-                    break
-            early = table.state.message
-            conn.end.set()
-            for _ in range(100):
-                await asyncio.sleep(0.01)
-                if table.finished:
-                    break
-            table.app.exit(result=0)
-            await asyncio.wait_for(task, 5)
-            return early, table.state.message
+    async def pressing_n_then_ending(table: TableApp, pipe: PipeInput) -> tuple[str, str]:
+        pipe.send_text("n")
+        await until(lambda: bool(table.state.message), 100, 0.01)
+        early = table.state.message
+        conn.end.set()
+        await until(lambda: table.finished, 100, 0.01)
+        return early, table.state.message
 
-    early, after = asyncio.run(scenario())
+    early, after = run_app(conn, pressing_n_then_ending)
     assert early.startswith("[n] does nothing now"), early
     assert after == vm.end_message(view, EN) and after.startswith("[n] another match"), after
 
@@ -622,20 +619,14 @@ def test_the_running_table_writes_no_raw_control_or_bidi_character_to_the_termin
     view = hostile_view()
     screen = io.StringIO()
 
-    async def scenario() -> None:
-        output = Vt100_Output(screen, lambda: Size(rows=40, columns=110), term="xterm")
-        with create_pipe_input() as pipe, create_app_session(input=pipe, output=output):
-            table = TableApp(FakeConnection(view), EN)  # type: ignore[arg-type]
-            table.state.message = f"{EN['refused']}: {HOSTILE}"
-            task = asyncio.ensure_future(table.run())
-            for _ in range(200):
-                if table.state.view is not None and "evil" in screen.getvalue():
-                    break
-                await asyncio.sleep(0.01)
-            table.app.exit(result=0)
-            await asyncio.wait_for(task, 5)
+    def refused_in_hostile_words(table: TableApp) -> None:
+        table.state.message = f"{EN['refused']}: {HOSTILE}"
 
-    asyncio.run(scenario())
+    async def drawn(table: TableApp, pipe: PipeInput) -> None:
+        await until(lambda: "evil" in screen.getvalue(), 200, 0.01)
+
+    run_app(FakeConnection(view), drawn, output=Vt100_Output(screen, lambda: Size(rows=40, columns=110), term="xterm"),
+            prepare=refused_in_hostile_words)
     written = screen.getvalue()
     assert "<U+202E>evil" in written
     assert not re.search("[\u202a-\u202e\u2066-\u2069\u200e\u200f\x07\x9b]", written)
