@@ -25,7 +25,7 @@ from watten_net.engine import Card, Rules
 from watten_net.engine.ranking import ranking
 from watten_net.printable import visible, visible_lines
 
-from .columns import fit_columns
+from .columns import fit_columns, pad_columns
 from .i18n import SUIT_COLOUR, Words
 from .story import Story
 
@@ -199,7 +199,7 @@ def lobby(state: ScreenState, words: Words) -> Fragments:
             tags.append(words["you"])
         side = "" if s.side < 0 else f"{words['team']} {'AB'[s.side]}"
         out.append(("class:seat" if s.name else "class:dim",
-                    f"  {words['seat']} {s.seat}  {fit_columns(who, 24)} {side:<8} {' '.join(tags)}\n"))
+                    f"  {words['seat']} {s.seat}  {fit_columns(who, 24)} {pad_columns(side, 8)} {' '.join(tags)}\n"))
     trustless = view.table.settings.deal == "trustless"
     out.append(("", f"\n  {words['host_blind'] if trustless else words['host_sees']}\n"))
     if state.host_controls:

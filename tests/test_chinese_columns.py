@@ -151,3 +151,16 @@ def test_the_farewell_names_the_winner_in_chinese_brackets() -> None:
     said = log_view.farewell(vm.ScreenState(view=view, deal_status="verified"), ZH)
     assert said[0].endswith("（队 A 获胜）") and "(" not in said[0], said
     assert log_view.farewell(vm.ScreenState(view=view), Words("en"))[0].endswith(" (Team A wins)")
+
+
+def test_the_lobbys_tags_line_up_in_columns_with_and_without_a_team() -> None:
+    """The lobby padded the team to 8 characters: "队 A" is 4 columns in 3 characters, so in Chinese a seat with a team
+    put its tags one column further right than a seat without one."""
+    view = make_view(game_fingerprint="")
+    view.table.phase = pb.TABLE_PHASE_LOBBY
+    view.seats[2].side = -1  # (a seat whose team is not known yet)
+    words = Words("zh")
+    rows = [row for row in text(vm.lobby(vm.ScreenState(view=view), words)).splitlines() if "P" in row]
+    assert len(rows) == 4 and rows[0].endswith(words["you"]), rows
+    before_tags = [get_cwidth(row) - (get_cwidth(words["you"]) if i == 0 else 0) for i, row in enumerate(rows)]
+    assert len(set(before_tags)) == 1, rows
