@@ -88,8 +88,10 @@ async def _play_until_asked(conn: Connection, views: asyncio.Queue[Any], rng: ra
     pytest.fail("the match did not end")
 
 
-def test_a_host_bot_partner_leaves_the_raise_to_its_person(tmp_path: Path) -> None:
-    host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "4", "--bots", "3")
+@pytest.mark.parametrize("deal", ["verified", "trustless"])
+def test_a_host_bot_partner_leaves_the_raise_to_its_person(tmp_path: Path, deal: str) -> None:
+    host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "4", "--bots", "3",
+                            "--set", f"deal={deal}")
     held = {"raises": 0}
 
     async def play() -> None:
