@@ -38,6 +38,8 @@ def step_view(step: Step, names: list[str], bots: list[bool], owner: int | None,
     view.hand, view.attempt = match.hand_number, match.attempt
     view.dealer, view.forehand, view.cutter = match.dealer, match.forehand, match.cutter
     view.winners.extend(match.winners)
+    # (who could move: the live table leaves out a host bot holding a raise back for its person, table_waits.py, but
+    # that needs who was away at this step, which the engine's steps do not carry)
     view.to_act.extend(match.waiting_for)
     if match.trick:
         view.current_trick.CopyFrom(pb.Trick(leader=match.leader, winner=-1, cards=[

@@ -130,6 +130,7 @@ class BotWorker:
                 await self.table.publish(posted, bots_fed=True)
         if moved:
             return moved
+        # (the seats the table waits for: not a bot that leaves the answer to a raise to its person, table_waits.py)
         phase, waiting = game.waiting_for()
         if phase != "play" or (game.public if game.trustless else game.match) is None:
             return ""
@@ -137,7 +138,7 @@ class BotWorker:
             if seat in game.absent:
                 # (trustless: nobody can act for it; the table waits, see TableClocks._wait_for_away)
                 return "" if game.trustless else await self._stand_in_move(seat)
-            if seat not in self.bots or self._leaves_the_answer_to_a_person(seat, waiting):
+            if seat not in self.bots:
                 continue
             bot = self.bots[seat]
             # A strong bot thinks for up to a quarter of a second: in a thread, so the streams keep flowing.
@@ -148,24 +149,6 @@ class BotWorker:
             await self._submit(bot, bot.game.action(action))
             return "move"
         return ""
-
-    def _leaves_the_answer_to_a_person(self, seat: int, waiting: tuple[int, ...]) -> bool:
-        """A raise of the other side is pending and a person of this bot's side, at the table and not stood in for,
-        is asked too: the bot leaves the answer to them (docs/rules-decisions.md). A person at a Watten table decides
-        for their side; a bot partner answering after its delay would take that out of their hands."""
-        game = self.table.game
-        assert game is not None
-        match = game.public if game.trustless else game.match
-        if match is None or match.raise_pending is None:
-            return False
-        sides = match.hand_sides
-        return sides[seat] != sides[match.raise_pending[1]] and any(
-            other != seat and sides[other] == sides[seat] and other not in self.bots and other not in game.absent
-            and not self._is_bot_seat(other) for other in waiting)
-
-    def _is_bot_seat(self, seat: int) -> bool:
-        occupant = self.table.seats[seat] if seat < len(self.table.seats) else None
-        return occupant is None or occupant.bot
 
     def _view(self, seat: int) -> BotView:
         """What a host-run bot sees: its observation; in a trustless game the public view and its own cards (the

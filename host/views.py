@@ -247,7 +247,7 @@ def _hand_rows(view: Any, table: Table, game: HostGame, match: Any) -> None:
     view.dealer = match.dealer
     view.forehand = match.forehand
     view.cutter = match.cutter
-    view.to_act.extend([] if game.phase != Stage.PLAY else match.waiting_for)
+    view.to_act.extend(game.to_act())  # (not a host bot that leaves a raise to its person: table_waits.py)
     if match.trick:
         view.current_trick.CopyFrom(pb.Trick(
             leader=match.leader, winner=-1,

@@ -1110,9 +1110,8 @@ class Harness:
         if view.table.phase not in (pb.TABLE_PHASE_STARTING, pb.TABLE_PHASE_PLAYING):
             return None
         if view.deal.step == "dealt":
-            # (A alone, or A with host bots of its side asked a raise: they leave the answer to A, a person)
-            others = set(view.to_act) - {self.a.seat}
-            return "play" if self.a.seat in view.to_act and view.legal_actions and self.b.seat not in others else None
+            # (a host bot of A's side asked a raise too is not named: it leaves the answer to A, table_waits.py)
+            return "play" if list(view.to_act) == [self.a.seat] and view.legal_actions else None
         if list(view.deal.waiting_for) == [self.a.seat]:
             game = self.a.game
             assert game is not None

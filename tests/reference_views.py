@@ -75,7 +75,8 @@ def _hand_rows(view: Any, table: Table, seat: int, game: HostGame, match: Any) -
     view.forehand = match.forehand
     view.cutter = match.cutter
     in_protocol = game.phase != Stage.PLAY
-    view.to_act.extend([] if in_protocol else match.waiting_for)
+    # (amended since: the seats the table waits for, not a host bot that leaves a raise to its person; table_waits.py)
+    view.to_act.extend(game.to_act())
     if not spectator:
         if not trustless:
             view.your_hand.extend(c.text for c in obs.hand)

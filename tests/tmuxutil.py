@@ -91,3 +91,40 @@ def _quote(part: str) -> str:
 
 def python(module: str, *args: str) -> list[str]:
     return [sys.executable, "-m", module, *args]
+
+
+# ---- the terminal client's own screen (English), as a person reads and answers it
+PLAY = r"Your turn: (choose a card|Enter plays your last card)"
+
+
+def prompt(screen: str) -> str:
+    """The bottom of the screen, where the seat's hand and what is asked of it are (a prompt may wrap onto a second
+    row): the rows above the message line and the command line, joined."""
+    lines = [line.strip() for line in screen.rstrip().splitlines() if line.strip()]
+    return " ".join(lines[-5:-2])
+
+
+def answer_whatever_is_asked(tmux: Tmux, name: str, state: dict[str, int]) -> bool:
+    """Press the key a player would press for the question on screen; False when nothing is asked of us."""
+    screen = tmux.screen(name)
+    asked = prompt(screen)
+    if "At the cut you see" in asked:
+        tmux.keys(name, "n")
+    elif "You cut the deck" in asked:  # (trustless deals: the cutter cuts live; Enter cuts anywhere)
+        tmux.keys(name, "Enter")
+    elif "Your turn: name the Schlag" in asked:
+        tmux.keys(name, "o")
+    elif "Your turn: name Trumpf" in asked:
+        tmux.keys(name, "l")
+    elif "? [y] / [n]" in asked:
+        tmux.keys(name, "n")
+    elif "[y] accept" in asked:
+        tmux.keys(name, "y")
+    elif re.search(PLAY, asked) and re.search(r"Your cards:\s+1:", screen):
+        # Try the cards in order (a digit chooses, Enter plays): a refused one leaves a reason on screen and we
+        # try the next.
+        state["card"] = state.get("card", 0) % 5 + 1
+        tmux.keys(name, str(state["card"]), "Enter")
+    else:
+        return False
+    return True

@@ -28,6 +28,9 @@ class StubGame:
     def waiting_for(self) -> tuple[str, tuple[int, ...]]:
         return "play", ()
 
+    def to_act(self) -> tuple[int, ...]:
+        return self.match.waiting_for  # (no host bot at this table: nobody holds a raise back)
+
 
 class StubTable:
     """What the view projection reads of a host table: the rules, the seats and the game."""

@@ -75,6 +75,7 @@ from .seat import SeatGame
 from .series import FIRST_MATCH, Series, series_problem
 from .stand_in import POLICIES, REFERENCE_V1
 from .steps import DealStep, Stage
+from .table_waits import waited_for
 
 EnvelopeSource = Callable[[int, Any], bytes]  # (chain seq, payload message) -> envelope bytes
 
@@ -721,7 +722,7 @@ class HostGame:
         return events
 
     def waiting_for(self) -> tuple[DealStep, tuple[int, ...]]:
-        """What the game waits for: a protocol step and its seats, or ('play', seats with a move)."""
+        """What the game waits for: a protocol step and its seats, or ('play', the seats to act: `to_act`)."""
         if self.phase == Stage.HEADER:
             return DealStep.HEADER, tuple(s for s in range(self.n) if s not in self.header_signed | self.absent)
         if self.phase == Stage.DEAL and self.deal_waits_for_checkpoint:
@@ -737,10 +738,20 @@ class HostGame:
             assert self.trustless_dealing is not None
             if self.trustless_dealing.dealing:
                 return self.trustless_dealing.waiting()
-            return (DealStep.OPEN if self.public.phase == Phase.SETTLE else DealStep.PLAY), self.public.waiting_for
+            return (DealStep.OPEN if self.public.phase == Phase.SETTLE else DealStep.PLAY), self.to_act()
         if self.phase == Stage.PLAY and self.match is not None:
-            return DealStep.PLAY, self.match.waiting_for
+            return DealStep.PLAY, self.to_act()
         return DealStep(self.phase), ()
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats the table waits for to move (every view's `to_act`, the host's bots): those the engine lets move
+        but a host bot that leaves the answer to a raise to a person of its side (table_waits.py). What is legal is
+        the engine's (`match.waiting_for`): the bot could still answer."""
+        match = self.public if self.trustless else self.match
+        if self.phase != Stage.PLAY or match is None:
+            return ()
+        bots = [s for s, seat in enumerate(self.seats) if seat.bot]
+        return waited_for(match, match.waiting_for, bots, self.absent)
 
     # The client envelopes the game itself takes (the dealing layer's own are `dealer.message_types`).
     HANDLERS: ClassVar[dict[str, Callable[[HostGame, int, Signed], list[Posted]]]] = {
