@@ -117,6 +117,8 @@ def deal_waits(view: Any, words: Words) -> str:
 def _waited_for(view: Any, words: Words) -> tuple[str, str | None]:
     """The names of the seats to act (escaped: `seat_name`) and the key of the words for what they are to do."""
     names = ", ".join(seat_name(view, s, words) for s in view.to_act)
+    if view.hand_phase == "raise-pending":  # (a raise during the announcement is answered before the Trumpf is named)
+        return names, WAITING_FOR["raise-pending"]
     return names, WAITING_FOR.get(view.announce_step) or WAITING_FOR.get(view.hand_phase)
 
 

@@ -115,6 +115,11 @@ def test_the_screen_says_what_is_asked_and_who_is_awaited() -> None:
     assert "Waiting for P2 to name the Schlag" in text(prompt_line(naming, vm.ScreenState(view=naming), EN))
     confirm = vm.ScreenState(view=raising, confirm="fold")
     assert "Really fold" in text(prompt_line(raising, confirm, EN))
+    # Found by tests/test_partner_leaves_raise.py: a raise made during the announcement is answered before the Trumpf
+    # is named, but the other seats read "Waiting for P2 to name Trumpf"
+    early = make_view(pending_raise=pb.PendingRaise(seat=1, side=1, proposed_value=3), to_act=[2],
+                      announce_step="trump", hand_phase="raise-pending")
+    assert "Waiting for P2 to answer the raise" in text(prompt_line(early, vm.ScreenState(view=early), EN))
 
 
 def test_blind_hides_the_announcement_as_a_question_mark() -> None:
