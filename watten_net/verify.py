@@ -53,7 +53,7 @@ from watten_net.deal.steps import Stage
 from watten_net.engine import Match, Rules
 from watten_net.engine.public import PublicMatch
 from watten_net.export import export_match
-from watten_net.printable import visible, visible_lines
+from watten_net.printable import json_visible, visible, visible_lines
 from watten_net.record import (
     KIND_HOST,
     KIND_NOTE,
@@ -929,7 +929,8 @@ def _print_show(report: Report, lang: str) -> None:
 
 
 def _write_exports(target: str, exports: list[dict[str, Any]]) -> None:
-    text = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in exports)
+    # (the names and the preset are the host's strings: raw C1 or bidi controls would reach a terminal, or a `cat`)
+    text = "".join(json_visible(json.dumps(e, sort_keys=True, ensure_ascii=False)) + "\n" for e in exports)
     if target == "-":
         sys.stdout.write(text)
     else:
