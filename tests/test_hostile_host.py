@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.deal import level1
+from watten_net.deal import host_game, level1
 from watten_net.deal.envelope import envelope_hash
 from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.identity import public_key_bytes
@@ -396,3 +396,26 @@ def test_a_relayed_cosignature_over_something_else_is_a_fork(kind: str, forged: 
     table.lie = other
     assert _play_until_caught(table) == "fork"
     assert any(says in p for p in table.seats[0].problems)
+
+
+def test_a_bot_the_header_does_not_mark_host_run_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host marks one of its bots (seat 3, `bot` in the roster) as not host-run. The people would then reveal
+    their keys before that bot's (they wait for host-run seats only), and the host, which already knows k_H and its
+    bots' keys, would see every deal of the match before deciding to reveal seat 3's key or to withhold it: a
+    sighted veto, and the abandonment would blame "the game keys of seat(s) 3" instead of the host. An honest seat
+    signs no such header, and watten-verify fails one."""
+    keys = [Ed25519PrivateKey.generate() for _ in range(4)]
+    roster = [Seat(public_key_bytes(k), f"p{i}", bytes([i]) * 32, bot=i >= 2, host_run=i == 2)
+              for i, k in enumerate(keys)]
+    with monkeypatch.context() as cheat:  # (the cheating host's own check of its roster looks away)
+        cheat.setattr(host_game, "roster_problem", lambda bots, host_run: None, raising=False)
+        host = HostGame(RULES, roster, Ed25519PrivateKey.generate())
+    seats = [SeatGame(i, k) for i, k in enumerate(keys)]
+    header = host.start()
+    for seat in seats:
+        with pytest.raises(HostBrokeProtocol) as err:
+            header[0].deliver_to(seat)
+        assert err.value.reason == "bot-not-host-run"
+    report = verify_entries([Entry(KIND_HOST, p.raw) for p in host.chain])
+    assert not report.ok and report.errors[0].reason == "header-mismatch", report.errors
+    assert "bot" in report.errors[0].message
