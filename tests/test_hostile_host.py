@@ -8,6 +8,7 @@ cards, a present seat called away so the host's bot played it) and their neighbo
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from watten_net.deal import host_game, level1
+from watten_net.deal import seat as seat_module
 from watten_net.deal.envelope import envelope_hash
 from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.identity import public_key_bytes
@@ -403,19 +405,20 @@ def test_a_bot_the_header_does_not_mark_host_run_is_refused(monkeypatch: pytest.
     their keys before that bot's (they wait for host-run seats only), and the host, which already knows k_H and its
     bots' keys, would see every deal of the match before deciding to reveal seat 3's key or to withhold it: a
     sighted veto, and the abandonment would blame "the game keys of seat(s) 3" instead of the host. An honest seat
-    signs no such header, and watten-verify fails one."""
-    keys = [Ed25519PrivateKey.generate() for _ in range(4)]
-    roster = [Seat(public_key_bytes(k), f"p{i}", bytes([i]) * 32, bot=i >= 2, host_run=i == 2)
-              for i, k in enumerate(keys)]
-    with monkeypatch.context() as cheat:  # (the cheating host's own check of its roster looks away)
+    signs no such header, and watten-verify fails one (here a whole match whose seats looked away too)."""
+    with monkeypatch.context() as cheat:  # (the cheating host's check of its roster looks away, and its seats')
         cheat.setattr(host_game, "roster_problem", lambda bots, host_run: None, raising=False)
-        host = HostGame(RULES, roster, Ed25519PrivateKey.generate())
-    seats = [SeatGame(i, k) for i, k in enumerate(keys)]
-    header = host.start()
-    for seat in seats:
+        cheat.setattr(seat_module, "roster_problem", lambda bots, host_run: None, raising=False)
+        table = LocalTable(RULES, seed=7)
+        roster = [dataclasses.replace(s, bot=i >= 2, host_run=i == 2) for i, s in enumerate(table.host.seats)]
+        table.host = HostGame(RULES, roster, Ed25519PrivateKey.generate(), random_bytes=table.rng.randbytes)
+        table.play()
+    header = table.host.chain[0]
+    for seat in range(4):
+        honest = SeatGame(seat, table.seats[seat].key)
         with pytest.raises(HostBrokeProtocol) as err:
-            header[0].deliver_to(seat)
+            header.deliver_to(honest)
         assert err.value.reason == "bot-not-host-run"
-    report = verify_entries([Entry(KIND_HOST, p.raw) for p in host.chain])
+    report = verify_entries(table.host_entries())
     assert not report.ok and report.errors[0].reason == "header-mismatch", report.errors
-    assert "bot" in report.errors[0].message
+    assert "seat 3 is the host's bot but not marked host-run" in report.errors[0].message
