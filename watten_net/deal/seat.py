@@ -52,6 +52,7 @@ from .protocol import (
     header_step_timeout,
     make_signed,
     parse_envelope,
+    roster_problem,
     step_timeout_problem,
 )
 from .receipts import receipt_holds
@@ -392,6 +393,8 @@ class SeatGame:
         if self.tls_fingerprint is not None and bytes(h.host_tls_fingerprint) != self.tls_fingerprint:
             raise self.fault(Reason.WRONG_CERTIFICATE, "the header names another TLS certificate than the one on this "
                              "seat's connection: a second host may be relaying this game")
+        if (problem := roster_problem([r.bot for r in h.roster], [r.host_run for r in h.roster])) is not None:
+            raise self.fault(Reason.BOT_NOT_HOST_RUN, f"the header's roster is not one to sign: {problem}")
         problem = step_timeout_problem(header_step_timeout(h), self.step_timeout_floor)
         if problem is not None and not self.observer:  # (watten-verify: the floor was the signing seat's decision)
             raise self.fault(Reason.SHORT_STEP_TIMEOUT, f"the header's step timeout is too short to sign: {problem}, "
