@@ -38,6 +38,7 @@ from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from . import pinning
 from .away_claims import CONNECTED_FOR, OwedClock
+from .earlier_record import EarlierRecord
 from .errors import refusal_from_error
 from .requests import Refused as Refused  # (the client's callers import it from here)
 from .requests import TableCalls
@@ -209,6 +210,7 @@ class Connection(TableCalls):
         self.view: Any = None
         self.record: RecordWriter | None = None
         self.record_path: Path | None = None
+        self.earlier: EarlierRecord | None = None  # what this seat recorded before a restart, until matched
         self._written = 0
         self._send_lock = asyncio.Lock()
         self.last_seq = 0  # the last table event applied (to resume the stream after a drop)
@@ -390,10 +392,7 @@ class Connection(TableCalls):
         except (HostBrokeProtocol, ProtocolError) as err:  # (an envelope that does not parse is a ProtocolError)
             # (its message may quote what the host sent; what came before it is written by `updates` all the same)
             raise HostBrokeProtocol(err.reason, visible(err.message), err.seat) from None
-        if self.record is None and self.game.game_id and self.record_dir is not None:
-            # (named by the fingerprint the screen shows, so a person finds the record of the game they saw)
-            self.record_path = self.record_dir / record_name(self.game.fingerprint, f"seat{self.seat}")
-            self.record = RecordWriter(self.record_path, {"written_by": "watten-join", "seat": self.seat})
+        keep_record(self)
 
     def _next_match(self) -> None:
         """Another match at the table (or its lobby after one): a new SeatGame and record; the last one's is closed."""
@@ -507,6 +506,20 @@ def refused_in_run(game: SeatGame, run: list[bytes], err: Refused) -> bytes:
     for raw in run[:index]:
         game.accepted(raw)
     return run[index]
+
+
+def keep_record(conn: Connection) -> None:
+    """The seat's record, opened once the game is known (named by the fingerprint the screen shows, so a person
+    finds the record of the game they saw); one written before a restart is set aside first and the chain compared
+    with it (client/earlier_record.py: a host that rewrote the seat's history is caught, and the evidence kept)."""
+    game = conn.game
+    assert game is not None
+    if conn.record is None and game.game_id and conn.record_dir is not None:
+        conn.record_path = conn.record_dir / record_name(game.fingerprint, f"seat{conn.seat}")
+        conn.earlier = EarlierRecord.set_aside(conn.record_path)
+        conn.record = RecordWriter(conn.record_path, {"written_by": "watten-join", "seat": conn.seat})
+    if conn.earlier is not None and conn.earlier.check(game):
+        conn.earlier = None
 
 
 def new_seat_game(conn: Connection, follows: Series | None = None) -> SeatGame:

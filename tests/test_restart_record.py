@@ -22,7 +22,7 @@ from client.connection import Connection, Refused, open_channel
 from watten_net.deal.envelope import envelope_hash
 from watten_net.deal.identity import load_or_create_identity
 from watten_net.deal.protocol import HOST_SEAT, make_envelope, parse_envelope
-from watten_net.record import KIND_HOST, Entry, encode_entries, read_record
+from watten_net.record import KIND_HOST, KIND_NOTE, Entry, encode_entries, read_record
 from watten_net.refusal import HostBrokeProtocol
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import verify_file
@@ -98,3 +98,42 @@ def test_a_restarted_seat_keeps_its_record_and_stops_at_a_rewritten_history(tmp_
     _, entries = read_record(kept[0])
     assert shown in {envelope_hash(e.data) for e in entries if e.kind == KIND_HOST}
     assert not verify_file(str(path)).ok  # (the new record stops at the fork, before the match's end)
+
+
+def test_an_honest_restart_leaves_one_record_that_keeps_the_seats_notes(tmp_path: Path) -> None:
+    """The same history after the restart: the file aside goes once the catch-up has matched it, and what only the
+    seat wrote there (here a note, as a claimed dispute leaves one) is in the new record, which verifies."""
+    records, secrets = tmp_path / "records", tmp_path / "secrets"
+    host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "2", "--bots", "1",
+                            "--record", str(records), "--set", "target=11", "--grace", "60")
+    key = load_or_create_identity(tmp_path / "seat.key")
+    note = pb.SeatNote(chain_seq=3, says="the host says this seat is away, but it is connected")
+
+    async def connect() -> Connection:
+        conn = Connection(await open_channel("127.0.0.1", port, insecure=True), key=key, record_dir=records)
+        conn.secrets_dir = secrets
+        await conn.join("back again")
+        return conn
+
+    async def scenario() -> Path:
+        first = await connect()
+        await _play(first, random.Random(3), until_tricks=True)
+        await first.close()
+        assert first.record_path is not None
+        meta, entries = read_record(first.record_path)
+        first.record_path.write_bytes(encode_entries(meta, [*entries, Entry(KIND_NOTE, note.SerializeToString())]))
+        again = await connect()
+        await _play(again, random.Random(4), until_tricks=False)
+        await again.send_automatic()
+        await again.close()
+        return first.record_path
+
+    try:
+        path = asyncio.run(asyncio.wait_for(scenario(), 120))
+        assert host.wait(60) == 0, host.output()
+    finally:
+        host.stop()
+    assert not list(records.glob("*.before-restart*")), list(records.iterdir())
+    report = verify_file(str(path))
+    assert report.verdict == "disputed-claimed", (report.verdict, [e.sentence() for e in report.errors])
+    assert any(note.says in said for said in report.notes), report.notes
