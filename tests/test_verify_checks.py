@@ -117,6 +117,31 @@ def test_a_refusal_receipt_naming_another_head_is_the_host_equivocating(game: Ga
     assert verify_entries([*entries, Entry(KIND_REFUSED, evidence)]).verdict == VERIFIED
 
 
+def test_two_records_of_one_game_that_hold_two_host_envelopes_at_one_seq(game: Game, tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The host showed seat 1 another envelope at a chain seq than the one in its own record (a restarted seat keeps
+    the record of before the restart for this: client/earlier_record.py). Each record alone may verify or stop
+    early; given together, the host's two signatures at one seq prove it showed two chains."""
+    entries = game.seat(1)
+    last = [i for i, e in enumerate(entries) if e.kind == KIND_HOST][-5]  # (not the end: the next one links to it)
+    was = pb.Envelope.FromString(entries[last].data)
+    other = make_envelope(game.host_key, bytes(was.game_id), int(was.seq), bytes(was.prev_hash), -1,
+                          pb.StandIn(seat=1, active=True))
+    shown, honest = tmp_path / "seat1-shown.wrec", tmp_path / "host.wrec"
+    shown.write_bytes(encode_entries({"seat": 1}, [*entries[:last], Entry(KIND_HOST, other)]))
+    honest.write_bytes(encode_entries({}, game.host()))
+    assert main([str(honest)]) == EXIT_CODES[VERIFIED]
+    capsys.readouterr()
+    assert main([str(honest), str(shown)]) == EXIT_CODES[FAILED]
+    out = capsys.readouterr().out
+    said = f"envelope {int(was.seq)} ({was.type}): the host signed another envelope at this chain seq in "
+    assert out.count(said) == 2 and out.count("it showed two different chains") == 2, out
+    assert f"{honest}: FAILED" in out
+    # (the same two records of an honest host: nothing to say)
+    shown.write_bytes(encode_entries({"seat": 1}, entries))
+    assert main([str(honest), str(shown)]) == EXIT_CODES[VERIFIED]
+
+
 # ---------------------------------------------------------------------- disclosures
 def _stub_and_disclosure(game: Game, disclosed: bytes) -> list[Entry]:
     """A three-entry record: the header, a stub standing for `disclosed`, and a Disclosure holding it."""
