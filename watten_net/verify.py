@@ -141,6 +141,9 @@ class Report:
     # the field): how long the host might wait for a seat online before standing in. Verify has no clock: a StandIn
     # for silence is judged as before, this is the term the seats agreed to.
     step_timeout: float = 0.0
+    # Every chain entry by seq: its hash, whether the host's signature binds it (its own envelope, or a stub the next
+    # envelope links to), its type. Several records of one game must agree wherever both are bound (check_equivocation)
+    chain: list[tuple[bytes, bool, str]] = field(default_factory=list)
 
     def telling(self, lang: str = "en") -> Telling:
         """How `--show` tells this record: its names, its stand-in's moves, the owner's signals."""
@@ -187,6 +190,8 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         report.seat = meta["seat"]
     try:
         links = _read_chain(entries)
+        report.chain = [(link.hash, link.signed is not None or (n + 1 < len(links) and links[n + 1].signed is not None),
+                         link.type) for n, link in enumerate(links)]
         try:
             _resolve_disclosures(links)
         except _Stop as stop:
@@ -838,6 +843,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     exports: list[dict[str, Any]] = []
     reports = [verify_file(path) for path in record_paths(args.records)]
     check_series(reports)
+    check_equivocation(reports)
     for report in reports:
         verdicts.append(report.verdict)
         if args.json:
@@ -874,6 +880,28 @@ def check_series(reports: Sequence[Report]) -> None:
                                          f"{report.series.describe()}; the previous record "
                                          f"({previous.path}) leaves: {expected.describe()}"))
             report.ok, report.verdict = False, FAILED
+
+
+def check_equivocation(reports: Sequence[Report]) -> None:
+    """Several records of one game: the host signs one chain. Where two records hold envelopes the host signed at the
+    same seq and they differ, it showed two chains (PROTOCOL.md, Disputes: two host envelopes at the same seq); each
+    record is disputed (proven) there, or fails, the other named (a restarted seat keeps the record of before its
+    restart for this)."""
+    for n, report in enumerate(reports):
+        for other in reports[n + 1:]:
+            if not report.game_id or report.game_id != other.game_id:
+                continue
+            seq = next((i + 1 for i, (a, b) in enumerate(zip(report.chain, other.chain, strict=False))
+                        if a[0] != b[0] and a[1] and b[1]), 0)
+            for one, two in ((report, other), (other, report)) if seq else ():
+                problem = Problem(seq, one.chain[seq - 1][2], "host-equivocated", "the host signed another envelope "
+                                  f"at this chain seq in {two.path}: it showed two different chains")
+                one.ok = False
+                if one.verdict == FAILED:  # (the graver finding first)
+                    one.errors.insert(0, problem)
+                else:  # the record holds up by itself: its host's own signatures contradict it (a proven dispute)
+                    one.verdict = PROVEN
+                    one.notes.insert(0, problem.sentence())
 
 
 def step_timeout_term(seconds: float) -> str:
