@@ -4,11 +4,12 @@ A seat's record is its evidence against the host (two host envelopes signed at o
 a refusal receipt, a claim). A restarted `watten-join` writes the record of the game it rejoins anew, under the same
 name (the game's fingerprint and the seat), from the host's catch-up. It used to truncate the old file first: a host
 that showed the seat one history before the restart and another after it left no trace, and the seat played on in
-the rewritten one. Now the old file is moved aside (`NAME.wrec.before-restart`, `-2`, ...: never over an earlier
-one) before the new one is opened, and every chain entry the seat receives is compared with it:
+the rewritten one. Now the old file is moved aside (`NAME.before-restart.wrec`, `NAME.before-restart-2.wrec`, ...:
+never over an earlier one) before the new one is opened, and every chain entry the seat receives is compared with it:
 
 - an entry whose hash differs from the one recorded at that seq is a fork: the seat stops (`fork`), and the file
-  aside stays, the host's other envelope in it;
+  aside stays, the host's other envelope in it (a record: `watten-verify` of the records folder compares the two and
+  finds the host's two signatures at one seq);
 - once the chain holds every entry recorded before, the old file's own evidence (refusal receipts, the seat's
   notes) goes into the new record, and the file aside is removed: nothing lost, nothing left behind.
 
@@ -48,11 +49,11 @@ class EarlierRecord:
         """Move `record` aside if it exists (a restart), and read it; None when there is none."""
         if not record.exists():
             return None
-        aside = record.with_name(record.name + ASIDE)
+        aside = record.with_name(f"{record.stem}{ASIDE}{record.suffix}")
         n = 1
         while aside.exists():  # (a second restart before the first was settled: that evidence stays too)
             n += 1
-            aside = record.with_name(f"{record.name}{ASIDE}-{n}")
+            aside = record.with_name(f"{record.stem}{ASIDE}-{n}{record.suffix}")
         os.replace(record, aside)
         earlier = cls(aside)
         try:

@@ -25,7 +25,8 @@ from watten_net.deal.protocol import HOST_SEAT, make_envelope, parse_envelope
 from watten_net.record import KIND_HOST, KIND_NOTE, Entry, encode_entries, read_record
 from watten_net.refusal import HostBrokeProtocol
 from watten_net.v1 import watten_pb2 as pb
-from watten_net.verify import verify_file
+from watten_net.verify import EXIT_CODES, FAILED, verify_file
+from watten_net.verify import main as verify_main
 
 from netutil import start_host
 
@@ -60,7 +61,8 @@ def _other_envelope_at_the_last_seq(path: Path, host_key_path: Path, victim: int
     return envelope_hash(other)
 
 
-def test_a_restarted_seat_keeps_its_record_and_stops_at_a_rewritten_history(tmp_path: Path) -> None:
+def test_a_restarted_seat_keeps_its_record_and_stops_at_a_rewritten_history(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     records, secrets = tmp_path / "records", tmp_path / "secrets"
     host, port = start_host(tmp_path, "--headless", "--insecure", "--players", "2", "--bots", "1",
                             "--record", str(records), "--set", "target=11", "--grace", "60")
@@ -93,11 +95,14 @@ def test_a_restarted_seat_keeps_its_record_and_stops_at_a_rewritten_history(tmp_
     finally:
         host.stop()
     assert caught and caught[0].reason == "fork", "the restarted seat played on in the history the host rewrote"
-    kept = sorted(records.glob(f"{path.name}.before-restart*"))
+    kept = sorted(records.glob(f"{path.stem}.before-restart*.wrec"))
     assert len(kept) == 1, kept  # the record of before the restart, not overwritten: the host's other envelope
     _, entries = read_record(kept[0])
     assert shown in {envelope_hash(e.data) for e in entries if e.kind == KIND_HOST}
     assert not verify_file(str(path)).ok  # (the new record stops at the fork, before the match's end)
+    # the records folder given to watten-verify: the seat's two records hold two host envelopes at one seq
+    assert verify_main([str(records)]) == EXIT_CODES[FAILED]
+    assert "it showed two different chains" in capsys.readouterr().out
 
 
 def test_an_honest_restart_leaves_one_record_that_keeps_the_seats_notes(tmp_path: Path) -> None:

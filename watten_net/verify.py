@@ -192,6 +192,12 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         links = _read_chain(entries)
         report.chain = [(link.hash, link.signed is not None or (n + 1 < len(links) and links[n + 1].signed is not None),
                          link.type) for n, link in enumerate(links)]
+        header = links[0].signed
+        assert header is not None
+        # (whose game, also of a record that ends early: check_equivocation compares it with the others given)
+        report.game_id = bytes(header.payload.game_id).hex()
+        report.fingerprint = game_fingerprint(header.raw)
+        _header_facts(report, header.payload)
         try:
             _resolve_disclosures(links)
         except _Stop as stop:
@@ -199,11 +205,6 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
             # (a card that does not open its seal, a key that does not open its commitment), not the consequence.
             _seat_checks(entries, meta, stop)
             raise
-        header = links[0].signed
-        assert header is not None
-        report.game_id = bytes(header.payload.game_id).hex()
-        report.fingerprint = game_fingerprint(header.raw)
-        _header_facts(report, header.payload)
         refusals = _refusals(entries, links)
         proven: list[str] = []
         game, embedded = _replay(links, refusals, proven)
