@@ -178,6 +178,15 @@ def test_a_disclosed_envelope_at_another_seq(game: Game) -> None:
     _failed(_stub_and_disclosure(game, other), "bad-signature", "a disclosed envelope is not the withheld one")
 
 
+def test_a_disclosed_envelope_that_does_not_link_to_the_chain(game: Game) -> None:
+    """A withheld envelope the host signed on another head than the chain's before it (only its recipient, say the
+    host's own bot, would have seen it): the stub's hash carries the chain on, so only the disclosed envelope's own
+    prev_hash shows it. The host's record fails there (chain-link); a seat's record must too."""
+    game_id = bytes(_payload(game.host()[0]).game_id)
+    other = make_envelope(game.host_key, game_id, 2, b"\x07" * 32, -1, pb.CardDelivery(seat=2))
+    _failed(_stub_and_disclosure(game, other), "chain-link", "does not link to envelope 1", envelope=2)
+
+
 # ---------------------------------------------------------------------- the header
 def test_a_header_with_rules_that_are_not_valid(game: Game) -> None:
     def bad_rules(h: Any) -> None:
