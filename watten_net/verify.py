@@ -448,6 +448,12 @@ def _resolve_disclosures(links: list[_Link]) -> None:
                 raise _problem(link.seq, "Disclosure", "parse-error", "a disclosed envelope does not parse") from None
             if signed.seq != target.seq or not check_signature(signed, host_key):
                 raise _problem(link.seq, "Disclosure", "bad-signature", "a disclosed envelope is not the withheld one")
+            if signed.envelope.prev_hash != (links[target.seq - 2].hash if target.seq > 1 else GENESIS_PREV_HASH):
+                # (only its recipients saw it whole, and the host's own bot may be all of them: the stub's hash carries
+                # the chain on, so the envelope's own link is checked here, as the host's record checks it)
+                raise _problem(target.seq, signed.type, "chain-link",
+                               f"the withheld envelope does not link to envelope {target.seq - 1}: the host signed it "
+                               "on another chain head")
             if signed.type != target.stub_type:
                 raise _problem(target.seq, target.stub_type, "withheld",
                                f"the stub says {target.stub_type} but the disclosed envelope is {signed.type}")
