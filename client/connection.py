@@ -249,7 +249,7 @@ class Connection(TableCalls):
         response = await self._call(self.stub.Join, request, timeout)
         self.join_nonce, self.seat, self.token = nonce, int(response.seat), str(response.token)
         self.table_id = str(response.table.table_id)
-        self.game = None if spectate else new_seat_game(self)  # (a spectator checks no chain and keeps no record)
+        self.game = None if spectate else new_seat_game(self, terms=response.table)  # (a spectator keeps no record)
         return self.seat
 
     async def choose_seat(self, seat: int, timeout: float = 5.0) -> int:
@@ -400,7 +400,7 @@ class Connection(TableCalls):
         if self.record is not None:
             self.record.close()
         self.record, self.record_path, self._written = None, None, 0
-        self.game = new_seat_game(self, self.game.next_series() if self.game is not None else None)
+        self.game = new_seat_game(self, *((self.game.next_series(), self.game.agreed_terms) if self.game else ()))
         self._left = False
 
     def _flush_record(self) -> None:  # (what is not written yet, in one write and flush)
@@ -522,22 +522,26 @@ def keep_record(conn: Connection) -> None:
         conn.earlier = None
 
 
-def new_seat_game(conn: Connection, follows: Series | None = None) -> SeatGame:
+def new_seat_game(conn: Connection, follows: Series | None = None, terms: Any = None) -> SeatGame:
     """The seat's checks of a new game: its header must name this certificate, carry `follows` (the series this seat
-    played), and a step timeout no shorter than the seat's floor. (Beside `Connection`: its class is at its limit.)"""
+    played), the rules and deal settings of `terms` (the TableInfo it joined under; the lobby's later ones replace it)
+    and a step timeout no shorter than the seat's floor. (Beside `Connection`: its class is at its limit.)"""
     header_fp = b"" if conn.tls_fingerprint == INSECURE_PROOF else conn.tls_fingerprint
     return SeatGame(conn.seat, conn.key, secrets_dir=conn.secrets_dir, tls_fingerprint=header_fp, follows=follows,
-                    step_timeout_floor=conn.step_timeout_floor)
+                    step_timeout_floor=conn.step_timeout_floor, agreed_terms=terms)
 
 
 def _follow_a_move(conn: Connection, view: Any, has_view: bool) -> None:
     """The host's person moved this seat in the lobby (docs/protocol.md, arranging the lobby): before a game has
     begun, the seat the host shows is ours, so the game to come is checked against it. Harmless to believe: the game
-    header must still seat our key there, and once a chain has begun the seat never changes."""
+    header must still seat our key there, and once a chain has begun the seat never changes. The lobby's rules and
+    deal settings, as the screen shows them, are the terms the game's header must carry (`SeatGame.agreed_terms`)."""
     seat = int(view.your_seat) if has_view else conn.seat
     if seat != conn.seat and seat >= 0 and (conn.game is None or not conn.game.chain_seq):
         conn.seat = seat
-        conn.game = new_seat_game(conn)
+        conn.game = new_seat_game(conn, terms=conn.game.agreed_terms if conn.game is not None else None)
+    if has_view and view.table.phase == pb.TABLE_PHASE_LOBBY and conn.game is not None and not conn.game.chain_seq:
+        conn.game.agreed_terms = view.table  # (the lobby's terms as the screen shows them, up to the start)
 
 
 def keep_table_info(view: Any, last: Any, seq: int, has_view: bool | None = None) -> None:

@@ -422,3 +422,20 @@ def test_a_bot_the_header_does_not_mark_host_run_is_refused(monkeypatch: pytest.
     report = verify_entries(table.host_entries())
     assert not report.ok and report.errors[0].reason == "header-mismatch", report.errors
     assert "seat 3 is the host's bot but not marked host-run" in report.errors[0].message
+
+
+@pytest.mark.parametrize("shown", [
+    pb.TableInfo(rules_json=RULES.with_flag("target", "9").to_json()),  # another target
+    pb.TableInfo(rules_json=RULES.to_json(), settings=pb.TableSettings(deal="trustless")),  # another deal mode
+    pb.TableInfo(rules_json="{not rules"),  # rules the client cannot read: nothing it agreed to
+])
+def test_a_header_with_other_terms_than_the_table_shown_is_refused(shown: Any) -> None:
+    table = LocalTable(RULES, seed=8)
+    header = table.host.start()[0]
+    seat = SeatGame(1, table.seats[1].key, agreed_terms=shown)
+    with pytest.raises(HostBrokeProtocol) as err:
+        header.deliver_to(seat)
+    assert err.value.reason == "other-terms" and not seat.outbox  # nothing signed
+    agreed = SeatGame(1, table.seats[1].key, agreed_terms=pb.TableInfo(rules_json=RULES.to_json()))
+    header.deliver_to(agreed)
+    assert [parse_envelope(raw, host=False).type for raw in agreed.outbox] == ["HeaderSignature"]

@@ -196,6 +196,7 @@ class Reason(StrEnum):
     SHORT_STEP_TIMEOUT = "short-step-timeout"
     WRONG_SERIES = "wrong-series"
     BOT_NOT_HOST_RUN = "bot-not-host-run"
+    OTHER_TERMS = "other-terms"
 
 
 def known_reason(text: str) -> Reason | None:

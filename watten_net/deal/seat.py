@@ -127,6 +127,10 @@ class SeatGame:
     # The shortest step timeout (GameHeader.step_timeout_ms, in seconds; 0 there is no limit) this seat signs: the
     # seat's own decision, never the host's (tests with quick stand-ins lower it; docs/protocol-decisions.md)
     step_timeout_floor: float = STEP_TIMEOUT_FLOOR
+    # The TableInfo whose rules and deal settings the person chose: the one it joined under, or the lobby's last before
+    # the game (the client sets it). The host's views are its word and only the header is signed, so the header must
+    # carry those terms; None: nothing to compare (a restarted client, a test, watten-verify)
+    agreed_terms: Any = None
 
     @property
     def abandoned_after_keys(self) -> bool:
@@ -377,6 +381,7 @@ class SeatGame:
         self.game_id = bytes(h.game_id)
         self.fingerprint = game_fingerprint(signed.raw)
         self.rules = self._header_rules(h)
+        self._check_terms(h, self.rules)
         self._check_series(h, self.rules)
         self.roster_keys = [bytes(r.public_key) for r in h.roster]
         if self.seat >= len(self.roster_keys) or (
@@ -423,6 +428,22 @@ class SeatGame:
         except (ValueError, TypeError) as err:
             raise self.fault(Reason.PROTOCOL_VERSION, f"the header's rules are not rules this client can play: "
                              f"{str(err)[:120]}") from None
+
+    def _check_terms(self, h: Any, rules: Rules) -> None:
+        """The header's rules and deal settings are those of the table the person chose (`agreed_terms`): a host that
+        showed one game and had the seats sign another (another target, Bessere as a redeal that lets its side pick
+        between decks it knows, another deal mode) is refused, nothing signed."""
+        shown = self.agreed_terms
+        if shown is None or not shown.rules_json:
+            return
+        try:
+            table_rules: Rules | None = Rules.from_json(shown.rules_json)
+        except (ValueError, TypeError):
+            table_rules = None  # (the table showed rules this client cannot read: nothing it agreed to either)
+        terms = (h.settings.deal or "verified", h.settings.reveal or "match-end")
+        if table_rules != rules or terms != (shown.settings.deal or "verified", shown.settings.reveal or "match-end"):
+            raise self.fault(Reason.OTHER_TERMS, "the header's rules or deal settings are not those of the table this "
+                             "seat joined: the host would have it sign another game than the one it shows")
 
     def _check_series(self, h: Any, rules: Rules) -> None:
         """The header's previous game and Bummerl carried: well-formed always; and, for a seat that played the
