@@ -439,3 +439,31 @@ def test_a_header_with_other_terms_than_the_table_shown_is_refused(shown: Any) -
     agreed = SeatGame(1, table.seats[1].key, agreed_terms=pb.TableInfo(rules_json=RULES.to_json()))
     header.deliver_to(agreed)
     assert [parse_envelope(raw, host=False).type for raw in agreed.outbox] == ["HeaderSignature"]
+
+
+def test_a_deal_attempt_the_rules_do_not_give_is_refused_at_its_opening(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In Level 1 version 2 the host knows every deck of the match once the keys are in, for every (hand, attempt):
+    it could open hand 1 as attempt 2 (or any attempt whose deck suits its side) with no redeal. The deck then
+    follows from the keys for the (h, a) the HandOpen names, so every seal and card checks out; only a replay of the
+    rules shows that attempt 2 was never reached. An honest seat refuses that opening at once, before a card."""
+    honest = HostGame._open_attempt
+
+    def open_chosen(self: HostGame, hand: int, attempt: int) -> list[Posted]:
+        return honest(self, hand, attempt + 2 if hand >= 1 else attempt)
+
+    table = LocalTable(RULES, seed=9)
+    monkeypatch.setattr(HostGame, "_open_attempt", open_chosen)
+    assert _play_until_caught(table) == "bad-deal-open"
+    opened = [parse_envelope(p.raw, host=True).payload for p in table.host.chain if p.type == "HandOpen"]
+    assert [(o.hand, o.attempt) for o in opened][-1] == (1, 2)
+
+
+def test_a_redeal_without_a_bessere_call_is_refused() -> None:
+    """A redeal (AttemptAborted "bessere-redeal") moves to the next attempt's deck: in these rules (Bessere as the
+    announcers' agreement) there is none, so a host that posts one to move on to a deck it likes better is refused."""
+    table = LocalTable(RULES, seed=10)
+    table.play_until(lambda: table.host.match is not None and table.seats[0].hand == (0, 0))
+    aborted = table.host._post(pb.AttemptAborted(hand=0, attempt=0, reason="bessere-redeal", seat=-1))
+    with pytest.raises(HostBrokeProtocol) as err:
+        aborted.deliver_to(table.seats[0])
+    assert err.value.reason == "bad-abort"
