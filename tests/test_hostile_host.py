@@ -443,19 +443,21 @@ def test_a_header_with_other_terms_than_the_table_shown_is_refused(shown: Any) -
 
 def test_a_deal_attempt_the_rules_do_not_give_is_refused_at_its_opening(monkeypatch: pytest.MonkeyPatch) -> None:
     """In Level 1 version 2 the host knows every deck of the match once the keys are in, for every (hand, attempt):
-    it could open hand 1 as attempt 2 (or any attempt whose deck suits its side) with no redeal. The deck then
+    it could open a hand as attempt 2 (or any attempt whose deck suits its side) with no redeal. The deck then
     follows from the keys for the (h, a) the HandOpen names, so every seal and card checks out; only a replay of the
-    rules shows that attempt 2 was never reached. An honest seat refuses that opening at once, before a card."""
+    rules shows that attempt 2 was never reached. An honest seat refuses that opening at once, before a card. (From
+    the first hand on: a match may end within one hand.)"""
     honest = HostGame._open_attempt
 
     def open_chosen(self: HostGame, hand: int, attempt: int) -> list[Posted]:
-        return honest(self, hand, attempt + 2 if hand >= 1 else attempt)
+        return honest(self, hand, attempt + 2)
 
     table = LocalTable(RULES, seed=9)
     monkeypatch.setattr(HostGame, "_open_attempt", open_chosen)
     assert _play_until_caught(table) == "bad-deal-open"
     opened = [parse_envelope(p.raw, host=True).payload for p in table.host.chain if p.type == "HandOpen"]
-    assert [(o.hand, o.attempt) for o in opened][-1] == (1, 2)
+    assert [(o.hand, o.attempt) for o in opened] == [(0, 2)]
+    assert not any(seat.cards for seat in table.seats)  # (refused before a card reached anyone)
 
 
 def test_a_redeal_without_a_bessere_call_is_refused() -> None:
