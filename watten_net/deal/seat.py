@@ -492,6 +492,7 @@ class SeatGame:
         p = signed.payload
         if self.verified is None or len(self.verified.keys) != len(self.roster_keys):
             raise self.fault(Reason.UNEXPECTED_MESSAGE, "a deal opened before every game key was revealed")
+        self.verified.on_hand_open(int(p.hand), int(p.attempt))
         self.hand = (int(p.hand), int(p.attempt))
         self.card_commitments = []
         self.my_positions = set()
@@ -642,6 +643,8 @@ class SeatGame:
             return
         if p.actor == "key" and self.verified is not None:
             self.verified.check_checkpoint_complete("the cut")
+        if self.verified is not None:
+            self.verified.on_action(str(p.action))
         for opening in p.openings:
             k = int(opening.position)
             self._check_opening(k, opening.card, opening.salt)
@@ -715,6 +718,8 @@ class SeatGame:
         self.trustless.on_share_request(signed)
 
     def _on_HandEnd(self, signed: Signed) -> None:
+        if self.verified is not None:
+            self.verified.on_hand_end()
         if self.trustless is not None:
             self.trustless.on_hand_end(signed)
             # The attempt is over: whatever this seat still owed for it is void (not what it owes the next deck).
@@ -724,6 +729,8 @@ class SeatGame:
     def _on_AttemptAborted(self, signed: Signed) -> None:
         # A forfeited or redealt attempt: whatever we still owed for it is void.
         self._drop_owed("DeckSealedSignature")
+        if self.verified is not None:
+            self.verified.on_attempt_aborted(signed.payload)
         if self.trustless is not None:
             self.trustless.on_attempt_aborted(signed)
             self._drop_owed("DecryptionShares", "ActionRequest")
