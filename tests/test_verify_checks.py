@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from watten_net.deal.envelope import envelope_hash
+from watten_net.deal.identity import public_key_bytes
 from watten_net.deal.protocol import make_envelope
 from watten_net.deal.receipts import make_receipt
 from watten_net.engine import Rules
@@ -146,6 +147,16 @@ def test_two_records_of_one_game_that_hold_two_host_envelopes_at_one_seq(game: G
     # (the same two records of an honest host: nothing to say)
     shown.write_bytes(encode_entries({"seat": 1}, entries))
     assert main([str(honest), str(shown)]) == EXIT_CODES[VERIFIED]
+    # (a record of the same game id under another host key proves nothing against this host: anybody can sign one)
+    forged = resign_from(entries, 0, game.seat_key(2))
+    header = pb.Envelope.FromString(forged[0].data)
+    payload = pb.GameHeader.FromString(header.payload)
+    payload.host_public_key = public_key_bytes(game.seat_key(2))
+    forged[0] = Entry(KIND_HOST, make_envelope(game.seat_key(2), bytes(header.game_id), 1, bytes(32), -1, payload))
+    shown.write_bytes(encode_entries({"seat": 1}, resign_from(forged, 1, game.seat_key(2))))
+    capsys.readouterr()
+    main([str(honest), str(shown)])
+    assert f"{honest}: verified" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------------- disclosures

@@ -144,6 +144,7 @@ class Report:
     # Every chain entry by seq: its hash, whether the host's signature binds it (its own envelope, or a stub the next
     # envelope links to), its type. Several records of one game must agree wherever both are bound (check_equivocation)
     chain: list[tuple[bytes, bool, str]] = field(default_factory=list)
+    host_key: bytes = b""  # the header's host key, which signed `chain`
 
     def telling(self, lang: str = "en") -> Telling:
         """How `--show` tells this record: its names, its stand-in's moves, the owner's signals."""
@@ -195,7 +196,7 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         header = links[0].signed
         assert header is not None
         # (whose game, also of a record that ends early: check_equivocation compares it with the others given)
-        report.game_id = bytes(header.payload.game_id).hex()
+        report.game_id, report.host_key = bytes(header.payload.game_id).hex(), bytes(header.payload.host_public_key)
         report.fingerprint = game_fingerprint(header.raw)
         _header_facts(report, header.payload)
         try:
@@ -896,8 +897,8 @@ def check_equivocation(reports: Sequence[Report]) -> None:
     restart for this)."""
     for n, report in enumerate(reports):
         for other in reports[n + 1:]:
-            if not report.game_id or report.game_id != other.game_id:
-                continue
+            if not report.game_id or (report.game_id, report.host_key) != (other.game_id, other.host_key):
+                continue  # (another host's key signs nothing of this host's: anybody can make such a record)
             seq = next((i + 1 for i, (a, b) in enumerate(zip(report.chain, other.chain, strict=False))
                         if a[0] != b[0] and a[1] and b[1]), 0)
             for one, two in ((report, other), (other, report)) if seq else ():
