@@ -38,6 +38,7 @@ from watten_net.v1 import watten_pb2_grpc as pb_grpc
 
 from . import pinning
 from .away_claims import CONNECTED_FOR, OwedClock
+from .earlier_record import EarlierRecord
 from .errors import refusal_from_error
 from .requests import Refused as Refused  # (the client's callers import it from here)
 from .requests import TableCalls
@@ -209,6 +210,7 @@ class Connection(TableCalls):
         self.view: Any = None
         self.record: RecordWriter | None = None
         self.record_path: Path | None = None
+        self.earlier: EarlierRecord | None = None  # what this seat recorded before a restart, until matched
         self._written = 0
         self._send_lock = asyncio.Lock()
         self.last_seq = 0  # the last table event applied (to resume the stream after a drop)
@@ -247,7 +249,7 @@ class Connection(TableCalls):
         response = await self._call(self.stub.Join, request, timeout)
         self.join_nonce, self.seat, self.token = nonce, int(response.seat), str(response.token)
         self.table_id = str(response.table.table_id)
-        self.game = None if spectate else new_seat_game(self)  # (a spectator checks no chain and keeps no record)
+        self.game = None if spectate else new_seat_game(self, terms=response.table)  # (a spectator keeps no record)
         return self.seat
 
     async def choose_seat(self, seat: int, timeout: float = 5.0) -> int:
@@ -390,10 +392,7 @@ class Connection(TableCalls):
         except (HostBrokeProtocol, ProtocolError) as err:  # (an envelope that does not parse is a ProtocolError)
             # (its message may quote what the host sent; what came before it is written by `updates` all the same)
             raise HostBrokeProtocol(err.reason, visible(err.message), err.seat) from None
-        if self.record is None and self.game.game_id and self.record_dir is not None:
-            # (named by the fingerprint the screen shows, so a person finds the record of the game they saw)
-            self.record_path = self.record_dir / record_name(self.game.fingerprint, f"seat{self.seat}")
-            self.record = RecordWriter(self.record_path, {"written_by": "watten-join", "seat": self.seat})
+        keep_record(self)
 
     def _next_match(self) -> None:
         """Another match at the table (or its lobby after one): a new SeatGame and record; the last one's is closed."""
@@ -401,7 +400,7 @@ class Connection(TableCalls):
         if self.record is not None:
             self.record.close()
         self.record, self.record_path, self._written = None, None, 0
-        self.game = new_seat_game(self, self.game.next_series() if self.game is not None else None)
+        self.game = new_seat_game(self, *((self.game.next_series(), self.game.agreed_terms) if self.game else ()))
         self._left = False
 
     def _flush_record(self) -> None:  # (what is not written yet, in one write and flush)
@@ -509,22 +508,40 @@ def refused_in_run(game: SeatGame, run: list[bytes], err: Refused) -> bytes:
     return run[index]
 
 
-def new_seat_game(conn: Connection, follows: Series | None = None) -> SeatGame:
+def keep_record(conn: Connection) -> None:
+    """The seat's record, opened once the game is known (named by the fingerprint the screen shows, so a person
+    finds the record of the game they saw); one written before a restart is set aside first and the chain compared
+    with it (client/earlier_record.py: a host that rewrote the seat's history is caught, and the evidence kept)."""
+    game = conn.game
+    assert game is not None
+    if conn.record is None and game.game_id and conn.record_dir is not None:
+        conn.record_path = conn.record_dir / record_name(game.fingerprint, f"seat{conn.seat}")
+        conn.earlier = EarlierRecord.set_aside(conn.record_path)
+        conn.record = RecordWriter(conn.record_path, {"written_by": "watten-join", "seat": conn.seat})
+    if conn.earlier is not None and conn.earlier.check(game):
+        conn.earlier = None
+
+
+def new_seat_game(conn: Connection, follows: Series | None = None, terms: Any = None) -> SeatGame:
     """The seat's checks of a new game: its header must name this certificate, carry `follows` (the series this seat
-    played), and a step timeout no shorter than the seat's floor. (Beside `Connection`: its class is at its limit.)"""
+    played), the rules and deal settings of `terms` (the TableInfo it joined under; the lobby's later ones replace it)
+    and a step timeout no shorter than the seat's floor. (Beside `Connection`: its class is at its limit.)"""
     header_fp = b"" if conn.tls_fingerprint == INSECURE_PROOF else conn.tls_fingerprint
     return SeatGame(conn.seat, conn.key, secrets_dir=conn.secrets_dir, tls_fingerprint=header_fp, follows=follows,
-                    step_timeout_floor=conn.step_timeout_floor)
+                    step_timeout_floor=conn.step_timeout_floor, agreed_terms=terms)
 
 
 def _follow_a_move(conn: Connection, view: Any, has_view: bool) -> None:
     """The host's person moved this seat in the lobby (docs/protocol.md, arranging the lobby): before a game has
     begun, the seat the host shows is ours, so the game to come is checked against it. Harmless to believe: the game
-    header must still seat our key there, and once a chain has begun the seat never changes."""
+    header must still seat our key there, and once a chain has begun the seat never changes. The lobby's rules and
+    deal settings, as the screen shows them, are the terms the game's header must carry (`SeatGame.agreed_terms`)."""
     seat = int(view.your_seat) if has_view else conn.seat
     if seat != conn.seat and seat >= 0 and (conn.game is None or not conn.game.chain_seq):
         conn.seat = seat
-        conn.game = new_seat_game(conn)
+        conn.game = new_seat_game(conn, terms=conn.game.agreed_terms if conn.game is not None else None)
+    if has_view and view.table.phase == pb.TABLE_PHASE_LOBBY and conn.game is not None and not conn.game.chain_seq:
+        conn.game.agreed_terms = view.table  # (the lobby's terms as the screen shows them, up to the start)
 
 
 def keep_table_info(view: Any, last: Any, seq: int, has_view: bool | None = None) -> None:

@@ -207,4 +207,9 @@ MORE_REASONS: dict[str, tuple[str, str, str]] = {
                      "Bummerl）"),
     "short-step-timeout": ("the host asks for a deal-step timeout under 5 s", "der Host verlangt für Austeil-Schritte "
                            "eine Zeitgrenze unter 5 s", "主机要求的发牌步骤时限不到 5 秒"),
+    "other-terms": ("the host's game has other rules than the table you joined", "das Spiel des Hosts hat andere "
+                    "Regeln als der Tisch, an den du dich gesetzt hast", "主机的对局规则与你加入的牌桌不同"),
+    "bot-not-host-run": ("the host's roster lets one of its bots reveal its game key after the people's",
+                         "der Host lässt einen seiner Bots seinen Spielschlüssel erst nach denen der Leute zeigen",
+                         "主机让它的一个机器人在玩家之后才公开游戏密钥"),
 }

@@ -16,6 +16,8 @@ WATTEN_CHEAT says how (the victim is seat WATTEN_CHEAT_SEAT, default 1):
   victim comes back by acting.
 - `odd-header`: the header asks for an order of the next deal no seat knows (GameHeader.next_deal "whenever"), which
   watten-verify fails: an honest seat signs no such header.
+- `other-rules`: every TableInfo shows the table's rules, but the header (and the host's game) plays to a target 4
+  points higher: the seats would sign rules nobody was shown.
 - `short-step-timeout`: with `--step-timeout 0.05` the header (and every TableInfo) says a step timeout of 50 ms, so
   that the host could call any seat away on every deal step before its client can answer: an honest seat signs no
   such header.
@@ -136,6 +138,16 @@ def cheat_odd_header() -> None:
     SeatGame._header_rules = lambda self, h: Rules.from_json(h.rules_json)  # type: ignore[method-assign]
 
 
+def cheat_other_rules() -> None:
+    honest_start = HostGame.start
+
+    def start(self: HostGame) -> Any:
+        self.rules = self.rules.with_flag("target", str(self.rules.target + 4))
+        return honest_start(self)
+
+    HostGame.start = start  # type: ignore[method-assign]
+
+
 def cheat_short_step_timeout() -> None:
     """Run with `--step-timeout 0.05`: the real host's start-up check looks away, and so does the floor of its own
     bots' seats; the header it writes (and every TableInfo) then says 50 ms."""
@@ -148,6 +160,6 @@ def cheat_short_step_timeout() -> None:
 
 if __name__ == "__main__":
     {"away": cheat_away, "refuse": cheat_refuse, "skip-checkpoint": cheat_skip_checkpoint,
-     "away-owing": cheat_away_owing, "odd-header": cheat_odd_header,
+     "away-owing": cheat_away_owing, "odd-header": cheat_odd_header, "other-rules": cheat_other_rules,
      "short-step-timeout": cheat_short_step_timeout}[CHEAT]()
     raise SystemExit(main())

@@ -34,6 +34,7 @@ class LocalTable:
     # The seats' keys (None: fresh ones); a series' next match at the same table seats the same keys
     keys: list[Ed25519PrivateKey] | None = None
     bots: frozenset[int] = frozenset()  # seats the roster says a host bot plays (here their SeatGames play as any)
+    names: list[str] | None = None  # the roster's names by seat (None: "player 0", ...); a hostile host's strings too
     host: HostGame = field(init=False)
     seats: list[SeatGame] = field(init=False)
     rng: random.Random = field(init=False)
@@ -45,7 +46,8 @@ class LocalTable:
             return self.rng.randbytes(n)
 
         keys = self.keys or [Ed25519PrivateKey.generate() for _ in range(self.rules.players)]
-        roster = [Seat(public_key_bytes(k), f"player {i}", rbytes(32), bot=i in self.bots, host_run=i in self.bots)
+        names = self.names or [f"player {i}" for i in range(len(keys))]
+        roster = [Seat(public_key_bytes(k), names[i], rbytes(32), bot=i in self.bots, host_run=i in self.bots)
                   for i, k in enumerate(keys)]
         self.host = HostGame(self.rules, roster, Ed25519PrivateKey.generate(), reveal=self.reveal,
                              random_bytes=rbytes, deal=self.deal, next_deal=self.next_deal, series=self.series,

@@ -8,13 +8,15 @@ cards, a present seat called away so the host's bot played it) and their neighbo
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from watten_net.deal import level1
+from watten_net.deal import host_game, level1
+from watten_net.deal import seat as seat_module
 from watten_net.deal.envelope import envelope_hash
 from watten_net.deal.host_game import HostGame, Posted, Seat
 from watten_net.deal.identity import public_key_bytes
@@ -396,3 +398,74 @@ def test_a_relayed_cosignature_over_something_else_is_a_fork(kind: str, forged: 
     table.lie = other
     assert _play_until_caught(table) == "fork"
     assert any(says in p for p in table.seats[0].problems)
+
+
+def test_a_bot_the_header_does_not_mark_host_run_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host marks one of its bots (seat 3, `bot` in the roster) as not host-run. The people would then reveal
+    their keys before that bot's (they wait for host-run seats only), and the host, which already knows k_H and its
+    bots' keys, would see every deal of the match before deciding to reveal seat 3's key or to withhold it: a
+    sighted veto, and the abandonment would blame "the game keys of seat(s) 3" instead of the host. An honest seat
+    signs no such header, and watten-verify fails one (here a whole match whose seats looked away too)."""
+    with monkeypatch.context() as cheat:  # (the cheating host's check of its roster looks away, and its seats')
+        cheat.setattr(host_game, "roster_problem", lambda bots, host_run: None, raising=False)
+        cheat.setattr(seat_module, "roster_problem", lambda bots, host_run: None, raising=False)
+        table = LocalTable(RULES, seed=7)
+        roster = [dataclasses.replace(s, bot=i >= 2, host_run=i == 2) for i, s in enumerate(table.host.seats)]
+        table.host = HostGame(RULES, roster, Ed25519PrivateKey.generate(), random_bytes=table.rng.randbytes)
+        table.play()
+    header = table.host.chain[0]
+    for seat in range(4):
+        honest = SeatGame(seat, table.seats[seat].key)
+        with pytest.raises(HostBrokeProtocol) as err:
+            header.deliver_to(honest)
+        assert err.value.reason == "bot-not-host-run"
+    report = verify_entries(table.host_entries())
+    assert not report.ok and report.errors[0].reason == "header-mismatch", report.errors
+    assert "seat 3 is the host's bot but not marked host-run" in report.errors[0].message
+
+
+@pytest.mark.parametrize("shown", [
+    pb.TableInfo(rules_json=RULES.with_flag("target", "9").to_json()),  # another target
+    pb.TableInfo(rules_json=RULES.to_json(), settings=pb.TableSettings(deal="trustless")),  # another deal mode
+    pb.TableInfo(rules_json="{not rules"),  # rules the client cannot read: nothing it agreed to
+])
+def test_a_header_with_other_terms_than_the_table_shown_is_refused(shown: Any) -> None:
+    table = LocalTable(RULES, seed=8)
+    header = table.host.start()[0]
+    seat = SeatGame(1, table.seats[1].key, agreed_terms=shown)
+    with pytest.raises(HostBrokeProtocol) as err:
+        header.deliver_to(seat)
+    assert err.value.reason == "other-terms" and not seat.outbox  # nothing signed
+    agreed = SeatGame(1, table.seats[1].key, agreed_terms=pb.TableInfo(rules_json=RULES.to_json()))
+    header.deliver_to(agreed)
+    assert [parse_envelope(raw, host=False).type for raw in agreed.outbox] == ["HeaderSignature"]
+
+
+def test_a_deal_attempt_the_rules_do_not_give_is_refused_at_its_opening(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In Level 1 version 2 the host knows every deck of the match once the keys are in, for every (hand, attempt):
+    it could open a hand as attempt 2 (or any attempt whose deck suits its side) with no redeal. The deck then
+    follows from the keys for the (h, a) the HandOpen names, so every seal and card checks out; only a replay of the
+    rules shows that attempt 2 was never reached. An honest seat refuses that opening at once, before a card. (From
+    the first hand on: a match may end within one hand.)"""
+    honest = HostGame._open_attempt
+
+    def open_chosen(self: HostGame, hand: int, attempt: int) -> list[Posted]:
+        return honest(self, hand, attempt + 2)
+
+    table = LocalTable(RULES, seed=9)
+    monkeypatch.setattr(HostGame, "_open_attempt", open_chosen)
+    assert _play_until_caught(table) == "bad-deal-open"
+    opened = [parse_envelope(p.raw, host=True).payload for p in table.host.chain if p.type == "HandOpen"]
+    assert [(o.hand, o.attempt) for o in opened] == [(0, 2)]
+    assert not any(seat.cards for seat in table.seats)  # (refused before a card reached anyone)
+
+
+def test_a_redeal_without_a_bessere_call_is_refused() -> None:
+    """A redeal (AttemptAborted "bessere-redeal") moves to the next attempt's deck: in these rules (Bessere as the
+    announcers' agreement) there is none, so a host that posts one to move on to a deck it likes better is refused."""
+    table = LocalTable(RULES, seed=10)
+    table.play_until(lambda: table.host.match is not None and table.seats[0].hand == (0, 0))
+    aborted = table.host._post(pb.AttemptAborted(hand=0, attempt=0, reason="bessere-redeal", seat=-1))
+    with pytest.raises(HostBrokeProtocol) as err:
+        aborted.deliver_to(table.seats[0])
+    assert err.value.reason == "bad-abort"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 import unicodedata
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from host.table import clean_name
-from watten_net.printable import VisibleFormatter, shown_as_is, visible, visible_bytes, visible_lines
+from watten_net.printable import VisibleFormatter, json_visible, shown_as_is, visible, visible_bytes, visible_lines
 
 # What must never be emitted raw: C0 (incl. ESC), DEL, C1, the bidi controls, and other invisible format characters.
 C0_C1 = [chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))]
@@ -116,3 +117,12 @@ def test_the_hosts_notices_name_a_person_visibly(capsys: pytest.CaptureFixture[s
 
     _notice("seat 1 (\x1b[2JEve\u202e) is away: a bot stands in")
     assert capsys.readouterr().out == "watten-host: seat 1 (\\x1b[2JEve<U+202E>) is away: a bot stands in\n"
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_json_visible_decodes_to_the_same_value_and_holds_nothing_raw(text: str) -> None:
+    # (`watten-verify --export`: names exact for a tool, yet nothing that controls a terminal, beyond U+FFFF too)
+    value = {"name": text, "names": [text, "\U000e0041\U000f0000\u202e\x9b\x7f"]}
+    shown = json_visible(json.dumps(value, ensure_ascii=False))
+    assert json.loads(shown) == value and all(shown_as_is(ch) for ch in shown)

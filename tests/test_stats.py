@@ -11,9 +11,11 @@ import pytest
 
 from watten_net.engine import Rules
 from watten_net.engine.events import EventKind
+from watten_net.printable import shown_as_is
 from watten_net.stats import count, main, table
 from watten_net.stats_chart import score_chart, score_steps
 
+from local_table import LocalTable
 from tampering import encode, play_game
 
 
@@ -59,3 +61,15 @@ def test_text_json_and_chart(folder: Path, capsys: pytest.CaptureFixture[str]) -
     assert all(len(line) <= 80 for line in chart) and len(chart[-5]) >= len(steps) * 3
     evening.players[report.keys[0]].names = ["\x1b[31mred"]
     assert "\x1b" not in table(evening) and "\\x1b[31mred" in table(evening)
+
+
+def test_csv_holds_no_raw_control_from_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A name in the header is the host's string, and honest seats sign it; CSV has no escapes, so `watten-stats --csv`
+    # wrote the ESC of "\x1b[2J" (and a bidi override) to the terminal raw. The key column names the player exactly.
+    table = LocalTable(Rules.preset("bavarian", players=2), seed=6, names=["\x1b[2Jeve\u202e", "Bob"])
+    table.play()
+    (tmp_path / "seat1.wrec").write_bytes(encode(table.seat_entries(1), 1))
+    assert main(["--csv", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert all(shown_as_is(ch) or ch == "\n" for ch in out), out
+    assert "\\x1b[2Jeve<U+202E>" in out and "Bob" in out

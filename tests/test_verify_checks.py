@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from watten_net.deal.envelope import envelope_hash
+from watten_net.deal.identity import public_key_bytes
 from watten_net.deal.protocol import make_envelope
 from watten_net.deal.receipts import make_receipt
 from watten_net.engine import Rules
@@ -31,6 +32,11 @@ RULES = Rules.preset("bavarian", players=4).with_flag("target", "3")
 @cache
 def _game() -> Game:
     return play_game("checks", RULES, seed=31)
+
+
+@cache
+def _other_game() -> Game:
+    return play_game("checks-other", RULES, seed=32)
 
 
 @pytest.fixture
@@ -117,6 +123,42 @@ def test_a_refusal_receipt_naming_another_head_is_the_host_equivocating(game: Ga
     assert verify_entries([*entries, Entry(KIND_REFUSED, evidence)]).verdict == VERIFIED
 
 
+def test_two_records_of_one_game_that_hold_two_host_envelopes_at_one_seq(game: Game, tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The host showed seat 1 another envelope at a chain seq than the one in its own record (a restarted seat keeps
+    the record of before the restart for this: client/earlier_record.py). Each record alone may verify or stop
+    early; given together, the host's two signatures at one seq prove it showed two chains."""
+    entries = game.seat(1)
+    last = [i for i, e in enumerate(entries) if e.kind == KIND_HOST][-5]  # (not the end: the next one links to it)
+    was = pb.Envelope.FromString(entries[last].data)
+    other = make_envelope(game.host_key, bytes(was.game_id), int(was.seq), bytes(was.prev_hash), -1,
+                          pb.StandIn(seat=1, active=True))
+    shown, honest = tmp_path / "seat1-shown.wrec", tmp_path / "host.wrec"
+    shown.write_bytes(encode_entries({"seat": 1}, [*entries[:last], Entry(KIND_HOST, other)]))
+    honest.write_bytes(encode_entries({}, game.host()))
+    assert main([str(honest)]) == EXIT_CODES[VERIFIED]
+    capsys.readouterr()
+    assert main([str(honest), str(shown)]) == EXIT_CODES[FAILED]  # (the gravest: the record shown stops there)
+    out = capsys.readouterr().out
+    said = "the host signed another envelope at this chain seq in "  # (each record names the envelope it holds)
+    assert f"envelope {int(was.seq)} ({was.type}): {said}{shown}" in out, out
+    assert f"envelope {int(was.seq)} (StandIn): {said}{honest}" in out, out
+    assert f"{honest}: DISPUTED (proven)" in out  # it holds up by itself: the host's signatures contradict it
+    # (the same two records of an honest host: nothing to say)
+    shown.write_bytes(encode_entries({"seat": 1}, entries))
+    assert main([str(honest), str(shown)]) == EXIT_CODES[VERIFIED]
+    # (a record of the same game id under another host key proves nothing against this host: anybody can sign one)
+    forged = resign_from(entries, 0, game.seat_key(2))
+    header = pb.Envelope.FromString(forged[0].data)
+    payload = pb.GameHeader.FromString(header.payload)
+    payload.host_public_key = public_key_bytes(game.seat_key(2))
+    forged[0] = Entry(KIND_HOST, make_envelope(game.seat_key(2), bytes(header.game_id), 1, bytes(32), -1, payload))
+    shown.write_bytes(encode_entries({"seat": 1}, resign_from(forged, 1, game.seat_key(2))))
+    capsys.readouterr()
+    main([str(honest), str(shown)])
+    assert f"{honest}: verified" in capsys.readouterr().out
+
+
 # ---------------------------------------------------------------------- disclosures
 def _stub_and_disclosure(game: Game, disclosed: bytes) -> list[Entry]:
     """A three-entry record: the header, a stub standing for `disclosed`, and a Disclosure holding it."""
@@ -145,6 +187,15 @@ def test_a_disclosed_envelope_at_another_seq(game: Game) -> None:
     game_id = bytes(_payload(game.host()[0]).game_id)
     other = make_envelope(game.host_key, game_id, 7, envelope_hash(game.host()[0].data), -1, pb.CardDelivery(seat=2))
     _failed(_stub_and_disclosure(game, other), "bad-signature", "a disclosed envelope is not the withheld one")
+
+
+def test_a_disclosed_envelope_that_does_not_link_to_the_chain(game: Game) -> None:
+    """A withheld envelope the host signed on another head than the chain's before it (only its recipient, say the
+    host's own bot, would have seen it): the stub's hash carries the chain on, so only the disclosed envelope's own
+    prev_hash shows it. The host's record fails there (chain-link); a seat's record must too."""
+    game_id = bytes(_payload(game.host()[0]).game_id)
+    other = make_envelope(game.host_key, game_id, 2, b"\x07" * 32, -1, pb.CardDelivery(seat=2))
+    _failed(_stub_and_disclosure(game, other), "chain-link", "does not link to envelope 1", envelope=2)
 
 
 # ---------------------------------------------------------------------- the header
@@ -243,7 +294,9 @@ def _write(tmp_path: Path, name: str, entries: list[Entry], meta: dict[str, Any]
 
 def test_json_output_of_a_verified_and_a_failed_record(game: Game, tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    good = _write(tmp_path, "good.wrec", game.seat(1), {"writer": "seat", "seat": 1})
+    # (the verified record is of another game: a record of this one would be contradicted by the rewritten one, which
+    # the host signed too, and so be a proven dispute: test_two_records_of_one_game_that_hold_two_host_envelopes...)
+    good = _write(tmp_path, "good.wrec", _other_game().seat(1), {"writer": "seat", "seat": 1})
     entries, seq = _with_stand_in(game, 9, True)
     bad = _write(tmp_path, "bad.wrec", entries, {"writer": "host"})
     assert main(["--json", good, bad]) == EXIT_CODES[FAILED]  # the gravest of the two

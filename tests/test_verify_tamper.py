@@ -378,7 +378,12 @@ def _retarget(p: Any) -> None:
 
 case("resigned-history", "header-rules", {"wrong-hash"}, _header(_retarget))
 case("resigned-history", "header-seat-name", {"wrong-hash"}, _header(lambda p: setattr(p.roster[2], "name", "Mallory")))
-case("resigned-history", "header-bot-flag", {"wrong-hash"}, _header(lambda p: setattr(p.roster[1], "bot", True)))
+# (a bot is host-run: a bot flag alone is refused at the header itself, bot-not-host-run; both flags still change what
+# every seat signed)
+case("resigned-history", "header-bot-flag", {"wrong-hash"},
+     _header(lambda p: (setattr(p.roster[1], "bot", True), setattr(p.roster[1], "host_run", True))))
+case("resigned-history", "header-bot-not-host-run", {"header-mismatch"},
+     _header(lambda p: setattr(p.roster[1], "bot", True), at=1))
 case("resigned-history", "header-tls-fingerprint", {"wrong-hash"},
      _header(lambda p: setattr(p, "host_tls_fingerprint", bytes(32))))
 case("resigned-history", "header-preset", {"wrong-hash"}, _header(lambda p: setattr(p, "preset", "blind")))

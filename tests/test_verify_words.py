@@ -11,8 +11,10 @@ import pytest
 
 from watten_net.engine import Rules
 from watten_net.engine.events import EventKind
+from watten_net.printable import shown_as_is
 from watten_net.verify import EXIT_CODES, FAILED, VERIFIED, main, verify_file
 
+from local_table import LocalTable
 from tampering import Game, encode, play_game
 
 
@@ -90,6 +92,30 @@ def test_export_holds_every_hand(away_game: Game, tmp_path: Path, capsys: pytest
     capsys.readouterr()
     assert main(["--export", "-", path]) == EXIT_CODES[VERIFIED]
     assert json.loads(capsys.readouterr().out)["game_id"] == report.game_id  # alone on stdout: a pipe gets JSON
+
+
+HOSTILE = "Eve\x9b2J\x7f\u202eevil\u200b"  # C1 CSI, DEL, a bidi override, a zero-width space: JSON leaves them raw
+
+
+def test_export_holds_no_raw_control_from_the_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The header's names are the host's strings, and an honest seat signs them (its screen shows them via `visible`).
+    # `--export -` is the standard output, often a terminal; json.dumps(ensure_ascii=False) escapes C0 only, so the
+    # C1 CSI, DEL and the bidi override reached the terminal raw. They are JSON escapes now: the same value decoded.
+    rules = Rules.preset("bavarian", players=2)
+    table = LocalTable(rules, seed=5, names=["Ann", HOSTILE])
+    table.play()
+    path = tmp_path / "seat0.wrec"
+    path.write_bytes(encode(table.seat_entries(0), 0))
+    assert main(["--export", "-", str(path)]) == EXIT_CODES[VERIFIED]  # the seats signed it: the record is fair
+    out = capsys.readouterr().out
+    assert all(shown_as_is(ch) or ch == "\n" for ch in out), [ch for ch in set(out) if not shown_as_is(ch)]
+    exported = json.loads(out)
+    assert [p["name"] for p in exported["players"]] == ["Ann", HOSTILE]  # exact, not `visible`'s lossy form
+    written = tmp_path / "match.json"
+    assert main(["--export", str(written), str(path)]) == EXIT_CODES[VERIFIED]
+    text = written.read_text(encoding="utf-8")  # (a file, later shown with `cat`, holds none either)
+    assert all(shown_as_is(ch) or ch == "\n" for ch in text) and json.loads(text) == exported
+    capsys.readouterr()
 
 
 def test_messages_for_files_and_folders(away_game: Game, tmp_path: Path,

@@ -61,6 +61,25 @@ def visible_lines(text: str) -> str:
     return "\n".join(visible(line) for line in text.split("\n"))
 
 
+def json_visible(text: str) -> str:
+    """JSON text (`json.dumps(..., ensure_ascii=False)`) with every character `visible` would escape written as a JSON
+    escape (`\\u009b`, `\\u202e`, a surrogate pair beyond U+FFFF) instead: the same value when decoded, exactly, and
+    safe on a terminal, while letters of any script stay readable. `ensure_ascii=False` escapes only C0, so DEL, the
+    C1 codes and the bidi controls of a name would reach the screen raw. Such characters only occur inside strings
+    of a JSON text (its syntax is ASCII), where a `\\u` escape is valid."""
+    if text.isprintable():
+        return text
+    return "".join(ch if shown_as_is(ch) else _json_escape(ch) for ch in text)
+
+
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 class VisibleFormatter(logging.Formatter):
     """A log formatter whose lines hold nothing raw: a log line quotes names, refusals and exception texts that
     came from the network, and the log goes to the same terminal (a traceback keeps its line breaks)."""

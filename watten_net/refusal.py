@@ -195,6 +195,8 @@ class Reason(StrEnum):
     SHARE_NOT_DUE = "share-not-due"
     SHORT_STEP_TIMEOUT = "short-step-timeout"
     WRONG_SERIES = "wrong-series"
+    BOT_NOT_HOST_RUN = "bot-not-host-run"
+    OTHER_TERMS = "other-terms"
 
 
 def known_reason(text: str) -> Reason | None:

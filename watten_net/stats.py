@@ -203,14 +203,15 @@ def to_json(evening: Evening) -> dict[str, Any]:
 
 
 def to_csv(evening: Evening) -> str:
-    """One row per player, for spreadsheets (names joined by " / ")."""
+    """One row per player, for spreadsheets (names joined by " / ", through `visible`: CSV has no escapes, and the
+    standard output may be a terminal; the key names the player exactly)."""
     out = io.StringIO()
     fields = ["key", "names", *(key for key, _ in COLUMNS)]
     writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     for person in evening.players.values():
         row = person.row()
-        writer.writerow({k: (" / ".join(row["names"]) if k == "names" else row[k]) for k in fields})
+        writer.writerow({k: (visible(" / ".join(row["names"])) if k == "names" else row[k]) for k in fields})
     return out.getvalue()
 
 

@@ -53,7 +53,7 @@ from watten_net.deal.steps import Stage
 from watten_net.engine import Match, Rules
 from watten_net.engine.public import PublicMatch
 from watten_net.export import export_match
-from watten_net.printable import visible, visible_lines
+from watten_net.printable import json_visible, visible, visible_lines
 from watten_net.record import (
     KIND_HOST,
     KIND_NOTE,
@@ -141,6 +141,10 @@ class Report:
     # the field): how long the host might wait for a seat online before standing in. Verify has no clock: a StandIn
     # for silence is judged as before, this is the term the seats agreed to.
     step_timeout: float = 0.0
+    # Every chain entry by seq: its hash, whether the host's signature binds it (its own envelope, or a stub the next
+    # envelope links to), its type. Several records of one game must agree wherever both are bound (check_equivocation)
+    chain: list[tuple[bytes, bool, str]] = field(default_factory=list)
+    host_key: bytes = b""  # the header's host key, which signed `chain`
 
     def telling(self, lang: str = "en") -> Telling:
         """How `--show` tells this record: its names, its stand-in's moves, the owner's signals."""
@@ -187,6 +191,14 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
         report.seat = meta["seat"]
     try:
         links = _read_chain(entries)
+        report.chain = [(link.hash, link.signed is not None or (n + 1 < len(links) and links[n + 1].signed is not None),
+                         link.type) for n, link in enumerate(links)]
+        header = links[0].signed
+        assert header is not None
+        # (whose game, also of a record that ends early: check_equivocation compares it with the others given)
+        report.game_id, report.host_key = bytes(header.payload.game_id).hex(), bytes(header.payload.host_public_key)
+        report.fingerprint = game_fingerprint(header.raw)
+        _header_facts(report, header.payload)
         try:
             _resolve_disclosures(links)
         except _Stop as stop:
@@ -194,11 +206,6 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
             # (a card that does not open its seal, a key that does not open its commitment), not the consequence.
             _seat_checks(entries, meta, stop)
             raise
-        header = links[0].signed
-        assert header is not None
-        report.game_id = bytes(header.payload.game_id).hex()
-        report.fingerprint = game_fingerprint(header.raw)
-        _header_facts(report, header.payload)
         refusals = _refusals(entries, links)
         proven: list[str] = []
         game, embedded = _replay(links, refusals, proven)
@@ -442,6 +449,12 @@ def _resolve_disclosures(links: list[_Link]) -> None:
                 raise _problem(link.seq, "Disclosure", "parse-error", "a disclosed envelope does not parse") from None
             if signed.seq != target.seq or not check_signature(signed, host_key):
                 raise _problem(link.seq, "Disclosure", "bad-signature", "a disclosed envelope is not the withheld one")
+            if signed.envelope.prev_hash != (links[target.seq - 2].hash if target.seq > 1 else GENESIS_PREV_HASH):
+                # (only its recipients saw it whole, and the host's own bot may be all of them: the stub's hash carries
+                # the chain on, so the envelope's own link is checked here, as the host's record checks it)
+                raise _problem(target.seq, signed.type, "chain-link",
+                               f"the withheld envelope does not link to envelope {target.seq - 1}: the host signed it "
+                               "on another chain head")
             if signed.type != target.stub_type:
                 raise _problem(target.seq, target.stub_type, "withheld",
                                f"the stub says {target.stub_type} but the disclosed envelope is {signed.type}")
@@ -838,6 +851,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     exports: list[dict[str, Any]] = []
     reports = [verify_file(path) for path in record_paths(args.records)]
     check_series(reports)
+    check_equivocation(reports)
     for report in reports:
         verdicts.append(report.verdict)
         if args.json:
@@ -874,6 +888,28 @@ def check_series(reports: Sequence[Report]) -> None:
                                          f"{report.series.describe()}; the previous record "
                                          f"({previous.path}) leaves: {expected.describe()}"))
             report.ok, report.verdict = False, FAILED
+
+
+def check_equivocation(reports: Sequence[Report]) -> None:
+    """Several records of one game: the host signs one chain. Where two records hold envelopes the host signed at the
+    same seq and they differ, it showed two chains (PROTOCOL.md, Disputes: two host envelopes at the same seq); each
+    record is disputed (proven) there, or fails, the other named (a restarted seat keeps the record of before its
+    restart for this)."""
+    for n, report in enumerate(reports):
+        for other in reports[n + 1:]:
+            if not report.game_id or (report.game_id, report.host_key) != (other.game_id, other.host_key):
+                continue  # (another host's key signs nothing of this host's: anybody can make such a record)
+            seq = next((i + 1 for i, (a, b) in enumerate(zip(report.chain, other.chain, strict=False))
+                        if a[0] != b[0] and a[1] and b[1]), 0)
+            for one, two in ((report, other), (other, report)) if seq else ():
+                problem = Problem(seq, one.chain[seq - 1][2], "host-equivocated", "the host signed another envelope "
+                                  f"at this chain seq in {two.path}: it showed two different chains")
+                one.ok = False
+                if one.verdict == FAILED:  # (the graver finding first)
+                    one.errors.insert(0, problem)
+                else:  # the record holds up by itself: its host's own signatures contradict it (a proven dispute)
+                    one.verdict = PROVEN
+                    one.notes.insert(0, problem.sentence())
 
 
 def step_timeout_term(seconds: float) -> str:
@@ -929,7 +965,8 @@ def _print_show(report: Report, lang: str) -> None:
 
 
 def _write_exports(target: str, exports: list[dict[str, Any]]) -> None:
-    text = "".join(json.dumps(e, sort_keys=True, ensure_ascii=False) + "\n" for e in exports)
+    # (the names and the preset are the host's strings: raw C1 or bidi controls would reach a terminal, or a `cat`)
+    text = "".join(json_visible(json.dumps(e, sort_keys=True, ensure_ascii=False)) + "\n" for e in exports)
     if target == "-":
         sys.stdout.write(text)
     else:

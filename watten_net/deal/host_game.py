@@ -69,6 +69,7 @@ from .protocol import (
     header_hash,
     make_envelope,
     parse_envelope,
+    roster_problem,
 )
 from .receipts import make_receipt
 from .seat import SeatGame
@@ -125,6 +126,8 @@ def _check_settings(rules: Rules, seats: Sequence[Seat], reveal: str, deal: str,
         raise ValueError(problem)
     if len(seats) != rules.players:
         raise ValueError(f"{rules.players} seats needed, got {len(seats)}")
+    if (problem := roster_problem([s.bot for s in seats], [s.host_run for s in seats])) is not None:
+        raise ValueError(problem)
     if reveal not in REVEAL_MODES:
         raise ValueError(f"reveal must be one of {REVEAL_MODES}")
     if deal not in DEAL_MODES:

@@ -58,6 +58,11 @@ class VerifiedSeat:
     seal_open: bool = False
     seal_signers: set[int] = field(default_factory=set)
     seal_expected: set[int] = field(default_factory=set)
+    # The deal attempt the rules give next (hand, attempt): the host knows every deck of the match once the keys are
+    # in, so an opening of any other (h, a) would be a deck of its choice; a redeal only after a `bessere?` that
+    # forces one (bessere = redeal-penalty) in this attempt
+    next_attempt: tuple[int, int] = (0, 0)
+    redeal_called: bool = False
 
     @property
     def n(self) -> int:
@@ -115,6 +120,30 @@ class VerifiedSeat:
         if self.seal_open:
             raise self.game.fault(Reason.BAD_DECK_SEALED, f"{what} came before every seat present had signed the "
                                   "DeckSealed: the host may show the seats different decks")
+
+    def on_hand_open(self, h: int, a: int) -> None:
+        if (h, a) != self.next_attempt:
+            want_h, want_a = self.next_attempt
+            raise self.game.fault(Reason.BAD_DEAL_OPEN, f"the host opens hand {h} attempt {a}, but the rules give hand "
+                                  f"{want_h} attempt {want_a} next: it may be choosing a deck among those it knows")
+        self.redeal_called = False
+
+    def on_action(self, action: str) -> None:
+        if action == "bessere?":
+            self.redeal_called = True
+
+    def on_hand_end(self) -> None:
+        self.next_attempt = (self.game.hand[0] + 1, 0)
+
+    def on_attempt_aborted(self, p: Any) -> None:
+        """A redeal moves to the next attempt's deck: only after a `bessere?` of this attempt that forces one."""
+        rules = self.game.rules
+        assert rules is not None
+        if ((int(p.hand), int(p.attempt)) != self.game.hand or p.reason != "bessere-redeal"
+                or rules.bessere != "redeal-penalty" or not self.redeal_called):
+            raise self.game.fault(Reason.BAD_ABORT, "the host ends the deal attempt without a redeal the rules give: "
+                                  "it may be moving on to a deck it likes better")
+        self.next_attempt = (int(p.hand), int(p.attempt) + 1)
 
     def _commit(self) -> None:
         game = self.game

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring_ascii
 from typing import Any
@@ -54,6 +55,19 @@ def step_timeout_problem(seconds: float, floor: float = STEP_TIMEOUT_FLOOR) -> s
         return None
     return (f"a step timeout of {seconds_text(seconds)} s is below the {seconds_text(floor)} s any honest seat on a "
             "LAN can always meet")
+
+
+def roster_problem(bots: Sequence[bool], host_run: Sequence[bool]) -> str | None:
+    """Why a roster is not one to sign (or to host), None when it is: each of the host's bots must be host-run. A
+    person reveals its game key only after every host-run seat's (PROTOCOL.md Level 1 step 4), so that a host
+    withholding one of its keys does so blind; a bot left unmarked would reveal after the people, and the host, which
+    knows k_H and its bots' keys, would see every deal of the match before it chose to reveal or withhold it. (The
+    person the host process seats itself is host-run too, but no seat can tell that person from another.)"""
+    for seat, (bot, run) in enumerate(zip(bots, host_run, strict=True)):
+        if bot and not run:
+            return (f"seat {seat} is the host's bot but not marked host-run: its game key would come after the "
+                    "people's, and the host would see every deal before it chose to reveal or withhold it")
+    return None
 
 
 HOST_SEAT = -1  # Envelope.sender_seat of the host on the wire; signed as HOST_SENDER (255)

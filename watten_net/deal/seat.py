@@ -52,6 +52,7 @@ from .protocol import (
     header_step_timeout,
     make_signed,
     parse_envelope,
+    roster_problem,
     step_timeout_problem,
 )
 from .receipts import receipt_holds
@@ -126,6 +127,10 @@ class SeatGame:
     # The shortest step timeout (GameHeader.step_timeout_ms, in seconds; 0 there is no limit) this seat signs: the
     # seat's own decision, never the host's (tests with quick stand-ins lower it; docs/protocol-decisions.md)
     step_timeout_floor: float = STEP_TIMEOUT_FLOOR
+    # The TableInfo whose rules and deal settings the person chose: the one it joined under, or the lobby's last before
+    # the game (the client sets it). The host's views are its word and only the header is signed, so the header must
+    # carry those terms; None: nothing to compare (a restarted client, a test, watten-verify)
+    agreed_terms: Any = None
 
     @property
     def abandoned_after_keys(self) -> bool:
@@ -376,6 +381,7 @@ class SeatGame:
         self.game_id = bytes(h.game_id)
         self.fingerprint = game_fingerprint(signed.raw)
         self.rules = self._header_rules(h)
+        self._check_terms(h, self.rules)
         self._check_series(h, self.rules)
         self.roster_keys = [bytes(r.public_key) for r in h.roster]
         if self.seat >= len(self.roster_keys) or (
@@ -392,6 +398,8 @@ class SeatGame:
         if self.tls_fingerprint is not None and bytes(h.host_tls_fingerprint) != self.tls_fingerprint:
             raise self.fault(Reason.WRONG_CERTIFICATE, "the header names another TLS certificate than the one on this "
                              "seat's connection: a second host may be relaying this game")
+        if (problem := roster_problem([r.bot for r in h.roster], [r.host_run for r in h.roster])) is not None:
+            raise self.fault(Reason.BOT_NOT_HOST_RUN, f"the header's roster is not one to sign: {problem}")
         problem = step_timeout_problem(header_step_timeout(h), self.step_timeout_floor)
         if problem is not None and not self.observer:  # (watten-verify: the floor was the signing seat's decision)
             raise self.fault(Reason.SHORT_STEP_TIMEOUT, f"the header's step timeout is too short to sign: {problem}, "
@@ -420,6 +428,22 @@ class SeatGame:
         except (ValueError, TypeError) as err:
             raise self.fault(Reason.PROTOCOL_VERSION, f"the header's rules are not rules this client can play: "
                              f"{str(err)[:120]}") from None
+
+    def _check_terms(self, h: Any, rules: Rules) -> None:
+        """The header's rules and deal settings are those of the table the person chose (`agreed_terms`): a host that
+        showed one game and had the seats sign another (another target, Bessere as a redeal that lets its side pick
+        between decks it knows, another deal mode) is refused, nothing signed."""
+        shown = self.agreed_terms
+        if shown is None or not shown.rules_json:
+            return
+        try:
+            table_rules: Rules | None = Rules.from_json(shown.rules_json)
+        except (ValueError, TypeError):
+            table_rules = None  # (the table showed rules this client cannot read: nothing it agreed to either)
+        terms = (h.settings.deal or "verified", h.settings.reveal or "match-end")
+        if table_rules != rules or terms != (shown.settings.deal or "verified", shown.settings.reveal or "match-end"):
+            raise self.fault(Reason.OTHER_TERMS, "the header's rules or deal settings are not those of the table this "
+                             "seat joined: the host would have it sign another game than the one it shows")
 
     def _check_series(self, h: Any, rules: Rules) -> None:
         """The header's previous game and Bummerl carried: well-formed always; and, for a seat that played the
@@ -468,6 +492,7 @@ class SeatGame:
         p = signed.payload
         if self.verified is None or len(self.verified.keys) != len(self.roster_keys):
             raise self.fault(Reason.UNEXPECTED_MESSAGE, "a deal opened before every game key was revealed")
+        self.verified.on_hand_open(int(p.hand), int(p.attempt))
         self.hand = (int(p.hand), int(p.attempt))
         self.card_commitments = []
         self.my_positions = set()
@@ -618,6 +643,8 @@ class SeatGame:
             return
         if p.actor == "key" and self.verified is not None:
             self.verified.check_checkpoint_complete("the cut")
+        if self.verified is not None:
+            self.verified.on_action(str(p.action))
         for opening in p.openings:
             k = int(opening.position)
             self._check_opening(k, opening.card, opening.salt)
@@ -691,6 +718,8 @@ class SeatGame:
         self.trustless.on_share_request(signed)
 
     def _on_HandEnd(self, signed: Signed) -> None:
+        if self.verified is not None:
+            self.verified.on_hand_end()
         if self.trustless is not None:
             self.trustless.on_hand_end(signed)
             # The attempt is over: whatever this seat still owed for it is void (not what it owes the next deck).
@@ -700,6 +729,8 @@ class SeatGame:
     def _on_AttemptAborted(self, signed: Signed) -> None:
         # A forfeited or redealt attempt: whatever we still owed for it is void.
         self._drop_owed("DeckSealedSignature")
+        if self.verified is not None:
+            self.verified.on_attempt_aborted(signed.payload)
         if self.trustless is not None:
             self.trustless.on_attempt_aborted(signed)
             self._drop_owed("DecryptionShares", "ActionRequest")
