@@ -67,12 +67,15 @@ def summary(state: ScreenState, words: Words, story: Story | None, width: int = 
     view = state.view
     out: Fragments = [("class:heading", f"{words['summary']}\n")]
     rows = story.hands if story is not None else []
+    # (as wide as the widest announcement: "7 (Sieben) ♦ Schellen" took 21 columns of 20 and pushed its row's points,
+    # winners and tricks one column out of line with the others, found playing to the end at 80x24)
+    wide = max([20, get_cwidth(words["col_announced"])] + [get_cwidth(_announced(row, words)) for row in rows])
     head = (f"{_cells(words['col_hand'], 4, right=True)}  {_cells(words['col_dealer'], 8)} "
-            f"{_cells(words['col_announced'], 20)} {_cells(words['col_points'], 3, right=True)}  "
+            f"{_cells(words['col_announced'], wide)} {_cells(words['col_points'], 3, right=True)}  "
             f"{_cells(words['col_won'], 16)} {words['col_how']}")
     out.append(("class:dim", head + "\n"))
     for row in rows:
-        out.append(("", _row(row, story, words) + "\n"))
+        out.append(("", _row(row, story, words, wide) + "\n"))
     score = " – ".join(f"{side.score}" for side in view.sides) if view is not None else ""
     bummerl = " – ".join(f"{side.bummerl}" for side in view.sides) if view is not None else ""
     out.append(("class:ok", f"{words['final_score']}{words['colon']}{score} · {words['bummerl']} {bummerl}\n"))
@@ -109,15 +112,20 @@ def _verdict(state: ScreenState, words: Words) -> str:
     return words["check_running"]
 
 
-def _row(row: HandRow, story: Story | None, words: Words) -> str:
-    dealer = story.short(row.dealer) if story is not None and row.dealer >= 0 else "–"
+def _announced(row: HandRow, words: Words) -> str:
+    """The hand's Schlag and trump as the summary shows them ("7 (Sieben) ♦ Schellen")."""
     schlag = f"{row.schlag} ({RANK_DE[row.schlag]})" if row.schlag in RANK_DE else "?"
     trump = f"{words.marks[row.trump]} {SUIT_DE[row.trump]}" if row.trump in SUIT_DE else "?"
+    return f"{schlag} {trump}"
+
+
+def _row(row: HandRow, story: Story | None, words: Words, announced_width: int = 20) -> str:
+    dealer = story.short(row.dealer) if story is not None and row.dealer >= 0 else "–"
     short = story.short if story is not None else str
     won = _within(" & ".join(short(s) for s in row.winners), 16) or "–"
     # (padded by terminal columns: a Chinese name's characters take two, and its row's columns slid out of line)
-    return f"{row.hand + 1:>4}  {_cells(dealer, 8)} {_cells(schlag + ' ' + trump, 20)} {row.points:>3}  " \
-           f"{_cells(won, 16)} {row.how}"
+    return f"{row.hand + 1:>4}  {_cells(dealer, 8)} {_cells(_announced(row, words), announced_width)} " \
+           f"{row.points:>3}  {_cells(won, 16)} {row.how}"
 
 
 def _within(text: str, width: int) -> str:
