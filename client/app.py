@@ -21,6 +21,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.widgets import TextArea
 
 from watten_net.deal.protocol import seconds_text
+from watten_net.printable import visible
 from watten_net.refusal import Reason
 from watten_net.verify import verify_entries
 
@@ -33,7 +34,7 @@ from .commands import LegalCompleter, legal_of, to_action
 from .connection import Connection, HostBrokeProtocol, Refused
 from .i18n import Words
 from .keys import bind_keys
-from .prompts import deal_waits, table_waits
+from .prompts import action_words, deal_waits, table_waits
 from .screen_layout import table_layout, word_wrap
 from .screen_style import STYLE
 from .stderr_aside import screen_fd, stderr_aside
@@ -197,7 +198,8 @@ class TableApp:
             self.state.message = self.words["no_hint"]
         else:
             odds = f" ({self.words['chance'].format(pct=round(chance * 100))})" if chance is not None else ""
-            self.state.message = f"{self.words['hint']}{self.words['colon']}{action}{odds}"
+            said = visible(action_words(action, self.words))
+            self.state.message = f"{self.words['hint']}{self.words['colon']}{said}{odds}"
         self.app.invalidate()
 
     def leave(self, result: int) -> None:

@@ -621,6 +621,23 @@ for _lang, _words in (
 ):
     TEXT[_lang].update(_words)
 
+# ---- a hint in words (it read "Hint: play SU", the rules' notation, on every screen): one block, kept together
+for _lang, _words in (
+    ("de", {"do_play": "{card} spielen", "do_cut": "bei {n} abheben", "do_take": "die gezeigte Karte nehmen",
+            "do_keep": "die gezeigte Karte liegen lassen", "do_swap": "nach einem Schlagwechsel fragen",
+            "do_bessere": "nach Bessere fragen", "ask_swap": "Schlagwechsel", "ask_bessere": "Bessere",
+            "ask_schadet": "Schadet's", "say_yes": "ja", "say_no": "nein"}),
+    ("en", {"do_play": "play {card}", "do_cut": "cut at {n}", "do_take": "take the card shown",
+            "do_keep": "leave the card shown", "do_swap": "ask for a Schlagwechsel", "do_bessere": "ask for Bessere",
+            "ask_swap": "Schlagwechsel", "ask_bessere": "Bessere", "ask_schadet": "Schadet's", "say_yes": "yes",
+            "say_no": "no"}),
+    ("zh", {"do_play": "出 {card}", "do_cut": "切 {n} 张", "do_take": "拿切牌时看到的牌",
+            "do_keep": "不拿切牌时看到的牌", "do_swap": "请求 Schlagwechsel", "do_bessere": "请求 Bessere",
+            "ask_swap": "Schlagwechsel",
+            "ask_bessere": "Bessere", "ask_schadet": "Schadet's", "say_yes": "是", "say_no": "否"}),
+):
+    TEXT[_lang].update(_words)
+
 # ---- every other reason in words (a German or Chinese screen showed the host's English sentence): one block
 for _reason, _said in MORE_REASONS.items():
     for _lang, _text in zip(("en", "de", "zh"), _said, strict=True):

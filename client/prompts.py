@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from watten_net.cardwords import SUIT_DE
 from watten_net.engine.ranking import schlag_choices
 
 from .i18n import Words
@@ -154,3 +155,23 @@ def keymap(view: Any) -> dict[str, str]:
         if action in legal:
             out.setdefault(key, action)
     return out
+
+
+def action_words(action: str, words: Words) -> str:
+    """A legal action (docs/rules.md notation) as the screen says it, for the hint: "play ♦U", "Schlag 7 (Sieben)",
+    "Trumpf ♥ Herz" (found playing: "Hint: play SU" in the notation, English inside a German screen, and
+    a card the hand shows as ♦U). An action it has no words for stays as it is (`visible` by the caller)."""
+    verb, _, rest = action.partition(" ")
+    if verb == "play" and rest[:1] in words.marks and len(rest) in (2, 3):
+        return words["do_play"].format(card=words.card_short(rest))
+    if verb == "schlag" and rest:
+        return f"Schlag {words.rank(rest)}"
+    if verb == "trump" and rest in words.marks:
+        return f"Trumpf {words.marks[rest]} {SUIT_DE[rest]}"  # (as the log names it)
+    if verb == "cut" and rest.isdigit():
+        return words["do_cut"].format(n=rest)
+    if verb.rstrip("?") in ("swap", "bessere", "schadet") and rest in ("yes", "no"):
+        return f"{words['ask_' + verb]}{words['colon']}{words['say_' + rest]}"
+    if action in ("swap?", "bessere?", "take", "keep", "raise", "accept", "fold", "concede", "schadet?"):
+        return words[f"do_{action.rstrip('?')}"]
+    return action

@@ -478,7 +478,10 @@ def test_an_absent_seat_shows_for_how_long_it_has_been_offline() -> None:
     assert "offline 0:37" in shown or "offline 0:38" in shown, shown
 
 
-def test_the_hint_key_says_what_the_strong_bot_would_do() -> None:
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+def test_the_hint_key_says_what_the_strong_bot_would_do(lang: str) -> None:
+    """In the screen's words, the card as the hand shows it (found playing: "Hint: play SU", the rules' notation
+    and English, on a German screen too, for the card the hand showed as ♦U)."""
     view = make_view(your_hand=["HK", "L7", "SA", "E9", "H8"], schlag="O", trump="L",
                      legal_actions=["play HK", "play L7", "play SA", "play E9", "play H8"], to_act=[0],
                      dealer=3, forehand=0)
@@ -487,7 +490,7 @@ def test_the_hint_key_says_what_the_strong_bot_would_do() -> None:
 
     async def scenario() -> str:
         with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
-            table = TableApp(conn, EN)  # type: ignore[arg-type]
+            table = TableApp(conn, words)  # type: ignore[arg-type]
             task = asyncio.ensure_future(table.run())
             for _ in range(100):
                 if table.state.view is not None:
@@ -496,15 +499,34 @@ def test_the_hint_key_says_what_the_strong_bot_would_do() -> None:
             pipe.send_text("i")
             for _ in range(300):
                 await asyncio.sleep(0.02)
-                if table.state.message.startswith(("Hint", "no hint")):
+                if table.state.message.startswith((words["hint"], words["no_hint"])):
                     break
             table.app.exit(result=0)
             await asyncio.wait_for(task, 5)
             return table.state.message
 
+    words = Words(lang)
     message = asyncio.run(scenario())
-    assert message.startswith("Hint: play ") and message.split()[2] in {"HK", "L7", "SA", "E9", "H8"}
+    said = {"en": "Hint: play {card}", "de": "Tipp: {card} spielen", "zh": "提示：出 {card}"}[lang]
+    assert any(f"{message} (".startswith(said.format(card=card) + " (")
+               for card in ("♥K", "♠7", "♦A", "♣9", "♥8")), message
     assert conn.sent == [], "a hint is advice: the screen sends nothing for it"
+
+
+def test_a_hinted_move_is_said_in_the_screens_words_whatever_it_is() -> None:
+    from client.prompts import action_words
+
+    de, zh = Words("de"), Words("zh")
+    assert action_words("schlag 7", de) == "Schlag 7 (Sieben)"
+    assert action_words("trump H", de) == "Trumpf ♥ Herz"
+    assert action_words("trump H", EN) == "Trumpf ♥ Herz"
+    assert action_words("play S10", Words("en", "german")) == "play Sc10"
+    assert action_words("keep", EN) == "leave the card shown"
+    assert action_words("take", de) == "die gezeigte Karte nehmen"
+    assert action_words("swap no", de) == "Schlagwechsel: nein" and action_words("bessere yes", zh) == "Bessere：是"
+    assert action_words("raise", de) == "bieten" and action_words("accept", zh) == "接受"
+    assert action_words("cut 12", EN) == "cut at 12" and action_words("bessere?", EN) == "ask for Bessere"
+    assert action_words("something new", de) == "something new"  # (no words for it: as it is)
 
 
 class EndingConnection(FakeConnection):
