@@ -112,13 +112,13 @@ TEXT: dict[str, dict[str, str]] = {
         "asks_swap": "{seat} asks: Schlagwechsel (you name the Schlag, {seat} Trumpf)?",
         "asks_bessere": "{seat} asks: new cards for both announcers (Bessere)?",
         "asks_schadet": "{seat} asks: schadet's (does it harm us)?",
-        "answer": "[y] / [n]", "schlecken": "At the cut you see {card}: take it? [y] take / [n] keep",
-        "schlecken_keep": "At the cut you see {card}: you may not take it · [n] keep",
+        "answer": "[y] / [n]", "schlecken": "At the cut you see {card}: take it? [y] take / [n] leave it",
+        "schlecken_keep": "At the cut you see {card}: you may not take it · [n] leave it",
         "waiting_to": "Waiting for {names} {what}",
         "do_raise": "raise", "do_accept": "accept", "do_fold": "fold", "do_concede": "concede",
         "do_schadet": "schadet?",
         "wait_schlag": "to name the Schlag", "wait_trump": "to name Trumpf", "wait_swap": "to answer the Schlagwechsel",
-        "wait_bessere": "to answer Bessere", "wait_cut": "to cut", "wait_schlecken": "to take or keep the card shown",
+        "wait_bessere": "to answer Bessere", "wait_cut": "to cut", "wait_schlecken": "to take or leave the card shown",
         "wait_raise": "to answer the raise", "wait_play": "to play a card",
         "log_title": "The match so far (↑ ↓ PgUp PgDn scroll, v or Esc closes)",
         "too_small": "Please make this window at least 60×20 (now {cols}×{rows}).",
@@ -246,7 +246,7 @@ HELP: dict[str, str] = {
   r  raise (Gehts?)    y  accept    f  fold    c  concede (fold and concede ask first)
   Announcing: 7 8 9 0 u o k a (6) name the Schlag · e l h s name Trumpf
   w  ask for a Schlagwechsel (swap)    b  ask for Bessere (new cards)
-  y / n  answer a question, take or keep the card shown at the cut (Schlecken)
+  y / n  answer a question, take or leave the card shown at the cut (Schlecken)
   :  command line: 'play HK', a card as shown ('♥K', 'Herz König'), 'signal max', 'schadet?'; Tab completes
   g  signal to your partner (opens the command line with 'signal ')
 Looking only, never an action: p the last trick · v the whole log (↑ ↓ PgUp PgDn) · i a hint · ? this help
@@ -637,6 +637,11 @@ for _lang, _words in (
             "ask_bessere": "Bessere", "ask_schadet": "Schadet's", "say_yes": "是", "say_no": "否"}),
 ):
     TEXT[_lang].update(_words)
+
+# ---- the card at the cut that is no Kritischer: taking it is a bluff (docs/rules.md 5.8), said before, not only after
+TEXT["de"]["schlecken_bluff"] = "kein Kritischer: Nehmen ist ein Bluff (2 Punkte für die anderen, spielst du keinen)"
+TEXT["en"]["schlecken_bluff"] = "no Kritischer: taking it is a bluff (2 points to the others if you play none)"
+TEXT["zh"]["schlecken_bluff"] = "不是 Kritische：拿它是虚张声势（若你没出 Kritische，对方得 2 分）"
 
 # ---- every other reason in words (a German or Chinese screen showed the host's English sentence): one block
 for _reason, _said in MORE_REASONS.items():

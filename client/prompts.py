@@ -38,9 +38,7 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
     if cuts:
         return [("class:active", words["cut_prompt"].format(low=min(cuts), high=max(cuts)))]
     if "take" in legal or legal == ["keep"]:
-        card = view.extra.get("schlecken_card", "?")
-        shown = words.card_short(card) if card[:1] in words.marks and len(card) in (2, 3) else "?"
-        return [("class:active", words["schlecken" if "take" in legal else "schlecken_keep"].format(card=shown))]
+        return [("class:active", _schlecken(view, "take" in legal, words))]
     if "accept" in legal:
         raiser = seat_name(view, view.pending_raise.seat, words)
         return [("class:active", words["answer_raise"].format(seat=raiser, value=view.pending_raise.proposed_value))]
@@ -70,6 +68,18 @@ def _asked(view: Any, story: Story | None, legal: list[str], words: Words) -> st
             who = seat_name(view, seat, words) if seat >= 0 else words["someone"]
             return f"{words[f'asks_{question}'].format(seat=who)} {words['answer']}"
     return ""
+
+
+def _schlecken(view: Any, may_take: bool, words: Words) -> str:
+    """The card shown at the cut and the keys; a card that is no Kritischer says that taking it is a bluff (found
+    playing: a newcomer took ♥U, then read "Sepp bluffed at the cut: 2 points to the others" with no word before)."""
+    card = view.extra.get("schlecken_card", "?")
+    shown = words.card_short(card) if card[:1] in words.marks and len(card) in (2, 3) else "?"
+    said = words["schlecken" if may_take else "schlecken_keep"].format(card=shown)
+    rules = rules_of(view.table.rules_json)
+    if may_take and shown != "?" and rules is not None and card not in rules.kritische:
+        said += f" · {words['schlecken_bluff']}"
+    return said
 
 
 def _waiting(view: Any, words: Words) -> Fragments:

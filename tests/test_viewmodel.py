@@ -353,6 +353,26 @@ def test_the_line_after_a_match_waits_for_the_other_people_not_for_the_reader() 
     assert vm.asked_again_message(view, EN) == ""
 
 
+def test_the_card_at_the_cut_says_whether_taking_it_is_a_bluff() -> None:
+    """Found playing as a friend: "take it? [y] take / [n] keep" for ♥U; taking it, Sepp read "Sepp bluffed at the
+    cut: 2 points to the others" at the hand's end, with no word before that only a Kritischer is taken safely; and
+    [n] does not keep the card, it leaves it (the log says "leaves the card shown at the cut")."""
+    asked = make_view(legal_actions=["take", "keep"], to_act=[0], hand_phase="schlecken")
+    asked.extra["schlecken_card"] = "HU"
+    said = text(prompt_line(asked, vm.ScreenState(view=asked), EN))
+    assert said == ("At the cut you see ♥U: take it? [y] take / [n] leave it · no Kritischer: taking it is a bluff "
+                    "(2 points to the others if you play none)"), said
+    assert "kein Kritischer: Nehmen ist ein Bluff" in text(prompt_line(asked, vm.ScreenState(view=asked), Words("de")))
+    assert "不是 Kritische" in text(prompt_line(asked, vm.ScreenState(view=asked), Words("zh")))
+    asked.extra["schlecken_card"] = "S7"  # (the Belli: a Kritischer, taken without a bluff)
+    assert text(prompt_line(asked, vm.ScreenState(view=asked), EN)) == (
+        "At the cut you see ♦7: take it? [y] take / [n] leave it")
+    dealer = make_view(legal_actions=["keep"], to_act=[0], hand_phase="schlecken")
+    dealer.extra["schlecken_card"] = "HU"  # (the dealer may take Kritische only: nothing to bluff with)
+    assert text(prompt_line(dealer, vm.ScreenState(view=dealer), EN)) == (
+        "At the cut you see ♥U: you may not take it · [n] leave it")
+
+
 def test_the_hands_result_stays_up_when_the_next_hand_asks_this_seat_at_once() -> None:
     """Found playing: the next hand's first question (take the card at the cut, name the Schlag) came with the
     hand's end, and the result line gave way to the old trick's "Resi takes the trick". The result stays until a
@@ -405,7 +425,7 @@ def test_a_refusal_out_of_turn_goes_when_the_seats_turn_comes() -> None:
     _, state = press(waiting, ["r"], conn=TurnComesAfterARefusal(waiting, mine, refuse))
     assert state.message == ""
     _, state = press(waiting, ["r"], conn=TurnComesAfterARefusal(waiting, make_view(to_act=[1]), refuse))
-    assert state.message == "Not now: the table waits for P2 to take or keep the card shown."
+    assert state.message == "Not now: the table waits for P2 to take or leave the card shown."
     _, state = press(mine, ["2", "\r"], conn=TurnComesAfterARefusal(mine, mine, refuse))
     assert "You must play a trump or a Kritischer." in state.message
 
@@ -668,10 +688,10 @@ def test_the_running_table_writes_no_raw_control_or_bidi_character_to_the_termin
 # Watten's own terms stay German in every language (README: "Card and rule names stay German in every language"),
 # and a few words are the same in both; any other word the English and the German lines share is one left untranslated
 # (the playtest read "Stake 2 · Stiche 0–0" in English, and "Seeds am Partieende" in German).
-WATTEN_TERMS = {"bessere", "bummerl", "eichel", "gehts", "gespannt", "herz", "laub", "schadet's", "schellen", "schlag",
-                "schlagwechsel", "trumpf", "watten"}
-SAME_IN_BOTH = {"bot", "deck", "enter", "esc", "hand", "host", "lan", "loopback", "name", "offline", "start", "team",
-                "tls"}
+WATTEN_TERMS = {"bessere", "bummerl", "eichel", "gehts", "gespannt", "herz", "kritischer", "laub", "schadet's",
+                "schellen", "schlag", "schlagwechsel", "trumpf", "watten"}
+SAME_IN_BOTH = {"bluff", "bot", "deck", "enter", "esc", "hand", "host", "lan", "loopback", "name", "offline", "start",
+                "team", "tls"}
 
 
 def _words_of(table: dict[str, str]) -> set[str]:
