@@ -21,6 +21,7 @@ from prompt_toolkit.widgets import Frame
 
 from . import log_view
 from . import viewmodel as vm
+from .i18n import Words
 from .prompts import prompt_line
 
 if TYPE_CHECKING:
@@ -139,7 +140,7 @@ def table_layout(table: TableApp) -> Layout:
         ConditionalContainer(Window(), filter=~in_game & ~over & ~reading),  # the space left over in the lobby
         ConditionalContainer(table.hand_window, filter=in_game & ~over),
         pane(need_view(lambda v: prompt_line(v, s, w))),
-        pane(lambda: [("class:error", s.message)] if s.message else [("class:dim", w["help_hint"])]),
+        pane(lambda: message_line(s, w)),
         table.command,
     ])
     help_box = Frame(help_window(s, w), title="? · ↑ ↓ · Esc")
@@ -152,3 +153,11 @@ def table_layout(table: TableApp) -> Layout:
     root = HSplit([ConditionalContainer(screen, filter=~small), ConditionalContainer(notice, filter=small)])
     return Layout(root, focused_element=table.hand_window)
 
+
+def message_line(state: vm.ScreenState, words: Words) -> vm.Fragments:
+    """The line under the prompt: the last message, else the looking keys. Not while a question asks [y/n]: after
+    the match "Leave? [y/n]" stood over "[n] another match", and [n] only said no to leaving (found playing to the
+    end at 80x24); the message is back once the question is answered."""
+    if state.message and not state.confirm:
+        return [("class:error", state.message)]
+    return [("class:dim", words["help_hint"])]

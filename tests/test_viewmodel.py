@@ -597,6 +597,46 @@ def test_a_key_pressed_before_the_streams_end_does_not_hide_the_end_line() -> No
     assert after == vm.end_message(view, EN) and after.startswith("[n] another match"), after
 
 
+def test_the_question_to_leave_after_the_match_stands_alone_over_the_keys() -> None:
+    """Found playing to the end at 80x24: [q] asked "Leave? [y/n]" and the line under it still said "[n] another
+    match"; [n] then only said no to leaving. While a question asks [y/n], the line under it shows the looking keys;
+    once it is answered, the end line is back."""
+    from client.screen_layout import message_line
+
+    view = make_view(winners=[0])
+    view.table.phase = pb.TABLE_PHASE_MATCH_OVER
+    conn = EndingConnection(view)
+    conn.end.set()
+
+    async def scenario() -> tuple[str, str, str]:
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+            table = TableApp(conn, EN)  # type: ignore[arg-type]
+            task = asyncio.ensure_future(table.run())
+            for _ in range(200):
+                await asyncio.sleep(0.01)
+                if table.finished and table.state.message:
+                    break
+            pipe.send_text("q")
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if table.state.confirm:
+                    break
+            asking = text(prompt_line(view, table.state, EN)) + "\n" + text(message_line(table.state, EN))
+            pipe.send_text("n")
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if not table.state.confirm:
+                    break
+            answered = text(message_line(table.state, EN))
+            table.app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+            return asking, answered, table.state.confirm
+
+    asking, answered, confirm = asyncio.run(scenario())
+    assert asking == EN["confirm_quit"] + "\n" + EN["help_hint"], asking
+    assert answered.startswith("[n] another match") and confirm == "", answered
+
+
 def test_a_seat_played_by_a_stand_in_bot_says_so() -> None:
     view = make_view()
     view.seats[1].online = False
