@@ -244,7 +244,7 @@ HELP: dict[str, str] = {
     "en": """Keys
   ← → or 1-5  choose a card    Enter / Space  play it (a digit alone never plays)
   r  raise (Gehts?)    y  accept    f  fold    c  concede (fold and concede ask first)
-  Announcing: 7 8 9 0 u o k a (6) name the Schlag · e l h s name Trumpf
+  Announcing: 7 8 9 0(=10) u o k a (6 with the Weli in the deck) name the Schlag · e l h s name Trumpf
   w  ask for a Schlagwechsel (swap)    b  ask for Bessere (new cards)
   y / n  answer a question, take or leave the card shown at the cut (Schlecken)
   :  command line: 'play HK', a card as shown ('♥K', 'Herz König'), 'signal max', 'schadet?'; Tab completes
@@ -258,7 +258,7 @@ Terms: Schlag = the striker rank named each hand; Trumpf = trump suit;
     "de": """Tasten
   ← → oder 1-5  Karte wählen    Enter / Leertaste  ausspielen (eine Ziffer allein spielt nie)
   r  bieten (Gehts?)    y  annehmen    f  ablehnen    c  aufgeben (ablehnen und aufgeben fragen nach)
-  Ansage: 7 8 9 0 u o k a (6) sagen den Schlag an · e l h s den Trumpf
+  Ansage: 7 8 9 0(=10) u o k a (6 mit dem Weli im Blatt) sagen den Schlag an · e l h s den Trumpf
   w  um einen Schlagwechsel fragen    b  um eine Bessere fragen (neue Karten)
   y / n  Fragen beantworten; beim Abheben die gezeigte Karte nehmen oder lassen (Schlecken)
   :  Befehlszeile: 'play HK', eine Karte wie gezeigt ('♥K', 'Herz König'), 'signal max', 'schadet?'; Tab ergänzt
@@ -271,7 +271,7 @@ Kritische: der Max (HK, Herz-König), der Belli (S7, Schellen-Sieben), der Spitz
     "zh": """按键
   ← → 或 1-5 选牌    Enter / 空格 出牌（只按数字不会出牌）
   r 加注（Gehts?）  y 接受  f 放弃  c 认输（放弃和认输会先确认）
-  叫牌：7 8 9 0 u o k a (6) 叫 Schlag · e l h s 叫 Trumpf
+  叫牌：7 8 9 0(=10) u o k a（牌里有 Weli 时还有 6）叫 Schlag · e l h s 叫 Trumpf
   w 请求 Schlagwechsel（交换）  b 请求 Bessere（换牌）
   y / n 回答问题，切牌时拿或不拿亮出的牌（Schlecken）
   : 命令行（'play HK'、'♥K'、'Herz König'、'signal max'、'schadet?'）；Tab 补全

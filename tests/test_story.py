@@ -296,9 +296,14 @@ def test_the_german_help_names_the_kritische_as_a_german_player_does_and_every_h
     for lang in ("de", "zh"):
         shown = Words(lang).help()
         for same in ("'play HK'", "'♥K'", "'Herz König'", "'signal max'", "'schadet?'", "'signal '", "Gehts?",
-                     "7 8 9 0 u o k a (6)", "e l h s", "Schlagwechsel", "Bessere", "Schlecken", "Bummerl", "gespannt"):
+                     "7 8 9 0(=10) u o k a", "e l h s", "Schlagwechsel", "Bessere", "Schlecken", "Bummerl", "gespannt"):
             assert same in shown, (lang, same)
     assert "Oben steht, was dein Programm vom Austeilen geprüft hat" in german
+    # Found reading the help at 80x24: "7 8 9 0 u o k a (6) name the Schlag", a "(6)" nothing explained and a "0"
+    # the prompt calls "0(=10)"
+    for lang in ("en", "de", "zh"):
+        shown = Words(lang).help()
+        assert "(6)" not in shown and "Weli" in shown and "0(=10)" in shown, lang
     assert "顶行显示你的客户端已检查了发牌的哪些部分" in Words("zh").help()
 
 
