@@ -16,6 +16,7 @@ from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import ConditionalContainer, Dimension, Float, FloatContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.utils import get_cwidth
 from prompt_toolkit.widgets import Frame
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from .app import TableApp
 
 TALL = 30  # rows from which the header's trust note and the rules line have room
+COMPLETIONS_SHOWN = 8  # rows of the list of what Tab completes (it scrolls; 60x20 keeps the seats' rows above it)
 
 
 def _size() -> tuple[int, int]:
@@ -148,6 +150,9 @@ def table_layout(table: TableApp) -> Layout:
     # which takes columns 0 and 1, and the terminal showed "本─────", "最  r 加注" without the box's left edge)
     screen = FloatContainer(body, floats=[
         Float(ConditionalContainer(help_box, filter=Condition(lambda: s.show_help)), top=1, left=0, right=0),
+        # what Tab completes, listed over the table (found playing: [g] and Tab showed nothing, a second Tab put
+        # "signal max" on the line, and the other signals' names were nowhere on the screen)
+        Float(CompletionsMenu(max_height=COMPLETIONS_SHOWN, scroll_offset=1), xcursor=True, ycursor=True),
     ])
     notice = pane(lambda: [("class:error", str(log_view.too_small(*_size(), w)))])
     root = HSplit([ConditionalContainer(screen, filter=~small), ConditionalContainer(notice, filter=small)])
