@@ -229,7 +229,11 @@ class TableApp:
         try:
             await call()
         except Exception as err:  # a lobby refusal (table full, ...) is shown, never a crash
-            self.state.message = str(getattr(err, "message", err))
+            # in the screen's words where the reason has them (found in a German lobby: [s] read "wait until every
+            # seat is taken", [x] 0 "Anna is at the table: only they can leave seat 0", the host's English)
+            message = str(getattr(err, "message", err))
+            reason = str(getattr(err, "reason", "") or "")
+            self.state.message = visible(self.words.reason(reason, message) if reason else message)
         self.app.invalidate()
 
     def _dispute(self, says: str) -> None:

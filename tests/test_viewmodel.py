@@ -637,6 +637,44 @@ def test_the_question_to_leave_after_the_match_stands_alone_over_the_keys() -> N
     assert answered.startswith("[n] another match") and confirm == "", answered
 
 
+@pytest.mark.parametrize(("lang", "said"), [("de", "Zu wenige Spieler zum Starten."),
+                                            ("zh", "玩家不够，不能开始。")])
+def test_a_refusal_in_the_hosts_lobby_is_said_in_the_screens_language(lang: str, said: str) -> None:
+    """Found in a German lobby: [s] with a seat still free read "wait until every seat is taken", [x] 0 "Anna is at
+    the table: only they can leave seat 0": the host's English sentence, where the reason has the screen's words."""
+    from client.app import HostControls
+    from watten_net.refusal import Code, Reason, Refusal
+
+    view = make_view(game_fingerprint="")
+    view.table.phase = pb.TABLE_PHASE_LOBBY
+
+    async def refuse() -> None:
+        raise Refusal(Code.PRECONDITION, Reason.NOT_ENOUGH_PLAYERS, "wait until every seat is taken")
+
+    async def nothing() -> None:
+        return None
+
+    async def scenario() -> str:
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+            table = TableApp(FakeConnection(view), Words(lang),  # type: ignore[arg-type]
+                             host_controls=HostControls(add_bot=nothing, start=refuse))
+            task = asyncio.ensure_future(table.run())
+            for _ in range(100):
+                if table.state.view is not None:
+                    break
+                await asyncio.sleep(0.01)
+            pipe.send_text("s")
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if table.state.message:
+                    break
+            table.app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+            return table.state.message
+
+    assert asyncio.run(scenario()) == said
+
+
 def test_a_seat_played_by_a_stand_in_bot_says_so() -> None:
     view = make_view()
     view.seats[1].online = False
