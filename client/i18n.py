@@ -643,6 +643,11 @@ TEXT["de"]["schlecken_bluff"] = "kein Kritischer: Nehmen ist ein Bluff (2 Punkte
 TEXT["en"]["schlecken_bluff"] = "no Kritischer: taking it is a bluff (2 points to the others if you play none)"
 TEXT["zh"]["schlecken_bluff"] = "不是 Kritische：拿它是虚张声势（若你没出 Kritische，对方得 2 分）"
 
+# ---- the host's [x] N and [m] N M as typed so far, on the message line (nothing showed till the seats moved)
+TEXT["de"]["lobby_typed"] = "{keys} … (Platznummern; jede andere Taste bricht ab)"
+TEXT["en"]["lobby_typed"] = "{keys} … (seat numbers; any other key cancels)"
+TEXT["zh"]["lobby_typed"] = "{keys} …（座位号；按其他键取消）"
+
 # ---- every other reason in words (a German or Chinese screen showed the host's English sentence): one block
 for _reason, _said in MORE_REASONS.items():
     for _lang, _text in zip(("en", "de", "zh"), _said, strict=True):

@@ -675,6 +675,49 @@ def test_a_refusal_in_the_hosts_lobby_is_said_in_the_screens_language(lang: str,
     assert asyncio.run(scenario()) == said
 
 
+def test_the_hosts_seat_keys_show_what_is_typed_so_far() -> None:
+    """Found in the host's lobby at 80x24: [m] 2 3 swapped the seats, but [m] and [m] 2 showed nothing at all (a
+    newcomer pressing [m] could not tell it was waiting for seat numbers)."""
+    from client.app import HostControls
+
+    view = make_view(game_fingerprint="")
+    view.table.phase = pb.TABLE_PHASE_LOBBY
+    swapped: list[tuple[int, int]] = []
+
+    async def nothing() -> None:
+        return None
+
+    async def swap(a: int, b: int) -> None:
+        swapped.append((a, b))
+
+    async def scenario() -> list[str]:
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+            controls = HostControls(add_bot=nothing, start=nothing)
+            controls.swap = swap
+            table = TableApp(FakeConnection(view), EN, host_controls=controls)  # type: ignore[arg-type]
+            task = asyncio.ensure_future(table.run())
+            for _ in range(100):
+                if table.state.view is not None:
+                    break
+                await asyncio.sleep(0.01)
+            shown = []
+            for key in "m23":
+                pipe.send_text(key)
+                for _ in range(50):
+                    await asyncio.sleep(0.01)
+                    if swapped or table.state.message not in ["", *shown]:
+                        break
+                shown.append(table.state.message)
+            table.app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+            return shown
+
+    shown = asyncio.run(scenario())
+    assert shown == ["[m] … (seat numbers; any other key cancels)", "[m] 2 … (seat numbers; any other key cancels)",
+                     ""], shown
+    assert swapped == [(2, 3)]
+
+
 def test_a_seat_played_by_a_stand_in_bot_says_so() -> None:
     view = make_view()
     view.seats[1].online = False
