@@ -500,8 +500,9 @@ for _lang, _words in (
     ("en", {"table_waits_to": "the table waits for {names} {what}",
             "table_waits_for": "the table waits for {names}", "sentence_end": "."}),
     # (Chinese had none of the words for what the table waits for: its prompt line was English till now)
-    ("zh", {"table_waits_to": "牌桌在等 {names}{what}", "table_waits_for": "牌桌在等 {names}", "sentence_end": "。",
-            "waiting_to": "等待 {names}{what}",
+    # (a space after the names, as in the log's "Vroni（机器人） 切牌": "等待 Anna叫 Schlag" ran name and deed together)
+    ("zh", {"table_waits_to": "牌桌在等 {names} {what}", "table_waits_for": "牌桌在等 {names}", "sentence_end": "。",
+            "waiting_to": "等待 {names} {what}",
             "wait_schlag": "叫 Schlag", "wait_trump": "叫 Trumpf", "wait_swap": "回答 Schlagwechsel（交换）",
             "wait_bessere": "回答 Bessere（换牌）", "wait_cut": "切牌", "wait_schlecken": "拿或不拿切牌时看到的牌",
             "wait_raise": "回答加注", "wait_play": "出牌"}),

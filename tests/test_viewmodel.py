@@ -300,6 +300,16 @@ def test_a_move_out_of_turn_is_refused_with_what_the_table_waits_for() -> None:
     assert table_waits(make_view(to_act=[1]), EN) == "the table waits for P1"
 
 
+def test_a_chinese_screen_keeps_a_space_between_the_name_waited_for_and_the_deed() -> None:
+    """Found playing in Chinese at 80x24: "等待 Anna叫 Schlag", the name and what she is to do run together (the log
+    writes "Vroni（机器人） 切牌")."""
+    zh = Words("zh")
+    view = make_view(to_act=[1], announce_step="schlag", hand_phase="announce")
+    view.seats[1].name = "Anna"
+    assert text(prompt_line(view, vm.ScreenState(view=view), zh)) == "等待 Anna 叫 Schlag"
+    assert table_waits(view, zh) == "牌桌在等 Anna 叫 Schlag"
+
+
 def test_a_move_while_a_trustless_deal_shuffles_says_what_the_deal_waits_for() -> None:
     """Found playing a trustless table: a key during the shuffle read "Not allowed: cards are still being dealt:
     wait until every decryption share is in" (the host's English words, on any screen); it says, like the other
@@ -320,7 +330,7 @@ def test_a_move_while_a_trustless_deal_shuffles_says_what_the_deal_waits_for() -
         "the deal is being checked")
     not_shuffled = {"raise": ("no-deck", "the cards are not shuffled yet: waiting for the deal")}
     _, state = press(shuffling, [":", "raise", "\r"], refuse=not_shuffled, lang="zh")
-    assert state.message == "现在不行：牌还没洗好：牌桌在等 Vroni（机器人）洗牌。"
+    assert state.message == "现在不行：牌还没洗好：牌桌在等 Vroni（机器人） 洗牌。"
 
 
 def test_a_move_at_the_wrong_moment_on_the_seats_own_turn_says_it_is_its_turn() -> None:
