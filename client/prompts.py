@@ -119,7 +119,7 @@ def deal_waits(view: Any, words: Words) -> str:
         return ""
     signing = [s for s in view.deal.waiting_for if s != view.your_seat]
     if signing:
-        names = ", ".join(seat_name(view, s, words) for s in signing)
+        names = words["list_sep"].join(seat_name(view, s, words) for s in signing)
         what = words[DEAL_STEP_WORDS.get(view.deal.step, "wait_sign")]
         return words["table_waits_to"].format(names=names, what=what)
     return words["deal_being_checked"]
@@ -127,7 +127,7 @@ def deal_waits(view: Any, words: Words) -> str:
 
 def _waited_for(view: Any, words: Words) -> tuple[str, str | None]:
     """The names of the seats to act (escaped: `seat_name`) and the key of the words for what they are to do."""
-    names = ", ".join(seat_name(view, s, words) for s in view.to_act)
+    names = words["list_sep"].join(seat_name(view, s, words) for s in view.to_act)
     return names, WAITING_FOR.get(view.announce_step) or WAITING_FOR.get(view.hand_phase)
 
 

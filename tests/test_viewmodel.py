@@ -308,6 +308,11 @@ def test_a_chinese_screen_keeps_a_space_between_the_name_waited_for_and_the_deed
     view.seats[1].name = "Anna"
     assert text(prompt_line(view, vm.ScreenState(view=view), zh)) == "等待 Anna 叫 Schlag"
     assert table_waits(view, zh) == "牌桌在等 Anna 叫 Schlag"
+    # two asked at once: a Chinese comma between them ("等待 Vroni（机器人）, Anna回答加注" had a Latin one)
+    raising = make_view(to_act=[1, 2], hand_phase="raise-pending")
+    raising.seats[1].name, raising.seats[2].name = "Anna", "Sepp"
+    assert text(prompt_line(raising, vm.ScreenState(view=raising), zh)) == "等待 Anna，Sepp 回答加注"
+    assert text(prompt_line(raising, vm.ScreenState(view=raising), EN)) == "Waiting for Anna, Sepp to answer the raise"
 
 
 def test_a_move_while_a_trustless_deal_shuffles_says_what_the_deal_waits_for() -> None:
