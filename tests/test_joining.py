@@ -111,6 +111,16 @@ def test_a_wrong_seat_is_asked_again_and_an_empty_answer_takes_the_first_free_on
     assert questions.seat(info, [1, 3]) == 1
 
 
+def test_the_chinese_questions_take_the_chinese_colon_and_comma() -> None:
+    """Found joining in Chinese at 80x24: "你的名字 [玩家]:" with a Latin colon (the screen's lines have "：")."""
+    info = _info(("Anna", False), ("", False), ("Sepp (bot)", True), ("", False))
+    questions, said = _questions("zh", ["", ""])
+    questions.name("小明")
+    assert questions.seat(info, [1, 3]) == 1
+    assert said[0] == "你的名字 [小明]：", said
+    assert "座位（1，3） [1]：" in said, said
+
+
 def test_wrong_answers_are_bounded_and_the_end_of_the_input_ends_cleanly() -> None:
     info = _info(("Anna", False), ("", False), ("", False), ("", False))
     questions, said = _questions("en", ["x"] * MAX_ANSWERS)
