@@ -134,3 +134,12 @@ def test_the_farewell_names_the_winner_in_chinese_brackets() -> None:
     said = log_view.farewell(vm.ScreenState(view=view, deal_status="verified"), ZH)
     assert said[0].endswith("（队 A 获胜）") and "(" not in said[0], said
     assert log_view.farewell(vm.ScreenState(view=view), Words("en"))[0].endswith(" (Team A wins)")
+
+
+def test_a_number_that_ends_a_log_line_stays_with_its_word() -> None:
+    """Found playing in German at 80x24: "── Hand 9: Loisl (Bot) gibt, Vroni (Bot) hebt ab, Resi (Bot) kommt raus ·
+    Wert" and a "3" alone on the next row."""
+    line = "── Hand 9: Loisl (Bot) gibt, Vroni (Bot) hebt ab, Resi (Bot) kommt raus · Wert 3"
+    assert wrap_columns(line, 79, indent="    ") == [line[:-7], "    Wert 3"]
+    assert wrap_columns(line, 120, indent="    ") == [line]
+    assert wrap_columns("Trick 1: Anna ♥K, Vroni ♥7 (0–1)", 12, indent="  ")[0] == "Trick 1:"  # (only the last)
