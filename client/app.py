@@ -197,9 +197,10 @@ class TableApp:
         if action is None:
             self.state.message = self.words["no_hint"]
         else:
-            odds = f" ({self.words['chance'].format(pct=round(chance * 100))})" if chance is not None else ""
             said = visible(action_words(action, self.words))
-            self.state.message = f"{self.words['hint']}{self.words['colon']}{said}{odds}"
+            if chance is not None:  # (in the language's brackets: "（你方约 81% 胜率）", not Latin ones, in Chinese)
+                said = self.words["aside"].format(name=said, text=self.words["chance"].format(pct=round(chance * 100)))
+            self.state.message = f"{self.words['hint']}{self.words['colon']}{said}"
         self.app.invalidate()
 
     def leave(self, result: int) -> None:

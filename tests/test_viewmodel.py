@@ -548,6 +548,26 @@ def test_the_hint_key_says_what_the_strong_bot_would_do(lang: str) -> None:
     assert conn.sent == [], "a hint is advice: the screen sends nothing for it"
 
 
+@pytest.mark.parametrize(("lang", "said"), [("en", "Hint: Schlag O (Ober) (about 81% for your side)"),
+                                            ("zh", "提示：Schlag O (Ober)（你方约 81% 胜率）")])
+def test_the_hints_chance_is_in_the_languages_brackets(monkeypatch: pytest.MonkeyPatch, lang: str, said: str) -> None:
+    """Found playing in Chinese at 80x24: "提示：Schlag O (Ober) (你方约 81% 胜率)", the chance in Latin brackets."""
+    from watten_net.bots import strong
+
+    monkeypatch.setattr(strong, "hint", lambda view: ("schlag O", 0.81))
+    view = make_view(your_hand=["HK", "L7", "SA"], legal_actions=["schlag O", "schlag 7"], to_act=[0],
+                     hand_phase="announce", announce_step="schlag")
+
+    async def scenario() -> str:
+        with create_pipe_input(), create_app_session(output=DummyOutput()):
+            table = TableApp(FakeConnection(view), Words(lang))  # type: ignore[arg-type]
+            table.app.invalidate = lambda: None  # type: ignore[method-assign]
+            await table.hint(view)
+            return table.state.message
+
+    assert asyncio.run(scenario()) == said
+
+
 def test_a_hinted_move_is_said_in_the_screens_words_whatever_it_is() -> None:
     from client.prompts import action_words
 
