@@ -21,6 +21,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.widgets import TextArea
 
 from watten_net.deal.protocol import seconds_text
+from watten_net.printable import visible
 from watten_net.refusal import Reason
 from watten_net.verify import verify_entries
 
@@ -33,7 +34,7 @@ from .commands import LegalCompleter, legal_of, to_action
 from .connection import Connection, HostBrokeProtocol, Refused
 from .i18n import Words
 from .keys import bind_keys
-from .prompts import deal_waits, table_waits
+from .prompts import action_words, deal_waits, table_waits
 from .screen_layout import table_layout, word_wrap
 from .screen_style import STYLE
 from .stderr_aside import screen_fd, stderr_aside
@@ -196,8 +197,10 @@ class TableApp:
         if action is None:
             self.state.message = self.words["no_hint"]
         else:
-            odds = f" ({self.words['chance'].format(pct=round(chance * 100))})" if chance is not None else ""
-            self.state.message = f"{self.words['hint']}{self.words['colon']}{action}{odds}"
+            said = visible(action_words(action, self.words))
+            if chance is not None:  # (in the language's brackets: "（你方约 81% 胜率）", not Latin ones, in Chinese)
+                said = self.words["aside"].format(name=said, text=self.words["chance"].format(pct=round(chance * 100)))
+            self.state.message = f"{self.words['hint']}{self.words['colon']}{said}"
         self.app.invalidate()
 
     def leave(self, result: int) -> None:
@@ -227,7 +230,11 @@ class TableApp:
         try:
             await call()
         except Exception as err:  # a lobby refusal (table full, ...) is shown, never a crash
-            self.state.message = str(getattr(err, "message", err))
+            # in the screen's words where the reason has them (found in a German lobby: [s] read "wait until every
+            # seat is taken", [x] 0 "Anna is at the table: only they can leave seat 0", the host's English)
+            message = str(getattr(err, "message", err))
+            reason = str(getattr(err, "reason", "") or "")
+            self.state.message = visible(self.words.reason(reason, message) if reason else message)
         self.app.invalidate()
 
     def _dispute(self, says: str) -> None:

@@ -86,12 +86,14 @@ def _tokens(line: str) -> list[tuple[str, str]]:
 
 def _joined_closing(tokens: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """A token followed without a space by one that opens with a closing mark, or a token that ends with an opening
-    mark and the one after it: one token."""
+    mark and the one after it: one token. So is a number that ends the line with the word before it (a German hand's
+    first line at 80 columns ended "· Wert" and put its "3" alone on the next row)."""
     out: list[tuple[str, str]] = []
-    for space, piece in tokens:
-        if out and not space and (piece[0] in _CLOSING or out[-1][1][-1] in _OPENING):
+    for at, (space, piece) in enumerate(tokens):
+        last_number = at == len(tokens) - 1 and piece.isdigit() and space == " "
+        if out and (last_number or (not space and (piece[0] in _CLOSING or out[-1][1][-1] in _OPENING))):
             before, last = out.pop()
-            out.append((before, last + piece))
+            out.append((before, last + space + piece))
         else:
             out.append((space, piece))
     return out

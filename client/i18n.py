@@ -112,13 +112,13 @@ TEXT: dict[str, dict[str, str]] = {
         "asks_swap": "{seat} asks: Schlagwechsel (you name the Schlag, {seat} Trumpf)?",
         "asks_bessere": "{seat} asks: new cards for both announcers (Bessere)?",
         "asks_schadet": "{seat} asks: schadet's (does it harm us)?",
-        "answer": "[y] / [n]", "schlecken": "At the cut you see {card}: take it? [y] take / [n] keep",
-        "schlecken_keep": "At the cut you see {card}: you may not take it · [n] keep",
+        "answer": "[y] / [n]", "schlecken": "At the cut you see {card}: take it? [y] take / [n] leave it",
+        "schlecken_keep": "At the cut you see {card}: you may not take it · [n] leave it",
         "waiting_to": "Waiting for {names} {what}",
         "do_raise": "raise", "do_accept": "accept", "do_fold": "fold", "do_concede": "concede",
         "do_schadet": "schadet?",
         "wait_schlag": "to name the Schlag", "wait_trump": "to name Trumpf", "wait_swap": "to answer the Schlagwechsel",
-        "wait_bessere": "to answer Bessere", "wait_cut": "to cut", "wait_schlecken": "to take or keep the card shown",
+        "wait_bessere": "to answer Bessere", "wait_cut": "to cut", "wait_schlecken": "to take or leave the card shown",
         "wait_raise": "to answer the raise", "wait_play": "to play a card",
         "log_title": "The match so far (↑ ↓ PgUp PgDn scroll, v or Esc closes)",
         "too_small": "Please make this window at least 60×20 (now {cols}×{rows}).",
@@ -244,9 +244,9 @@ HELP: dict[str, str] = {
     "en": """Keys
   ← → or 1-5  choose a card    Enter / Space  play it (a digit alone never plays)
   r  raise (Gehts?)    y  accept    f  fold    c  concede (fold and concede ask first)
-  Announcing: 7 8 9 0 u o k a (6) name the Schlag · e l h s name Trumpf
+  Announcing: 7 8 9 0(=10) u o k a (6 with the Weli in the deck) name the Schlag · e l h s name Trumpf
   w  ask for a Schlagwechsel (swap)    b  ask for Bessere (new cards)
-  y / n  answer a question, take or keep the card shown at the cut (Schlecken)
+  y / n  answer a question, take or leave the card shown at the cut (Schlecken)
   :  command line: 'play HK', a card as shown ('♥K', 'Herz König'), 'signal max', 'schadet?'; Tab completes
   g  signal to your partner (opens the command line with 'signal ')
 Looking only, never an action: p the last trick · v the whole log (↑ ↓ PgUp PgDn) · i a hint · ? this help
@@ -258,7 +258,7 @@ Terms: Schlag = the striker rank named each hand; Trumpf = trump suit;
     "de": """Tasten
   ← → oder 1-5  Karte wählen    Enter / Leertaste  ausspielen (eine Ziffer allein spielt nie)
   r  bieten (Gehts?)    y  annehmen    f  ablehnen    c  aufgeben (ablehnen und aufgeben fragen nach)
-  Ansage: 7 8 9 0 u o k a (6) sagen den Schlag an · e l h s den Trumpf
+  Ansage: 7 8 9 0(=10) u o k a (6 mit dem Weli im Blatt) sagen den Schlag an · e l h s den Trumpf
   w  um einen Schlagwechsel fragen    b  um eine Bessere fragen (neue Karten)
   y / n  Fragen beantworten; beim Abheben die gezeigte Karte nehmen oder lassen (Schlecken)
   :  Befehlszeile: 'play HK', eine Karte wie gezeigt ('♥K', 'Herz König'), 'signal max', 'schadet?'; Tab ergänzt
@@ -271,7 +271,7 @@ Kritische: der Max (HK, Herz-König), der Belli (S7, Schellen-Sieben), der Spitz
     "zh": """按键
   ← → 或 1-5 选牌    Enter / 空格 出牌（只按数字不会出牌）
   r 加注（Gehts?）  y 接受  f 放弃  c 认输（放弃和认输会先确认）
-  叫牌：7 8 9 0 u o k a (6) 叫 Schlag · e l h s 叫 Trumpf
+  叫牌：7 8 9 0(=10) u o k a（牌里有 Weli 时还有 6）叫 Schlag · e l h s 叫 Trumpf
   w 请求 Schlagwechsel（交换）  b 请求 Bessere（换牌）
   y / n 回答问题，切牌时拿或不拿亮出的牌（Schlecken）
   : 命令行（'play HK'、'♥K'、'Herz König'、'signal max'、'schadet?'）；Tab 补全
@@ -500,8 +500,9 @@ for _lang, _words in (
     ("en", {"table_waits_to": "the table waits for {names} {what}",
             "table_waits_for": "the table waits for {names}", "sentence_end": "."}),
     # (Chinese had none of the words for what the table waits for: its prompt line was English till now)
-    ("zh", {"table_waits_to": "牌桌在等 {names}{what}", "table_waits_for": "牌桌在等 {names}", "sentence_end": "。",
-            "waiting_to": "等待 {names}{what}",
+    # (a space after the names, as in the log's "Vroni（机器人） 切牌": "等待 Anna叫 Schlag" ran name and deed together)
+    ("zh", {"table_waits_to": "牌桌在等 {names} {what}", "table_waits_for": "牌桌在等 {names}", "sentence_end": "。",
+            "waiting_to": "等待 {names} {what}",
             "wait_schlag": "叫 Schlag", "wait_trump": "叫 Trumpf", "wait_swap": "回答 Schlagwechsel（交换）",
             "wait_bessere": "回答 Bessere（换牌）", "wait_cut": "切牌", "wait_schlecken": "拿或不拿切牌时看到的牌",
             "wait_raise": "回答加注", "wait_play": "出牌"}),
@@ -620,6 +621,33 @@ for _lang, _words in (
     ("zh", {"step_clock": "发牌步骤：{seconds} 秒无应答由机器人代打", "no_step_clock": "发牌步骤：不限时"}),
 ):
     TEXT[_lang].update(_words)
+
+# ---- a hint in words (it read "Hint: play SU", the rules' notation, on every screen): one block, kept together
+for _lang, _words in (
+    ("de", {"do_play": "{card} spielen", "do_cut": "bei {n} abheben", "do_take": "die gezeigte Karte nehmen",
+            "do_keep": "die gezeigte Karte liegen lassen", "do_swap": "nach einem Schlagwechsel fragen",
+            "do_bessere": "nach Bessere fragen", "ask_swap": "Schlagwechsel", "ask_bessere": "Bessere",
+            "ask_schadet": "Schadet's", "say_yes": "ja", "say_no": "nein"}),
+    ("en", {"do_play": "play {card}", "do_cut": "cut at {n}", "do_take": "take the card shown",
+            "do_keep": "leave the card shown", "do_swap": "ask for a Schlagwechsel", "do_bessere": "ask for Bessere",
+            "ask_swap": "Schlagwechsel", "ask_bessere": "Bessere", "ask_schadet": "Schadet's", "say_yes": "yes",
+            "say_no": "no"}),
+    ("zh", {"do_play": "出 {card}", "do_cut": "切 {n} 张", "do_take": "拿切牌时看到的牌",
+            "do_keep": "不拿切牌时看到的牌", "do_swap": "请求 Schlagwechsel", "do_bessere": "请求 Bessere",
+            "ask_swap": "Schlagwechsel",
+            "ask_bessere": "Bessere", "ask_schadet": "Schadet's", "say_yes": "是", "say_no": "否"}),
+):
+    TEXT[_lang].update(_words)
+
+# ---- the card at the cut that is no Kritischer: taking it is a bluff (docs/rules.md 5.8), said before, not only after
+TEXT["de"]["schlecken_bluff"] = "kein Kritischer: Nehmen ist ein Bluff (2 Punkte für die anderen, spielst du keinen)"
+TEXT["en"]["schlecken_bluff"] = "no Kritischer: taking it is a bluff (2 points to the others if you play none)"
+TEXT["zh"]["schlecken_bluff"] = "不是 Kritische：拿它是虚张声势（若你没出 Kritische，对方得 2 分）"
+
+# ---- the host's [x] N and [m] N M as typed so far, on the message line (nothing showed till the seats moved)
+TEXT["de"]["lobby_typed"] = "{keys} … (Platznummern; jede andere Taste bricht ab)"
+TEXT["en"]["lobby_typed"] = "{keys} … (seat numbers; any other key cancels)"
+TEXT["zh"]["lobby_typed"] = "{keys} …（座位号；按其他键取消）"
 
 # ---- every other reason in words (a German or Chinese screen showed the host's English sentence): one block
 for _reason, _said in MORE_REASONS.items():

@@ -147,7 +147,8 @@ class Questions:
 
     def name(self, default: str) -> str:
         for _ in range(MAX_ANSWERS):
-            typed = self.answer(f"{self.words['join_name']} [{default}]: ")
+            # (the language's colon: a Chinese question read "你的名字 [玩家]:" with a Latin one)
+            typed = self.answer(f"{self.words['join_name']} [{default}]{self.words['colon']}")
             name = usable_name(typed) if typed else default
             if name:
                 return name
@@ -160,9 +161,9 @@ class Questions:
         self.say(words["join_free_seats"])
         for line in seat_lines(info, free, words):
             self.say("  " + line)
-        choices = ", ".join(map(str, free))
+        choices = words["list_sep"].join(map(str, free))
         for _ in range(MAX_ANSWERS):
-            typed = self.answer(f"{words['join_seat_prompt'].format(choices=choices)} [{free[0]}]: ")
+            typed = self.answer(f"{words['join_seat_prompt'].format(choices=choices)} [{free[0]}]{words['colon']}")
             if not typed:
                 return free[0]
             if typed.isdecimal() and int(typed) in free:

@@ -18,6 +18,7 @@ from .viewmodel import ABANDONED, MATCH_OVER
 
 if TYPE_CHECKING:
     from .app import TableApp
+    from .i18n import Words
 
 CONFIRM = {"fold", "concede"}
 LOG_PAGE = 10
@@ -173,9 +174,19 @@ def _host_key(table: TableApp, key: str) -> bool:
     s, controls = table.state, table.host_controls
     if controls is None or s.view is None or (s.view.game_fingerprint and not table.finished):
         return False
+    echoed = typed_so_far(controls.typed, table.words) if controls.typed else ""
     call = controls.call_for(key)
+    if controls.typed:  # (found in the lobby: [m] 2 3 showed nothing till the seats moved, [m] alone looked dead)
+        s.message = typed_so_far(controls.typed, table.words)
+    elif echoed and s.message == echoed:
+        s.message = ""
     if call is None and not controls.typed:
         return False
     if call is not None:
         get_app().create_background_task(table.host_call(call))
     return True
+
+
+def typed_so_far(typed: str, words: Words) -> str:
+    """The lobby's [x] N or [m] N M as typed so far: "[m] 2 … (seat numbers; any other key cancels)"."""
+    return words["lobby_typed"].format(keys=" ".join([f"[{typed[0]}]", *typed[1:]]))

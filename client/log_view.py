@@ -61,12 +61,15 @@ def summary(state: ScreenState, words: Words, story: Story | None, width: int = 
     view = state.view
     out: Fragments = [("class:heading", f"{words['summary']}\n")]
     rows = story.hands if story is not None else []
+    # (as wide as the widest announcement: "7 (Sieben) ♦ Schellen" took 21 columns of 20 and pushed its row's points,
+    # winners and tricks one column out of line with the others, found playing to the end at 80x24)
+    wide = max([20, get_cwidth(words["col_announced"])] + [get_cwidth(_announced(row, words)) for row in rows])
     head = (f"{pad_columns(words['col_hand'], 4, right=True)}  {pad_columns(words['col_dealer'], 8)} "
-            f"{pad_columns(words['col_announced'], 20)} {pad_columns(words['col_points'], 3, right=True)}  "
+            f"{pad_columns(words['col_announced'], wide)} {pad_columns(words['col_points'], 3, right=True)}  "
             f"{pad_columns(words['col_won'], 16)} {words['col_how']}")
     out.append(("class:dim", head + "\n"))
     for row in rows:
-        out.append(("", _row(row, story, words) + "\n"))
+        out.append(("", _row(row, story, words, wide) + "\n"))
     score = " – ".join(f"{side.score}" for side in view.sides) if view is not None else ""
     bummerl = " – ".join(f"{side.bummerl}" for side in view.sides) if view is not None else ""
     out.append(("class:ok", f"{words['final_score']}{words['colon']}{score} · {words['bummerl']} {bummerl}\n"))
@@ -103,15 +106,20 @@ def _verdict(state: ScreenState, words: Words) -> str:
     return words["check_running"]
 
 
-def _row(row: HandRow, story: Story | None, words: Words) -> str:
-    dealer = story.short(row.dealer) if story is not None and row.dealer >= 0 else "–"
+def _announced(row: HandRow, words: Words) -> str:
+    """The hand's Schlag and trump as the summary shows them ("7 (Sieben) ♦ Schellen")."""
     schlag = f"{row.schlag} ({RANK_DE[row.schlag]})" if row.schlag in RANK_DE else "?"
     trump = f"{words.marks[row.trump]} {SUIT_DE[row.trump]}" if row.trump in SUIT_DE else "?"
+    return f"{schlag} {trump}"
+
+
+def _row(row: HandRow, story: Story | None, words: Words, announced_width: int = 20) -> str:
+    dealer = story.short(row.dealer) if story is not None and row.dealer >= 0 else "–"
     short = story.short if story is not None else str
     won = cut_columns(" & ".join(short(s) for s in row.winners), 16) or "–"
     # (padded by terminal columns: a Chinese name's characters take two, and its row's columns slid out of line)
-    return f"{row.hand + 1:>4}  {pad_columns(dealer, 8)} {pad_columns(schlag + ' ' + trump, 20)} {row.points:>3}  " \
-           f"{pad_columns(won, 16)} {row.how}"
+    return f"{row.hand + 1:>4}  {pad_columns(dealer, 8)} {pad_columns(_announced(row, words), announced_width)} " \
+           f"{row.points:>3}  {pad_columns(won, 16)} {row.how}"
 
 
 def too_small(cols: int, rows: int, words: Words) -> bool | str:

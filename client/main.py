@@ -55,6 +55,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("address", metavar="HOST[:PORT]", nargs="?",
                    help=f"the host's address (port {DEFAULT_PORT} if not given); without it, the tables announced "
                         "on the LAN are listed to pick from")
+    # (found joining as a friend: "watten-join 127.0.0.1 43075" said only "unrecognized arguments: 43075")
+    p.add_argument("port", metavar="PORT", nargs="?", type=int,
+                   help="the port as a word of its own: 'HOST PORT' is 'HOST:PORT'")
     p.add_argument("--list", action="store_true", help="list the tables announced on the LAN, one a line, and exit")
     p.add_argument("--json", action="store_true", help="with --list: one JSON object per table")
     p.add_argument("--watch", action="store_true",
@@ -316,6 +319,14 @@ def choose_host(args: argparse.Namespace) -> None:
     args.table = chosen.table.table_id
 
 
+def with_port(address: str, port: int) -> str:
+    """`HOST` and a port given as a word of its own -> `HOST:PORT` (`[IPv6]:PORT`); a port given twice is an error."""
+    host, given = parse_address(address, -1)
+    if given != -1:
+        parser().error(f"two ports: {visible(address)} and {port}; give HOST:PORT or HOST PORT")
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.watch and (args.bot or args.list):
@@ -324,6 +335,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser().error("--list looks on the LAN (without an address); --json goes with --list")
     log_visibly(logging.INFO if args.verbose else logging.WARNING)
     try:
+        if args.port is not None:
+            args.address = with_port(args.address, args.port)
         if args.list:
             return list_tables(args)
         if args.address is None:

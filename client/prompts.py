@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from watten_net.cardwords import SUIT_DE
 from watten_net.engine.ranking import schlag_choices
 
 from .i18n import Words
@@ -37,9 +38,7 @@ def prompt_line(view: Any, state: ScreenState, words: Words) -> Fragments:
     if cuts:
         return [("class:active", words["cut_prompt"].format(low=min(cuts), high=max(cuts)))]
     if "take" in legal or legal == ["keep"]:
-        card = view.extra.get("schlecken_card", "?")
-        shown = words.card_short(card) if card[:1] in words.marks and len(card) in (2, 3) else "?"
-        return [("class:active", words["schlecken" if "take" in legal else "schlecken_keep"].format(card=shown))]
+        return [("class:active", _schlecken(view, "take" in legal, words))]
     if "accept" in legal:
         raiser = seat_name(view, view.pending_raise.seat, words)
         return [("class:active", words["answer_raise"].format(seat=raiser, value=view.pending_raise.proposed_value))]
@@ -69,6 +68,18 @@ def _asked(view: Any, story: Story | None, legal: list[str], words: Words) -> st
             who = seat_name(view, seat, words) if seat >= 0 else words["someone"]
             return f"{words[f'asks_{question}'].format(seat=who)} {words['answer']}"
     return ""
+
+
+def _schlecken(view: Any, may_take: bool, words: Words) -> str:
+    """The card shown at the cut and the keys; a card that is no Kritischer says that taking it is a bluff (found
+    playing: a newcomer took ♥U, then read "Sepp bluffed at the cut: 2 points to the others" with no word before)."""
+    card = view.extra.get("schlecken_card", "?")
+    shown = words.card_short(card) if card[:1] in words.marks and len(card) in (2, 3) else "?"
+    said = words["schlecken" if may_take else "schlecken_keep"].format(card=shown)
+    rules = rules_of(view.table.rules_json)
+    if may_take and shown != "?" and rules is not None and card not in rules.kritische:
+        said += f" · {words['schlecken_bluff']}"
+    return said
 
 
 def _waiting(view: Any, words: Words) -> Fragments:
@@ -108,7 +119,7 @@ def deal_waits(view: Any, words: Words) -> str:
         return ""
     signing = [s for s in view.deal.waiting_for if s != view.your_seat]
     if signing:
-        names = ", ".join(seat_name(view, s, words) for s in signing)
+        names = words["list_sep"].join(seat_name(view, s, words) for s in signing)
         what = words[DEAL_STEP_WORDS.get(view.deal.step, "wait_sign")]
         return words["table_waits_to"].format(names=names, what=what)
     return words["deal_being_checked"]
@@ -116,7 +127,7 @@ def deal_waits(view: Any, words: Words) -> str:
 
 def _waited_for(view: Any, words: Words) -> tuple[str, str | None]:
     """The names of the seats to act (escaped: `seat_name`) and the key of the words for what they are to do."""
-    names = ", ".join(seat_name(view, s, words) for s in view.to_act)
+    names = words["list_sep"].join(seat_name(view, s, words) for s in view.to_act)
     if view.hand_phase == "raise-pending":  # (a raise during the announcement is answered before the Trumpf is named)
         return names, WAITING_FOR["raise-pending"]
     return names, WAITING_FOR.get(view.announce_step) or WAITING_FOR.get(view.hand_phase)
@@ -156,3 +167,23 @@ def keymap(view: Any) -> dict[str, str]:
         if action in legal:
             out.setdefault(key, action)
     return out
+
+
+def action_words(action: str, words: Words) -> str:
+    """A legal action (docs/rules.md notation) as the screen says it, for the hint: "play ♦U", "Schlag 7 (Sieben)",
+    "Trumpf ♥ Herz" (found playing: "Hint: play SU" in the notation, English inside a German screen, and
+    a card the hand shows as ♦U). An action it has no words for stays as it is (`visible` by the caller)."""
+    verb, _, rest = action.partition(" ")
+    if verb == "play" and rest[:1] in words.marks and len(rest) in (2, 3):
+        return words["do_play"].format(card=words.card_short(rest))
+    if verb == "schlag" and rest:
+        return f"Schlag {words.rank(rest)}"
+    if verb == "trump" and rest in words.marks:
+        return f"Trumpf {words.marks[rest]} {SUIT_DE[rest]}"  # (as the log names it)
+    if verb == "cut" and rest.isdigit():
+        return words["do_cut"].format(n=rest)
+    if verb.rstrip("?") in ("swap", "bessere", "schadet") and rest in ("yes", "no"):
+        return f"{words['ask_' + verb]}{words['colon']}{words['say_' + rest]}"
+    if action in ("swap?", "bessere?", "take", "keep", "raise", "accept", "fold", "concede", "schadet?"):
+        return words[f"do_{action.rstrip('?')}"]
+    return action

@@ -16,17 +16,20 @@ from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import ConditionalContainer, Dimension, Float, FloatContainer, HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.utils import get_cwidth
 from prompt_toolkit.widgets import Frame
 
 from . import log_view
 from . import viewmodel as vm
+from .i18n import Words
 from .prompts import prompt_line
 
 if TYPE_CHECKING:
     from .app import TableApp
 
 TALL = 30  # rows from which the header's trust note and the rules line have room
+COMPLETIONS_SHOWN = 8  # rows of the list of what Tab completes (it scrolls; 60x20 keeps the seats' rows above it)
 
 
 def _size() -> tuple[int, int]:
@@ -139,7 +142,7 @@ def table_layout(table: TableApp) -> Layout:
         ConditionalContainer(Window(), filter=~in_game & ~over & ~reading),  # the space left over in the lobby
         ConditionalContainer(table.hand_window, filter=in_game & ~over),
         pane(need_view(lambda v: prompt_line(v, s, w))),
-        pane(lambda: [("class:error", s.message)] if s.message else [("class:dim", w["help_hint"])]),
+        pane(lambda: message_line(s, w)),
         table.command,
     ])
     help_box = Frame(help_window(s, w), title="? · ↑ ↓ · Esc")
@@ -147,8 +150,19 @@ def table_layout(table: TableApp) -> Layout:
     # which takes columns 0 and 1, and the terminal showed "本─────", "最  r 加注" without the box's left edge)
     screen = FloatContainer(body, floats=[
         Float(ConditionalContainer(help_box, filter=Condition(lambda: s.show_help)), top=1, left=0, right=0),
+        # what Tab completes, listed over the table (found playing: [g] and Tab showed nothing, a second Tab put
+        # "signal max" on the line, and the other signals' names were nowhere on the screen)
+        Float(CompletionsMenu(max_height=COMPLETIONS_SHOWN, scroll_offset=1), xcursor=True, ycursor=True),
     ])
     notice = pane(lambda: [("class:error", str(log_view.too_small(*_size(), w)))])
     root = HSplit([ConditionalContainer(screen, filter=~small), ConditionalContainer(notice, filter=small)])
     return Layout(root, focused_element=table.hand_window)
 
+
+def message_line(state: vm.ScreenState, words: Words) -> vm.Fragments:
+    """The line under the prompt: the last message, else the looking keys. Not while a question asks [y/n]: after
+    the match "Leave? [y/n]" stood over "[n] another match", and [n] only said no to leaving (found playing to the
+    end at 80x24); the message is back once the question is answered."""
+    if state.message and not state.confirm:
+        return [("class:error", state.message)]
+    return [("class:dim", words["help_hint"])]

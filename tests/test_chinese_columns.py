@@ -164,3 +164,12 @@ def test_the_lobbys_tags_line_up_in_columns_with_and_without_a_team() -> None:
     assert len(rows) == 4 and rows[0].endswith(words["you"]), rows
     before_tags = [get_cwidth(row) - (get_cwidth(words["you"]) if i == 0 else 0) for i, row in enumerate(rows)]
     assert len(set(before_tags)) == 1, rows
+
+
+def test_a_number_that_ends_a_log_line_stays_with_its_word() -> None:
+    """Found playing in German at 80x24: "── Hand 9: Loisl (Bot) gibt, Vroni (Bot) hebt ab, Resi (Bot) kommt raus ·
+    Wert" and a "3" alone on the next row."""
+    line = "── Hand 9: Loisl (Bot) gibt, Vroni (Bot) hebt ab, Resi (Bot) kommt raus · Wert 3"
+    assert wrap_columns(line, 79, indent="    ") == [line[:-7], "    Wert 3"]
+    assert wrap_columns(line, 120, indent="    ") == [line]
+    assert wrap_columns("Trick 1: Anna ♥K, Vroni ♥7 (0–1)", 12, indent="  ")[0] == "Trick 1:"  # (only the last)

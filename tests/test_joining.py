@@ -111,6 +111,16 @@ def test_a_wrong_seat_is_asked_again_and_an_empty_answer_takes_the_first_free_on
     assert questions.seat(info, [1, 3]) == 1
 
 
+def test_the_chinese_questions_take_the_chinese_colon_and_comma() -> None:
+    """Found joining in Chinese at 80x24: "你的名字 [玩家]:" with a Latin colon (the screen's lines have "：")."""
+    info = _info(("Anna", False), ("", False), ("Sepp (bot)", True), ("", False))
+    questions, said = _questions("zh", ["", ""])
+    questions.name("小明")
+    assert questions.seat(info, [1, 3]) == 1
+    assert said[0] == "你的名字 [小明]：", said
+    assert "座位（1，3） [1]：" in said, said
+
+
 def test_wrong_answers_are_bounded_and_the_end_of_the_input_ends_cleanly() -> None:
     info = _info(("Anna", False), ("", False), ("", False), ("", False))
     questions, said = _questions("en", ["x"] * MAX_ANSWERS)
@@ -396,3 +406,19 @@ def test_a_host_that_abandoned_matches_is_shown_so_in_the_players_language(tmp_p
                     "als er jedes Austeilen kannte."]
     assert stopped.value.code == 4
     assert stopped.value.sentence == "Der Tisch bei 10.0.0.7:47150 ist voll: alle 2 Plätze sind besetzt."
+
+
+def test_the_port_may_be_a_word_of_its_own(capsys: pytest.CaptureFixture[str]) -> None:
+    """Found joining as a friend: "watten-join 127.0.0.1 43075 --insecure" (the way many tools take a port) ended
+    with "unrecognized arguments: 43075"; it joins 127.0.0.1:43075 now, and a port given twice is said so."""
+    from client import main
+
+    args = main.parser().parse_args(["127.0.0.1", "43075", "--insecure"])
+    assert (args.address, args.port, args.insecure) == ("127.0.0.1", 43075, True)
+    with_port = main.with_port
+    assert with_port("127.0.0.1", 43075) == "127.0.0.1:43075"
+    assert with_port("table.local", 47150) == "table.local:47150"
+    assert with_port("[::1]", 43075) == "[::1]:43075" and with_port("fe80::1", 5) == "[fe80::1]:5"
+    with pytest.raises(SystemExit):
+        with_port("127.0.0.1:43075", 43076)
+    assert "two ports" in capsys.readouterr().err

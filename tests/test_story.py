@@ -160,6 +160,25 @@ def test_the_summary_has_a_row_per_hand_the_final_score_the_own_verdict_and_the_
     assert any("[q] leave" in row for row in shown)
 
 
+def test_the_summarys_columns_stay_in_line_with_the_widest_announcement() -> None:
+    """Found playing to the end at 80x24: the row of "7 (Sieben) ♦ Schellen" (21 columns, the column had 20) had its
+    points, winners and tricks one column right of every other row's; with --suits german ("Sc") two."""
+    sieben = [ev("schlag", 0, rank="7") if e.kind == "schlag" else ev("trump", 3, suit="S") if e.kind == "trump"
+              else e for e in HAND]
+    second = [ev(e.kind, e.seat, **{k: json.loads(v) for k, v in e.fields.items()} | {"hand": 1})
+              if e.kind in ("hand-start", "hand-end") else e for e in HAND]
+    view = named_view(winners=[0])
+    view.table.phase = vm.MATCH_OVER
+    for words in (EN, DE, Words("zh"), Words("en", "german")):
+        story = story_of(sieben + second, words, view)
+        shown = text(log_view.summary(vm.ScreenState(view=view, story=story), words, story)).splitlines()
+        rows = [row for row in shown if row.lstrip()[:2] in ("1 ", "2 ")]
+        assert len(rows) == 2 and "Schellen" in rows[0] and "Herz" in rows[1], shown
+        # the points (" 3 ") and the winners ("Anna & Sepp") start in the same column on both rows
+        assert len({row.index(" 3  ") for row in rows}) == 1, rows
+        assert len({row.index("Anna & Sepp") for row in rows}) == 1, rows
+
+
 def test_the_summary_writes_the_records_path_from_home_as_tilde() -> None:
     """Found at 80x24: "Record: /home/…/records/watten-9bfd-c678-6ac3-172e-se" / "at0.wrec", the name broken."""
     home = str(Path.home())
@@ -277,9 +296,14 @@ def test_the_german_help_names_the_kritische_as_a_german_player_does_and_every_h
     for lang in ("de", "zh"):
         shown = Words(lang).help()
         for same in ("'play HK'", "'♥K'", "'Herz König'", "'signal max'", "'schadet?'", "'signal '", "Gehts?",
-                     "7 8 9 0 u o k a (6)", "e l h s", "Schlagwechsel", "Bessere", "Schlecken", "Bummerl", "gespannt"):
+                     "7 8 9 0(=10) u o k a", "e l h s", "Schlagwechsel", "Bessere", "Schlecken", "Bummerl", "gespannt"):
             assert same in shown, (lang, same)
     assert "Oben steht, was dein Programm vom Austeilen geprüft hat" in german
+    # Found reading the help at 80x24: "7 8 9 0 u o k a (6) name the Schlag", a "(6)" nothing explained and a "0"
+    # the prompt calls "0(=10)"
+    for lang in ("en", "de", "zh"):
+        shown = Words(lang).help()
+        assert "(6)" not in shown and "Weli" in shown and "0(=10)" in shown, lang
     assert "顶行显示你的客户端已检查了发牌的哪些部分" in Words("zh").help()
 
 

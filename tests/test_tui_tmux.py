@@ -414,3 +414,16 @@ def test_grpcs_own_log_lines_stay_off_the_table_and_are_written_out_after_it(tmu
     tmux.wait_for("quiet", r"Leave the table\?")
     tmux.keys("quiet", "y")
     assert "goaway" not in tmux.wait_for("quiet", r"(?m)^left$").string.lower()
+
+
+def test_tab_lists_what_it_completes_on_the_screen(tmux: Tmux) -> None:
+    """Found playing at 80x24: [g] put "signal " on the command line and Tab showed nothing; a second Tab put
+    "signal max" there, and the names of the other signals were nowhere on the screen. Tab now lists them."""
+    tmux.new("host", python("host.main", "--port", "0", "--bind", "127.0.0.1", "--insecure", "--bots", "3",
+                            "--autostart", "--lang", "en", "--bot-delay", "0.05"), width=80, height=24)
+    answer_until(tmux, "host", PLAY)  # (the table waits for this seat: nothing moves on while it types)
+    tmux.keys("host", "g")
+    tmux.wait_for("host", r"(?m)^> signal", timeout=10)
+    tmux.keys("host", "Tab")
+    screen = tmux.wait_for("host", r"signal belli", timeout=10).string
+    assert "signal max" in screen and "signal spitz" in screen, screen

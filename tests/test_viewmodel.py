@@ -329,6 +329,21 @@ def test_a_move_out_of_turn_is_refused_with_what_the_table_waits_for() -> None:
     assert table_waits(make_view(to_act=[1]), EN) == "the table waits for P1"
 
 
+def test_a_chinese_screen_keeps_a_space_between_the_name_waited_for_and_the_deed() -> None:
+    """Found playing in Chinese at 80x24: "等待 Anna叫 Schlag", the name and what she is to do run together (the log
+    writes "Vroni（机器人） 切牌")."""
+    zh = Words("zh")
+    view = make_view(to_act=[1], announce_step="schlag", hand_phase="announce")
+    view.seats[1].name = "Anna"
+    assert text(prompt_line(view, vm.ScreenState(view=view), zh)) == "等待 Anna 叫 Schlag"
+    assert table_waits(view, zh) == "牌桌在等 Anna 叫 Schlag"
+    # two asked at once: a Chinese comma between them ("等待 Vroni（机器人）, Anna回答加注" had a Latin one)
+    raising = make_view(to_act=[1, 2], hand_phase="raise-pending")
+    raising.seats[1].name, raising.seats[2].name = "Anna", "Sepp"
+    assert text(prompt_line(raising, vm.ScreenState(view=raising), zh)) == "等待 Anna，Sepp 回答加注"
+    assert text(prompt_line(raising, vm.ScreenState(view=raising), EN)) == "Waiting for Anna, Sepp to answer the raise"
+
+
 def test_a_move_while_a_trustless_deal_shuffles_says_what_the_deal_waits_for() -> None:
     """Found playing a trustless table: a key during the shuffle read "Not allowed: cards are still being dealt:
     wait until every decryption share is in" (the host's English words, on any screen); it says, like the other
@@ -349,7 +364,7 @@ def test_a_move_while_a_trustless_deal_shuffles_says_what_the_deal_waits_for() -
         "the deal is being checked")
     not_shuffled = {"raise": ("no-deck", "the cards are not shuffled yet: waiting for the deal")}
     _, state = press(shuffling, [":", "raise", "\r"], refuse=not_shuffled, lang="zh")
-    assert state.message == "现在不行：牌还没洗好：牌桌在等 Vroni（机器人）洗牌。"
+    assert state.message == "现在不行：牌还没洗好：牌桌在等 Vroni（机器人） 洗牌。"
 
 
 def test_a_move_at_the_wrong_moment_on_the_seats_own_turn_says_it_is_its_turn() -> None:
@@ -380,6 +395,26 @@ def test_the_line_after_a_match_waits_for_the_other_people_not_for_the_reader() 
     assert vm.end_message(view, EN) == "[n] another match"
     assert vm.end_message(view, Words("de")) == "[n] noch ein Spiel"
     assert vm.asked_again_message(view, EN) == ""
+
+
+def test_the_card_at_the_cut_says_whether_taking_it_is_a_bluff() -> None:
+    """Found playing as a friend: "take it? [y] take / [n] keep" for ♥U; taking it, Sepp read "Sepp bluffed at the
+    cut: 2 points to the others" at the hand's end, with no word before that only a Kritischer is taken safely; and
+    [n] does not keep the card, it leaves it (the log says "leaves the card shown at the cut")."""
+    asked = make_view(legal_actions=["take", "keep"], to_act=[0], hand_phase="schlecken")
+    asked.extra["schlecken_card"] = "HU"
+    said = text(prompt_line(asked, vm.ScreenState(view=asked), EN))
+    assert said == ("At the cut you see ♥U: take it? [y] take / [n] leave it · no Kritischer: taking it is a bluff "
+                    "(2 points to the others if you play none)"), said
+    assert "kein Kritischer: Nehmen ist ein Bluff" in text(prompt_line(asked, vm.ScreenState(view=asked), Words("de")))
+    assert "不是 Kritische" in text(prompt_line(asked, vm.ScreenState(view=asked), Words("zh")))
+    asked.extra["schlecken_card"] = "S7"  # (the Belli: a Kritischer, taken without a bluff)
+    assert text(prompt_line(asked, vm.ScreenState(view=asked), EN)) == (
+        "At the cut you see ♦7: take it? [y] take / [n] leave it")
+    dealer = make_view(legal_actions=["keep"], to_act=[0], hand_phase="schlecken")
+    dealer.extra["schlecken_card"] = "HU"  # (the dealer may take Kritische only: nothing to bluff with)
+    assert text(prompt_line(dealer, vm.ScreenState(view=dealer), EN)) == (
+        "At the cut you see ♥U: you may not take it · [n] leave it")
 
 
 def test_the_hands_result_stays_up_when_the_next_hand_asks_this_seat_at_once() -> None:
@@ -434,7 +469,7 @@ def test_a_refusal_out_of_turn_goes_when_the_seats_turn_comes() -> None:
     _, state = press(waiting, ["r"], conn=TurnComesAfterARefusal(waiting, mine, refuse))
     assert state.message == ""
     _, state = press(waiting, ["r"], conn=TurnComesAfterARefusal(waiting, make_view(to_act=[1]), refuse))
-    assert state.message == "Not now: the table waits for P2 to take or keep the card shown."
+    assert state.message == "Not now: the table waits for P2 to take or leave the card shown."
     _, state = press(mine, ["2", "\r"], conn=TurnComesAfterARefusal(mine, mine, refuse))
     assert "You must play a trump or a Kritischer." in state.message
 
@@ -507,21 +542,64 @@ def test_an_absent_seat_shows_for_how_long_it_has_been_offline() -> None:
     assert "offline 0:37" in shown or "offline 0:38" in shown, shown
 
 
-def test_the_hint_key_says_what_the_strong_bot_would_do() -> None:
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+def test_the_hint_key_says_what_the_strong_bot_would_do(lang: str) -> None:
+    """In the screen's words, the card as the hand shows it (found playing: "Hint: play SU", the rules' notation
+    and English, on a German screen too, for the card the hand showed as ♦U)."""
     view = make_view(your_hand=["HK", "L7", "SA", "E9", "H8"], schlag="O", trump="L",
                      legal_actions=["play HK", "play L7", "play SA", "play E9", "play H8"], to_act=[0],
                      dealer=3, forehand=0)
 
     conn = FakeConnection(view)
 
+    words = Words(lang)
+
     async def asking(table: TableApp, pipe: PipeInput) -> str:
         pipe.send_text("i")
-        await until(lambda: table.state.message.startswith(("Hint", "no hint")), 300, 0.02)
+        await until(lambda: table.state.message.startswith((words["hint"], words["no_hint"])), 300, 0.02)
         return table.state.message
 
-    message = run_app(conn, asking)
-    assert message.startswith("Hint: play ") and message.split()[2] in {"HK", "L7", "SA", "E9", "H8"}
+    message = run_app(conn, asking, words)
+    said = {"en": "Hint: play {card}", "de": "Tipp: {card} spielen", "zh": "提示：出 {card}"}[lang]
+    assert any(f"{message} (".startswith(said.format(card=card) + " (")
+               for card in ("♥K", "♠7", "♦A", "♣9", "♥8")), message
     assert conn.sent == [], "a hint is advice: the screen sends nothing for it"
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "Hint: Schlag O (Ober) (about 81% for your side)"),
+                                            ("zh", "提示：Schlag O (Ober)（你方约 81% 胜率）")])
+def test_the_hints_chance_is_in_the_languages_brackets(monkeypatch: pytest.MonkeyPatch, lang: str, said: str) -> None:
+    """Found playing in Chinese at 80x24: "提示：Schlag O (Ober) (你方约 81% 胜率)", the chance in Latin brackets."""
+    from watten_net.bots import strong
+
+    monkeypatch.setattr(strong, "hint", lambda view: ("schlag O", 0.81))
+    view = make_view(your_hand=["HK", "L7", "SA"], legal_actions=["schlag O", "schlag 7"], to_act=[0],
+                     hand_phase="announce", announce_step="schlag")
+
+    async def scenario() -> str:
+        with create_pipe_input(), create_app_session(output=DummyOutput()):
+            table = TableApp(FakeConnection(view), Words(lang))  # type: ignore[arg-type]
+            table.app.invalidate = lambda: None  # type: ignore[method-assign]
+            await table.hint(view)
+            return table.state.message
+
+    assert asyncio.run(scenario()) == said
+
+
+def test_a_hinted_move_is_said_in_the_screens_words_whatever_it_is() -> None:
+    from client.prompts import action_words
+
+    de, zh = Words("de"), Words("zh")
+    assert action_words("schlag 7", de) == "Schlag 7 (Sieben)"
+    assert action_words("trump H", de) == "Trumpf ♥ Herz"
+    assert action_words("trump H", EN) == "Trumpf ♥ Herz"
+    assert action_words("play S10", Words("en", "german")) == "play Sc10"
+    assert action_words("keep", EN) == "leave the card shown"
+    assert action_words("take", de) == "die gezeigte Karte nehmen"
+    assert action_words("swap no", de) == "Schlagwechsel: nein" and action_words("bessere yes", zh) == "Bessere：是"
+    assert action_words("raise", de) == "bieten" and action_words("accept", zh) == "接受"
+    assert action_words("cut 12", EN) == "cut at 12" and action_words("bessere?", EN) == "ask for Bessere"
+    assert action_words("something new", de) == "something new"  # (no words for it: as it is)
 
 
 class EndingConnection(FakeConnection):
@@ -555,6 +633,127 @@ def test_a_key_pressed_before_the_streams_end_does_not_hide_the_end_line() -> No
     early, after = run_app(conn, pressing_n_then_ending)
     assert early.startswith("[n] does nothing now"), early
     assert after == vm.end_message(view, EN) and after.startswith("[n] another match"), after
+
+
+def test_the_question_to_leave_after_the_match_stands_alone_over_the_keys() -> None:
+    """Found playing to the end at 80x24: [q] asked "Leave? [y/n]" and the line under it still said "[n] another
+    match"; [n] then only said no to leaving. While a question asks [y/n], the line under it shows the looking keys;
+    once it is answered, the end line is back."""
+    from client.screen_layout import message_line
+
+    view = make_view(winners=[0])
+    view.table.phase = pb.TABLE_PHASE_MATCH_OVER
+    conn = EndingConnection(view)
+    conn.end.set()
+
+    async def scenario() -> tuple[str, str, str]:
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+            table = TableApp(conn, EN)  # type: ignore[arg-type]
+            task = asyncio.ensure_future(table.run())
+            for _ in range(200):
+                await asyncio.sleep(0.01)
+                if table.finished and table.state.message:
+                    break
+            pipe.send_text("q")
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if table.state.confirm:
+                    break
+            asking = text(prompt_line(view, table.state, EN)) + "\n" + text(message_line(table.state, EN))
+            pipe.send_text("n")
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if not table.state.confirm:
+                    break
+            answered = text(message_line(table.state, EN))
+            table.app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+            return asking, answered, table.state.confirm
+
+    asking, answered, confirm = asyncio.run(scenario())
+    assert asking == EN["confirm_quit"] + "\n" + EN["help_hint"], asking
+    assert answered.startswith("[n] another match") and confirm == "", answered
+
+
+@pytest.mark.parametrize(("lang", "said"), [("de", "Zu wenige Spieler zum Starten."),
+                                            ("zh", "玩家不够，不能开始。")])
+def test_a_refusal_in_the_hosts_lobby_is_said_in_the_screens_language(lang: str, said: str) -> None:
+    """Found in a German lobby: [s] with a seat still free read "wait until every seat is taken", [x] 0 "Anna is at
+    the table: only they can leave seat 0": the host's English sentence, where the reason has the screen's words."""
+    from client.app import HostControls
+    from watten_net.refusal import Code, Reason, Refusal
+
+    view = make_view(game_fingerprint="")
+    view.table.phase = pb.TABLE_PHASE_LOBBY
+
+    async def refuse() -> None:
+        raise Refusal(Code.PRECONDITION, Reason.NOT_ENOUGH_PLAYERS, "wait until every seat is taken")
+
+    async def nothing() -> None:
+        return None
+
+    async def scenario() -> str:
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+            table = TableApp(FakeConnection(view), Words(lang),  # type: ignore[arg-type]
+                             host_controls=HostControls(add_bot=nothing, start=refuse))
+            task = asyncio.ensure_future(table.run())
+            for _ in range(100):
+                if table.state.view is not None:
+                    break
+                await asyncio.sleep(0.01)
+            pipe.send_text("s")
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if table.state.message:
+                    break
+            table.app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+            return table.state.message
+
+    assert asyncio.run(scenario()) == said
+
+
+def test_the_hosts_seat_keys_show_what_is_typed_so_far() -> None:
+    """Found in the host's lobby at 80x24: [m] 2 3 swapped the seats, but [m] and [m] 2 showed nothing at all (a
+    newcomer pressing [m] could not tell it was waiting for seat numbers)."""
+    from client.app import HostControls
+
+    view = make_view(game_fingerprint="")
+    view.table.phase = pb.TABLE_PHASE_LOBBY
+    swapped: list[tuple[int, int]] = []
+
+    async def nothing() -> None:
+        return None
+
+    async def swap(a: int, b: int) -> None:
+        swapped.append((a, b))
+
+    async def scenario() -> list[str]:
+        with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+            controls = HostControls(add_bot=nothing, start=nothing)
+            controls.swap = swap
+            table = TableApp(FakeConnection(view), EN, host_controls=controls)  # type: ignore[arg-type]
+            task = asyncio.ensure_future(table.run())
+            for _ in range(100):
+                if table.state.view is not None:
+                    break
+                await asyncio.sleep(0.01)
+            shown = []
+            for key in "m23":
+                pipe.send_text(key)
+                for _ in range(50):
+                    await asyncio.sleep(0.01)
+                    if swapped or table.state.message not in ["", *shown]:
+                        break
+                shown.append(table.state.message)
+            table.app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+            return shown
+
+    shown = asyncio.run(scenario())
+    assert shown == ["[m] … (seat numbers; any other key cancels)", "[m] 2 … (seat numbers; any other key cancels)",
+                     ""], shown
+    assert swapped == [(2, 3)]
 
 
 def test_a_seat_played_by_a_stand_in_bot_says_so() -> None:
@@ -642,10 +841,10 @@ def test_the_running_table_writes_no_raw_control_or_bidi_character_to_the_termin
 # Watten's own terms stay German in every language (README: "Card and rule names stay German in every language"),
 # and a few words are the same in both; any other word the English and the German lines share is one left untranslated
 # (the playtest read "Stake 2 · Stiche 0–0" in English, and "Seeds am Partieende" in German).
-WATTEN_TERMS = {"bessere", "bummerl", "eichel", "gehts", "gespannt", "herz", "laub", "schadet's", "schellen", "schlag",
-                "schlagwechsel", "trumpf", "watten"}
-SAME_IN_BOTH = {"bot", "deck", "enter", "esc", "hand", "host", "lan", "loopback", "name", "offline", "start", "team",
-                "tls"}
+WATTEN_TERMS = {"bessere", "bummerl", "eichel", "gehts", "gespannt", "herz", "kritischer", "laub", "schadet's",
+                "schellen", "schlag", "schlagwechsel", "trumpf", "watten"}
+SAME_IN_BOTH = {"bluff", "bot", "deck", "enter", "esc", "hand", "host", "lan", "loopback", "name", "offline", "start",
+                "team", "tls"}
 
 
 def _words_of(table: dict[str, str]) -> set[str]:
