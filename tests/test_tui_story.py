@@ -71,18 +71,28 @@ class Player:
         return screen
 
 
+WHOLE_LOG_EVERY = 10.0  # seconds: how often play_until reads the whole log for a line the screen may have missed
+
+
 def play_until(players: list[Player], pattern: str, timeout: float = 150.0) -> str:
     """Every player answers and plays until `pattern` is in the first player's log (read whole, `v`)."""
     deadline = time.monotonic() + timeout
     regex = re.compile(pattern)
     seen: list[str] = []  # every log line the first player's screen showed on the way (a line can scroll out of the
     # whole log's pages by the time the pattern shows, when a hand ends and the next begins at once)
+    look_back = time.monotonic() + WHOLE_LOG_EVERY
     while time.monotonic() < deadline:
         for player in players:
             player.step()
         screen = players[0].tmux.screen(players[0].name)
         seen.extend(line.rstrip() for line in screen.splitlines() if line.strip())
-        if regex.search(screen):
+        found = regex.search(screen) or regex.search("\n".join(seen))
+        if not found and time.monotonic() >= look_back:
+            # (a line can come and scroll out of the screen's log between two looks, under load: when a bot folds a
+            # raise the hand ends and the next one's lines follow at once; the whole log still holds it)
+            look_back = time.monotonic() + WHOLE_LOG_EVERY
+            found = regex.search(whole_log(players[0]))
+        if found:
             # (the whole log first, in its order: a line the screen showed too stays in its hand's place, not where
             # the screen showed it, e.g. a raise still on screen after its hand's header had scrolled away)
             return "\n".join(dict.fromkeys([*whole_log(players[0]).splitlines(), *seen]))
