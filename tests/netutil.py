@@ -120,6 +120,24 @@ def start_host(tmp: Path, *args: str) -> tuple[Proc, int]:
     return host, port
 
 
+def a_seat_refuses_the_header(tmp: Path, cheat: str, *host_args: str) -> str:
+    """A real `watten-join --bot random` against tests/cheating_host.py cheating as WATTEN_CHEAT=`cheat` (two players,
+    the host's bot in the other seat): the seat must stop at the header with watten-join's exit for a host that broke
+    the protocol (5). What the seat said."""
+    env = isolated_env(tmp)
+    env["WATTEN_CHEAT"] = cheat
+    host = start("tests.cheating_host", ["--port", "0", "--bind", "127.0.0.1", "--headless", "--insecure",
+                                         "--players", "2", "--bots", "1", *host_args], env)
+    port = int(host.wait_for_line(r"on port (\d+)").group(1))
+    seat = start("client.main", ["--bot", "random", "--insecure", f"127.0.0.1:{port}"], isolated_env(tmp / "seat"))
+    try:
+        assert seat.wait(120) == 5, seat.output()
+    finally:
+        host.stop()
+        seat.stop()
+    return seat.output()
+
+
 def clients_then_host_end(clients: Sequence[Proc], host: Proc, seconds: float, host_seconds: float = 60.0) -> None:
     """Every client process must end by itself with 0 (each within `seconds`), then the host within `host_seconds`
     (a headless host ends once its match is over and its clients have gone); a failure shows that process's output.

@@ -15,7 +15,7 @@ from watten_net.refusal import Reason
 from watten_net.verify import FAILED, verify_file
 from watten_net.verify import main as watten_verify
 
-from netutil import clients_then_host_end, isolated_env, start, start_host
+from netutil import a_seat_refuses_the_header, clients_then_host_end, isolated_env, start, start_host
 
 pytestmark = pytest.mark.network
 
@@ -98,15 +98,5 @@ def test_a_host_that_deals_on_before_the_checkpoint_is_complete_is_caught(tmp_pa
 def test_a_header_with_an_order_of_the_next_deal_nobody_knows_is_never_signed(tmp_path: Path) -> None:
     # tests/cheating_host.py: the real host writes next_deal "whenever". watten-join stops at the header with the
     # host's fault in words (exit 5); that the seat signs nothing there is test_next_deal_attacks.py's.
-    env = isolated_env(tmp_path)
-    env["WATTEN_CHEAT"] = "odd-header"
-    host = start("tests.cheating_host", ["--port", "0", "--bind", "127.0.0.1", "--headless", "--insecure",
-                                         "--players", "2", "--bots", "1"], env)
-    port = int(host.wait_for_line(r"on port (\d+)").group(1))
-    seat = start("client.main", ["--bot", "random", "--insecure", f"127.0.0.1:{port}"], isolated_env(tmp_path))
-    try:
-        assert seat.wait(120) == 5, seat.output()
-    finally:
-        host.stop()
-        seat.stop()
-    assert "order of the next deal this client does not know ('whenever'" in seat.output(), seat.output()
+    said = a_seat_refuses_the_header(tmp_path, "odd-header")
+    assert "order of the next deal this client does not know ('whenever'" in said, said

@@ -18,25 +18,13 @@ from watten_net.record import read_record
 from watten_net.verify import main as watten_verify
 from watten_net.verify import verify_file
 
-from netutil import clients_then_host_end, isolated_env, start, start_host
+from netutil import a_seat_refuses_the_header, clients_then_host_end, isolated_env, start, start_host
 
 pytestmark = pytest.mark.network
 
 
 def test_a_header_with_a_tiny_step_timeout_is_never_signed(tmp_path: Path) -> None:
-    env = isolated_env(tmp_path)
-    env["WATTEN_CHEAT"] = "short-step-timeout"
-    host = start("tests.cheating_host", ["--port", "0", "--bind", "127.0.0.1", "--headless", "--insecure",
-                                         "--players", "2", "--bots", "1", "--step-timeout", "0.05"], env)
-    port = int(host.wait_for_line(r"on port (\d+)").group(1))
-    seat_env = isolated_env(tmp_path / "seat")
-    seat = start("client.main", ["--bot", "random", "--insecure", f"127.0.0.1:{port}"], seat_env)
-    try:
-        assert seat.wait(120) == 5, seat.output()  # (watten-join's exit for a host that broke the protocol)
-    finally:
-        host.stop()
-        seat.stop()
-    said = seat.output()
+    said = a_seat_refuses_the_header(tmp_path, "short-step-timeout", "--step-timeout", "0.05")
     assert "the header's step timeout is too short to sign: a step timeout of 0.05 s is below the 5 s" in said, said
     # A seat notes each header it signs before its signature leaves (watten_net/deal/seat.py `_sign_header_once`):
     # none here, so no HeaderSignature left this seat.
