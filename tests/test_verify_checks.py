@@ -140,7 +140,8 @@ def test_two_records_of_one_game_that_hold_two_host_envelopes_at_one_seq(game: G
     capsys.readouterr()
     assert main([str(honest), str(shown)]) == EXIT_CODES[FAILED]  # (the gravest: the record shown stops there)
     out = capsys.readouterr().out
-    said = "the host signed another envelope at this chain seq in "  # (each record names the envelope it holds)
+    hand = verify_entries(game.host()).chain[int(was.seq) - 1][3]
+    said = f"the host signed another envelope at this chain seq (hand {hand}) in "  # (each names the one it holds)
     assert f"envelope {int(was.seq)} ({was.type}): {said}{shown}" in out, out
     assert f"envelope {int(was.seq)} (StandIn): {said}{honest}" in out, out
     assert f"{honest}: DISPUTED (proven)" in out  # it holds up by itself: the host's signatures contradict it
