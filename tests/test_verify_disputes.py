@@ -19,8 +19,9 @@ from unittest import mock
 
 import pytest
 
+from watten_net.deal.envelope import envelope_hash
 from watten_net.deal.host_game import Posted
-from watten_net.deal.protocol import ProtocolError
+from watten_net.deal.protocol import ProtocolError, make_envelope
 from watten_net.deal.seat import signed_type
 from watten_net.engine import Rules
 from watten_net.record import KIND_REFUSED, encode_entries
@@ -150,6 +151,31 @@ def test_a_refusal_against_a_head_that_has_moved_on_is_a_race(tmp_path: Path) ->
 
 
 # ---------------------------------------------------------------------- (d) two host envelopes at one seq
+def test_a_receipt_naming_another_envelope_at_a_seq_is_proven(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """The host signs a refusal whose head at the chain seq is another envelope it signed there (a StandIn on a
+    chain it showed someone else) than the one in the chain: two host envelopes at one seq."""
+    judged: list[str] = []
+    at: list[int] = []
+
+    def equivocate(table: LocalTable, raw: bytes, honest: Callable[[int, bytes], list[Posted]]) -> list[Posted]:
+        host = table.host
+        seq = len(host.chain)
+        other = make_envelope(host.host_key, host.game_id, seq, host.chain[seq - 2].hash, -1,
+                              pb.StandIn(seat=VICTIM, active=True))
+        fork = copy.copy(host)
+        fork.chain = [*host.chain[:seq - 1], Posted(other, envelope_hash(other), seq, "StandIn", None)]
+        at.append(seq)
+        judged.append(table.seats[VICTIM].judge_refusal(raw, fork.refusal_receipt(raw, "wrong-hash")))
+        return honest(VICTIM, raw)
+
+    table = _play_cheating_once(43, "DeckSealedSignature", equivocate)
+    assert judged == ["proven"]
+    _proven(table, tmp_path, capsys, TWO_CHAINS, _hand_of_seq(table, at[0]),
+            f"a refusal of seat {VICTIM}'s DeckSealedSignature (wrong-hash) at chain envelope {at[0]} naming another "
+            "envelope there than the chain's")
+
+
 def test_two_host_records_that_part_at_a_seq_are_both_proven(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     """The host plays one game on, then (its state copied) another from the same point: two complete records of one

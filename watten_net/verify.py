@@ -233,7 +233,7 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
             # (a card that does not open its seal, a key that does not open its commitment), not the consequence.
             _seat_checks(entries, meta, stop)
             raise
-        refusals = _refusals(entries, links)
+        refusals = _refusals(entries, links, proven)
         game, embedded = _replay(links, refusals, proven)
         report.match = game.engine
         owner = _check_own(entries, embedded, game, meta)
@@ -348,9 +348,11 @@ def _seat_checks(entries: Sequence[Entry], meta: dict[str, Any] | None, stop: _S
             return  # (Level 1 only: a trustless record is replayed whole without any secret)
 
 
-def _refusals(entries: Sequence[Entry], links: list[_Link]) -> dict[int, list[tuple[bytes, Any]]]:
+def _refusals(entries: Sequence[Entry], links: list[_Link],
+              proven: list[Dispute]) -> dict[int, list[tuple[bytes, Any]]]:
     """The owner's refused envelopes whose receipt the host signed, by the chain seq they were judged at. A receipt
-    naming a head the chain does not have at that seq is the host signing two chains: a proven dispute at once."""
+    naming a head the chain does not have at that seq is the host signing two chains: a proven dispute at once (in
+    `proven`; the record is verified on, as a record that holds up by itself with another's two chains is)."""
     header = links[0].signed
     assert header is not None
     host_key = bytes(header.payload.host_public_key)
@@ -369,9 +371,12 @@ def _refusals(entries: Sequence[Entry], links: list[_Link]) -> dict[int, list[tu
             continue  # not the host's signature over this envelope: proves nothing either way
         seq = int(receipt.chain_seq)
         if 1 <= seq <= len(links) and links[seq - 1].hash != bytes(receipt.chain_head):
-            raise _problem(seq, links[seq - 1].type, "host-equivocated",
-                           "the host signed a refusal naming another envelope at this chain seq than the chain's: it "
-                           "showed two different chains")
+            refused = bytes(evidence.envelope)
+            said = (f"the host signed a refusal of seat {_sender(refused)}'s {_inner_type(refused)} ({receipt.reason}) "
+                    f"at chain envelope {seq} naming another envelope there than the chain's {links[seq - 1].type}: it "
+                    "showed two different chains")
+            proven.append(Dispute(TWO_CHAINS, _hand_at(links, seq), said))
+            continue
         out.setdefault(seq, []).append((bytes(evidence.envelope), receipt))
     return out
 
@@ -598,6 +603,19 @@ def _hands_by_seq(links: list[_Link]) -> list[int]:
             hand = int(link.signed.payload.hand) + 1
         hands.append(hand)
     return hands
+
+
+def _hand_at(links: list[_Link], seq: int) -> int:
+    """The hand the chain is in at chain seq `seq` (1-based)."""
+    return _hands_by_seq(links)[max(min(seq, len(links)), 1) - 1]
+
+
+def _sender(raw: bytes) -> str:
+    """The seat a client envelope says it is from, in words ("?" when it does not parse)."""
+    try:
+        return str(parse_envelope(raw, host=False).sender)
+    except (ProtocolError, ValueError):
+        return "?"
 
 
 def _replay_inputs(game: HostGame, link: _Link, embedded: set[bytes]) -> None:
