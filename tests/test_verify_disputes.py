@@ -15,6 +15,7 @@ import json
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -28,7 +29,9 @@ from watten_net.record import KIND_REFUSED, encode_entries
 from watten_net.v1 import watten_pb2 as pb
 from watten_net.verify import (
     EXIT_CODES,
+    FAILED,
     FALSE_REFUSAL,
+    KEY_NAMED_MISSING,
     PROVEN,
     TWO_CHAINS,
     VERIFIED,
@@ -199,3 +202,39 @@ def test_two_host_records_that_part_at_a_seq_are_both_proven(tmp_path: Path,
         assert f"{path}: DISPUTED (proven)" in out, out
         assert (f"proven ({TWO_CHAINS}), hand {hand}: envelope {seq} ({type_}): the host signed another envelope at "
                 f"this chain seq (hand {hand}) in {against}: it showed two different chains") in out, out
+
+
+# ---------------------------------------------------------------------- (c) named as missing a key it revealed
+def test_being_named_as_missing_a_key_the_chain_shows_revealed_is_proven(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """The host stops the match in the second hand and its MatchEnd names the victim as missing its game key, though
+    the chain carries the victim's KeyReveal."""
+    table = _table(45)
+    table.play_until(lambda: _hand(table) >= 1 and table.host.phase == "play")
+    dealing: Any = table.host.verified_dealing
+    with mock.patch.object(dealing, "missing_keys", lambda: (VICTIM,)):
+        table.deliver(table.host.abandon("host-shutdown"))
+    while table.flush():
+        pass
+    reveal = next(p.seq for p in table.host.chain if p.type == "Relay" and signed_type(
+        pb.Relay.FromString(pb.Envelope.FromString(p.raw).payload).envelope) == "KeyReveal" and pb.Relay.FromString(
+        pb.Envelope.FromString(p.raw).payload).seat == VICTIM)
+    end = next(p.seq for p in table.host.chain if p.type == "MatchEnd")
+    _proven(table, tmp_path, capsys, KEY_NAMED_MISSING, 2, f"envelope {end} (MatchEnd) names seat {VICTIM} as "
+            f"missing its game key, but the chain carries seat {VICTIM}'s KeyReveal at envelope {reveal}")
+
+
+@pytest.mark.parametrize("named", [(9,), (VICTIM, 9)])
+def test_a_match_end_naming_a_seat_with_no_key_reveal_in_the_chain_still_fails(named: tuple[int, ...]) -> None:
+    """Only a seat whose KeyReveal the chain carries makes a wrong missing_keys a proven dispute: one naming a seat
+    that is not at the table (alone, or beside a seat that revealed) is a MatchEnd no honest host sends."""
+    table = _table(46)
+    table.play_until(lambda: _hand(table) >= 1 and table.host.phase == "play")
+    dealing: Any = table.host.verified_dealing
+    with mock.patch.object(dealing, "missing_keys", lambda: named):
+        table.deliver(table.host.abandon("host-shutdown"))
+    while table.flush():
+        pass
+    report = verify_entries(table.seat_entries(VICTIM), meta={"seat": VICTIM})
+    assert report.verdict == FAILED and report.errors[0].type == "MatchEnd", report.errors
+    assert "differs in: missing_keys" in report.errors[0].message and not report.disputes

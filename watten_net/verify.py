@@ -110,6 +110,7 @@ class Problem:
 # The kinds of proven dispute (PROTOCOL.md "Disputes"), as a proven dispute's note names them
 FALSE_REFUSAL = "false refusal"  # a refusal whose named head validates the envelope
 TWO_CHAINS = "two chains"  # two host envelopes at one seq (a receipt naming another head, or another record)
+KEY_NAMED_MISSING = "key named missing"  # named as missing a key while the chain shows the KeyReveal
 
 
 @dataclass(frozen=True)
@@ -510,7 +511,7 @@ def _resolve_disclosures(links: list[_Link]) -> None:
 
 def _replay(links: list[_Link], refusals: dict[int, list[tuple[bytes, Any]]] | None = None,
             proven: list[Dispute] | None = None) -> tuple[HostGame, set[bytes]]:
-    game = _game_of_header(links)
+    game = _game_of_header(links, proven=proven)
     embedded: set[bytes] = set()
     game.start()
     refusals = refusals or {}
@@ -532,9 +533,10 @@ def _replay(links: list[_Link], refusals: dict[int, list[tuple[bytes, Any]]] | N
     return game, embedded
 
 
-def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGame:
+def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = (), proven: list[Dispute] | None = None) -> HostGame:
     """An honest host's game for the record's header, whose every envelope must be the record's own (`adopt`);
-    `reveals`: where else to look for the host's game key (a replay of the record's first part, `replay_before`)."""
+    `reveals`: where else to look for the host's game key (a replay of the record's first part, `replay_before`);
+    `proven`: where to say a proven dispute that the replay finds in an envelope (the replay goes on past it)."""
     header_signed = links[0].signed
     assert header_signed is not None
     header = header_signed.payload
@@ -563,7 +565,7 @@ def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGa
         return HostGame(
             rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
             preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint),
-            host_nonce=bytes(header.host_nonce), random_bytes=no_draws, envelope_source=_envelope_source(links),
+            host_nonce=bytes(header.host_nonce), random_bytes=no_draws, envelope_source=_envelope_source(links, proven),
             host_public_key=bytes(header.host_public_key), deal=deal, host_game_key=host_game_key,
             next_deal=str(header.next_deal), series=header_series(header),
             step_timeout_ms=int(header.step_timeout_ms),
@@ -572,8 +574,9 @@ def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGa
         raise _problem(1, "GameHeader", "header-mismatch", f"the header's settings cannot be played: {err}") from None
 
 
-def _envelope_source(links: list[_Link]) -> Callable[[int, Any], bytes]:
-    """The replayed host's envelopes: the record's own, each of which must be the one an honest host makes then.
+def _envelope_source(links: list[_Link], proven: list[Dispute] | None = None) -> Callable[[int, Any], bytes]:
+    """The replayed host's envelopes: the record's own, each of which must be the one an honest host makes then, or
+    differ from it only by naming a seat missing a key the chain shows revealed (a proven dispute, said in `proven`).
     (A closure, not a partial: a trial copy of the game, see `_try_refused`, shares the record.)"""
 
     def adopt(seq: int, payload: Any) -> bytes:
@@ -586,13 +589,43 @@ def _envelope_source(links: list[_Link]) -> Callable[[int, Any], bytes]:
         if link.type != type_name:
             raise _problem(seq, link.type, "unexpected-envelope",
                            f"an honest host sends {type_name} here, not {link.type}")
-        if link.signed.envelope.payload != payload.SerializeToString(deterministic=True):
+        if link.signed.envelope.payload != payload.SerializeToString(deterministic=True) and not (
+                proven is not None and _named_missing(links, link, payload, proven)):
             reason, message = _MISMATCH.get(type_name, ("replay-mismatch", "the envelope differs from the replay"))
             detail = _differing_fields(link.signed.payload, payload)
             raise _problem(seq, type_name, reason, f"{message} (differs in: {detail})")
         return link.signed.raw
 
     return adopt
+
+
+def _named_missing(links: list[_Link], link: _Link, honest: Any, proven: list[Dispute]) -> bool:
+    """A MatchEnd that differs from an honest host's only in naming more seats as missing their game key, each of
+    which the chain before it shows revealing its key: a proven dispute per seat (in `proven`). Any other
+    difference (a missing key not named, a seat that does not exist, one whose KeyReveal is not in the chain) is
+    not this, and the record fails as before."""
+    assert link.signed is not None
+    named = link.signed.payload
+    if link.type != "MatchEnd" or _differing_fields(named, honest) != "missing_keys":
+        return False
+    extra = sorted(set(named.missing_keys) - set(honest.missing_keys))
+    reveals = {seat: _key_reveal_at(links, seat, link.seq) for seat in extra}
+    if not extra or not set(honest.missing_keys) <= set(named.missing_keys) or not all(reveals.values()):
+        return False
+    for seat in extra:
+        proven.append(Dispute(KEY_NAMED_MISSING, _hand_at(links, link.seq),
+                              f"envelope {link.seq} (MatchEnd) names seat {seat} as missing its game key, but the "
+                              f"chain carries seat {seat}'s KeyReveal at envelope {reveals[seat]}"))
+    return True
+
+
+def _key_reveal_at(links: list[_Link], seat: int, before: int) -> int:
+    """The chain seq of the Relay of `seat`'s KeyReveal before chain seq `before`, 0 when there is none."""
+    for link in links[:before - 1]:
+        if link.type == "Relay" and link.signed is not None and int(link.signed.payload.seat) == seat and (
+                _inner_type(bytes(link.signed.payload.envelope)) == "KeyReveal"):
+            return link.seq
+    return 0
 
 
 def _hands_by_seq(links: list[_Link]) -> list[int]:
