@@ -179,10 +179,11 @@ def test_a_receipt_naming_another_envelope_at_a_seq_is_proven(tmp_path: Path,
             "envelope there than the chain's")
 
 
-def test_two_host_records_that_part_at_a_seq_are_both_proven(tmp_path: Path,
+def test_two_records_of_the_victim_that_part_at_a_seq_are_both_proven(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
-    """The host plays one game on, then (its state copied) another from the same point: two complete records of one
-    game, each fine by itself, that hold two host envelopes at one seq."""
+    """The host plays one game on, then (its state and the victim's copied: the victim's record of before a restart,
+    client/earlier_record.py) another from the same point: two complete records of the victim's of one game, each
+    fine by itself, that hold two host envelopes at one seq."""
     table = _table(44)
     table.play_until(lambda: _hand(table) >= 1 and table.host.phase == "play")
     other = copy.deepcopy(table)
@@ -191,8 +192,8 @@ def test_two_host_records_that_part_at_a_seq_are_both_proven(tmp_path: Path,
     seq = next(n + 1 for n, (a, b) in enumerate(zip(table.host.chain, other.host.chain, strict=False))
                if a.hash != b.hash)
     one, two = tmp_path / "one.wrec", tmp_path / "two.wrec"
-    one.write_bytes(encode_entries({}, table.host_entries()))
-    two.write_bytes(encode_entries({}, other.host_entries()))
+    one.write_bytes(encode_entries({"seat": VICTIM}, table.seat_entries(VICTIM)))
+    two.write_bytes(encode_entries({"seat": VICTIM}, other.seat_entries(VICTIM)))
     assert main([str(one)]) == main([str(two)]) == EXIT_CODES[VERIFIED]
     capsys.readouterr()
     assert main([str(one), str(two)]) == EXIT_CODES[PROVEN] == 4
