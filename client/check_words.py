@@ -10,7 +10,7 @@ English message. tests/test_check_words.py holds every reason the verifier names
 from __future__ import annotations
 
 from watten_net.printable import visible
-from watten_net.verify import Problem, Report
+from watten_net.verify import FALSE_REFUSAL, KEY_NAMED_MISSING, PROVEN, TWO_CHAINS, Dispute, Problem, Report
 
 from .i18n import Words
 
@@ -53,6 +53,21 @@ RECORD_REASONS: dict[str, tuple[str, str, str]] = {
 # disputed it; the notes' words are `check_<verdict>` (client/i18n.py).
 CHECK_NOTES = ("abandoned", "disputed-claimed")
 
+# A proven dispute (`Report.disputes`) by its kind (en, de, zh): what the host's own signatures contradict.
+DISPUTE_KINDS: dict[str, tuple[str, str, str]] = {
+    FALSE_REFUSAL: ("the host refused a valid message of this seat (its own signed receipt proves it)",
+                    "der Host hat eine gültige Nachricht dieses Platzes abgelehnt (seine eigene unterschriebene "
+                    "Quittung beweist es)", "主机拒绝了本座位的一条有效消息（它自己签名的回执证明了这一点）"),
+    TWO_CHAINS: ("the host signed two different games (its own signatures prove it)",
+                 "der Host hat zwei verschiedene Spielverläufe unterschrieben (seine eigenen Unterschriften beweisen "
+                 "es)", "主机签署了两个不同的对局（它自己的签名证明了这一点）"),
+    KEY_NAMED_MISSING: ("the host says a game key is missing that its own game shows revealed",
+                        "der Host sagt, ein Spielschlüssel fehle, den sein eigener Spielverlauf aufgedeckt zeigt",
+                        "主机声称缺少一个对局密钥，而它自己的对局显示该密钥已公开"),
+}
+_HAND = {"en": "hand {n}", "de": "Hand {n}", "zh": "第 {n} 手"}
+_BEFORE_FIRST_HAND = {"en": "before the first hand", "de": "vor der ersten Hand", "zh": "第一手之前"}
+
 # where in the record, and who cheated (en, de, zh)
 _WHERE = {"en": "envelope {n} ({type})", "de": "Umschlag {n} ({type})", "zh": "信封 {n}（{type}）"}
 _RECORD = {"en": "the record", "de": "die Aufzeichnung", "zh": "记录"}
@@ -80,12 +95,25 @@ def problem_said(problem: Problem, words: Words) -> str:
 def own_check(report: Report, words: Words) -> tuple[str, str]:
     """This seat's verdict on its own record for the screen (`ScreenState.deal_status`, `check_note`): "verified"
     with a note when the match was ended early or disputed by this seat (every deal verified: it read "deal check
-    FAILED: the host ended the match …"), else the first problem in the screen's language (or the record's notes,
-    the host's own signatures contradicting it)."""
+    FAILED: the host ended the match …"), else the first problem in the screen's language (or the first proven
+    dispute, the host's own signatures contradicting it, in the screen's language too)."""
     if report.errors:
         return problem_said(report.errors[0], words), ""
     if report.verdict == "verified":
         return "verified", ""
     if report.verdict in CHECK_NOTES:
         return "verified", report.verdict
+    if report.verdict == PROVEN and report.disputes:
+        return dispute_said(report.disputes[0], words), ""
     return "; ".join(report.notes), ""
+
+
+def dispute_said(dispute: Dispute, words: Words) -> str:
+    """A proven dispute in the screen's language: where (the hand), then what the host's signatures contradict
+    ('Hand 2: der Host hat eine gültige Nachricht dieses Platzes abgelehnt (…)'); an unknown kind: the verifier's
+    English words."""
+    lang = words.lang if words.lang in _HAND else "en"
+    where = _HAND[lang].format(n=dispute.hand) if dispute.hand else _BEFORE_FIRST_HAND[lang]
+    kind = DISPUTE_KINDS.get(dispute.kind)
+    said = kind[_LANG_INDEX[lang]] if kind else visible(dispute.said)
+    return f"{where}{words['colon']}{said}"

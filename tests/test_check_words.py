@@ -73,3 +73,24 @@ def test_an_abandoned_match_reads_verified_with_its_note_in_the_screens_language
     assert own_check(Report(path="r", ok=True, verdict="verified"), Words("en")) == ("verified", "")
     failed = Report(path="r", errors=[Problem(4, "HandEnd", "score-mismatch", "…")])
     assert own_check(failed, Words("de")) == ("Umschlag 4 (HandEnd): der Spielstand des Hosts ist falsch", "")
+
+
+def test_a_proven_dispute_reads_in_the_screens_language() -> None:
+    """A record the host's own signatures contradict: the screen said the verifier's English notes ("proven (false
+    refusal), hand 2: the host refused seat 1's …") on a German or Chinese screen. Every kind of proven dispute the
+    verifier names has words in every language; one it may name later falls back to its English words."""
+    from client.check_words import DISPUTE_KINDS, dispute_said
+    from watten_net import verify
+
+    kinds = {verify.FALSE_REFUSAL, verify.TWO_CHAINS, verify.KEY_NAMED_MISSING}
+    assert set(DISPUTE_KINDS) == kinds and all(len({*said}) == 3 for said in DISPUTE_KINDS.values())
+    refused = verify.Dispute(verify.FALSE_REFUSAL, 2, "the host refused seat 1's DeckSealedSignature (wrong-hash) …")
+    report = verify.Report(path="r", verdict=verify.PROVEN, notes=[refused.note()], disputes=[refused])
+    assert own_check(report, Words("de")) == ("Hand 2: der Host hat eine gültige Nachricht dieses Platzes abgelehnt "
+                                              "(seine eigene unterschriebene Quittung beweist es)", "")
+    assert own_check(report, Words("zh"))[0].startswith("第 2 手：主机拒绝了本座位的一条有效消息")
+    early = verify.Dispute(verify.TWO_CHAINS, 0, "…")
+    assert dispute_said(early, Words("en")) == ("before the first hand: the host signed two different games (its own "
+                                                "signatures prove it)")
+    unknown = verify.Dispute("something new", 3, "the host did \x1b[2J something")
+    assert dispute_said(unknown, Words("de")) == "Hand 3: the host did \\x1b[2J something"

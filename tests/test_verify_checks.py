@@ -22,7 +22,7 @@ from watten_net.deal.receipts import make_receipt
 from watten_net.engine import Rules
 from watten_net.record import KIND_HOST, KIND_META, KIND_OWN, KIND_REFUSED, KIND_WITHHELD, Entry, encode_entries
 from watten_net.v1 import watten_pb2 as pb
-from watten_net.verify import EXIT_CODES, FAILED, VERIFIED, Report, main, verify_entries
+from watten_net.verify import EXIT_CODES, FAILED, PROVEN, VERIFIED, Report, main, verify_entries
 
 from tampering import Game, play_game, resign_from
 
@@ -108,15 +108,19 @@ def test_a_refusal_kept_in_the_record_that_does_not_parse(game: Game) -> None:
 
 
 def test_a_refusal_receipt_naming_another_head_is_the_host_equivocating(game: Game) -> None:
-    """A receipt the host signed at a chain seq whose head is not the chain's there: it showed two chains."""
+    """A receipt the host signed at a chain seq whose head is not the chain's there: it showed two chains, a proven
+    dispute (PROTOCOL.md "Disputes": two host envelopes at the same seq), the record otherwise verified
+    (tests/test_verify_disputes.py has it from the seat's own code)."""
     entries = game.seat(1)
     own = next(e for e in entries if e.kind == KIND_OWN)
     game_id = bytes(_payload(entries[0]).game_id)
     receipt = make_receipt(game.host_key, game_id, envelope_hash(own.data), "wrong-hash", 3, b"\x01" * 32)
     evidence = pb.RefusalEvidence(envelope=own.data, receipt=receipt).SerializeToString(deterministic=True)
-    report = _failed([*entries, Entry(KIND_REFUSED, evidence)], "host-equivocated", "showed two different chains",
-                     envelope=3)
-    assert report.verdict == FAILED
+    report = verify_entries([*entries, Entry(KIND_REFUSED, evidence)])
+    assert report.verdict == PROVEN and not report.ok and not report.errors
+    assert report.notes[0] == ("proven (two chains), before the first hand: the host signed a refusal of seat 1's "
+                               "HeaderSignature (wrong-hash) at chain envelope 3 naming another envelope there than "
+                               "the chain's Relay: it showed two different chains")
     # (a receipt that is not the host's signature proves nothing either way: the record still verifies)
     forged = make_receipt(game.seat_key(1), game_id, envelope_hash(own.data), "wrong-hash", 3, b"\x01" * 32)
     evidence = pb.RefusalEvidence(envelope=own.data, receipt=forged).SerializeToString(deterministic=True)
@@ -140,7 +144,8 @@ def test_two_records_of_one_game_that_hold_two_host_envelopes_at_one_seq(game: G
     capsys.readouterr()
     assert main([str(honest), str(shown)]) == EXIT_CODES[FAILED]  # (the gravest: the record shown stops there)
     out = capsys.readouterr().out
-    said = "the host signed another envelope at this chain seq in "  # (each record names the envelope it holds)
+    hand = verify_entries(game.host()).chain[int(was.seq) - 1][3]
+    said = f"the host signed another envelope at this chain seq (hand {hand}) in "  # (each names the one it holds)
     assert f"envelope {int(was.seq)} ({was.type}): {said}{shown}" in out, out
     assert f"envelope {int(was.seq)} (StandIn): {said}{honest}" in out, out
     assert f"{honest}: DISPUTED (proven)" in out  # it holds up by itself: the host's signatures contradict it

@@ -107,6 +107,29 @@ class Problem:
         return f"{where}: {self.message}{blame}"
 
 
+# The kinds of proven dispute (PROTOCOL.md "Disputes"), as a proven dispute's note names them
+FALSE_REFUSAL = "false refusal"  # a refusal whose named head validates the envelope
+TWO_CHAINS = "two chains"  # two host envelopes at one seq (a receipt naming another head, or another record)
+KEY_NAMED_MISSING = "key named missing"  # named as missing a key while the chain shows the KeyReveal
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A proven dispute: its kind, the hand the chain is in there (1-based; 0: before the first hand), what the host
+    signed, in words."""
+
+    kind: str
+    hand: int
+    said: str
+
+    def note(self) -> str:
+        return f"proven ({self.kind}), {hand_words(self.hand)}: {self.said}"
+
+
+def hand_words(hand: int) -> str:
+    return f"hand {hand}" if hand else "before the first hand"
+
+
 VERIFIED, FAILED, ABANDONED, PROVEN, CLAIMED = "verified", "failed", "abandoned", "disputed-proven", "disputed-claimed"
 EXIT_CODES = {VERIFIED: 0, FAILED: 1, ABANDONED: 3, PROVEN: 4, CLAIMED: 5}
 """`watten-verify`'s exit code per verdict (2 is argparse's usage error); several records: the gravest."""
@@ -121,6 +144,7 @@ class Report:
     ok: bool = False  # the record is a fair game as far as it goes (abandoned and claimed-disputed records are)
     verdict: str = FAILED
     notes: list[str] = field(default_factory=list)  # what the verdict is about (abandonment, disputes), in words
+    disputes: list[Dispute] = field(default_factory=list)  # the proven disputes (each also a note)
     absences: list[str] = field(default_factory=list)  # who was away when, and what played for them, in English
     away: list[tuple[str, int, int, int]] = field(default_factory=list)  # the same as data (record_words.absence_lines)
     game_id: str = ""
@@ -142,8 +166,9 @@ class Report:
     # for silence is judged as before, this is the term the seats agreed to.
     step_timeout: float = 0.0
     # Every chain entry by seq: its hash, whether the host's signature binds it (its own envelope, or a stub the next
-    # envelope links to), its type. Several records of one game must agree wherever both are bound (check_equivocation)
-    chain: list[tuple[bytes, bool, str]] = field(default_factory=list)
+    # envelope links to), its type, the hand it is in (0: before the first). Several records of one game must agree
+    # wherever both are bound (check_equivocation)
+    chain: list[tuple[bytes, bool, str, int]] = field(default_factory=list)
     host_key: bytes = b""  # the header's host key, which signed `chain`
 
     def telling(self, lang: str = "en") -> Telling:
@@ -153,6 +178,7 @@ class Report:
     def to_json(self) -> dict[str, Any]:
         return {
             "path": self.path, "ok": self.ok, "verdict": self.verdict, "notes": self.notes, "absences": self.absences,
+            "disputes": [{"kind": d.kind, "hand": d.hand, "says": d.said} for d in self.disputes],
             "game_id": self.game_id, "fingerprint": self.fingerprint,
             "previous_game_id": self.series.previous_game_id.hex(), "bummerl_carried": list(self.series.carried),
             "step_timeout": self.step_timeout,
@@ -189,10 +215,12 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
     report = Report(path=path)
     if meta and isinstance(meta.get("seat"), int):
         report.seat = meta["seat"]
+    proven: list[Dispute] = []
     try:
         links = _read_chain(entries)
+        hands = _hands_by_seq(links)
         report.chain = [(link.hash, link.signed is not None or (n + 1 < len(links) and links[n + 1].signed is not None),
-                         link.type) for n, link in enumerate(links)]
+                         link.type, hands[n]) for n, link in enumerate(links)]
         header = links[0].signed
         assert header is not None
         # (whose game, also of a record that ends early: check_equivocation compares it with the others given)
@@ -206,14 +234,14 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
             # (a card that does not open its seal, a key that does not open its commitment), not the consequence.
             _seat_checks(entries, meta, stop)
             raise
-        refusals = _refusals(entries, links)
-        proven: list[str] = []
+        refusals = _refusals(entries, links, proven)
         game, embedded = _replay(links, refusals, proven)
         report.match = game.engine
         owner = _check_own(entries, embedded, game, meta)
         _check_stubs(links, game, owner)
     except _Stop as stop:
         report.errors.append(stop.problem)
+        _say_proven(report, proven)  # (found before the failure: the graver verdict stands, the contradiction is said)
         return report
     match = game.engine
     report.away = _absences(links)
@@ -237,11 +265,16 @@ def verify_entries(entries: Sequence[Entry], path: str = "record", meta: dict[st
     claims = _claims(entries)
     if proven:
         report.verdict = PROVEN
-        report.notes[:0] = proven
+        _say_proven(report, proven)
     elif claims:
         report.verdict = CLAIMED
         report.notes[:0] = [f"the owner says: {c}; otherwise verified" for c in claims]
     return report
+
+
+def _say_proven(report: Report, proven: list[Dispute]) -> None:
+    report.disputes[:0] = proven
+    report.notes[:0] = [d.note() for d in proven]
 
 
 def _header_facts(report: Report, header: Any) -> None:
@@ -316,9 +349,11 @@ def _seat_checks(entries: Sequence[Entry], meta: dict[str, Any] | None, stop: _S
             return  # (Level 1 only: a trustless record is replayed whole without any secret)
 
 
-def _refusals(entries: Sequence[Entry], links: list[_Link]) -> dict[int, list[tuple[bytes, Any]]]:
+def _refusals(entries: Sequence[Entry], links: list[_Link],
+              proven: list[Dispute]) -> dict[int, list[tuple[bytes, Any]]]:
     """The owner's refused envelopes whose receipt the host signed, by the chain seq they were judged at. A receipt
-    naming a head the chain does not have at that seq is the host signing two chains: a proven dispute at once."""
+    naming a head the chain does not have at that seq is the host signing two chains: a proven dispute at once (in
+    `proven`; the record is verified on, as a record that holds up by itself with another's two chains is)."""
     header = links[0].signed
     assert header is not None
     host_key = bytes(header.payload.host_public_key)
@@ -337,9 +372,12 @@ def _refusals(entries: Sequence[Entry], links: list[_Link]) -> dict[int, list[tu
             continue  # not the host's signature over this envelope: proves nothing either way
         seq = int(receipt.chain_seq)
         if 1 <= seq <= len(links) and links[seq - 1].hash != bytes(receipt.chain_head):
-            raise _problem(seq, links[seq - 1].type, "host-equivocated",
-                           "the host signed a refusal naming another envelope at this chain seq than the chain's: it "
-                           "showed two different chains")
+            refused = bytes(evidence.envelope)
+            said = (f"the host signed a refusal of seat {_sender(refused)}'s {_inner_type(refused)} ({receipt.reason}) "
+                    f"at chain envelope {seq} naming another envelope there than the chain's {links[seq - 1].type}: it "
+                    "showed two different chains")
+            proven.append(Dispute(TWO_CHAINS, _hand_at(links, seq), said))
+            continue
         out.setdefault(seq, []).append((bytes(evidence.envelope), receipt))
     return out
 
@@ -357,9 +395,9 @@ def _claims(entries: Sequence[Entry]) -> list[str]:
     return claims
 
 
-def _try_refused(game: HostGame, refused: list[tuple[bytes, Any]], proven: list[str]) -> None:
-    """Each envelope the host refused at this head, submitted to an honest host at the same head: accepted there, the
-    refusal was false (a proven dispute)."""
+def _try_refused(game: HostGame, refused: list[tuple[bytes, Any]], proven: list[Dispute], hand: int) -> None:
+    """Each envelope the host refused at this head (in `hand`), submitted to an honest host at the same
+    head: accepted there, the refusal was false (a proven dispute)."""
     for raw, receipt in refused:
         trial = copy.deepcopy(game)
         trial.envelope_source = None
@@ -369,8 +407,9 @@ def _try_refused(game: HostGame, refused: list[tuple[bytes, Any]], proven: list[
             trial.submit(seat, raw)
         except (ProtocolError, ValueError):
             continue
-        proven.append(f"the host refused seat {seat}'s {_inner_type(raw)} ({receipt.reason}) at chain envelope "
-                      f"{receipt.chain_seq}, but an honest host accepts it there")
+        proven.append(Dispute(FALSE_REFUSAL, hand, f"the host refused seat {seat}'s {_inner_type(raw)} "
+                              f"({receipt.reason}) at chain envelope {receipt.chain_seq}, but an honest host "
+                              "accepts it there"))
 
 
 def _problem(seq: int, type_: str, reason: str, message: str, seat: int | None = None) -> _Stop:
@@ -471,20 +510,22 @@ def _resolve_disclosures(links: list[_Link]) -> None:
 
 
 def _replay(links: list[_Link], refusals: dict[int, list[tuple[bytes, Any]]] | None = None,
-            proven: list[str] | None = None) -> tuple[HostGame, set[bytes]]:
-    game = _game_of_header(links)
+            proven: list[Dispute] | None = None) -> tuple[HostGame, set[bytes]]:
+    game = _game_of_header(links, proven=proven)
     embedded: set[bytes] = set()
     game.start()
     refusals = refusals or {}
-    while len(game.chain) < len(links):
-        if len(game.chain) in refusals and proven is not None:
-            _try_refused(game, refusals.pop(len(game.chain)), proven)
-        link = links[len(game.chain)]
+    hands = _hands_by_seq(links)
+    while True:
+        seq = len(game.chain)
+        if seq in refusals and proven is not None:
+            _try_refused(game, refusals.pop(seq), proven, hands[seq - 1] if seq else 0)
+        if seq >= len(links):
+            break
+        link = links[seq]
         assert link.signed is not None
         if not _host_decision(game, link, embedded):
             _replay_inputs(game, link, embedded)
-    if len(game.chain) in refusals and proven is not None:
-        _try_refused(game, refusals.pop(len(game.chain)), proven)
     if not game.finished and not (game.end_reason in ABANDON_REASONS and game.phase == Stage.CHECKPOINT):
         raise _problem(0, "", "incomplete", "the record ends before the match's final co-signed checkpoint")
     # (an abandoned match whose closing checkpoint some seats never signed, e.g. the host's person who quit: every
@@ -492,9 +533,10 @@ def _replay(links: list[_Link], refusals: dict[int, list[tuple[bytes, Any]]] | N
     return game, embedded
 
 
-def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGame:
+def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = (), proven: list[Dispute] | None = None) -> HostGame:
     """An honest host's game for the record's header, whose every envelope must be the record's own (`adopt`);
-    `reveals`: where else to look for the host's game key (a replay of the record's first part, `replay_before`)."""
+    `reveals`: where else to look for the host's game key (a replay of the record's first part, `replay_before`);
+    `proven`: where to say a proven dispute that the replay finds in an envelope (the replay goes on past it)."""
     header_signed = links[0].signed
     assert header_signed is not None
     header = header_signed.payload
@@ -523,7 +565,7 @@ def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGa
         return HostGame(
             rules, seats, Ed25519PrivateKey.generate(), reveal=header.settings.reveal or "match-end",
             preset=header.preset, tls_fingerprint=bytes(header.host_tls_fingerprint),
-            host_nonce=bytes(header.host_nonce), random_bytes=no_draws, envelope_source=_envelope_source(links),
+            host_nonce=bytes(header.host_nonce), random_bytes=no_draws, envelope_source=_envelope_source(links, proven),
             host_public_key=bytes(header.host_public_key), deal=deal, host_game_key=host_game_key,
             next_deal=str(header.next_deal), series=header_series(header),
             step_timeout_ms=int(header.step_timeout_ms),
@@ -532,8 +574,9 @@ def _game_of_header(links: list[_Link], reveals: Sequence[_Link] = ()) -> HostGa
         raise _problem(1, "GameHeader", "header-mismatch", f"the header's settings cannot be played: {err}") from None
 
 
-def _envelope_source(links: list[_Link]) -> Callable[[int, Any], bytes]:
-    """The replayed host's envelopes: the record's own, each of which must be the one an honest host makes then.
+def _envelope_source(links: list[_Link], proven: list[Dispute] | None = None) -> Callable[[int, Any], bytes]:
+    """The replayed host's envelopes: the record's own, each of which must be the one an honest host makes then, or
+    differ from it only by naming a seat missing a key the chain shows revealed (a proven dispute, said in `proven`).
     (A closure, not a partial: a trial copy of the game, see `_try_refused`, shares the record.)"""
 
     def adopt(seq: int, payload: Any) -> bytes:
@@ -546,13 +589,66 @@ def _envelope_source(links: list[_Link]) -> Callable[[int, Any], bytes]:
         if link.type != type_name:
             raise _problem(seq, link.type, "unexpected-envelope",
                            f"an honest host sends {type_name} here, not {link.type}")
-        if link.signed.envelope.payload != payload.SerializeToString(deterministic=True):
+        if link.signed.envelope.payload != payload.SerializeToString(deterministic=True) and not (
+                proven is not None and _named_missing(links, link, payload, proven)):
             reason, message = _MISMATCH.get(type_name, ("replay-mismatch", "the envelope differs from the replay"))
             detail = _differing_fields(link.signed.payload, payload)
             raise _problem(seq, type_name, reason, f"{message} (differs in: {detail})")
         return link.signed.raw
 
     return adopt
+
+
+def _named_missing(links: list[_Link], link: _Link, honest: Any, proven: list[Dispute]) -> bool:
+    """A MatchEnd that differs from an honest host's only in naming more seats as missing their game key, each of
+    which the chain before it shows revealing its key: a proven dispute per seat (in `proven`). Any other
+    difference (a missing key not named, a seat that does not exist, one whose KeyReveal is not in the chain) is
+    not this, and the record fails as before."""
+    assert link.signed is not None
+    named = link.signed.payload
+    if link.type != "MatchEnd" or _differing_fields(named, honest) != "missing_keys":
+        return False
+    extra = sorted(set(named.missing_keys) - set(honest.missing_keys))
+    reveals = {seat: _key_reveal_at(links, seat, link.seq) for seat in extra}
+    if not extra or not set(honest.missing_keys) <= set(named.missing_keys) or not all(reveals.values()):
+        return False
+    for seat in extra:
+        proven.append(Dispute(KEY_NAMED_MISSING, _hand_at(links, link.seq),
+                              f"envelope {link.seq} (MatchEnd) names seat {seat} as missing its game key, but the "
+                              f"chain carries seat {seat}'s KeyReveal at envelope {reveals[seat]}"))
+    return True
+
+
+def _key_reveal_at(links: list[_Link], seat: int, before: int) -> int:
+    """The chain seq of the Relay of `seat`'s KeyReveal before chain seq `before`, 0 when there is none."""
+    for link in links[:before - 1]:
+        if link.type == "Relay" and link.signed is not None and int(link.signed.payload.seat) == seat and (
+                _inner_type(bytes(link.signed.payload.envelope)) == "KeyReveal"):
+            return link.seq
+    return 0
+
+
+def _hands_by_seq(links: list[_Link]) -> list[int]:
+    """For each chain seq, the hand (1-based) the chain is in there: from its deal's opening on; 0 before the first."""
+    hands, hand = [], 0
+    for link in links:
+        if link.type in ("HandOpen", "TrustlessDealOpen") and link.signed is not None:
+            hand = int(link.signed.payload.hand) + 1
+        hands.append(hand)
+    return hands
+
+
+def _hand_at(links: list[_Link], seq: int) -> int:
+    """The hand the chain is in at chain seq `seq` (1-based)."""
+    return _hands_by_seq(links)[max(min(seq, len(links)), 1) - 1]
+
+
+def _sender(raw: bytes) -> str:
+    """The seat a client envelope says it is from, in words ("?" when it does not parse)."""
+    try:
+        return str(parse_envelope(raw, host=False).sender)
+    except (ProtocolError, ValueError):
+        return "?"
 
 
 def _replay_inputs(game: HostGame, link: _Link, embedded: set[bytes]) -> None:
@@ -902,14 +998,15 @@ def check_equivocation(reports: Sequence[Report]) -> None:
             seq = next((i + 1 for i, (a, b) in enumerate(zip(report.chain, other.chain, strict=False))
                         if a[0] != b[0] and a[1] and b[1]), 0)
             for one, two in ((report, other), (other, report)) if seq else ():
-                problem = Problem(seq, one.chain[seq - 1][2], "host-equivocated", "the host signed another envelope "
-                                  f"at this chain seq in {two.path}: it showed two different chains")
+                _, _, type_, hand = one.chain[seq - 1]
+                problem = Problem(seq, type_, "host-equivocated", f"the host signed another envelope at this chain "
+                                  f"seq ({hand_words(hand)}) in {two.path}: it showed two different chains")
                 one.ok = False
                 if one.verdict == FAILED:  # (the graver finding first)
                     one.errors.insert(0, problem)
                 else:  # the record holds up by itself: its host's own signatures contradict it (a proven dispute)
                     one.verdict = PROVEN
-                    one.notes.insert(0, problem.sentence())
+                    _say_proven(one, [Dispute(TWO_CHAINS, hand, problem.sentence())])
 
 
 def step_timeout_term(seconds: float) -> str:
