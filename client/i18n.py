@@ -680,6 +680,10 @@ for _lang, _words in (
     ("zh", {"your_side_lost": "你方输了", "you_lost": "你输了"}),
 ):
     TEXT[_lang].update(_words)
+# ---- [p] at a new hand's first trick shows the last trick of the hand before, labelled with its hand
+TEXT["de"]["last_trick_of"] = "Letzter Stich von Hand {hand}"
+TEXT["en"]["last_trick_of"] = "Last trick of hand {hand}"
+TEXT["zh"]["last_trick_of"] = "第 {hand} 手的最后一墩"
 # the cards of a trick one after the other ("第 1 墩：Loisl ♦10, Resi ♥9" had a Latin comma)
 for _lang, _sep in (("de", ", "), ("en", ", "), ("zh", "，")):
     TEXT[_lang]["list_sep"] = _sep

@@ -302,8 +302,14 @@ def alert_line(view: Any, state: ScreenState, words: Words) -> Fragments:
         last = state.story.last_trick if state.story is not None else None
         if last is None:
             return [("class:dim", f"{words['no_last_trick']} [p]\n")]
-        return [("class:ok", f"{words['last_trick']} [p]: "
-                 + words["takes_trick"].format(seat=seat_name(view, last[1], words)) + "\n")]
+        story = state.story
+        assert story is not None
+        # (at a new hand's first trick [p] showed the previous hand's last trick beside this hand's cards as if it
+        # were this hand's: one of an earlier hand says which)
+        said = words["last_trick"] if story.last_trick_hand == story.hand else words["last_trick_of"].format(
+            hand=story.last_trick_hand + 1)
+        return [("class:ok", f"{said} [p]: " + words["takes_trick"].format(seat=seat_name(view, last[1], words))
+                 + "\n")]
     if view.pending_raise.proposed_value:
         raiser = seat_name(view, view.pending_raise.seat, words)
         return [("class:alert", words["pending_raise"].format(seat=raiser, value=view.pending_raise.proposed_value)

@@ -54,3 +54,16 @@ def test_the_end_of_the_match_marks_the_readers_own_side(lang: str) -> None:
 def test_the_logs_match_end_marks_the_readers_own_team() -> None:
     story = story_of([ev("match-end", winners=[0], scores=[15, 4], bummerl=[0, 1])])  # the reader is seat 0
     assert "Match over: Team A (you) win" in lines(story)[-1]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_last_trick_of_an_earlier_hand_says_its_hand(lang: str) -> None:
+    """[p] at the first trick of a new hand showed the previous hand's last trick in the seat rows, and "Last trick
+    [p]: → Sepp takes the trick" beside this hand's cards being played, as if it were this hand's."""
+    words = Words(lang)
+    view = named_view(current_trick=pb.Trick(leader=1, cards=[pb.TrickCard(seat=1, card="HK")], winner=-1))
+    story = story_of([*HAND, ev("hand-start", hand=1, attempt=0, dealer=0, forehand=1, cutter=3, value=2)], words)
+    state = vm.ScreenState(view=view, story=story, show_last=True)
+    assert text(vm.alert_line(view, state, words)).startswith(words["last_trick_of"].format(hand=1) + " [p]")
+    story.events([ev("trick", 1, cards=["HK", "S8", "SO", "L7"], leader=1, side=1, tricks=[0, 1])], view)
+    assert text(vm.alert_line(view, state, words)).startswith(words["last_trick"] + " [p]")  # this hand's own
