@@ -95,6 +95,7 @@ class Story:
         self.trick_serial = 0  # finished tricks seen (the screen paces on its change)
         self.signals: dict[int, str] = {}  # seat -> the last signal this seat saw from it this hand
         self._by: dict[str, int] = {}  # event kind -> the seat of its last event this hand (who folded, ...)
+        self.trustless = False  # a trustless deal's cut is the cutter's own choice; a verified deal's follows the seeds
 
     # ------------------------------------------------------------------ feeding
     def snapshot(self, view: Any, events: Any) -> None:
@@ -126,7 +127,7 @@ class Story:
         self.players = int(view.table.player_count) or self.players
         self.names = {int(s.seat): self.words.seat_label(visible(s.name), s.bot) if s.name else f"#{s.seat}"
                       for s in view.seats}
-        trustless = view.deal.mode == "trustless"
+        trustless = self.trustless = view.deal.mode == "trustless"
         for s in view.seats:
             seat, now = int(s.seat), bool(s.stand_in)
             if now != self._stand_in.get(seat, False):
@@ -280,8 +281,19 @@ class Story:
         self.signals[seat] = name
         self._simple(seat, "signal", "signal-sent" if seat == self.me else "signal", name=name)
 
+    def _cut(self, seat: int) -> None:
+        """A verified deal's cut follows from the seeds (docs/protocol.md, Level 1 step 8): nobody chose it, and
+        "Anna cut the deck" puzzled an Anna who pressed nothing; a trustless deal's cutter cuts live."""
+        self._simple(seat, "cut", "cut" if self.trustless else "cut-seeded")
+
+    def _take(self, seat: int) -> None:
+        self._simple(seat, "take", "take-you" if seat == self.me else "take")
+
     def _own_card(self, seat: int, key: str, data: dict[str, Any]) -> None:
         if seat == self.me and "card" in data:  # (only ever sent to the seat itself; trustless: no card at all)
+            if key == "took" and self.lines and self.lines[-1].kind == "take" and self._by.get("take") == seat:
+                # ("You take the card shown at the cut" and then "You took ♦A" said one thing twice: one line)
+                self.lines.pop()
             self._line(key, key, card=self._card(data["card"]))
 
 
@@ -292,10 +304,10 @@ def _cards(story: Story, data: dict[str, Any]) -> str:
 
 _HANDLERS: dict[str, Any] = {
     "hand-start": lambda st, seat, d: st._start_hand(d),
-    "cut": lambda st, seat, d: st._simple(seat, "cut", "cut"),
+    "cut": lambda st, seat, d: st._cut(seat),
     "see": lambda st, seat, d: st._own_card(seat, "see", d),
     "took": lambda st, seat, d: st._own_card(seat, "took", d),
-    "take": lambda st, seat, d: st._simple(seat, "take", "take"),
+    "take": lambda st, seat, d: st._take(seat),
     "keep": lambda st, seat, d: st._simple(seat, "keep", "keep"),
     "schlag": lambda st, seat, d: st._named_by(seat, "schlag", d),
     "trump": lambda st, seat, d: st._named_by(seat, "trump", d),

@@ -13,6 +13,7 @@ from test_viewmodel import text
 from client import log_view
 from client import viewmodel as vm
 from client.i18n import Words
+from client.story_words import story_text
 from watten_net.v1 import watten_pb2 as pb
 
 LANGS = ("en", "de", "zh")
@@ -67,3 +68,23 @@ def test_the_last_trick_of_an_earlier_hand_says_its_hand(lang: str) -> None:
     assert text(vm.alert_line(view, state, words)).startswith(words["last_trick_of"].format(hand=1) + " [p]")
     story.events([ev("trick", 1, cards=["HK", "S8", "SO", "L7"], leader=1, side=1, tricks=[0, 1])], view)
     assert text(vm.alert_line(view, state, words)).startswith(words["last_trick"] + " [p]")  # this hand's own
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_cut_nobody_chose_is_not_said_as_a_choice_and_ones_own_take_is_one_line(lang: str) -> None:
+    """A verified deal's cut follows from the seeds (docs/protocol.md, Level 1 step 8), yet the log said "Anna cut
+    the deck" to an Anna who pressed nothing; and "Anna takes the card shown at the cut" then "You took ♦A" said one
+    thing twice."""
+    words = Words(lang)
+    start = ev("hand-start", hand=0, attempt=0, dealer=1, forehand=2, cutter=0, value=2)
+    verified = named_view()
+    verified.deal.mode = "verified"
+    told = lines(story_of([start, ev("cut", 0, n=12), ev("see", 0, card="SA"), ev("take", 0),
+                           ev("took", 0, card="SA")], words, verified))
+    assert told[1] == story_text(lang, "cut-seeded").format(who="Anna"), told
+    assert told[3:] == [story_text(lang, "took").format(card=words.card_short("SA"))], told
+    trustless = named_view()
+    trustless.deal.mode = "trustless"
+    told = lines(story_of([start, ev("cut", 0, n=12), ev("take", 0)], words, trustless))
+    assert told[1] == story_text(lang, "cut").format(who="Anna")  # (chosen live: the cutter's own deed)
+    assert told[2] == story_text(lang, "take-you")  # (no card for the seat in a trustless deal: the take alone)
