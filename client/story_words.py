@@ -7,7 +7,7 @@ from __future__ import annotations
 
 STORY: dict[str, dict[str, str]] = {
     "en": {
-        "hand-start": "── Hand {hand}: {dealer} deals, {cutter} cuts, {forehand} leads · worth {value}",
+        "hand-start": "── Hand {hand}: {dealer} deals, {cutter} cuts, {forehand} leads · stake {value}",
         "hand-start-plain": "── Hand {hand}: {dealer} deals, {cutter} cuts, {forehand} leads",
         "redeal-start": "── Hand {hand}, new deal: {dealer} deals",
         "cut": "{who} cut the deck",
@@ -29,7 +29,7 @@ STORY: dict[str, dict[str, str]] = {
         "schadet?": "{who} asks: schadet's?",
         "schadet-yes": "{who} answers: it harms (schadet)", "schadet-no": "{who} answers: it does not harm",
         "raise": "{who} raises: Gehts? to {value}",
-        "accept": "{who} accepts: the hand is worth {value}",
+        "accept": "{who} accepts: the stake is {value}",
         "fold": "{who} folds: the raisers score {value}",
         "concede": "{who} concedes the hand",
         "signal": "{who} signals: {name}",
@@ -72,7 +72,7 @@ STORY: dict[str, dict[str, str]] = {
         "schadet?": "{who} fragt: Schadet's?",
         "schadet-yes": "{who}: es schadet", "schadet-no": "{who}: es schadet nicht",
         "raise": "{who} bietet: Gehts? auf {value}",
-        "accept": "{who} nimmt an: die Hand zählt {value}",
+        "accept": "{who} nimmt an: der Wert ist {value}",
         "fold": "{who} gibt ab: die Bieter schreiben {value}",
         "concede": "{who} gibt die Hand auf",
         "signal": "{who} deutet: {name}",
@@ -101,7 +101,7 @@ STORY: dict[str, dict[str, str]] = {
         "announced-schlag": "{who} 叫了 Schlag（Blind：不公开）",
         "announced-trump": "{who} 叫了 Trumpf（Blind：不公开）",
         "announcement": "亮牌：Schlag {rank}，Trumpf {suit}",
-        "raise": "{who} 加注：Gehts? 到 {value}", "accept": "{who} 接受：这一手值 {value}",
+        "raise": "{who} 加注：Gehts? 到 {value}", "accept": "{who} 接受：分值为 {value}",
         "fold": "{who} 放弃：加注方得 {value}", "concede": "{who} 认输",
         "signal": "{who} 打暗号：{name}", "signal-sent": "你打了暗号：{name}",
         "trick": "第 {number} 墩：{cards} → {who}（{tricks}）",

@@ -88,3 +88,14 @@ def test_a_cut_nobody_chose_is_not_said_as_a_choice_and_ones_own_take_is_one_lin
     told = lines(story_of([start, ev("cut", 0, n=12), ev("take", 0)], words, trustless))
     assert told[1] == story_text(lang, "cut").format(who="Anna")  # (chosen live: the cutter's own deed)
     assert told[2] == story_text(lang, "take-you")  # (no card for the seat in a trustless deal: the take alone)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_log_calls_the_stake_what_the_header_calls_it(lang: str) -> None:
+    """The header said "Stake 2", the log "worth 2" and "the hand is worth 3": one word for one thing."""
+    words = Words(lang)
+    story = story_of(HAND, words)
+    said = {line.kind: line.text.lower() for line in story.lines}
+    stake = words["stake"].lower()
+    assert f"{stake} 2" in text(vm.status_pane(named_view(), words)).lower()
+    assert f"{stake} 2" in said["hand-start"] and stake in said["accept"], said

@@ -63,9 +63,9 @@ def lines(story: Story) -> list[str]:
 
 def test_a_hand_is_told_with_names_who_named_raised_answered_and_won() -> None:
     told = lines(story_of(HAND))
-    assert told[0] == "── Hand 1: Resi deals, Sepp cuts, Anna leads · worth 2"
+    assert told[0] == "── Hand 1: Resi deals, Sepp cuts, Anna leads · stake 2"
     assert "Anna names the Schlag: O (Ober)" in told and "Resi names Trumpf: ♥ Herz" in told
-    assert "Vroni raises: Gehts? to 3" in told and "Anna accepts: the hand is worth 3" in told
+    assert "Vroni raises: Gehts? to 3" in told and "Anna accepts: the stake is 3" in told
     assert "Trick 1: Anna ♦7, Vroni ♦8, Sepp ♦O, Resi ♠7 → Sepp (1–0)" in told
     assert "Vroni folds: the raisers score 3" in told
     assert told[-1] == "Hand 1: Anna & Sepp win 3 (Vroni folded) · score 3–0"
