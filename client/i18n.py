@@ -684,6 +684,11 @@ for _lang, _words in (
 TEXT["de"]["last_trick_of"] = "Letzter Stich von Hand {hand}"
 TEXT["en"]["last_trick_of"] = "Last trick of hand {hand}"
 TEXT["zh"]["last_trick_of"] = "第 {hand} 手的最后一墩"
+# ---- the lobby's keys line: the keys that work there ("v log · p last trick" did nothing in the lobby; the log
+# holds the table talk)
+TEXT["de"]["lobby_hint"] = "? Hilfe · t sagen · v Gesagtes · q gehen"
+TEXT["en"]["lobby_hint"] = "? help · t talk · v what was said · q leave"
+TEXT["zh"]["lobby_hint"] = "? 帮助 · t 聊天 · v 聊天记录 · q 离开"
 # the cards of a trick one after the other ("第 1 墩：Loisl ♦10, Resi ♥9" had a Latin comma)
 for _lang, _sep in (("de", ", "), ("en", ", "), ("zh", "，")):
     TEXT[_lang]["list_sep"] = _sep

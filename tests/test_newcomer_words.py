@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 from test_story import HAND, ev, lines, named_view, story_of
-from test_viewmodel import text
+from test_viewmodel import make_view, text
 
 from client import log_view
 from client import viewmodel as vm
 from client.i18n import Words
+from client.screen_layout import message_line
 from client.story_words import story_text
 from watten_net.v1 import watten_pb2 as pb
 
@@ -99,3 +100,16 @@ def test_the_log_calls_the_stake_what_the_header_calls_it(lang: str) -> None:
     stake = words["stake"].lower()
     assert f"{stake} 2" in text(vm.status_pane(named_view(), words)).lower()
     assert f"{stake} 2" in said["hand-start"] and stake in said["accept"], said
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_lobbys_keys_line_shows_the_keys_that_work_there(lang: str) -> None:
+    """The lobby's keys line read "? help · v log · p last trick · : command": no trick in a lobby."""
+    words = Words(lang)
+    lobby = make_view(game_fingerprint="", dealer=-1)
+    lobby.table.phase = pb.TABLE_PHASE_LOBBY
+    shown = text(message_line(vm.ScreenState(view=lobby), words))
+    keys = [part.split()[0] for part in shown.split(" · ")]
+    assert keys == ["?", "t", "v", "q"], shown  # (help, talk, what was said, leave: each works in the lobby)
+    assert text(message_line(vm.ScreenState(view=None), words)) == shown  # (before the first view: the lobby)
+    assert " p " in text(message_line(vm.ScreenState(view=make_view()), words))  # (at the table [p] works)
