@@ -14,6 +14,7 @@ from watten_net.cardwords import default_lang as default_lang
 from watten_net.engine import SIGNAL_NAMES
 
 from .reason_words import MORE_REASONS
+from .signal_words import SIGNAL_HELP
 
 FRENCH_MARK = {"E": "♣", "L": "♠", "H": "♥", "S": "♦"}
 GERMAN_MARK = {"E": "Ei", "L": "La", "H": "He", "S": "Sc"}
@@ -477,6 +478,10 @@ for _lang, _line, _before in (
         ("de", "  t  Tischgespräch: eine Zeile an alle am Tisch, auch Zuschauer\n", "  g  dem Partner deuten"),
         ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到\n", "  g 给搭档打暗号")):
     HELP[_lang] = HELP[_lang].replace(_before, _line + _before, 1)
+
+# ---- what each partner signal means (client/signal_words.py), before the help's terms
+for _lang, _before in (("en", "Terms:"), ("de", "Kritische:"), ("zh", "术语：")):
+    HELP[_lang] = HELP[_lang].replace(_before, SIGNAL_HELP[_lang] + "\n" + _before, 1)
 
 # ---- leaving is clear (issue 13 item 8): one block, kept together
 for _lang, _words in (

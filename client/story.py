@@ -16,6 +16,7 @@ from watten_net.cardwords import RANK_DE, SUIT_DE
 from watten_net.printable import visible
 
 from .i18n import Words
+from .signal_words import signal_meaning
 from .story_words import story_text
 
 LOG_KEEP = 2000  # lines kept for the whole match's log (a long match has a few hundred)
@@ -279,7 +280,9 @@ class Story:
     def _signal(self, seat: int, data: dict[str, Any]) -> None:
         name = visible(_str(data, "name"))[:16]
         self.signals[seat] = name
-        self._simple(seat, "signal", "signal-sent" if seat == self.me else "signal", name=name)
+        meaning = signal_meaning(self.words.lang, name)  # ("Sepp signals: schlag" told a newcomer nothing)
+        said = self.words["aside"].format(name=name, text=meaning) if meaning else name
+        self._simple(seat, "signal", "signal-sent" if seat == self.me else "signal", name=said)
 
     def _cut(self, seat: int) -> None:
         """A verified deal's cut follows from the seeds (docs/protocol.md, Level 1 step 8): nobody chose it, and

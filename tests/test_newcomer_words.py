@@ -14,7 +14,9 @@ from client import log_view
 from client import viewmodel as vm
 from client.i18n import Words
 from client.screen_layout import message_line
+from client.signal_words import signal_meaning
 from client.story_words import story_text
+from watten_net.engine import SIGNAL_NAMES
 from watten_net.v1 import watten_pb2 as pb
 
 LANGS = ("en", "de", "zh")
@@ -113,3 +115,21 @@ def test_the_lobbys_keys_line_shows_the_keys_that_work_there(lang: str) -> None:
     assert keys == ["?", "t", "v", "q"], shown  # (help, talk, what was said, leave: each works in the lobby)
     assert text(message_line(vm.ScreenState(view=None), words)) == shown  # (before the first view: the lobby)
     assert " p " in text(message_line(vm.ScreenState(view=make_view()), words))  # (at the table [p] works)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_signal_says_what_it_means_in_the_log_and_the_help(lang: str) -> None:
+    """The log said "Sepp signals: schlag" and the help named no signal's meaning (docs/rules-decisions.md
+    "Signals" says what each means)."""
+    words = Words(lang)
+    told = lines(story_of([ev("signal", 2, name="schlag"), ev("signal", 0, name="nimm")], words))
+    schlag, nimm = signal_meaning(lang, "schlag"), signal_meaning(lang, "nimm")
+    assert told[-2] == story_text(lang, "signal").format(who="Sepp", name=words["aside"].format(name="schlag",
+                                                                                                text=schlag))
+    assert nimm in told[-1] and "nimm" in told[-1]  # (one's own signal too)
+    shown = words.help()
+    for name in SIGNAL_NAMES:
+        assert signal_meaning(lang, name) and name in shown, name
+    for said in ("take this trick", "stich du", "这一墩你来拿"):
+        assert (said in shown) == (said == signal_meaning(lang, "nimm")), said
+    assert signal_meaning(lang, "\x1b]0;x") == ""  # (a hostile host's name: shown escaped, with no meaning)

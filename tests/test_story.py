@@ -96,7 +96,7 @@ def test_questions_answers_signals_and_the_cut_are_lines_and_the_prompt_names_th
                       ev("see", 0, card="HK", position=3), ev("keep", 2), ev("concede", 1)])
     assert lines(story) == [
         "── Hand 1: Resi deals, Sepp cuts, Anna leads", "Vroni asks for Bessere (new cards)", "Resi refuses Bessere",
-        "Anna asks for a Schlagwechsel", "Sepp signals: max", "You see ♥K at the cut",
+        "Anna asks for a Schlagwechsel", "Sepp signals: max (holds the Max)", "You see ♥K at the cut",
         "Sepp leaves the card shown at the cut", "Vroni concedes the hand"]
     asked = named_view(legal_actions=["bessere yes", "bessere no"], to_act=[0])
     state = vm.ScreenState(view=asked, story=story)
