@@ -289,8 +289,9 @@ class Story:
         "Anna cut the deck" puzzled an Anna who pressed nothing; a trustless deal's cutter cuts live."""
         self._simple(seat, "cut", "cut" if self.trustless else "cut-seeded")
 
-    def _take(self, seat: int) -> None:
-        self._simple(seat, "take", "take-you" if seat == self.me else "take")
+    def _take(self, seat: int, key: str) -> None:
+        """Taking or leaving the card shown at the cut; one's own said as one's own ("Anna leaves …" to Anna)."""
+        self._simple(seat, key, f"{key}-you" if seat == self.me else key)
 
     def _own_card(self, seat: int, key: str, data: dict[str, Any]) -> None:
         if seat == self.me and "card" in data:  # (only ever sent to the seat itself; trustless: no card at all)
@@ -310,8 +311,8 @@ _HANDLERS: dict[str, Any] = {
     "cut": lambda st, seat, d: st._cut(seat),
     "see": lambda st, seat, d: st._own_card(seat, "see", d),
     "took": lambda st, seat, d: st._own_card(seat, "took", d),
-    "take": lambda st, seat, d: st._take(seat),
-    "keep": lambda st, seat, d: st._simple(seat, "keep", "keep"),
+    "take": lambda st, seat, d: st._take(seat, "take"),
+    "keep": lambda st, seat, d: st._take(seat, "keep"),
     "schlag": lambda st, seat, d: st._named_by(seat, "schlag", d),
     "trump": lambda st, seat, d: st._named_by(seat, "trump", d),
     "announced": lambda st, seat, d: st._announced(seat, d),

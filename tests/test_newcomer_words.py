@@ -91,6 +91,8 @@ def test_a_cut_nobody_chose_is_not_said_as_a_choice_and_ones_own_take_is_one_lin
     told = lines(story_of([start, ev("cut", 0, n=12), ev("take", 0)], words, trustless))
     assert told[1] == story_text(lang, "cut").format(who="Anna")  # (chosen live: the cutter's own deed)
     assert told[2] == story_text(lang, "take-you")  # (no card for the seat in a trustless deal: the take alone)
+    told = lines(story_of([start, ev("cut", 0, n=12), ev("see", 0, card="S9"), ev("keep", 0)], words, verified))
+    assert told[-1] == story_text(lang, "keep-you"), told  # (found playing: "Host leaves the card …" to Host)
 
 
 @pytest.mark.parametrize("lang", LANGS)
