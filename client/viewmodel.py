@@ -377,7 +377,8 @@ def side_scores(view: Any, words: Words, what: str) -> str:
         seats = "+".join(str(s) for s in side.seats)
         name = f"{words['seat']} {seats}" if three else f"{words['team']} {'AB'[side.side % 2]}"
         mine = view.your_seat >= 0 and view.your_seat in side.seats
-        parts.append(f"{words['aside'].format(name=name, text=words['you']) if mine else name} {getattr(side, what)}")
+        label = words["aside"].format(name=name, text=words["you"]) if mine else name
+        parts.append(f"{label}{'' if label.endswith('）') else ' '}{getattr(side, what)}")  # ("队 A（你）0")
     return " – ".join(parts)
 
 

@@ -45,7 +45,7 @@ def test_the_end_of_the_match_marks_the_readers_own_side(lang: str) -> None:
     for shown in (text(vm.scores_pane(winner, words)), text(log_view.summary(state, words, state.story)),
                   log_view.farewell(state, words)[0]):
         assert f"{you} {words['won']}".replace("） ", "）") in shown, shown
-    assert f"{you} 15" in text(log_view.summary(state, words, state.story))  # the final score names its sides
+    assert f"{you} 15".replace("） ", "）") in text(log_view.summary(state, words, state.story))  # sides named
     lost = vm.ScreenState(view=loser, deal_status="verified")
     for shown in (text(vm.scores_pane(loser, words)), text(log_view.summary(lost, words, None)),
                   log_view.farewell(lost, words)[0]):
