@@ -202,8 +202,9 @@ class Story:
             self._line("hand-start", "redeal-start", hand=hand + 1, **names)
         else:
             value = _int(data, "value", 0)
-            self._line("hand-start", "hand-start" if value > 0 else "hand-start-plain", hand=hand + 1, value=value,
-                       **names)
+            key = "hand-start" if value > 0 else "hand-start-plain"
+            # (a verified deal's cut follows from the seeds: "Anna cuts" to an Anna who pressed nothing, see `_cut`)
+            self._line("hand-start", key if self.trustless else f"{key}-seeded", hand=hand + 1, value=value, **names)
 
     def _simple(self, seat: int, kind: str, key: str, **values: Any) -> None:
         self._by[kind] = seat

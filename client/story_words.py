@@ -9,6 +9,8 @@ STORY: dict[str, dict[str, str]] = {
     "en": {
         "hand-start": "── Hand {hand}: {dealer} deals, {cutter} cuts, {forehand} leads · stake {value}",
         "hand-start-plain": "── Hand {hand}: {dealer} deals, {cutter} cuts, {forehand} leads",
+        "hand-start-seeded": "── Hand {hand}: {dealer} deals, cut for {cutter}, {forehand} leads · stake {value}",
+        "hand-start-plain-seeded": "── Hand {hand}: {dealer} deals, cut for {cutter}, {forehand} leads",
         "redeal-start": "── Hand {hand}, new deal: {dealer} deals",
         "cut": "{who} cut the deck",
         "see": "You see {card} at the cut",
@@ -53,6 +55,9 @@ STORY: dict[str, dict[str, str]] = {
     "de": {
         "hand-start": "── Hand {hand}: {dealer} gibt, {cutter} hebt ab, {forehand} kommt raus · Wert {value}",
         "hand-start-plain": "── Hand {hand}: {dealer} gibt, {cutter} hebt ab, {forehand} kommt raus",
+        "hand-start-seeded": "── Hand {hand}: {dealer} gibt, für {cutter} abgehoben, {forehand} kommt raus · "
+                             "Wert {value}",
+        "hand-start-plain-seeded": "── Hand {hand}: {dealer} gibt, für {cutter} abgehoben, {forehand} kommt raus",
         "redeal-start": "── Hand {hand}, neu gegeben: {dealer} gibt",
         "cut": "{who} hebt ab",
         "see": "Du siehst beim Abheben {card}",
@@ -111,6 +116,8 @@ STORY: dict[str, dict[str, str]] = {
         "match-end": "比赛结束：{who} 获胜 · 比分 {scores} · Bummerl {bummerl}",
         "how-tricks": "墩数 {tricks}", "how-fold": "{who} 放弃", "how-concede": "{who} 认输", "you": "你",
         "hand-start-plain": "── 第 {hand} 手：{dealer} 发牌，{cutter} 切牌，{forehand} 先出",
+        "hand-start-seeded": "── 第 {hand} 手：{dealer} 发牌，为 {cutter} 切牌，{forehand} 先出 · 分值 {value}",
+        "hand-start-plain-seeded": "── 第 {hand} 手：{dealer} 发牌，为 {cutter} 切牌，{forehand} 先出",
         "redeal-start": "── 第 {hand} 手，重新发牌：{dealer} 发牌",
         "swap?": "{who} 请求 Schlagwechsel",
         "swap-yes": "{who} 同意 Schlagwechsel", "swap-no": "{who} 拒绝 Schlagwechsel",

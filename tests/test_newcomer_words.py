@@ -85,11 +85,15 @@ def test_a_cut_nobody_chose_is_not_said_as_a_choice_and_ones_own_take_is_one_lin
     told = lines(story_of([start, ev("cut", 0, n=12), ev("see", 0, card="SA"), ev("take", 0),
                            ev("took", 0, card="SA")], words, verified))
     assert told[1] == story_text(lang, "cut-seeded").format(who="Anna"), told
+    assert told[0] == story_text(lang, "hand-start-seeded").format(hand=1, dealer="Vroni", cutter="Anna",
+                                                                    forehand="Sepp", value=2)  # ("Anna cuts")
     assert told[3:] == [story_text(lang, "took").format(card=words.card_short("SA"))], told
     trustless = named_view()
     trustless.deal.mode = "trustless"
     told = lines(story_of([start, ev("cut", 0, n=12), ev("take", 0)], words, trustless))
     assert told[1] == story_text(lang, "cut").format(who="Anna")  # (chosen live: the cutter's own deed)
+    assert told[0] == story_text(lang, "hand-start").format(hand=1, dealer="Vroni", cutter="Anna", forehand="Sepp",
+                                                             value=2)
     assert told[2] == story_text(lang, "take-you")  # (no card for the seat in a trustless deal: the take alone)
     told = lines(story_of([start, ev("cut", 0, n=12), ev("see", 0, card="S9"), ev("keep", 0)], words, verified))
     assert told[-1] == story_text(lang, "keep-you"), told  # (found playing: "Host leaves the card …" to Host)
