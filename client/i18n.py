@@ -14,6 +14,7 @@ from watten_net.cardwords import default_lang as default_lang
 from watten_net.engine import SIGNAL_NAMES
 
 from .reason_words import MORE_REASONS
+from .signal_words import SIGNAL_HELP
 
 FRENCH_MARK = {"E": "♣", "L": "♠", "H": "♥", "S": "♦"}
 GERMAN_MARK = {"E": "Ei", "L": "La", "H": "He", "S": "Sc"}
@@ -43,7 +44,7 @@ TEXT: dict[str, dict[str, str]] = {
         "deal_key": "[d] Geben: geprüft / vertrauenslos",
         "host_blind": "Vertrauensloses Geben: der Host kann deine Karten nicht sehen",
         "cut_prompt": "Du hebst ab: [Enter] irgendwo, oder :cut N ({low}–{high})",
-        "series_over": "Serie vorbei", "value": "Wert", "hint": "Tipp", "thinking": "denke nach …",
+        "series_over": "Serie vorbei", "hint": "Tipp", "thinking": "denke nach …",
         "no_hint": "kein Tipp", "chance": "etwa {pct} % für dein Team",
         "deal_pending": "Austeilen: warte auf die ersten Karten",
         "deal_consistent": "jedes Deck passt zu seinem Siegel ✓ · wartet auf den Schlüssel des Hosts (Partieende)",
@@ -97,7 +98,7 @@ TEXT: dict[str, dict[str, str]] = {
         "deal_key": "[d] deal: verified / trustless",
         "host_blind": "Trustless deal: the host cannot see your cards",
         "cut_prompt": "You cut the deck: [Enter] anywhere, or :cut N ({low}–{high})",
-        "series_over": "Series over", "value": "worth", "hint": "Hint", "thinking": "thinking …",
+        "series_over": "Series over", "hint": "Hint", "thinking": "thinking …",
         "no_hint": "no hint", "chance": "about {pct}% for your side",
         "deal_pending": "deal: waiting for the first cards",
         "deal_consistent": "every deck matched its seal ✓ · waiting for the host's key (match end)",
@@ -151,7 +152,7 @@ TEXT: dict[str, dict[str, str]] = {
         "deal_key": "[d] 发牌：可验证 / 无需信任",
         "host_blind": "无需信任发牌：主机看不到你的牌",
         "cut_prompt": "你来切牌：[Enter] 随意切，或 :cut N（{low}–{high}）",
-        "series_over": "系列赛结束", "value": "分值", "hint": "提示", "thinking": "思考中 …", "no_hint": "没有提示",
+        "series_over": "系列赛结束", "hint": "提示", "thinking": "思考中 …", "no_hint": "没有提示",
         "chance": "你方约 {pct}% 胜率",
         "deal_pending": "发牌：等待第一批牌", "deal_cards_checked": "每张牌都已对照承诺检查 ✓ · 种子在比赛结束时公开",
         "do_raise": "加注", "do_accept": "接受", "do_fold": "放弃", "do_concede": "认输",
@@ -478,6 +479,10 @@ for _lang, _line, _before in (
         ("zh", "  t 桌上聊天：一行发给桌旁所有人，观众也能看到\n", "  g 给搭档打暗号")):
     HELP[_lang] = HELP[_lang].replace(_before, _line + _before, 1)
 
+# ---- what each partner signal means (client/signal_words.py), before the help's terms
+for _lang, _before in (("en", "Terms:"), ("de", "Kritische:"), ("zh", "术语：")):
+    HELP[_lang] = HELP[_lang].replace(_before, SIGNAL_HELP[_lang] + "\n" + _before, 1)
+
 # ---- leaving is clear (issue 13 item 8): one block, kept together
 for _lang, _words in (
     ("de", {"confirm_quit_host": "Das beendet das Spiel für alle. Wirklich gehen? [y/n]",
@@ -673,6 +678,22 @@ for _lang, _words in (
     ("zh", {"check_abandoned": "主机提前结束了比赛", "check_disputed-claimed": "你对主机的做法提出了异议"}),
 ):
     TEXT[_lang].update(_words)
+# ---- the match's end says which side is the reader's (a newcomer read "Match over: Team B wins" without knowing)
+for _lang, _words in (
+    ("de", {"your_side_lost": "deine Seite hat verloren", "you_lost": "du hast verloren"}),
+    ("en", {"your_side_lost": "your side lost", "you_lost": "you lost"}),
+    ("zh", {"your_side_lost": "你方输了", "you_lost": "你输了"}),
+):
+    TEXT[_lang].update(_words)
+# ---- [p] at a new hand's first trick shows the last trick of the hand before, labelled with its hand
+TEXT["de"]["last_trick_of"] = "Letzter Stich von Hand {hand}"
+TEXT["en"]["last_trick_of"] = "Last trick of hand {hand}"
+TEXT["zh"]["last_trick_of"] = "第 {hand} 手的最后一墩"
+# ---- the lobby's keys line: the keys that work there ("v log · p last trick" did nothing in the lobby; the log
+# holds the table talk)
+TEXT["de"]["lobby_hint"] = "? Hilfe · t sagen · v Gesagtes · q gehen"
+TEXT["en"]["lobby_hint"] = "? help · t talk · v what was said · q leave"
+TEXT["zh"]["lobby_hint"] = "? 帮助 · t 聊天 · v 聊天记录 · q 离开"
 # the cards of a trick one after the other ("第 1 墩：Loisl ♦10, Resi ♥9" had a Latin comma)
 for _lang, _sep in (("de", ", "), ("en", ", "), ("zh", "，")):
     TEXT[_lang]["list_sep"] = _sep

@@ -18,7 +18,7 @@ from watten_net.printable import visible
 from .columns import cut_columns, pad_columns, wrap_columns
 from .i18n import Words
 from .story import HandRow, LogLine, Story
-from .viewmodel import ABANDONED, MATCH_OVER, MIN_SIZE, Fragments, ScreenState
+from .viewmodel import ABANDONED, MATCH_OVER, MIN_SIZE, Fragments, ScreenState, side_scores, winners_text
 
 STYLE_OF = {"hand-start": "class:heading", "hand-end": "class:ok", "match-end": "class:ok", "trick": "",
             "raise": "class:alert", "accept": "class:alert", "fold": "class:alert", "concede": "class:alert",
@@ -70,13 +70,12 @@ def summary(state: ScreenState, words: Words, story: Story | None, width: int = 
     out.append(("class:dim", head + "\n"))
     for row in rows:
         out.append(("", _row(row, story, words, wide) + "\n"))
-    score = " – ".join(f"{side.score}" for side in view.sides) if view is not None else ""
+    # (each side named, the reader's own marked: "Final score: 15 – 4 · Bummerl 0 – 1" did not say whose was whose)
+    score = side_scores(view, words, "score") if view is not None else ""
     bummerl = " – ".join(f"{side.bummerl}" for side in view.sides) if view is not None else ""
     out.append(("class:ok", f"{words['final_score']}{words['colon']}{score} · {words['bummerl']} {bummerl}\n"))
     if view is not None and view.winners:
-        three = view.table.player_count == 3
-        who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
-        out.append(("class:ok", f"{words['match_over']}{words['colon']}{who} {words['won']}\n"))
+        out.append(("class:ok", f"{words['match_over']}{words['colon']}{winners_text(view, words)}\n"))
     verdict = _verdict(state, words)
     out.append(("class:ok" if state.deal_status == "verified" else "class:error" if state.deal_status else "class:dim",
                 f"{words['own_check']}{words['colon']}{verdict}\n"))
@@ -156,10 +155,8 @@ def farewell(state: ScreenState, words: Words) -> list[str]:
     over = match_over(view)
     said = words["final_score" if over else "score_so_far"]
     out = [f"{said}{words['colon']}{score} · {words['bummerl']} {bummerl}"]
-    if view.winners:
-        three = view.table.player_count == 3
-        who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
-        out[0] = words["aside"].format(name=out[0], text=f"{who} {words['won']}")  # ("…（队 A 获胜）" in Chinese)
+    if view.winners:  # (after the score: "… · Team B (you) wins", "… · Team A wins · your side lost")
+        out[0] += f" · {winners_text(view, words)}"
     out.append(f"{words['own_check']}{words['colon']}{_verdict(state, words) if over else words['not_over']}")
     if state.record_path:
         out.append(f"{words['record']}{words['colon']}{visible(state.record_path)}")

@@ -110,7 +110,7 @@ def help_window(s: vm.ScreenState, w: Any) -> Window:
 
 def table_layout(table: TableApp) -> Layout:
     s, w = table.state, table.words
-    in_game = Condition(lambda: s.view is not None and bool(s.view.game_fingerprint) and s.view.dealer >= 0)
+    playing = Condition(lambda: in_game(s.view))
     over = Condition(lambda: log_view.match_over(s.view))
     reading = Condition(lambda: s.show_log)
     small = Condition(lambda: bool(log_view.too_small(*_size(), w)))
@@ -131,16 +131,16 @@ def table_layout(table: TableApp) -> Layout:
     ])
     body = HSplit([
         pane(lambda: vm.header(s, w, tall=tall(), compact=_size()[0] < 76)),
-        ConditionalContainer(game, filter=in_game & ~over & ~reading),
+        ConditionalContainer(game, filter=playing & ~over & ~reading),
         ConditionalContainer(scrolled(lambda: log_view.summary(s, w, s.story, _size()[0]), lambda: s.log_scroll),
                              filter=over & ~reading),
         ConditionalContainer(pane(lambda: vm.lobby(s, w) if s.view is not None else [("", "…")]),
-                             filter=~in_game & ~over & ~reading),
+                             filter=~playing & ~over & ~reading),
         ConditionalContainer(HSplit([pane(lambda: [("class:heading", w["log_title"])]),
                                      scrolled(lambda: log_view.full_log(s, _size()[0]), lambda: s.log_scroll)]),
                              filter=reading),
-        ConditionalContainer(Window(), filter=~in_game & ~over & ~reading),  # the space left over in the lobby
-        ConditionalContainer(table.hand_window, filter=in_game & ~over),
+        ConditionalContainer(Window(), filter=~playing & ~over & ~reading),  # the space left over in the lobby
+        ConditionalContainer(table.hand_window, filter=playing & ~over),
         pane(need_view(lambda v: prompt_line(v, s, w))),
         pane(lambda: message_line(s, w)),
         table.command,
@@ -165,4 +165,10 @@ def message_line(state: vm.ScreenState, words: Words) -> vm.Fragments:
     end at 80x24); the message is back once the question is answered."""
     if state.message and not state.confirm:
         return [("class:error", state.message)]
-    return [("class:dim", words["help_hint"])]
+    at_table = in_game(state.view) or log_view.match_over(state.view)
+    return [("class:dim", words["help_hint" if at_table else "lobby_hint"])]
+
+
+def in_game(view: Any) -> bool:
+    """Whether the table shows a hand (else the lobby: "p last trick" and the game's keys do nothing there)."""
+    return view is not None and bool(view.game_fingerprint) and view.dealer >= 0

@@ -16,6 +16,7 @@ from watten_net.cardwords import RANK_DE, SUIT_DE
 from watten_net.printable import visible
 
 from .i18n import Words
+from .signal_words import signal_meaning
 from .story_words import story_text
 
 LOG_KEEP = 2000  # lines kept for the whole match's log (a long match has a few hundred)
@@ -95,6 +96,7 @@ class Story:
         self.trick_serial = 0  # finished tricks seen (the screen paces on its change)
         self.signals: dict[int, str] = {}  # seat -> the last signal this seat saw from it this hand
         self._by: dict[str, int] = {}  # event kind -> the seat of its last event this hand (who folded, ...)
+        self.trustless = False  # a trustless deal's cut is the cutter's own choice; a verified deal's follows the seeds
 
     # ------------------------------------------------------------------ feeding
     def snapshot(self, view: Any, events: Any) -> None:
@@ -126,7 +128,7 @@ class Story:
         self.players = int(view.table.player_count) or self.players
         self.names = {int(s.seat): self.words.seat_label(visible(s.name), s.bot) if s.name else f"#{s.seat}"
                       for s in view.seats}
-        trustless = view.deal.mode == "trustless"
+        trustless = self.trustless = view.deal.mode == "trustless"
         for s in view.seats:
             seat, now = int(s.seat), bool(s.stand_in)
             if now != self._stand_in.get(seat, False):
@@ -200,8 +202,9 @@ class Story:
             self._line("hand-start", "redeal-start", hand=hand + 1, **names)
         else:
             value = _int(data, "value", 0)
-            self._line("hand-start", "hand-start" if value > 0 else "hand-start-plain", hand=hand + 1, value=value,
-                       **names)
+            key = "hand-start" if value > 0 else "hand-start-plain"
+            # (a verified deal's cut follows from the seeds: "Anna cuts" to an Anna who pressed nothing, see `_cut`)
+            self._line("hand-start", key if self.trustless else f"{key}-seeded", hand=hand + 1, value=value, **names)
 
     def _simple(self, seat: int, kind: str, key: str, **values: Any) -> None:
         self._by[kind] = seat
@@ -265,19 +268,37 @@ class Story:
 
     def _match_end(self, data: dict[str, Any]) -> None:
         winners = _ints(data, "winners")
-        team = self.words["team"]
-        who = ", ".join(f"{team} {'AB'[w]}" if self.players != 3 and 0 <= w < 2 else self.name(w)
-                        for w in winners) or "–"
+        team, three = self.words["team"], self.players == 3
+        names = [f"{team} {'AB'[w]}" if not three and 0 <= w < 2 else self.name(w) for w in winners]
+        # (the reader's own side marked, as on the summary: teams are the seats of one parity, docs/rules.md 1)
+        names = [self.words["aside"].format(name=name, text=self.words["you"])
+                 if self.me >= 0 and (w == self.me if three else w == self.me % 2) else name
+                 for w, name in zip(winners, names, strict=True)]
+        who = ", ".join(names) or "–"
         self._line("match-end", "match-end", who=who, scores="–".join(str(s) for s in _ints(data, "scores")),
                    bummerl="–".join(str(b) for b in _ints(data, "bummerl")))
 
     def _signal(self, seat: int, data: dict[str, Any]) -> None:
         name = visible(_str(data, "name"))[:16]
         self.signals[seat] = name
-        self._simple(seat, "signal", "signal-sent" if seat == self.me else "signal", name=name)
+        meaning = signal_meaning(self.words.lang, name)  # ("Sepp signals: schlag" told a newcomer nothing)
+        said = self.words["aside"].format(name=name, text=meaning) if meaning else name
+        self._simple(seat, "signal", "signal-sent" if seat == self.me else "signal", name=said)
+
+    def _cut(self, seat: int) -> None:
+        """A verified deal's cut follows from the seeds (docs/protocol.md, Level 1 step 8): nobody chose it, and
+        "Anna cut the deck" puzzled an Anna who pressed nothing; a trustless deal's cutter cuts live."""
+        self._simple(seat, "cut", "cut" if self.trustless else "cut-seeded")
+
+    def _take(self, seat: int, key: str) -> None:
+        """Taking or leaving the card shown at the cut; one's own said as one's own ("Anna leaves …" to Anna)."""
+        self._simple(seat, key, f"{key}-you" if seat == self.me else key)
 
     def _own_card(self, seat: int, key: str, data: dict[str, Any]) -> None:
         if seat == self.me and "card" in data:  # (only ever sent to the seat itself; trustless: no card at all)
+            if key == "took" and self.lines and self.lines[-1].kind == "take" and self._by.get("take") == seat:
+                # ("You take the card shown at the cut" and then "You took ♦A" said one thing twice: one line)
+                self.lines.pop()
             self._line(key, key, card=self._card(data["card"]))
 
 
@@ -288,11 +309,11 @@ def _cards(story: Story, data: dict[str, Any]) -> str:
 
 _HANDLERS: dict[str, Any] = {
     "hand-start": lambda st, seat, d: st._start_hand(d),
-    "cut": lambda st, seat, d: st._simple(seat, "cut", "cut"),
+    "cut": lambda st, seat, d: st._cut(seat),
     "see": lambda st, seat, d: st._own_card(seat, "see", d),
     "took": lambda st, seat, d: st._own_card(seat, "took", d),
-    "take": lambda st, seat, d: st._simple(seat, "take", "take"),
-    "keep": lambda st, seat, d: st._simple(seat, "keep", "keep"),
+    "take": lambda st, seat, d: st._take(seat, "take"),
+    "keep": lambda st, seat, d: st._take(seat, "keep"),
     "schlag": lambda st, seat, d: st._named_by(seat, "schlag", d),
     "trump": lambda st, seat, d: st._named_by(seat, "trump", d),
     "announced": lambda st, seat, d: st._announced(seat, d),

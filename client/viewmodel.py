@@ -302,8 +302,14 @@ def alert_line(view: Any, state: ScreenState, words: Words) -> Fragments:
         last = state.story.last_trick if state.story is not None else None
         if last is None:
             return [("class:dim", f"{words['no_last_trick']} [p]\n")]
-        return [("class:ok", f"{words['last_trick']} [p]: "
-                 + words["takes_trick"].format(seat=seat_name(view, last[1], words)) + "\n")]
+        story = state.story
+        assert story is not None
+        # (at a new hand's first trick [p] showed the previous hand's last trick beside this hand's cards as if it
+        # were this hand's: one of an earlier hand says which)
+        said = words["last_trick"] if story.last_trick_hand == story.hand else words["last_trick_of"].format(
+            hand=story.last_trick_hand + 1)
+        return [("class:ok", f"{said} [p]: " + words["takes_trick"].format(seat=seat_name(view, last[1], words))
+                 + "\n")]
     if view.pending_raise.proposed_value:
         raiser = seat_name(view, view.pending_raise.seat, words)
         return [("class:alert", words["pending_raise"].format(seat=raiser, value=view.pending_raise.proposed_value)
@@ -333,9 +339,47 @@ def scores_pane(view: Any, words: Words, width: int = 80) -> Fragments:
     out: Fragments = [("class:score", " · ".join(parts) + f" · {words['target']} {view.target} · "
                        f"{words['bummerl']} {bummerl}\n")]
     if view.winners:
-        who = ", ".join(f"{words['team']} {'AB'[w]}" if not three else f"{words['seat']} {w}" for w in view.winners)
-        out.append(("class:ok", f"{words['match_over']}{words['colon']}{who} {words['won']}\n"))
+        out.append(("class:ok", f"{words['match_over']}{words['colon']}{winners_text(view, words)}\n"))
     return out
+
+
+def _is_mine(view: Any, winner: int) -> bool:
+    """Whether `winner` (a side; with three players a seat) is the reader's own: teams are the seats of one parity
+    (docs/rules.md section 1), a spectator has none."""
+    me = int(view.your_seat)
+    if me < 0:
+        return False
+    return winner == me if view.table.player_count == 3 else winner == me % 2
+
+
+def winners_text(view: Any, words: Words) -> str:
+    """Who won the match, the reader's own side marked: "Team B (you) wins", "Team A wins · your side lost" (a
+    newcomer read "Match over: Team B wins" and "Bummerl 1–0" without knowing which team was theirs); a spectator
+    reads no "you"."""
+    three = view.table.player_count == 3
+    names = []
+    for w in view.winners:
+        name = f"{words['seat']} {w}" if three else f"{words['team']} {'AB'[w % 2]}"
+        names.append(words["aside"].format(name=name, text=words["you"]) if _is_mine(view, w) else name)
+    who = words["list_sep"].join(names)
+    text = f"{who}{'' if who.endswith('）') else ' '}{words['won']}"  # ("队 A（你）获胜": no space after a bracket)
+    if view.your_seat >= 0 and not any(_is_mine(view, w) for w in view.winners):
+        text += f" · {words['you_lost' if three else 'your_side_lost']}"
+    return text
+
+
+def side_scores(view: Any, words: Words, what: str) -> str:
+    """Each side's `what` ("score" or "bummerl") with its name, the reader's own marked: "Team A 9 – Team B (you) 15"
+    (the bare "9 – 15" did not say whose was whose)."""
+    three = view.table.player_count == 3
+    parts = []
+    for side in view.sides:
+        seats = "+".join(str(s) for s in side.seats)
+        name = f"{words['seat']} {seats}" if three else f"{words['team']} {'AB'[side.side % 2]}"
+        mine = view.your_seat >= 0 and view.your_seat in side.seats
+        label = words["aside"].format(name=name, text=words["you"]) if mine else name
+        parts.append(f"{label}{'' if label.endswith('）') else ' '}{getattr(side, what)}")  # ("队 A（你）0")
+    return " – ".join(parts)
 
 
 def hand_pane(view: Any, state: ScreenState, words: Words, width: int = 80) -> Fragments:

@@ -149,8 +149,8 @@ def test_the_farewell_names_the_winner_in_chinese_brackets() -> None:
     view.table.phase = vm.MATCH_OVER
     view.sides.extend([pb.SideView(side=0, seats=[0, 2], score=3), pb.SideView(side=1, seats=[1, 3], score=0)])
     said = log_view.farewell(vm.ScreenState(view=view, deal_status="verified"), ZH)
-    assert said[0].endswith("（队 A 获胜）") and "(" not in said[0], said
-    assert log_view.farewell(vm.ScreenState(view=view), Words("en"))[0].endswith(" (Team A wins)")
+    assert said[0].endswith(" · 队 A（你）获胜") and "(" not in said[0], said
+    assert log_view.farewell(vm.ScreenState(view=view), Words("en"))[0].endswith(" · Team A (you) wins")
 
 
 def test_the_lobbys_tags_line_up_in_columns_with_and_without_a_team() -> None:

@@ -63,9 +63,9 @@ def lines(story: Story) -> list[str]:
 
 def test_a_hand_is_told_with_names_who_named_raised_answered_and_won() -> None:
     told = lines(story_of(HAND))
-    assert told[0] == "── Hand 1: Resi deals, Sepp cuts, Anna leads · worth 2"
+    assert told[0] == "── Hand 1: Resi deals, cut for Sepp, Anna leads · stake 2"
     assert "Anna names the Schlag: O (Ober)" in told and "Resi names Trumpf: ♥ Herz" in told
-    assert "Vroni raises: Gehts? to 3" in told and "Anna accepts: the hand is worth 3" in told
+    assert "Vroni raises: Gehts? to 3" in told and "Anna accepts: the stake is 3" in told
     assert "Trick 1: Anna ♦7, Vroni ♦8, Sepp ♦O, Resi ♠7 → Sepp (1–0)" in told
     assert "Vroni folds: the raisers score 3" in told
     assert told[-1] == "Hand 1: Anna & Sepp win 3 (Vroni folded) · score 3–0"
@@ -95,8 +95,8 @@ def test_questions_answers_signals_and_the_cut_are_lines_and_the_prompt_names_th
     story = story_of([ev("bessere?", 1), ev("bessere", 3, answer="no"), ev("swap?", 0), ev("signal", 2, name="max"),
                       ev("see", 0, card="HK", position=3), ev("keep", 2), ev("concede", 1)])
     assert lines(story) == [
-        "── Hand 1: Resi deals, Sepp cuts, Anna leads", "Vroni asks for Bessere (new cards)", "Resi refuses Bessere",
-        "Anna asks for a Schlagwechsel", "Sepp signals: max", "You see ♥K at the cut",
+        "── Hand 1: Resi deals, cut for Sepp, Anna leads", "Vroni asks for Bessere (new cards)", "Resi refuses Bessere",
+        "Anna asks for a Schlagwechsel", "Sepp signals: max (holds the Max)", "You see ♥K at the cut",
         "Sepp leaves the card shown at the cut", "Vroni concedes the hand"]
     asked = named_view(legal_actions=["bessere yes", "bessere no"], to_act=[0])
     state = vm.ScreenState(view=asked, story=story)
@@ -155,7 +155,7 @@ def test_the_summary_has_a_row_per_hand_the_final_score_the_own_verdict_and_the_
     shown = text(log_view.summary(state, EN, story)).splitlines()
     assert any(row.split()[:6] == ["1", "Resi", "O", "(Ober)", "♥", "Herz"] and "Anna & Sepp" in row
                and "Vroni folded" in row for row in shown), shown
-    assert "Final score: 15 – 4 · Bummerl 0 – 1" in shown
+    assert "Final score: Team A (you) 15 – Team B 4 · Bummerl 0 – 1" in shown
     assert "Your own check of the record: deal verified ✓" in shown and "Record: /r/watten-1.wrec" in shown
     assert any("[q] leave" in row for row in shown)
 

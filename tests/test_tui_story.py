@@ -163,7 +163,7 @@ def test_four_players_in_english_a_whole_hand_with_a_raise_is_told_at_80x24(tmux
     raised = re.search(r"(?m)^Anna raises: Gehts\? to (\d+)$", told)  # (3, or 4 when a bot raised first)
     assert raised is not None, log
     value = int(raised.group(1))
-    assert re.search(rf"(?m)^.+ (accepts: the hand is worth {value}|folds: the raisers score {value - 1})$", log), log
+    assert re.search(rf"(?m)^.+ (accepts: the stake is {value}|folds: the raisers score {value - 1})$", log), log
     result = re.search(rf"(?m)^Hand {hand}: (.+) win (\d+) \((.+)\) · score (\d+)–(\d+)$", told)
     assert result is not None, log
     tricks = re.findall(r"(?m)^Trick (\d): (.+) → (.+) \((\d)–(\d)\)$", told)
