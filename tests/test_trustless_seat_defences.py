@@ -384,6 +384,17 @@ def test_an_attempt_forfeited_for_a_seat_that_is_not_away(game: Game) -> None:
             "bad-abort", "the attempt is forfeited for seat 1, which is not away")
 
 
+@pytest.mark.parametrize("reason", ["bessere-redeal", "host-says-so"])
+def test_an_attempt_aborted_without_a_redeal_the_rules_give(game: Game, reason: str) -> None:
+    """The host ends the attempt in play with a redeal nobody called for (bavarian has no redeal Bessere at all), or
+    for a reason the protocol does not know. A Level 1 seat refuses this since bad-abort; a trustless seat took it
+    without a look, gave up the attempt's deck and dropped the shares and actions it still owed for it."""
+    i, _, _ = _play(game)
+    seat = game.seat_before(i)
+    _caught(game, i, pb.AttemptAborted(hand=seat.hand[0], attempt=seat.hand[1], reason=reason, seat=-1),
+            "bad-abort", "without a redeal the rules give")
+
+
 def test_a_forfeit_for_an_absence_when_no_hand_is_left_to_forfeit(game: Game) -> None:
     """The host stands seat 1 in after the match's last trick and then forfeits the finished hand for its absence."""
     i = game.index("HandEnd", nth=-1)
