@@ -392,6 +392,10 @@ class TrustlessSeat:
 
     def on_attempt_aborted(self, signed: Signed) -> None:
         p = signed.payload
+        if p.reason != "away" and not self._redealt(p):
+            # Unchecked, a host could end any attempt (and make the seat drop what it owes for it) at will.
+            raise self.fault(Reason.BAD_ABORT, "the host ends the deal attempt without a redeal the rules give "
+                             f"(hand {p.hand}.{p.attempt}, reason {p.reason!r})")
         if p.reason == "away":
             seat = int(p.seat)
             if seat not in self.game.stood_in or not self._attempt_matches(p):
@@ -402,6 +406,14 @@ class TrustlessSeat:
                 raise self.fault(Reason.REPLAY_MISMATCH, f"the forfeit cannot be replayed ({err.reason})") from None
         self.give_up_deck()
         self.deal = None if p.reason == "away" else self.deal
+
+    def _redealt(self, p: Any) -> bool:
+        """A `bessere-redeal` abort stands right after the action that forced it: the rules have moved this hand on
+        to its next attempt (waiting for a deal), and the attempt it names is the one open, its deck not given up."""
+        m = self.match
+        return (p.reason == "bessere-redeal" and self.game.hand == (int(p.hand), int(p.attempt))
+                and (m.hand_number, m.attempt) == (int(p.hand), int(p.attempt) + 1) and m.phase == MatchPhase.DEAL
+                and self.deck_no in self.decks)
 
     def on_stand_in(self) -> None:
         if self.match.phase == MatchPhase.SETTLE:
