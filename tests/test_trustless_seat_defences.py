@@ -209,6 +209,29 @@ def test_relayed_decryption_shares_that_speak_for_another_seat(game: Game) -> No
     _caught(game, i, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares)), "bad-relay")
 
 
+def test_relayed_decryption_shares_that_answer_no_share_request(game: Game) -> None:
+    """The host relays shares of seat 1 that answer no ShareRequest of the chain (an honest host refuses them:
+    unexpected-message), so it may publish a share nobody asked for; trustless.md §T10 has a seat stop there."""
+    i = game.index("Relay/DecryptionShares", where=lambda p: p.seat != ME)
+    inner = game.inner(i)
+    shares = inner.payload
+    shares.request_hash = bytes(32)
+    _caught(game, i, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares)), "bad-relay",
+            "answer no open share request")
+
+
+def test_relayed_decryption_shares_for_a_position_the_request_does_not_ask(game: Game) -> None:
+    """Seat 1's answer to one request carries its share of a position that only a later request asks for."""
+    first = game.index("Relay/DecryptionShares", where=lambda p: p.seat != ME and bool(p.shares))
+    later = game.inner(game.index("Relay/DecryptionShares", nth=1, where=lambda p: p.seat != ME and bool(p.shares)))
+    inner = game.inner(first)
+    assert (later.payload.hand, later.payload.attempt) == (inner.payload.hand, inner.payload.attempt)
+    shares = inner.payload
+    shares.shares.append(later.payload.shares[0])
+    _caught(game, first, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares)), "bad-relay",
+            "is not asked for")
+
+
 def test_a_sealed_share_that_does_not_open(game: Game) -> None:
     i = game.index("Relay/DecryptionShares", where=lambda p: p.seat != ME)
     inner = game.inner(i)
