@@ -232,31 +232,37 @@ def test_relayed_decryption_shares_for_a_position_the_request_does_not_ask(game:
             "is not asked for")
 
 
-def test_a_sealed_share_that_does_not_open(game: Game) -> None:
-    i = game.index("Relay/DecryptionShares", where=lambda p: p.seat != ME)
+def _sealed_caught(game: Game, box: Callable[[list[bytes]], bytes], words: str) -> None:
+    """Seat 1 answers a deal request for seat 0 with its last share sealed, as it would if it had seen that card at
+    Schlecken (the snapshot is told so), in a box `box` makes from the answer's public shares."""
+    from watten_net.trustless.messages import DecryptionShareMessage
+
+    i = game.index("Relay/DecryptionShares", where=lambda p: p.seat != ME and len(p.shares) > 1)
     inner = game.inner(i)
     shares = inner.payload
-    shares.sealed.append(pb.SealedShare(position=3, recipient=ME, box=b"\x00" * 80))
-    err = _caught(game, i, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares)),
-                  "bad-sealed-share", "does not open")
-    assert err.seat == inner.sender
+    public = [bytes(data) for data in shares.shares]
+    position = DecryptionShareMessage.from_bytes(public[-1]).position
+    del shares.shares[-1]
+    shares.sealed.append(pb.SealedShare(position=position, recipient=ME, box=box(public)))
+    seat = game.seat_before(i)
+    assert seat.trustless is not None
+    seat.trustless.asks.learnt.setdefault(position, set()).add(inner.sender)
+    with pytest.raises(HostBrokeProtocol) as err:
+        seat.receive(i + 1, game.forge(i, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares))))
+    assert (err.value.reason, err.value.seat) == ("bad-sealed-share", inner.sender), err.value
+    assert words in err.value.message, err.value.message
+
+
+def test_a_sealed_share_that_does_not_open(game: Game) -> None:
+    _sealed_caught(game, lambda public: b"\x00" * 80, "does not open")
 
 
 def test_a_sealed_share_for_another_position_than_it_says(game: Game) -> None:
     """A share sealed to this seat that opens, but to a share of another position than the entry names."""
     from watten_net.deal.level2_seat import seal_share
-    from watten_net.trustless.messages import DecryptionShareMessage
 
-    i = game.index("Relay/DecryptionShares", where=lambda p: p.seat != ME and bool(p.shares))
-    inner = game.inner(i)
-    shares = inner.payload
-    data = bytes(shares.shares[0])
-    position = DecryptionShareMessage.from_bytes(data).position
-    box = seal_share(data, game.table.seats[ME].roster_keys[ME], b"\x04" * 32)
-    shares.sealed.append(pb.SealedShare(position=(position + 1) % 32, recipient=ME, box=box))
-    err = _caught(game, i, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares)),
-                  "bad-sealed-share", "is for another position")
-    assert err.seat == inner.sender
+    key = game.table.seats[ME].roster_keys[ME]
+    _sealed_caught(game, lambda public: seal_share(public[0], key, b"\x04" * 32), "is for another position")
 
 
 # ---------------------------------------------------------------------- share requests
