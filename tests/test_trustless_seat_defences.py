@@ -209,31 +209,60 @@ def test_relayed_decryption_shares_that_speak_for_another_seat(game: Game) -> No
     _caught(game, i, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares)), "bad-relay")
 
 
-def test_a_sealed_share_that_does_not_open(game: Game) -> None:
+def test_relayed_decryption_shares_that_answer_no_share_request(game: Game) -> None:
+    """The host relays shares of seat 1 that answer no ShareRequest of the chain (an honest host refuses them:
+    unexpected-message), so it may publish a share nobody asked for; trustless.md §T10 has a seat stop there."""
     i = game.index("Relay/DecryptionShares", where=lambda p: p.seat != ME)
     inner = game.inner(i)
     shares = inner.payload
-    shares.sealed.append(pb.SealedShare(position=3, recipient=ME, box=b"\x00" * 80))
-    err = _caught(game, i, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares)),
-                  "bad-sealed-share", "does not open")
-    assert err.seat == inner.sender
+    shares.request_hash = bytes(32)
+    _caught(game, i, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares)), "bad-relay",
+            "answer no open share request")
+
+
+def test_relayed_decryption_shares_for_a_position_the_request_does_not_ask(game: Game) -> None:
+    """Seat 1's answer to one request carries its share of a position that only a later request asks for."""
+    first = game.index("Relay/DecryptionShares", where=lambda p: p.seat != ME and bool(p.shares))
+    later = game.inner(game.index("Relay/DecryptionShares", nth=1, where=lambda p: p.seat != ME and bool(p.shares)))
+    inner = game.inner(first)
+    assert (later.payload.hand, later.payload.attempt) == (inner.payload.hand, inner.payload.attempt)
+    shares = inner.payload
+    shares.shares.append(later.payload.shares[0])
+    _caught(game, first, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares)), "bad-relay",
+            "is not asked for")
+
+
+def _sealed_caught(game: Game, box: Callable[[list[bytes]], bytes], words: str) -> None:
+    """Seat 1 answers a deal request for seat 0 with its last share sealed, as it would if it had seen that card at
+    Schlecken (the snapshot is told so), in a box `box` makes from the answer's public shares."""
+    from watten_net.trustless.messages import DecryptionShareMessage
+
+    i = game.index("Relay/DecryptionShares", where=lambda p: p.seat != ME and len(p.shares) > 1)
+    inner = game.inner(i)
+    shares = inner.payload
+    public = [bytes(data) for data in shares.shares]
+    position = DecryptionShareMessage.from_bytes(public[-1]).position
+    del shares.shares[-1]
+    shares.sealed.append(pb.SealedShare(position=position, recipient=ME, box=box(public)))
+    seat = game.seat_before(i)
+    assert seat.trustless is not None
+    seat.trustless.asks.learnt.setdefault(position, set()).add(inner.sender)
+    with pytest.raises(HostBrokeProtocol) as err:
+        seat.receive(i + 1, game.forge(i, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares))))
+    assert (err.value.reason, err.value.seat) == ("bad-sealed-share", inner.sender), err.value
+    assert words in err.value.message, err.value.message
+
+
+def test_a_sealed_share_that_does_not_open(game: Game) -> None:
+    _sealed_caught(game, lambda public: b"\x00" * 80, "does not open")
 
 
 def test_a_sealed_share_for_another_position_than_it_says(game: Game) -> None:
     """A share sealed to this seat that opens, but to a share of another position than the entry names."""
     from watten_net.deal.level2_seat import seal_share
-    from watten_net.trustless.messages import DecryptionShareMessage
 
-    i = game.index("Relay/DecryptionShares", where=lambda p: p.seat != ME and bool(p.shares))
-    inner = game.inner(i)
-    shares = inner.payload
-    data = bytes(shares.shares[0])
-    position = DecryptionShareMessage.from_bytes(data).position
-    box = seal_share(data, game.table.seats[ME].roster_keys[ME], b"\x04" * 32)
-    shares.sealed.append(pb.SealedShare(position=(position + 1) % 32, recipient=ME, box=box))
-    err = _caught(game, i, pb.Relay(seat=inner.sender, envelope=game.signed_by(inner.sender, shares)),
-                  "bad-sealed-share", "is for another position")
-    assert err.seat == inner.sender
+    key = game.table.seats[ME].roster_keys[ME]
+    _sealed_caught(game, lambda public: seal_share(public[0], key, b"\x04" * 32), "is for another position")
 
 
 # ---------------------------------------------------------------------- share requests
@@ -382,6 +411,17 @@ def test_an_attempt_forfeited_for_a_seat_that_is_not_away(game: Game) -> None:
     seat = game.seat_before(i)
     _caught(game, i, pb.AttemptAborted(hand=seat.hand[0], attempt=seat.hand[1], reason="away", seat=1),
             "bad-abort", "the attempt is forfeited for seat 1, which is not away")
+
+
+@pytest.mark.parametrize("reason", ["bessere-redeal", "host-says-so"])
+def test_an_attempt_aborted_without_a_redeal_the_rules_give(game: Game, reason: str) -> None:
+    """The host ends the attempt in play with a redeal nobody called for (bavarian has no redeal Bessere at all), or
+    for a reason the protocol does not know. A Level 1 seat refuses this since bad-abort; a trustless seat took it
+    without a look, gave up the attempt's deck and dropped the shares and actions it still owed for it."""
+    i, _, _ = _play(game)
+    seat = game.seat_before(i)
+    _caught(game, i, pb.AttemptAborted(hand=seat.hand[0], attempt=seat.hand[1], reason=reason, seat=-1),
+            "bad-abort", "without a redeal the rules give")
 
 
 def test_a_forfeit_for_an_absence_when_no_hand_is_left_to_forfeit(game: Game) -> None:

@@ -50,6 +50,7 @@ from .level2 import (
     no_openings,
 )
 from .protocol import ProtocolError, Signed, event_to_pb, parse_envelope
+from .share_asks import ShareAsks
 
 if TYPE_CHECKING:
     from .seat import SeatGame
@@ -100,6 +101,7 @@ class TrustlessSeat:
         self.opened_for: bytes = b""  # the ShareRequest (why "open") this seat has answered
         # ShareRequests of this attempt that the chain shows answered by this seat (a Relay of its own shares).
         self.answered: set[bytes] = set()
+        self.asks = ShareAsks()  # the attempt's open ShareRequests (why deal or see), as the host keeps them
 
     # ------------------------------------------------------------------ helpers
     def fault(self, reason: Reason, message: str, seat: int | None = None) -> HostBrokeProtocol:
@@ -175,6 +177,7 @@ class TrustlessSeat:
         self.deal = self.decks[d]
         self.known, self.sealed_in, self.seeing, self.claimed, self.opened_for = {}, {}, None, False, b""
         self.answered = set()
+        self.asks = ShareAsks()
         self.game.cards = {}
         self.game.my_positions = set()
         self.game.played_positions = set()
@@ -257,8 +260,16 @@ class TrustlessSeat:
     def _on_shares(self, sender: int, p: Any) -> None:
         deal = self.deal
         assert deal is not None
-        for data in p.shares:
-            deal.public.accept_decryption_share(sender, DecryptionShareMessage.from_bytes(bytes(data)))
+        public = [DecryptionShareMessage.from_bytes(bytes(data)) for data in p.shares]
+        # (Our own answer is ours as we made it: our shares are public to us before the host relays them.)
+        problem = "" if sender == self.me else self.asks.refusal(sender, p, [m.position for m in public],
+                                                                 deal.public.shares_at)
+        if problem:
+            # Shares the honest host refuses (they answer nothing open, or give what was not asked): relayed, they
+            # would publish a share nobody was owed.
+            raise self.fault(Reason.BAD_RELAY, f"seat {sender}'s shares {problem}", sender)
+        for message in public:
+            deal.public.accept_decryption_share(sender, message)
         for entry in p.sealed:
             if entry.recipient != self.me:
                 continue
@@ -274,6 +285,7 @@ class TrustlessSeat:
                                  f"seat {sender}'s sealed share is for another position", sender)
             deal.public.accept_decryption_share(sender, message)
             self.sealed_in.setdefault(int(entry.position), []).append(data)
+        self.asks.answered(sender, p, deal.public.shares_at, self.n)
 
     def on_share_request(self, signed: Signed) -> None:
         p = signed.payload
@@ -302,6 +314,7 @@ class TrustlessSeat:
             # another seat, a position never dealt): a share would give it away. Refuse, and say so.
             raise self.fault(Reason.SHARE_NOT_DUE, f"the host asks for {why} shares of {list(positions)} for seat {r}, "
                              "which the rules do not give that seat now")
+        self.asks.open(signed.hash, r, positions, deal.public.shares_at, self.n)
         if r == self.me:
             return
         shares: list[bytes] = []
@@ -392,6 +405,10 @@ class TrustlessSeat:
 
     def on_attempt_aborted(self, signed: Signed) -> None:
         p = signed.payload
+        if p.reason != "away" and not self._redealt(p):
+            # Unchecked, a host could end any attempt (and make the seat drop what it owes for it) at will.
+            raise self.fault(Reason.BAD_ABORT, "the host ends the deal attempt without a redeal the rules give "
+                             f"(hand {p.hand}.{p.attempt}, reason {p.reason!r})")
         if p.reason == "away":
             seat = int(p.seat)
             if seat not in self.game.stood_in or not self._attempt_matches(p):
@@ -402,6 +419,14 @@ class TrustlessSeat:
                 raise self.fault(Reason.REPLAY_MISMATCH, f"the forfeit cannot be replayed ({err.reason})") from None
         self.give_up_deck()
         self.deal = None if p.reason == "away" else self.deal
+
+    def _redealt(self, p: Any) -> bool:
+        """A `bessere-redeal` abort stands right after the action that forced it: the rules have moved this hand on
+        to its next attempt (waiting for a deal), and the attempt it names is the one open, its deck not given up."""
+        m = self.match
+        return (p.reason == "bessere-redeal" and self.game.hand == (int(p.hand), int(p.attempt))
+                and (m.hand_number, m.attempt) == (int(p.hand), int(p.attempt) + 1) and m.phase == MatchPhase.DEAL
+                and self.deck_no in self.decks)
 
     def on_stand_in(self) -> None:
         if self.match.phase == MatchPhase.SETTLE:
